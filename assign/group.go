@@ -1,0 +1,468 @@
+package assign
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// TopicPartition names one partition of one topic.
+type TopicPartition struct {
+	Topic     string
+	Partition int32
+}
+
+// String formats tp as Kafka does: "topic-3".
+func (tp TopicPartition) String() string {
+	return tp.Topic + "-" + strconv.FormatInt(int64(tp.Partition), 10)
+}
+
+// Compare orders partitions by topic (Go string order), then by partition
+// number. It is the order of every partition list this package returns.
+func (tp TopicPartition) Compare(other TopicPartition) int {
+	if c := strings.Compare(tp.Topic, other.Topic); c != 0 {
+		return c
+	}
+	return cmp.Compare(tp.Partition, other.Partition)
+}
+
+// Member is one consumer of a group as the group leader sees it in the
+// JoinGroup response: its identity, its subscription, and what it owned
+// before this rebalance.
+type Member struct {
+	// ID is the member.id the coordinator gave the member. It must be
+	// non-empty and unique within the group.
+	ID string
+
+	// InstanceID is the group.instance.id of a static member (KIP-345), or
+	// "" for a dynamic member. Static members sort before dynamic ones in
+	// Range and RoundRobin, as in Kafka. It must be unique when set.
+	InstanceID string
+
+	// Rack is the member's client.rack (KIP-881), or "" when unknown.
+	Rack string
+
+	// Topics is the subscription. Topics missing from Group.Topics, or with
+	// zero partitions, are skipped, as Kafka skips them; a topic listed twice
+	// counts once.
+	Topics []string
+
+	// Owned lists the partitions the member owned in generation Generation.
+	// Only the sticky strategies read it. Partitions that no longer exist
+	// (the topic was deleted or shrank) are dropped silently, as Kafka does;
+	// a partition listed twice by one member is refused.
+	Owned []TopicPartition
+
+	// Generation is the group generation in which the member owned Owned.
+	// Of several claims on one partition the highest generation wins. Use -1
+	// (Kafka's DEFAULT_GENERATION) when unknown; any value lower than another
+	// claimant's loses to it.
+	Generation int32
+}
+
+// Group is the input of an assignment: the members and the cluster metadata
+// of the topics they subscribe to.
+type Group struct {
+	// Members in any order. Results never depend on this order.
+	Members []Member
+
+	// Topics maps each topic in the cluster metadata to its partition count.
+	Topics map[string]int32
+
+	// PartitionRacks optionally maps a topic to the racks of each of its
+	// partitions' replicas: PartitionRacks[t][p] lists the racks of the
+	// replicas of partition p. Rack-aware assignment (KIP-881) uses it when
+	// members also declare racks. When a topic is present, its list must
+	// have exactly Topics[t] entries.
+	PartitionRacks map[string][][]string
+}
+
+// Assignment maps each member ID to the partitions it is assigned, sorted by
+// [TopicPartition.Compare]. Every member of the group appears, with a nil
+// slice when it gets nothing.
+type Assignment map[string][]TopicPartition
+
+// MaxPartitions bounds the total number of partitions of the topics a group
+// subscribes to. It is far above any real cluster (Kafka's KRaft clusters
+// aim at a few million partitions) and keeps a hostile input from making
+// the library allocate without bound.
+const MaxPartitions = 1 << 25
+
+// Errors wrapped in an [*InputError] to say what is wrong with a [Group].
+var (
+	ErrEmptyMemberID       = errors.New("empty member ID")
+	ErrDuplicateMemberID   = errors.New("duplicate member ID")
+	ErrDuplicateInstanceID = errors.New("duplicate group.instance.id")
+	ErrEmptyTopicName      = errors.New("empty topic name")
+	ErrNegativePartitions  = errors.New("negative partition count")
+	ErrTooManyPartitions   = errors.New("too many partitions")
+	ErrRackCount           = errors.New("number of partition rack lists differs from the partition count")
+	ErrRacksUnknownTopic   = errors.New("partition racks given for a topic missing from the metadata")
+	ErrDuplicateOwned      = errors.New("partition owned twice by one member")
+)
+
+// InputError reports what is wrong with a [Group] and where. Err is one of
+// the Err* sentinels of this package; use [errors.Is] to branch on it and
+// [errors.As] to read the location.
+type InputError struct {
+	Member    string // ID of the member at fault, "" when not about a member
+	Index     int    // position of that member in Group.Members, -1 when not about a member
+	Topic     string // topic at fault, "" when not about a topic
+	Partition int32  // partition at fault, -1 when not about a partition
+	Err       error
+}
+
+func (e *InputError) Error() string {
+	var b strings.Builder
+	b.WriteString("assign: ")
+	if e.Index >= 0 {
+		fmt.Fprintf(&b, "member %q (#%d): ", e.Member, e.Index)
+	}
+	if e.Topic != "" {
+		fmt.Fprintf(&b, "topic %q: ", e.Topic)
+		if e.Partition >= 0 {
+			fmt.Fprintf(&b, "partition %d: ", e.Partition)
+		}
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *InputError) Unwrap() error { return e.Err }
+
+func memberError(i int, m *Member, err error) *InputError {
+	return &InputError{Member: m.ID, Index: i, Partition: -1, Err: err}
+}
+
+func topicError(topic string, err error) *InputError {
+	return &InputError{Index: -1, Topic: topic, Partition: -1, Err: err}
+}
+
+// Validate reports the first problem that makes g impossible to assign, as
+// an [*InputError], or nil. Every strategy calls it; callers need not.
+//
+// What Kafka tolerates is tolerated here too: a subscription to a topic
+// missing from the metadata or with zero partitions (skipped), an empty
+// subscription (the member gets nothing), a topic listed twice in one
+// subscription (counted once), and owned partitions that no longer exist
+// (dropped). What no Kafka client can send is refused: an empty or repeated
+// member ID, a repeated group.instance.id, a negative partition count, a
+// rack list whose length differs from its topic's partition count, and a
+// partition listed twice in one member's Owned.
+func (g Group) Validate() error {
+	_, err := compile(g)
+	return err
+}
+
+// index is a validated group with names interned to dense integers. Topic
+// indices follow Java's string order of the topic names; member indices
+// follow Group.Members. Strategies work on it and turn back to strings only
+// when they build the [Assignment].
+type index struct {
+	g *Group
+
+	topics    []string // topic index => name; the subscribed topics that exist with >0 partitions, in Java string order
+	numParts  []int32  // topic index => partition count
+	topicByID map[string]int32
+
+	subs [][]int32 // member index => subscribed topic indices, ascending, deduplicated
+
+	// owned lists each member's claims that still exist, in input order.
+	// Claims of topics nobody subscribes to are dropped; claims of topics
+	// the member itself no longer subscribes to are kept (cooperative
+	// assignment must know the member still holds them).
+	owned [][]topicPart
+
+	// kafkaOrder lists member indices in the order Kafka's MemberInfo
+	// sorts them: static members first by group.instance.id, then dynamic
+	// members by member.id, both in Java's string order.
+	kafkaOrder []int32
+
+	// Racks, interned. memberRack[m] is -1 when the member has no rack.
+	// partRacks[t] is nil when the topic's replica racks are unknown;
+	// otherwise partRacks[t][p] lists the rack indices of p's replicas.
+	rackNames  []string
+	memberRack []int32
+	partRacks  [][][]int32
+}
+
+// topicPart is a partition by topic index.
+type topicPart struct {
+	topic int32
+	part  int32
+}
+
+func compile(g Group) (*index, error) {
+	ix := &index{g: &g}
+
+	// Members: IDs, instance IDs.
+	ids := make(map[string]int, len(g.Members))
+	instances := make(map[string]int)
+	for i := range g.Members {
+		m := &g.Members[i]
+		if m.ID == "" {
+			return nil, memberError(i, m, ErrEmptyMemberID)
+		}
+		if _, dup := ids[m.ID]; dup {
+			return nil, memberError(i, m, ErrDuplicateMemberID)
+		}
+		ids[m.ID] = i
+		if m.InstanceID != "" {
+			if _, dup := instances[m.InstanceID]; dup {
+				return nil, memberError(i, m, fmt.Errorf("%w %q", ErrDuplicateInstanceID, m.InstanceID))
+			}
+			instances[m.InstanceID] = i
+		}
+	}
+
+	// Metadata: every topic, subscribed or not, must be sane.
+	for _, t := range sortedKeys(g.Topics) {
+		n := g.Topics[t]
+		if t == "" {
+			return nil, topicError(t, ErrEmptyTopicName)
+		}
+		if n < 0 {
+			return nil, topicError(t, fmt.Errorf("%w %d", ErrNegativePartitions, n))
+		}
+	}
+	for _, t := range sortedKeys(g.PartitionRacks) {
+		n, ok := g.Topics[t]
+		if !ok {
+			return nil, topicError(t, ErrRacksUnknownTopic)
+		}
+		if got := len(g.PartitionRacks[t]); got != int(n) {
+			return nil, topicError(t, fmt.Errorf("%w: %d rack lists for %d partitions", ErrRackCount, got, n))
+		}
+	}
+
+	// Topics: those subscribed by someone that exist with partitions.
+	subscribed := make(map[string]bool)
+	for i := range g.Members {
+		for _, t := range g.Members[i].Topics {
+			if g.Topics[t] > 0 {
+				subscribed[t] = true
+			}
+		}
+	}
+	ix.topics = make([]string, 0, len(subscribed))
+	for t := range subscribed {
+		ix.topics = append(ix.topics, t)
+	}
+	slices.SortFunc(ix.topics, javaCompare)
+	ix.numParts = make([]int32, len(ix.topics))
+	ix.topicByID = make(map[string]int32, len(ix.topics))
+	total := 0
+	for ti, t := range ix.topics {
+		ix.numParts[ti] = g.Topics[t]
+		ix.topicByID[t] = int32(ti)
+		total += int(g.Topics[t])
+		if total > MaxPartitions {
+			return nil, topicError(t, fmt.Errorf("%w: the subscribed topics hold more than %d", ErrTooManyPartitions, MaxPartitions))
+		}
+	}
+
+	// Subscriptions and claims.
+	ix.subs = make([][]int32, len(g.Members))
+	ix.owned = make([][]topicPart, len(g.Members))
+	for i := range g.Members {
+		m := &g.Members[i]
+		var sub []int32
+		for _, t := range m.Topics {
+			if ti, ok := ix.topicByID[t]; ok {
+				sub = append(sub, ti)
+			}
+		}
+		slices.Sort(sub)
+		ix.subs[i] = slices.Compact(sub)
+
+		if len(m.Owned) == 0 {
+			continue
+		}
+		owned := make([]topicPart, 0, len(m.Owned))
+		for _, tp := range m.Owned {
+			ti, ok := ix.topicByID[tp.Topic]
+			if !ok || tp.Partition < 0 || tp.Partition >= ix.numParts[ti] {
+				continue // the partition no longer exists, or nobody wants it: dropped, as Kafka does
+			}
+			owned = append(owned, topicPart{ti, tp.Partition})
+		}
+		sorted := slices.Clone(owned)
+		slices.SortFunc(sorted, compareTopicPart)
+		for k := 1; k < len(sorted); k++ {
+			if sorted[k] == sorted[k-1] {
+				e := memberError(i, m, ErrDuplicateOwned)
+				e.Topic, e.Partition = ix.topics[sorted[k].topic], sorted[k].part
+				return nil, e
+			}
+		}
+		ix.owned[i] = owned
+	}
+
+	ix.kafkaOrder = make([]int32, len(g.Members))
+	for i := range ix.kafkaOrder {
+		ix.kafkaOrder[i] = int32(i)
+	}
+	slices.SortFunc(ix.kafkaOrder, func(a, b int32) int {
+		return compareKafkaMembers(&g.Members[a], &g.Members[b])
+	})
+
+	ix.internRacks()
+	return ix, nil
+}
+
+// compareKafkaMembers orders members as Kafka's MemberInfo.compareTo does:
+// members with a group.instance.id first, ordered by it, then the others
+// ordered by member.id, all in Java's string order.
+func compareKafkaMembers(a, b *Member) int {
+	switch {
+	case a.InstanceID != "" && b.InstanceID != "":
+		return javaCompare(a.InstanceID, b.InstanceID)
+	case a.InstanceID != "":
+		return -1
+	case b.InstanceID != "":
+		return 1
+	}
+	return javaCompare(a.ID, b.ID)
+}
+
+func compareTopicPart(a, b topicPart) int {
+	if c := cmp.Compare(a.topic, b.topic); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.part, b.part)
+}
+
+// internRacks interns member racks and the replica racks of subscribed
+// topics. Rack names are numbered in Go string order.
+func (ix *index) internRacks() {
+	g := ix.g
+	names := make(map[string]int32)
+	for i := range g.Members {
+		if r := g.Members[i].Rack; r != "" {
+			names[r] = 0
+		}
+	}
+	for _, t := range ix.topics {
+		for _, racks := range g.PartitionRacks[t] {
+			for _, r := range racks {
+				if r != "" {
+					names[r] = 0
+				}
+			}
+		}
+	}
+	ix.rackNames = sortedKeys(names)
+	for i, r := range ix.rackNames {
+		names[r] = int32(i)
+	}
+	ix.memberRack = make([]int32, len(g.Members))
+	for i := range g.Members {
+		ix.memberRack[i] = -1
+		if r := g.Members[i].Rack; r != "" {
+			ix.memberRack[i] = names[r]
+		}
+	}
+	ix.partRacks = make([][][]int32, len(ix.topics))
+	for ti, t := range ix.topics {
+		lists, ok := g.PartitionRacks[t]
+		if !ok {
+			continue
+		}
+		parts := make([][]int32, len(lists))
+		for p, racks := range lists {
+			rs := make([]int32, 0, len(racks))
+			for _, r := range racks {
+				if r != "" {
+					rs = append(rs, names[r])
+				}
+			}
+			slices.Sort(rs)
+			parts[p] = slices.Compact(rs)
+		}
+		ix.partRacks[ti] = parts
+	}
+}
+
+// replicaOn reports whether partition p of topic t has a replica on rack r.
+// It is false when the topic's racks are unknown or r is -1.
+func (ix *index) replicaOn(t, p, r int32) bool {
+	if r < 0 || ix.partRacks[t] == nil {
+		return false
+	}
+	_, found := slices.BinarySearch(ix.partRacks[t][p], r)
+	return found
+}
+
+// builder collects an assignment on indices and turns it into an
+// [Assignment] with one backing array for all members.
+type builder struct {
+	ix    *index
+	parts [][]topicPart // member index => assigned partitions
+}
+
+func newBuilder(ix *index) *builder {
+	return &builder{ix: ix, parts: make([][]topicPart, len(ix.g.Members))}
+}
+
+func (b *builder) add(member int32, t, p int32) {
+	b.parts[member] = append(b.parts[member], topicPart{t, p})
+}
+
+// assignment returns the result with every member present and each list
+// sorted by [TopicPartition.Compare].
+func (b *builder) assignment() Assignment {
+	ix := b.ix
+	total := 0
+	for _, ps := range b.parts {
+		total += len(ps)
+	}
+	// Topic indices follow Java order; output follows Go order. Rank the
+	// topics once so that sorting compares integers.
+	rank := goRanks(ix.topics)
+	backing := make([]TopicPartition, 0, total)
+	out := make(Assignment, len(b.parts))
+	for m, ps := range b.parts {
+		slices.SortFunc(ps, func(x, y topicPart) int {
+			if c := cmp.Compare(rank[x.topic], rank[y.topic]); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.part, y.part)
+		})
+		start := len(backing)
+		for _, tp := range ps {
+			backing = append(backing, TopicPartition{ix.topics[tp.topic], tp.part})
+		}
+		var list []TopicPartition
+		if len(backing) > start {
+			list = backing[start:len(backing):len(backing)]
+		}
+		out[ix.g.Members[m].ID] = list
+	}
+	return out
+}
+
+// goRanks returns, for names in any order, each one's rank in Go string order.
+func goRanks(names []string) []int32 {
+	order := make([]int32, len(names))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(names[a], names[b]) })
+	rank := make([]int32, len(names))
+	for r, i := range order {
+		rank[i] = int32(r)
+	}
+	return rank
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

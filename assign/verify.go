@@ -1,0 +1,155 @@
+package assign
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// ErrInvalidAssignment is wrapped by every error [Verify] and
+// [VerifyBalanced] return.
+var ErrInvalidAssignment = errors.New("invalid assignment")
+
+// Verify checks that a is a valid assignment of g:
+//
+//   - every member of g appears in a, and nobody else does;
+//   - every partition of every topic some member subscribes to (and that
+//     exists in g.Topics) is assigned exactly once, to a member subscribed
+//     to its topic;
+//   - nothing else is assigned;
+//   - each member's list is sorted by [TopicPartition.Compare].
+//
+// It returns nil or an error wrapping [ErrInvalidAssignment] that names the
+// first fault found, looking at members in the order of g.Members and at
+// partitions in list order. g must be valid (see [Group.Validate]).
+func Verify(g Group, a Assignment) error {
+	ix, err := compile(g)
+	if err != nil {
+		return err
+	}
+	if len(a) != len(g.Members) {
+		for _, id := range sortedKeys(a) {
+			if !slices.ContainsFunc(g.Members, func(m Member) bool { return m.ID == id }) {
+				return invalidf("member %q is not in the group", id)
+			}
+		}
+	}
+	owner := make([][]int32, len(ix.topics)) // topic => partition => member index + 1
+	for t, n := range ix.numParts {
+		owner[t] = make([]int32, n)
+	}
+	for i, m := range g.Members {
+		list, ok := a[m.ID]
+		if !ok {
+			return invalidf("member %q is missing", m.ID)
+		}
+		for k, tp := range list {
+			if k > 0 && list[k-1].Compare(tp) >= 0 {
+				return invalidf("member %q: %s listed after %s: not sorted, or repeated", m.ID, tp, list[k-1])
+			}
+			t, ok := ix.topicByID[tp.Topic]
+			if !ok || tp.Partition < 0 || tp.Partition >= ix.numParts[t] {
+				return invalidf("member %q: %s does not exist or nobody subscribes to its topic", m.ID, tp)
+			}
+			if _, subscribed := slices.BinarySearch(ix.subs[i], t); !subscribed {
+				return invalidf("member %q: %s of a topic it does not subscribe to", m.ID, tp)
+			}
+			if prev := owner[t][tp.Partition]; prev != 0 {
+				return invalidf("%s assigned to both %q and %q", tp, g.Members[prev-1].ID, m.ID)
+			}
+			owner[t][tp.Partition] = int32(i) + 1
+		}
+	}
+	for t, parts := range owner {
+		for p, o := range parts {
+			if o == 0 {
+				return invalidf("%s is not assigned", TopicPartition{ix.topics[t], int32(p)})
+			}
+		}
+	}
+	return nil
+}
+
+// VerifyBalanced checks, after [Verify], that no partition could be shifted
+// to even out the load: there is no chain of members m0, m1, ..., mk with
+// count(m0) >= count(mk) + 2 in which each m(i) holds a partition of a topic
+// that m(i+1) subscribes to. Moving one partition along every link of such a
+// chain would lower m0's count and raise mk's, leaving the others unchanged.
+// With identical subscriptions this means totals differ by at most one. An
+// assignment with no such chain minimises every convex measure of
+// imbalance (the sum of squared counts, the maximum, ...) at once.
+func VerifyBalanced(g Group, a Assignment) error {
+	if err := Verify(g, a); err != nil {
+		return err
+	}
+	ix, _ := compile(g)
+	n := len(g.Members)
+	count := make([]int, n)
+	holders := make([][]int32, len(ix.topics)) // topic => members holding one of its partitions
+	for i, m := range g.Members {
+		count[i] = len(a[m.ID])
+		seen := -1
+		for _, tp := range a[m.ID] {
+			t := int(ix.topicByID[tp.Topic])
+			if t != seen {
+				holders[t] = append(holders[t], int32(i))
+				seen = t
+			}
+		}
+	}
+	subscribers := make([][]int32, len(ix.topics))
+	for i, sub := range ix.subs {
+		for _, t := range sub {
+			subscribers[t] = append(subscribers[t], int32(i))
+		}
+	}
+	// heldTopics[m] lists topics m holds; from m a partition can go to any
+	// subscriber of those topics.
+	heldTopics := make([][]int32, n)
+	for t, hs := range holders {
+		for _, m := range hs {
+			heldTopics[m] = append(heldTopics[m], int32(t))
+		}
+	}
+	// Search from each member in order of decreasing count, so the chain
+	// reported starts at the heaviest member that has one.
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return count[y] - count[x] })
+	prev := make([]int32, n)
+	for _, src := range order {
+		for i := range prev {
+			prev[i] = -2
+		}
+		prev[src] = -1
+		queue := []int32{int32(src)}
+		for len(queue) > 0 {
+			m := queue[0]
+			queue = queue[1:]
+			if count[m] <= count[src]-2 {
+				chain := []string{g.Members[m].ID}
+				for p := prev[m]; p >= 0; p = prev[p] {
+					chain = append(chain, g.Members[p].ID)
+				}
+				slices.Reverse(chain)
+				return invalidf("unbalanced: partitions can shift along %q, from %d partitions to %d",
+					chain, count[src], count[m])
+			}
+			for _, t := range heldTopics[m] {
+				for _, next := range subscribers[t] {
+					if prev[next] == -2 {
+						prev[next] = m
+						queue = append(queue, next)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("assign: %w: %s", ErrInvalidAssignment, fmt.Sprintf(format, args...))
+}
