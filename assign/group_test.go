@@ -1,0 +1,168 @@
+package assign
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestValidateRefuses(t *testing.T) {
+	sub := []string{"t"}
+	tests := []struct {
+		name    string
+		g       Group
+		want    error  // sentinel
+		message string // the whole Error()
+	}{
+		{
+			name:    "empty member ID",
+			g:       Group{Topics: map[string]int32{"t": 1}, Members: []Member{{ID: "a", Topics: sub}, {Topics: sub}}},
+			want:    ErrEmptyMemberID,
+			message: `assign: member "" (#1): empty member ID`,
+		},
+		{
+			name:    "duplicate member ID",
+			g:       Group{Topics: map[string]int32{"t": 1}, Members: []Member{{ID: "a"}, {ID: "b"}, {ID: "a"}}},
+			want:    ErrDuplicateMemberID,
+			message: `assign: member "a" (#2): duplicate member ID`,
+		},
+		{
+			name:    "duplicate instance ID",
+			g:       Group{Members: []Member{{ID: "a", InstanceID: "i"}, {ID: "b", InstanceID: "i"}}},
+			want:    ErrDuplicateInstanceID,
+			message: `assign: member "b" (#1): duplicate group.instance.id "i"`,
+		},
+		{
+			name:    "negative partition count",
+			g:       Group{Topics: map[string]int32{"t": -3}, Members: []Member{{ID: "a", Topics: sub}}},
+			want:    ErrNegativePartitions,
+			message: `assign: topic "t": negative partition count -3`,
+		},
+		{
+			name:    "empty topic name in metadata",
+			g:       Group{Topics: map[string]int32{"": 3}},
+			want:    ErrEmptyTopicName,
+			message: `assign: empty topic name`,
+		},
+		{
+			name: "rack lists shorter than the partitions",
+			g: Group{Topics: map[string]int32{"t": 3}, PartitionRacks: map[string][][]string{"t": {{"a"}, {"b"}}},
+				Members: []Member{{ID: "a", Topics: sub}}},
+			want:    ErrRackCount,
+			message: `assign: topic "t": number of partition rack lists differs from the partition count: 2 rack lists for 3 partitions`,
+		},
+		{
+			name:    "racks of a topic missing from the metadata",
+			g:       Group{Topics: map[string]int32{"t": 1}, PartitionRacks: map[string][][]string{"u": {{"a"}}}},
+			want:    ErrRacksUnknownTopic,
+			message: `assign: topic "u": partition racks given for a topic missing from the metadata`,
+		},
+		{
+			name: "partition owned twice by one member",
+			g: Group{Topics: map[string]int32{"t": 4}, Members: []Member{
+				{ID: "a", Topics: sub, Owned: []TopicPartition{{"t", 2}, {"t", 0}, {"t", 2}}},
+			}},
+			want:    ErrDuplicateOwned,
+			message: `assign: member "a" (#0): topic "t": partition 2: partition owned twice by one member`,
+		},
+		{
+			name:    "too many partitions",
+			g:       Group{Topics: map[string]int32{"t": MaxPartitions, "u": 1}, Members: []Member{{ID: "a", Topics: []string{"t", "u"}}}},
+			want:    ErrTooManyPartitions,
+			message: `assign: topic "u": too many partitions: the subscribed topics hold more than 33554432`,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.g.Validate()
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("Validate() = %v, want an error wrapping %v", err, tc.want)
+			}
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("Validate() = %T, want *InputError", err)
+			}
+			if got := err.Error(); got != tc.message {
+				t.Errorf("Validate() message mismatch (-want +got):\n%s", cmp.Diff(tc.message, got))
+			}
+		})
+	}
+}
+
+// TestValidateTolerates lists what Kafka tolerates and so must we: each
+// group here is valid.
+func TestValidateTolerates(t *testing.T) {
+	tests := []struct {
+		name string
+		g    Group
+	}{
+		{"no members", Group{Topics: map[string]int32{"t": 3}}},
+		{"no metadata", Group{Members: []Member{{ID: "a", Topics: []string{"t"}}}}},
+		{"subscription to a missing topic", Group{Topics: map[string]int32{"t": 3}, Members: []Member{{ID: "a", Topics: []string{"nope", "t"}}}}},
+		{"subscription to a topic with no partitions", Group{Topics: map[string]int32{"t": 0}, Members: []Member{{ID: "a", Topics: []string{"t"}}}}},
+		{"empty subscription", Group{Topics: map[string]int32{"t": 3}, Members: []Member{{ID: "a"}}}},
+		{"topic listed twice", Group{Topics: map[string]int32{"t": 3}, Members: []Member{{ID: "a", Topics: []string{"t", "t"}}}}},
+		{"owned partition beyond the count", Group{Topics: map[string]int32{"t": 3}, Members: []Member{{ID: "a", Topics: []string{"t"}, Owned: []TopicPartition{{"t", 7}, {"t", 7}}}}}},
+		{"owned partition of a deleted topic", Group{Topics: map[string]int32{"t": 3}, Members: []Member{{ID: "a", Topics: []string{"t"}, Owned: []TopicPartition{{"gone", 0}}}}}},
+		{"owned negative partition", Group{Topics: map[string]int32{"t": 3}, Members: []Member{{ID: "a", Topics: []string{"t"}, Owned: []TopicPartition{{"t", -1}}}}}},
+		{"one partition claimed by two members", Group{Topics: map[string]int32{"t": 3}, Members: []Member{
+			{ID: "a", Topics: []string{"t"}, Owned: []TopicPartition{{"t", 0}}},
+			{ID: "b", Topics: []string{"t"}, Owned: []TopicPartition{{"t", 0}}},
+		}}},
+		{"empty rack lists", Group{Topics: map[string]int32{"t": 2}, PartitionRacks: map[string][][]string{"t": {nil, {}}}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.g.Validate(); err != nil {
+				t.Errorf("Validate() = %v, want nil", err)
+			}
+		})
+	}
+}
+
+func TestCompileInterns(t *testing.T) {
+	// Topics in Java order (U+10400 before U+FF21), only those subscribed
+	// with partitions; subscriptions deduplicated and sorted; claims of
+	// partitions that no longer exist dropped; static members first.
+	g := Group{
+		Topics: map[string]int32{"\uff21": 2, "\U00010400": 1, "b": 3, "unused": 5, "empty": 0},
+		Members: []Member{
+			{ID: "m1", Topics: []string{"b", "\uff21", "b", "empty", "nope"}, Owned: []TopicPartition{{"b", 9}, {"b", 1}, {"unused", 0}}},
+			{ID: "m0", InstanceID: "z", Topics: []string{"\U00010400"}},
+			{ID: "m2", InstanceID: "y", Rack: "r1"},
+		},
+		PartitionRacks: map[string][][]string{"b": {{"r2", "r1", "r2"}, nil, {""}}},
+	}
+	ix, err := compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type summary struct {
+		Topics     []string
+		NumParts   []int32
+		Subs       [][]int32
+		Owned      [][]topicPart
+		KafkaOrder []int32
+		RackNames  []string
+		MemberRack []int32
+		PartRacks  [][][]int32
+	}
+	want := summary{
+		Topics:     []string{"b", "\U00010400", "\uff21"},
+		NumParts:   []int32{3, 1, 2},
+		Subs:       [][]int32{{0, 2}, {1}, nil},
+		Owned:      [][]topicPart{{{0, 1}}, nil, nil},
+		KafkaOrder: []int32{2, 1, 0}, // y, z, then dynamic m1
+		RackNames:  []string{"r1", "r2"},
+		MemberRack: []int32{-1, -1, 0},
+		PartRacks:  [][][]int32{{{0, 1}, {}, {}}, nil, nil},
+	}
+	got := summary{ix.topics, ix.numParts, ix.subs, ix.owned, ix.kafkaOrder, ix.rackNames, ix.memberRack, ix.partRacks}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(topicPart{})); diff != "" {
+		t.Errorf("compile(g) mismatch (-want +got):\n%s", diff)
+	}
+	if !ix.replicaOn(0, 0, 1) || ix.replicaOn(0, 1, 0) || ix.replicaOn(1, 0, 0) || ix.replicaOn(0, 0, -1) {
+		t.Errorf("replicaOn disagrees with PartitionRacks")
+	}
+}
