@@ -1,0 +1,176 @@
+package wire
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/assigncalc/assigncalc/assign"
+)
+
+// reader reads Kafka's classic (non-flexible) encoding: big-endian
+// integers, strings with an int16 length, byte slices and arrays with an
+// int32 length or count, -1 meaning null where the schema allows it.
+//
+// Every length and count is checked against the bytes left before anything
+// is allocated, so a decoder allocates at most a small multiple of its
+// input, whatever the input declares.
+type reader struct {
+	src     []byte
+	off     int
+	message string
+	version int16 // -1 until known
+}
+
+func (r *reader) left() int { return len(r.src) - r.off }
+
+func (r *reader) fail(f field, at int, err error, format string, args ...any) *DecodeError {
+	return &DecodeError{
+		Message: r.message,
+		Version: r.version,
+		Field:   f.String(),
+		Offset:  at,
+		Err:     err,
+		detail:  fmt.Sprintf(format, args...),
+	}
+}
+
+func (r *reader) need(f field, n int) error {
+	if r.left() < n {
+		return r.fail(f, r.off, ErrTruncated, "need %d bytes at offset %d, %d left", n, r.off, r.left())
+	}
+	return nil
+}
+
+func (r *reader) int16(f field) (int16, error) {
+	if err := r.need(f, 2); err != nil {
+		return 0, err
+	}
+	v := int16(binary.BigEndian.Uint16(r.src[r.off:]))
+	r.off += 2
+	return v, nil
+}
+
+func (r *reader) int32(f field) (int32, error) {
+	if err := r.need(f, 4); err != nil {
+		return 0, err
+	}
+	v := int32(binary.BigEndian.Uint32(r.src[r.off:]))
+	r.off += 4
+	return v, nil
+}
+
+// count reads an array's int32 element count and checks that that many
+// elements of at least minSize bytes each fit in what is left. A null
+// array (-1) is refused: no array of the consumer protocol is nullable.
+func (r *reader) count(f field, minSize int) (int, error) {
+	at := r.off
+	n, err := r.int32(f)
+	if err != nil {
+		return 0, err
+	}
+	switch {
+	case n == -1:
+		return 0, r.fail(f, at, ErrUnexpectedNull, "count -1 (null) at offset %d in an array that cannot be null", at)
+	case n < 0:
+		return 0, r.fail(f, at, ErrNegativeLength, "count %d at offset %d is negative", n, at)
+	case int64(n)*int64(minSize) > int64(r.left()):
+		return 0, r.fail(f, at, ErrTruncated, "count %d at offset %d exceeds the %d bytes left", n, at, r.left())
+	}
+	return int(n), nil
+}
+
+// stringBytes reads a string's int16 length and returns its bytes, or
+// null=true for a nullable string whose length is -1.
+func (r *reader) stringBytes(f field, nullable bool) (b []byte, null bool, err error) {
+	at := r.off
+	n, err := r.int16(f)
+	if err != nil {
+		return nil, false, err
+	}
+	switch {
+	case n == -1 && nullable:
+		return nil, true, nil
+	case n == -1:
+		return nil, false, r.fail(f, at, ErrUnexpectedNull, "length -1 (null) at offset %d in a string that cannot be null", at)
+	case n < 0:
+		return nil, false, r.fail(f, at, ErrNegativeLength, "length %d at offset %d is negative", n, at)
+	case int(n) > r.left():
+		return nil, false, r.fail(f, at, ErrTruncated, "length %d at offset %d exceeds the %d bytes left", n, at, r.left())
+	}
+	b = r.src[r.off : r.off+int(n)]
+	r.off += int(n)
+	return b, false, nil
+}
+
+func (r *reader) string(f field) (string, error) {
+	b, _, err := r.stringBytes(f, false)
+	return string(b), err
+}
+
+func (r *reader) nullableString(f field) (*string, error) {
+	b, null, err := r.stringBytes(f, true)
+	if err != nil || null {
+		return nil, err
+	}
+	s := string(b)
+	return &s, nil
+}
+
+// nullableBytes reads bytes with an int32 length, -1 meaning null (nil).
+// The result is a copy: it never aliases the input. An empty, non-null
+// value is a non-nil empty slice.
+func (r *reader) nullableBytes(f field) ([]byte, error) {
+	at := r.off
+	n, err := r.int32(f)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case n == -1:
+		return nil, nil
+	case n < 0:
+		return nil, r.fail(f, at, ErrNegativeLength, "length %d at offset %d is negative", n, at)
+	case int64(n) > int64(r.left()):
+		return nil, r.fail(f, at, ErrTruncated, "length %d at offset %d exceeds the %d bytes left", n, at, r.left())
+	}
+	b := make([]byte, n)
+	copy(b, r.src[r.off:])
+	r.off += int(n)
+	return b, nil
+}
+
+// topicPartitions reads Kafka's [Topic [Partition]] list and flattens it in
+// wire order. A topic entry with no partitions contributes nothing.
+func (r *reader) topicPartitions(name string) ([]assign.TopicPartition, error) {
+	n, err := r.count(plain(name), 2+4) // each entry: a string length and a partition count
+	if err != nil {
+		return nil, err
+	}
+	var out []assign.TopicPartition
+	for i := range n {
+		topic, err := r.string(field{name, i, "topic"})
+		if err != nil {
+			return nil, err
+		}
+		np, err := r.count(field{name, i, "partitions"}, 4)
+		if err != nil {
+			return nil, err
+		}
+		if np == 0 {
+			continue
+		}
+		if out == nil {
+			// A first guess that the input bounds: at most one partition
+			// per 4 bytes left.
+			out = make([]assign.TopicPartition, 0, max(np, r.left()/4/4))
+		}
+		for range np {
+			p := int32(binaryBE32(r.src[r.off:]))
+			r.off += 4
+			out = append(out, assign.TopicPartition{Topic: topic, Partition: p})
+		}
+	}
+	return out, nil
+}
+
+func binaryBE32(b []byte) uint32 { return binary.BigEndian.Uint32(b) }

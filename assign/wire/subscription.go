@@ -1,0 +1,188 @@
+package wire
+
+import (
+	"fmt"
+
+	"github.com/assigncalc/assigncalc/assign"
+)
+
+// Versions of the consumer protocol this package knows. A message that
+// declares a higher version is read as the highest known one, and the bytes
+// after the fields of that version are ignored, as Kafka's Java client does
+// (ConsumerProtocol.checkSubscriptionVersion): the consumer protocol only
+// ever appends fields.
+const (
+	MaxSubscriptionVersion int16 = 3
+	MaxAssignmentVersion   int16 = 3
+)
+
+// AutoVersion, as a message's Version, makes the encoder pick the lowest
+// version that carries every field that is set.
+const AutoVersion int16 = -1
+
+// DefaultGeneration is Kafka's "no generation" (AbstractStickyAssignor's
+// DEFAULT_GENERATION): the value of a generation that is absent.
+const DefaultGeneration int32 = -1
+
+// Subscription is ConsumerProtocolSubscription: the protocol metadata a
+// member of a "consumer" group sends in JoinGroup, and the leader receives
+// for every member in the JoinGroup response.
+//
+// Its layout, all integers big-endian, strings with an int16 length:
+//
+//	version          int16          the header
+//	topics           [string]       v0+  int32 count
+//	user_data        nullable bytes v0+  int32 length, -1 = null
+//	owned_partitions [topic [int32]] v1+ KIP-429
+//	generation_id    int32          v2+  KIP-792, -1 = none
+//	rack_id          nullable string v3+ KIP-881, -1 = null
+//
+// Fields a version does not carry are "ignorable" in Kafka's schema: an
+// encoder writing an older version drops them, and a decoder reading one
+// leaves them at their defaults (nil, -1, nil).
+type Subscription struct {
+	// Version is the version the bytes declared when decoded, which may be
+	// above MaxSubscriptionVersion. When encoding, it is the version to
+	// write: AutoVersion for the lowest that carries every field set, and
+	// versions above MaxSubscriptionVersion are written as it.
+	Version int16
+
+	// Topics is the subscription, in the order given.
+	Topics []string
+
+	// UserData is the assignor's data: nil is null, a non-nil empty slice
+	// is empty. The sticky assignors put their state here (see
+	// [StickyUserData] and [AppendCooperativeUserData]).
+	UserData []byte
+
+	// OwnedPartitions (v1+) are the partitions the member owns, grouped by
+	// topic on the wire and flattened here in wire order.
+	OwnedPartitions []assign.TopicPartition
+
+	// GenerationID (v2+) is the generation in which the member owned
+	// OwnedPartitions; DefaultGeneration (-1) when absent.
+	GenerationID int32
+
+	// RackID (v3+) is the member's client.rack; nil is null. Kafka treats
+	// null and "" alike (no rack); this type keeps them apart so that bytes
+	// round-trip exactly.
+	RackID *string
+}
+
+// MinVersion returns the lowest version that carries every field of s that
+// differs from its default.
+func (s *Subscription) MinVersion() int16 {
+	switch {
+	case s.RackID != nil:
+		return 3
+	case s.GenerationID != DefaultGeneration:
+		return 2
+	case len(s.OwnedPartitions) > 0:
+		return 1
+	}
+	return 0
+}
+
+// DecodeSubscription decodes a ConsumerProtocolSubscription of any version.
+// It refuses bytes that end early or declare impossible lengths with a
+// [*DecodeError], and never allocates more than a small multiple of
+// len(b). Bytes after the last field it knows are ignored.
+func DecodeSubscription(b []byte) (Subscription, error) {
+	var s Subscription
+	err := s.UnmarshalBinary(b)
+	return s, err
+}
+
+// UnmarshalBinary decodes b into s; see [DecodeSubscription].
+func (s *Subscription) UnmarshalBinary(b []byte) error {
+	*s = Subscription{GenerationID: DefaultGeneration}
+	r := &reader{src: b, message: "subscription", version: -1}
+	v, err := r.int16(plain("version"))
+	if err != nil {
+		return err
+	}
+	if v < 0 {
+		return r.fail(plain("version"), 0, ErrUnsupportedVersion, "version %d at offset 0 is negative", v)
+	}
+	s.Version, r.version = v, v
+
+	n, err := r.count(plain("topics"), 2)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		s.Topics = make([]string, n)
+	}
+	for i := range s.Topics {
+		if s.Topics[i], err = r.string(field{"topics", i, ""}); err != nil {
+			return err
+		}
+	}
+	if s.UserData, err = r.nullableBytes(plain("user_data")); err != nil {
+		return err
+	}
+	if v >= 1 {
+		if s.OwnedPartitions, err = r.topicPartitions("owned_partitions"); err != nil {
+			return err
+		}
+	}
+	if v >= 2 {
+		if s.GenerationID, err = r.int32(plain("generation_id")); err != nil {
+			return err
+		}
+	}
+	if v >= 3 {
+		if s.RackID, err = r.nullableString(plain("rack_id")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// encodeVersion resolves the version an encoder writes.
+func encodeVersion(message string, v, auto, highest int16) (int16, error) {
+	switch {
+	case v == AutoVersion:
+		return auto, nil
+	case v < 0:
+		return 0, fmt.Errorf("wire: %s: cannot encode version %d: %w", message, v, ErrUnsupportedVersion)
+	case v > highest:
+		return highest, nil
+	}
+	return v, nil
+}
+
+// AppendTo appends s, encoded at s.Version, to dst. Owned partitions are
+// written one topic entry per run of consecutive partitions of one topic:
+// sort them (as [assign.Assignment] lists are) for one entry per topic.
+// Kafka's Java client also sorts topics and owned partitions; this encoder
+// writes them in the order given.
+func (s Subscription) AppendTo(dst []byte) ([]byte, error) {
+	v, err := encodeVersion("subscription", s.Version, s.MinVersion(), MaxSubscriptionVersion)
+	if err != nil {
+		return dst, err
+	}
+	w := &writer{buf: dst, message: "subscription", version: v}
+	w.int16(v)
+	w.count(plain("topics"), len(s.Topics))
+	for i, t := range s.Topics {
+		w.string(field{"topics", i, ""}, t)
+	}
+	w.nullableBytes(plain("user_data"), s.UserData)
+	if v >= 1 {
+		w.topicPartitions("owned_partitions", s.OwnedPartitions)
+	}
+	if v >= 2 {
+		w.int32(s.GenerationID)
+	}
+	if v >= 3 {
+		w.nullableString(plain("rack_id"), s.RackID)
+	}
+	if w.err != nil {
+		return dst, w.err
+	}
+	return w.buf, nil
+}
+
+// MarshalBinary encodes s at s.Version; see [Subscription.AppendTo].
+func (s Subscription) MarshalBinary() ([]byte, error) { return s.AppendTo(nil) }
