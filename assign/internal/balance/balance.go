@@ -1,0 +1,524 @@
+// Package balance computes sticky partition assignments on dense integers:
+// the optimal-balance, fewest-moves core of assign.Sticky and
+// assign.CooperativeSticky.
+//
+// # The problem
+//
+// Members are 0..n-1 and topics 0..T-1; partition p of topic t has the
+// global number Start(t)+p ("pid"). Member m may hold partitions of the
+// topics in Subs[m]. Each pid has at most one claimant, Claim[pid], a
+// member that subscribes to its topic and owned it in the newest
+// generation; optionally a previous owner Prev[pid]. An assignment gives
+// every pid an owner that subscribes to its topic. Write load(m) for the
+// number of pids m holds and
+//
+//	moves = #{pid : Claim[pid] >= 0 and owner[pid] != Claim[pid]}
+//
+// Solve returns an assignment that is, lexicographically:
+//
+//  1. balanced: there is no chain m0, ..., mk (k >= 1) in which each m(i)
+//     holds a pid of a topic m(i+1) subscribes to and
+//     load(m0) >= load(mk) + 2. Such assignments are exactly the optimal
+//     semi-matchings of Harvey, Ladner, Lovász and Tamir ("Semi-matchings
+//     for bipartite graphs and load balancing"): they minimise
+//     sum(load(m)^2), and all of them share one sorted load vector;
+//  2. sticky: among balanced assignments, moves is minimal;
+//  3. then, as tie-breaks that never cost 1 or 2: a pid that moves goes to
+//     its previous owner, else to a member on a rack holding a replica,
+//     else to the member holding the fewest of its topic; remaining ties go
+//     to the lower member number (the adapter numbers members in a
+//     canonical order, so input order never matters).
+//
+// # The general method: min-cost flow with a convex cost
+//
+// The objective is cost = BIG*sum(load^2) + moves, a separable convex
+// cost flow (partitions to members). A flow is optimal if and only if its
+// residual graph has no negative cycle. Moving pid from a to b (b
+// subscribes to its topic) changes moves by
+//
+//	w(pid, a, b) = c(pid, b) - c(pid, a), c(pid, m) = 0 if Claim[pid] is m or -1, else 1
+//
+// which is +1 for a's own claim leaving, -1 for b's claim returning home,
+// 0 otherwise. Negative cycles of the residual graph are of three kinds:
+//
+//	(i)   a cycle of moves with sum(w) < 0;
+//	(ii)  a path of moves s -> d with load(d) <= load(s) - 2 (any cost);
+//	(iii) a path of moves s -> d with load(d) = load(s) - 1 and sum(w) < 0.
+//
+// The solver keeps the invariant "no cycle of kind (i)" from start to end:
+//
+//   - start: every claim kept, every unclaimed pid on a least-loaded
+//     subscriber. Every possible move then costs >= 0, so (i) holds.
+//   - phase 1 removes every path (ii): shortest paths by w (Bellman-Ford
+//     with a queue; sound because (i) holds) from the members of one load
+//     level L to a member with load <= L-2, and one partition shifted along
+//     each link. Augmenting along a shortest path preserves (i) (the
+//     successive-shortest-path lemma) and lowers sum(load^2), so it ends.
+//   - phase 2 removes every path (iii) the same way; it keeps sum(load^2)
+//     and lowers moves, so it ends, and no path (ii) can reappear because
+//     sum(load^2) is already minimal.
+//
+// With no negative cycle left the assignment is optimal for 1 then 2.
+//
+// Moves go through topics: the search graph has a node per member and per
+// topic, arcs a -> t of cost 0 when a holds a non-own pid of t, else +1
+// when it holds one of its own claims of t; arcs t -> b of cost 0 for
+// every subscriber b of t; and arcs a -> Claim[pid] of cost -1 for every
+// pid a holds that another member claims (few: each is a move). Counters
+// per (member, subscribed topic) make each arc's cost O(1).
+//
+// Complexity: one search is O(V*E) in the worst case and close to O(E) in
+// practice, with V = n+T and E = 2*sum(len(Subs[m])) + moves; the number
+// of searches is at most the number of partitions shifted plus one per
+// load level and phase.
+//
+// # The fast path: identical subscriptions
+//
+// When every member subscribes to the same topics, balanced means totals
+// of q = P/n or q+1, with r = P mod n members at q+1. Solve gives the q+1
+// slots to the r members with the most claims (ties to the lower member),
+// lets each member keep min(claims, target) of its claims, and hands the
+// rest out to the members below their target. Moves are then
+// sum(max(0, claims(m) - target(m))), the least any balanced assignment
+// can have: a member with target q keeps at most q claims, and giving the
+// r larger targets to the largest claim counts keeps the most. It runs in
+// O(P + n log n).
+package balance
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Problem is the input of [Solve]. Slices are read, never written.
+type Problem struct {
+	// Parts maps a topic to its partition count.
+	Parts []int32
+
+	// Subs maps a member to the topics it subscribes to, ascending,
+	// without repeats.
+	Subs [][]int32
+
+	// Claim maps a pid to its claimant, or -1. A claimant must subscribe
+	// to the pid's topic. nil means no claims.
+	Claim []int32
+
+	// Prev maps a pid to its previous owner (KIP-341), or -1: the member
+	// preferred when the pid must go somewhere new. It must subscribe to
+	// the pid's topic. nil means none.
+	Prev []int32
+
+	// Rack maps a member to its rack, or -1. nil turns rack preference off.
+	Rack []int32
+
+	// Replicas maps a pid to the ascending racks of its replicas; nil
+	// entries (or a nil slice) mean unknown.
+	Replicas [][]int32
+
+	// Pass optionally groups the pids handed out when the fast path fills
+	// members below target: pids with a lower Pass are handed out first,
+	// and the round-robin cursor restarts for each pass. nil puts every
+	// pid in pass 0. CooperativeSticky uses it so that the follow-up round
+	// hands the withheld partitions out exactly as the target does.
+	Pass []uint8
+}
+
+// ErrInternal reports a broken invariant of the solver: a bug, never bad
+// input. Solve returns it rather than an assignment it cannot vouch for.
+var ErrInternal = errors.New("balance: internal error")
+
+// Start returns the first pid of each topic, and the total, as a slice of
+// len(parts)+1.
+func Start(parts []int32) []int32 {
+	start := make([]int32, len(parts)+1)
+	for t, n := range parts {
+		start[t+1] = start[t] + n
+	}
+	return start
+}
+
+// Solve returns owner[pid] for every pid, as described in the package
+// documentation, or an error when the problem is malformed.
+func Solve(p *Problem) ([]int32, error) {
+	start := Start(p.Parts)
+	total := int(start[len(p.Parts)])
+	if err := check(p, start, total); err != nil {
+		return nil, err
+	}
+	if total == 0 {
+		return []int32{}, nil
+	}
+	if identical(p.Subs) {
+		return fast(p, start, total), nil
+	}
+	return general(p, start, total)
+}
+
+func check(p *Problem, start []int32, total int) error {
+	if p.Claim != nil && len(p.Claim) != total || p.Prev != nil && len(p.Prev) != total ||
+		p.Replicas != nil && len(p.Replicas) != total || p.Pass != nil && len(p.Pass) != total {
+		return fmt.Errorf("%w: per-partition slices must have %d entries", ErrInternal, total)
+	}
+	if p.Rack != nil && len(p.Rack) != len(p.Subs) {
+		return fmt.Errorf("%w: racks for %d members, want %d", ErrInternal, len(p.Rack), len(p.Subs))
+	}
+	n := int32(len(p.Subs))
+	for _, sub := range p.Subs {
+		for i, t := range sub {
+			if t < 0 || int(t) >= len(p.Parts) || i > 0 && sub[i-1] >= t {
+				return fmt.Errorf("%w: subscriptions must be ascending topic numbers", ErrInternal)
+			}
+		}
+	}
+	for _, by := range [][]int32{p.Claim, p.Prev} {
+		if by == nil {
+			continue
+		}
+		for t := range p.Parts {
+			for pid := start[t]; pid < start[t+1]; pid++ {
+				m := by[pid]
+				if m < -1 || m >= n {
+					return fmt.Errorf("%w: member %d out of range", ErrInternal, m)
+				}
+				if m >= 0 && !subscribes(p.Subs[m], int32(t)) {
+					return fmt.Errorf("%w: member %d claims a partition of topic %d it does not subscribe to", ErrInternal, m, t)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func subscribes(sub []int32, t int32) bool {
+	_, ok := slices.BinarySearch(sub, t)
+	return ok
+}
+
+func identical(subs [][]int32) bool {
+	for _, s := range subs[1:] {
+		if !slices.Equal(s, subs[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+func get(s []int32, i int32) int32 {
+	if s == nil {
+		return -1
+	}
+	return s[i]
+}
+
+// rackMatch reports whether member m sits on a rack holding a replica of pid.
+func (p *Problem) rackMatch(pid, m int32) bool {
+	if p.Rack == nil || p.Replicas == nil || p.Rack[m] < 0 {
+		return false
+	}
+	_, ok := slices.BinarySearch(p.Replicas[pid], p.Rack[m])
+	return ok
+}
+
+// fast solves identical subscriptions; see the package documentation.
+func fast(p *Problem, start []int32, total int) []int32 {
+	n := len(p.Subs)
+	owner := make([]int32, total)
+	for i := range owner {
+		owner[i] = -1
+	}
+	if len(p.Subs[0]) == 0 {
+		return owner // nobody subscribes to anything: total is 0 here in practice
+	}
+
+	// Claims per member, as a CSR in pid order (so grouped by topic).
+	claims := make([]int32, n+1)
+	if p.Claim != nil {
+		for _, m := range p.Claim {
+			if m >= 0 {
+				claims[m+1]++
+			}
+		}
+	}
+	for m := range n {
+		claims[m+1] += claims[m]
+	}
+	byMember := make([]int32, claims[n])
+	fill := slices.Clone(claims[:n])
+	if p.Claim != nil {
+		for pid, m := range p.Claim {
+			if m >= 0 {
+				byMember[fill[m]] = int32(pid)
+				fill[m]++
+			}
+		}
+	}
+
+	// Targets: the r members with the most claims get q+1.
+	q, r := total/n, total%n
+	target := make([]int32, n)
+	order := make([]int32, n)
+	for m := range order {
+		order[m] = int32(m)
+		target[m] = int32(q)
+	}
+	if r > 0 {
+		slices.SortFunc(order, func(a, b int32) int {
+			if c := cmp.Compare(claims[b+1]-claims[b], claims[a+1]-claims[a]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		for _, m := range order[:r] {
+			target[m]++
+		}
+	}
+
+	// Keep claims up to target, spreading what is kept across topics.
+	deficit := target // reused: target minus what the member holds
+	var scratch []int32
+	for m := range int32(n) {
+		mine := byMember[claims[m]:claims[m+1]]
+		if int32(len(mine)) <= target[m] {
+			for _, pid := range mine {
+				owner[pid] = m
+			}
+			deficit[m] -= int32(len(mine))
+			continue
+		}
+		scratch = keepSpread(p, start, m, mine, target[m], owner, scratch)
+		deficit[m] = 0
+	}
+
+	// Hand out the rest, pass by pass.
+	passes := 1
+	if p.Pass != nil {
+		for _, ps := range p.Pass {
+			passes = max(passes, int(ps)+1)
+		}
+	}
+	f := newFiller(p, deficit)
+	for pass := range passes {
+		f.reset()
+		for pid := range int32(total) {
+			if owner[pid] >= 0 || p.Pass != nil && int(p.Pass[pid]) != pass {
+				continue
+			}
+			owner[pid] = f.take(pid)
+		}
+	}
+	return owner
+}
+
+// keepSpread keeps keep of m's claims mine (ascending pids, so grouped by
+// topic) and leaves the others unowned. It keeps as evenly across topics
+// as it can (water-filling), preferring claims on a rack holding a replica
+// and then lower partitions.
+func keepSpread(p *Problem, start []int32, m int32, mine []int32, keep int32, owner, scratch []int32) []int32 {
+	// Runs of one topic: [lo, hi) in mine.
+	runs := scratch[:0]
+	for i := 0; i < len(mine); {
+		j := i
+		t := topicOf(start, mine[i])
+		for j < len(mine) && mine[j] < start[t+1] {
+			j++
+		}
+		runs = append(runs, int32(i), int32(j))
+		i = j
+	}
+	// Largest level L with sum(min(c_t, L)) <= keep.
+	kept := func(level int32) int32 {
+		s := int32(0)
+		for k := 0; k < len(runs); k += 2 {
+			s += min(runs[k+1]-runs[k], level)
+		}
+		return s
+	}
+	lo, hi := int32(0), int32(len(mine))
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if kept(mid) <= keep {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	extra := keep - kept(lo) // topics with more than lo claims keep one more, this many of them
+	nruns := len(runs) / 2
+	for k := range nruns {
+		// Rotate which topics keep the extra one by member, so that
+		// overloaded members do not all keep more of the first topic.
+		kk := (k + int(m)) % nruns
+		run := mine[runs[2*kk]:runs[2*kk+1]]
+		n := min(int32(len(run)), lo)
+		if int32(len(run)) > lo && extra > 0 {
+			n++
+			extra--
+		}
+		keepBest(p, m, run, n, owner)
+	}
+	return runs
+}
+
+// keepBest gives m the first n pids of run, rack-matching ones first.
+func keepBest(p *Problem, m int32, run []int32, n int32, owner []int32) {
+	if n == 0 {
+		return
+	}
+	if p.Rack != nil && p.Replicas != nil {
+		for _, pid := range run {
+			if n > 0 && p.rackMatch(pid, m) {
+				owner[pid] = m
+				n--
+			}
+		}
+	}
+	for _, pid := range run {
+		if n > 0 && owner[pid] < 0 {
+			owner[pid] = m
+			n--
+		}
+	}
+}
+
+func topicOf(start []int32, pid int32) int32 {
+	t, found := slices.BinarySearch(start, pid)
+	if !found {
+		t--
+	}
+	for start[t+1] == start[t] { // skip empty topics
+		t++
+	}
+	return int32(t)
+}
+
+// filler hands pids out to members below their target: to the previous
+// owner when it has room, else round-robin over the members with room on
+// a rack holding a replica, else round-robin over all members with room.
+type filler struct {
+	p       *Problem
+	deficit []int32
+
+	// all and perRack are circular doubly linked lists of members with
+	// room, threaded through next/prev (index 0: all; 1+r: rack r).
+	next, prev [][]int32
+	head       []int32 // list => a member in it, or -1
+	cursor     []int32 // list => member the next take starts at
+	room       []int64 // list => summed deficit of its members
+}
+
+func newFiller(p *Problem, deficit []int32) *filler {
+	n := len(deficit)
+	lists := 1
+	if p.Rack != nil && p.Replicas != nil {
+		for _, r := range p.Rack {
+			lists = max(lists, int(r)+2)
+		}
+	}
+	f := &filler{p: p, deficit: deficit,
+		next: make([][]int32, lists), prev: make([][]int32, lists),
+		head: make([]int32, lists), cursor: make([]int32, lists), room: make([]int64, lists)}
+	for l := range lists {
+		f.next[l] = make([]int32, n)
+		f.prev[l] = make([]int32, n)
+		f.head[l] = -1
+	}
+	last := make([]int32, lists)
+	for l := range last {
+		last[l] = -1
+	}
+	for m := range int32(n) {
+		if deficit[m] <= 0 {
+			continue
+		}
+		for _, l := range f.listsOf(m) {
+			if l < 0 {
+				continue
+			}
+			if last[l] < 0 {
+				f.head[l] = m
+			} else {
+				f.next[l][last[l]] = m
+				f.prev[l][m] = last[l]
+			}
+			last[l] = m
+			f.room[l] += int64(deficit[m])
+		}
+	}
+	for l := range lists {
+		if h := f.head[l]; h >= 0 {
+			f.next[l][last[l]] = h
+			f.prev[l][h] = last[l]
+		}
+	}
+	return f
+}
+
+// listsOf returns the lists m belongs to: 0, and its rack's list or -1.
+func (f *filler) listsOf(m int32) [2]int32 {
+	if len(f.head) > 1 && f.p.Rack[m] >= 0 {
+		return [2]int32{0, f.p.Rack[m] + 1}
+	}
+	return [2]int32{0, -1}
+}
+
+// reset restarts every round-robin at the lowest member with room.
+func (f *filler) reset() {
+	for l, h := range f.head {
+		if h < 0 {
+			f.cursor[l] = -1
+			continue
+		}
+		low := h
+		for m := f.next[l][h]; m != h; m = f.next[l][m] {
+			low = min(low, m)
+		}
+		f.cursor[l] = low
+	}
+}
+
+func (f *filler) take(pid int32) int32 {
+	if pr := get(f.p.Prev, pid); pr >= 0 && f.deficit[pr] > 0 {
+		f.give(pr)
+		return pr
+	}
+	l := int32(0)
+	if len(f.head) > 1 && f.p.Replicas[pid] != nil {
+		best := int64(0)
+		for _, r := range f.p.Replicas[pid] {
+			if int(r)+1 < len(f.head) && f.room[r+1] > best {
+				best, l = f.room[r+1], r+1
+			}
+		}
+	}
+	m := f.cursor[l]
+	f.cursor[l] = f.next[l][m]
+	f.give(m)
+	return m
+}
+
+func (f *filler) give(m int32) {
+	f.deficit[m]--
+	for _, l := range f.listsOf(m) {
+		if l < 0 {
+			continue
+		}
+		f.room[l]--
+		if f.deficit[m] > 0 {
+			continue
+		}
+		nx, pv := f.next[l][m], f.prev[l][m]
+		if nx == m {
+			f.head[l], f.cursor[l] = -1, -1
+			continue
+		}
+		f.next[l][pv], f.prev[l][nx] = nx, pv
+		if f.head[l] == m {
+			f.head[l] = nx
+		}
+		if f.cursor[l] == m {
+			f.cursor[l] = nx
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package balance
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// tinyProblem draws a problem small enough to enumerate: up to 4 members,
+// 3 topics and 8 partitions in all, with random subscriptions, claims by
+// subscribers, previous owners and racks.
+func tinyProblem(t *rapid.T) *Problem {
+	n := rapid.IntRange(1, 4).Draw(t, "members")
+	T := rapid.IntRange(1, 3).Draw(t, "topics")
+	p := &Problem{Parts: make([]int32, T), Subs: make([][]int32, n)}
+	left := 8
+	for i := range T {
+		k := rapid.IntRange(0, left).Draw(t, "parts")
+		p.Parts[i] = int32(k)
+		left -= k
+	}
+	identical := rapid.Bool().Draw(t, "identical")
+	for m := range n {
+		for i := range T {
+			if identical && m > 0 {
+				p.Subs[m] = slices.Clone(p.Subs[0])
+				break
+			}
+			if rapid.IntRange(0, 2).Draw(t, "sub") > 0 {
+				p.Subs[m] = append(p.Subs[m], int32(i))
+			}
+		}
+	}
+	start := Start(p.Parts)
+	total := start[T]
+	p.Claim = make([]int32, total)
+	p.Prev = make([]int32, total)
+	withRacks := rapid.Bool().Draw(t, "racks")
+	if withRacks {
+		p.Rack = make([]int32, n)
+		p.Replicas = make([][]int32, total)
+		for m := range n {
+			p.Rack[m] = int32(rapid.IntRange(-1, 2).Draw(t, "rack"))
+		}
+	}
+	for ti := range T {
+		var subs []int32
+		for m := range n {
+			if subscribes(p.Subs[m], int32(ti)) {
+				subs = append(subs, int32(m))
+			}
+		}
+		for pid := start[ti]; pid < start[ti+1]; pid++ {
+			p.Claim[pid], p.Prev[pid] = -1, -1
+			if len(subs) > 0 && rapid.IntRange(0, 2).Draw(t, "claimed") > 0 {
+				p.Claim[pid] = rapid.SampledFrom(subs).Draw(t, "claim")
+			}
+			if len(subs) > 0 && rapid.IntRange(0, 3).Draw(t, "prev") == 0 {
+				p.Prev[pid] = rapid.SampledFrom(subs).Draw(t, "prevOwner")
+			}
+			if withRacks {
+				p.Replicas[pid] = []int32{int32(rapid.IntRange(0, 2).Draw(t, "replica"))}
+			}
+		}
+	}
+	// A topic nobody subscribes to cannot be assigned; drop its partitions
+	// as the adapter drops such topics.
+	for ti := range T {
+		anyone := false
+		for m := range n {
+			anyone = anyone || subscribes(p.Subs[m], int32(ti))
+		}
+		if !anyone && p.Parts[ti] > 0 {
+			return tinyProblem(t)
+		}
+	}
+	return p
+}
+
+// bruteForce enumerates every valid assignment and returns the least sum
+// of squared loads, and the fewest moves among assignments reaching it.
+func bruteForce(p *Problem) (sumSq, moves int) {
+	start := Start(p.Parts)
+	total := int(start[len(p.Parts)])
+	var subsOf [][]int32 // pid => members that may hold it
+	for ti := range p.Parts {
+		var subs []int32
+		for m := range p.Subs {
+			if slices.Contains(p.Subs[m], int32(ti)) {
+				subs = append(subs, int32(m))
+			}
+		}
+		for range p.Parts[ti] {
+			subsOf = append(subsOf, subs)
+		}
+	}
+	load := make([]int, len(p.Subs))
+	bestSq, bestMoves := -1, -1
+	var walk func(pid, mv int)
+	walk = func(pid, mv int) {
+		if pid == total {
+			sq := 0
+			for _, l := range load {
+				sq += l * l
+			}
+			if bestSq < 0 || sq < bestSq || sq == bestSq && mv < bestMoves {
+				bestSq, bestMoves = sq, mv
+			}
+			return
+		}
+		for _, m := range subsOf[pid] {
+			load[m]++
+			d := 0
+			if c := p.Claim[pid]; c >= 0 && c != m {
+				d = 1
+			}
+			walk(pid+1, mv+d)
+			load[m]--
+		}
+	}
+	walk(0, 0)
+	return bestSq, bestMoves
+}
+
+func measure(p *Problem, owner []int32) (sumSq, moves int) {
+	load := make([]int, len(p.Subs))
+	for pid, m := range owner {
+		load[m]++
+		if c := p.Claim[pid]; c >= 0 && c != m {
+			moves++
+		}
+	}
+	for _, l := range load {
+		sumSq += l * l
+	}
+	return sumSq, moves
+}
+
+func validOwners(t *rapid.T, p *Problem, owner []int32) {
+	start := Start(p.Parts)
+	if len(owner) != int(start[len(p.Parts)]) {
+		t.Fatalf("got %d owners, want %d", len(owner), start[len(p.Parts)])
+	}
+	for pid, m := range owner {
+		if m < 0 || int(m) >= len(p.Subs) || !slices.Contains(p.Subs[m], topicOf(start, int32(pid))) {
+			t.Fatalf("pid %d given to member %d, which cannot hold it", pid, m)
+		}
+	}
+}
+
+// TestSolveMatchesBruteForce checks Solve against exhaustive search on
+// tiny problems: the same least sum of squared loads (balance) and the
+// same fewest moves (stickiness).
+func TestSolveMatchesBruteForce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := tinyProblem(t)
+		wantSq, wantMoves := bruteForce(p)
+		owner, err := Solve(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validOwners(t, p, owner)
+		gotSq, gotMoves := measure(p, owner)
+		if gotSq != wantSq || gotMoves != wantMoves {
+			t.Fatalf("Solve: sum of squares %d, moves %d; brute force: %d, %d (owners %v)", gotSq, gotMoves, wantSq, wantMoves, owner)
+		}
+	})
+}
+
+// TestGeneralMatchesBruteForceOnIdentical runs the general path on
+// identical subscriptions too, which Solve would send to the fast path.
+func TestGeneralMatchesBruteForceOnIdentical(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := tinyProblem(t)
+		start := Start(p.Parts)
+		total := int(start[len(p.Parts)])
+		if total == 0 {
+			return
+		}
+		wantSq, wantMoves := bruteForce(p)
+		owner, err := general(p, start, total)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validOwners(t, p, owner)
+		gotSq, gotMoves := measure(p, owner)
+		if gotSq != wantSq || gotMoves != wantMoves {
+			t.Fatalf("general: sum of squares %d, moves %d; brute force: %d, %d", gotSq, gotMoves, wantSq, wantMoves)
+		}
+	})
+}

@@ -1,0 +1,381 @@
+package balance
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Kinds of pid a member holds: its own claim, another member's claim, or
+// an unclaimed pid. Moving one away costs +1, 0 (or -1 to its claimant),
+// and 0.
+const (
+	own = iota
+	foreign
+	free
+)
+
+const inf = math.MaxInt32 / 2
+
+// solver is the general path's state; see the package documentation.
+type solver struct {
+	p     *Problem
+	n     int32 // members; search nodes 0..n-1 are members, n+t is topic t
+	start []int32
+	topic []int32 // pid => topic
+
+	owner []int32      // pid => member
+	load  []int32      // member => pids held
+	held  [3][][]int32 // kind => member => pids held of that kind
+	pos   []int32      // pid => index in its held list
+
+	subOff         []int32 // member => its first slot; slot = subOff[m] + index of t in Subs[m]
+	cntOwn, cntNon []int32 // slot => own claims held, other pids held
+
+	subscribers [][]int32 // topic => members subscribed, ascending
+
+	// The search.
+	dist    []int32 // node => shortest distance from the sources
+	pred    []int32 // node => previous node on the path, -1 at a source
+	predPid []int32 // member node => pid moved on a -1 arc into it, or -1
+	inQueue []bool
+	visits  []int32
+	queue   []int32
+}
+
+func general(p *Problem, start []int32, total int) ([]int32, error) {
+	s := newSolver(p, start, total)
+	s.place()
+	if err := s.balance(); err != nil {
+		return nil, err
+	}
+	if err := s.settleTies(); err != nil {
+		return nil, err
+	}
+	return s.owner, nil
+}
+
+func newSolver(p *Problem, start []int32, total int) *solver {
+	n := len(p.Subs)
+	T := len(p.Parts)
+	s := &solver{p: p, n: int32(n), start: start,
+		topic: make([]int32, total), owner: make([]int32, total), pos: make([]int32, total),
+		load: make([]int32, n), subOff: make([]int32, n+1),
+		subscribers: make([][]int32, T),
+		dist:        make([]int32, n+T), pred: make([]int32, n+T), predPid: make([]int32, n+T),
+		inQueue: make([]bool, n+T), visits: make([]int32, n+T)}
+	for t := range T {
+		for pid := start[t]; pid < start[t+1]; pid++ {
+			s.topic[pid] = int32(t)
+		}
+	}
+	for k := range s.held {
+		s.held[k] = make([][]int32, n)
+	}
+	for m, sub := range p.Subs {
+		s.subOff[m+1] = s.subOff[m] + int32(len(sub))
+		for _, t := range sub {
+			s.subscribers[t] = append(s.subscribers[t], int32(m))
+		}
+	}
+	s.cntOwn = make([]int32, s.subOff[n])
+	s.cntNon = make([]int32, s.subOff[n])
+	for i := range s.owner {
+		s.owner[i] = -1
+	}
+	return s
+}
+
+func (s *solver) kind(pid, m int32) int {
+	switch c := get(s.p.Claim, pid); {
+	case c == m:
+		return own
+	case c >= 0:
+		return foreign
+	}
+	return free
+}
+
+func (s *solver) slot(m, t int32) int32 {
+	i, _ := slices.BinarySearch(s.p.Subs[m], t)
+	return s.subOff[m] + int32(i)
+}
+
+func (s *solver) add(pid, m int32) {
+	k := s.kind(pid, m)
+	s.owner[pid] = m
+	s.load[m]++
+	s.pos[pid] = int32(len(s.held[k][m]))
+	s.held[k][m] = append(s.held[k][m], pid)
+	if k == own {
+		s.cntOwn[s.slot(m, s.topic[pid])]++
+	} else {
+		s.cntNon[s.slot(m, s.topic[pid])]++
+	}
+}
+
+func (s *solver) remove(pid int32) {
+	m := s.owner[pid]
+	k := s.kind(pid, m)
+	list := s.held[k][m]
+	i, last := s.pos[pid], list[len(list)-1]
+	list[i], s.pos[last] = last, i
+	s.held[k][m] = list[:len(list)-1]
+	s.owner[pid] = -1
+	s.load[m]--
+	if k == own {
+		s.cntOwn[s.slot(m, s.topic[pid])]--
+	} else {
+		s.cntNon[s.slot(m, s.topic[pid])]--
+	}
+}
+
+// place keeps every claim and puts each unclaimed pid on a least-loaded
+// subscriber: its previous owner if that one is least loaded, else one on
+// a rack holding a replica, else the one with the fewest of its topic.
+func (s *solver) place() {
+	for pid := range int32(len(s.owner)) {
+		if c := get(s.p.Claim, pid); c >= 0 {
+			s.add(pid, c)
+		}
+	}
+	for pid := range int32(len(s.owner)) {
+		if s.owner[pid] >= 0 {
+			continue
+		}
+		t := s.topic[pid]
+		subs := s.subscribers[t]
+		if len(subs) == 0 {
+			continue // impossible: topics exist only when subscribed
+		}
+		best, bestLoad := int32(-1), int32(inf)
+		for _, m := range subs {
+			bestLoad = min(bestLoad, s.load[m])
+		}
+		if pr := get(s.p.Prev, pid); pr >= 0 && s.load[pr] == bestLoad {
+			best = pr
+		} else {
+			bestRack, bestCount := false, int32(inf)
+			for _, m := range subs {
+				if s.load[m] != bestLoad {
+					continue
+				}
+				rack := s.p.rackMatch(pid, m)
+				sl := s.slot(m, t)
+				count := s.cntOwn[sl] + s.cntNon[sl]
+				if best < 0 || rack && !bestRack || rack == bestRack && count < bestCount {
+					best, bestRack, bestCount = m, rack, count
+				}
+			}
+		}
+		s.add(pid, best)
+	}
+}
+
+// search computes shortest move-cost paths from every member of load
+// level, all at distance 0.
+func (s *solver) search(level int32) error {
+	for i := range s.dist {
+		s.dist[i], s.pred[i], s.predPid[i], s.visits[i] = inf, -1, -1, 0
+	}
+	q := s.queue[:0]
+	for m := range s.n {
+		if s.load[m] == level {
+			s.dist[m] = 0
+			s.inQueue[m] = true
+			q = append(q, m)
+		}
+	}
+	limit := int32(len(s.dist)) + 2
+	relax := func(v, d, from, pid int32) {
+		if d >= s.dist[v] {
+			return
+		}
+		s.dist[v], s.pred[v], s.predPid[v] = d, from, pid
+		if !s.inQueue[v] {
+			s.inQueue[v] = true
+			s.visits[v]++
+			q = append(q, v)
+		}
+	}
+	for head := 0; head < len(q); head++ {
+		u := q[head]
+		s.inQueue[u] = false
+		if s.visits[u] > limit {
+			s.queue = q
+			return fmt.Errorf("%w: negative cycle in the move graph", ErrInternal)
+		}
+		du := s.dist[u]
+		if u >= s.n {
+			for _, b := range s.subscribers[u-s.n] {
+				relax(b, du, u, -1)
+			}
+			continue
+		}
+		off := s.subOff[u]
+		for j, t := range s.p.Subs[u] {
+			switch {
+			case s.cntNon[off+int32(j)] > 0:
+				relax(s.n+t, du, u, -1)
+			case s.cntOwn[off+int32(j)] > 0:
+				relax(s.n+t, du+1, u, -1)
+			}
+		}
+		for _, pid := range s.held[foreign][u] {
+			relax(s.p.Claim[pid], du-1, u, pid)
+		}
+		// Compact the queue now and then so it does not grow without bound.
+		if head > 4096 && head > len(q)/2 {
+			q = append(q[:0], q[head+1:]...)
+			head = -1
+		}
+	}
+	s.queue = q[:0]
+	return nil
+}
+
+// target returns the member d with load(d) <= maxLoad reached at distance
+// below maxDist, the least distance first, then the least load, then the
+// lowest member; or -1.
+func (s *solver) target(maxLoad, maxDist int32) int32 {
+	best := int32(-1)
+	for m := range s.n {
+		if s.load[m] > maxLoad || s.dist[m] >= maxDist {
+			continue
+		}
+		if best < 0 || s.dist[m] < s.dist[best] || s.dist[m] == s.dist[best] && s.load[m] < s.load[best] {
+			best = m
+		}
+	}
+	return best
+}
+
+type link struct{ pid, to int32 }
+
+// augment shifts one pid along each link of the path the search found
+// to d. Every pid is chosen before any moves, from the state the search
+// saw.
+func (s *solver) augment(d int32, links []link) ([]link, error) {
+	links = links[:0]
+	v := d
+	for steps := int32(0); s.pred[v] >= 0; steps++ {
+		if steps > s.n {
+			return links, fmt.Errorf("%w: search path does not end", ErrInternal)
+		}
+		if pid := s.predPid[v]; pid >= 0 {
+			links = append(links, link{pid, v})
+			v = s.pred[v]
+			continue
+		}
+		tnode := s.pred[v]
+		a := s.pred[tnode]
+		pid := s.choose(a, tnode-s.n, v)
+		if pid < 0 {
+			return links, fmt.Errorf("%w: no partition to move", ErrInternal)
+		}
+		links = append(links, link{pid, v})
+		v = a
+	}
+	for _, l := range links {
+		s.remove(l.pid)
+		s.add(l.pid, l.to)
+	}
+	return links, nil
+}
+
+// choose picks a pid of topic t that a holds to move to b: one that is not
+// a's own claim if a holds any, preferring b's previous ownership, then
+// b's rack, then the lowest pid.
+func (s *solver) choose(a, t, b int32) int32 {
+	kinds := []int{free, foreign}
+	if s.cntNon[s.slot(a, t)] == 0 {
+		kinds = []int{own}
+	}
+	best, bestScore := int32(-1), -1
+	for _, k := range kinds {
+		for _, pid := range s.held[k][a] {
+			if s.topic[pid] != t {
+				continue
+			}
+			score := 0
+			if get(s.p.Prev, pid) == b {
+				score = 2
+			} else if s.p.rackMatch(pid, b) {
+				score = 1
+			}
+			if score > bestScore || score == bestScore && pid < best {
+				best, bestScore = pid, score
+			}
+		}
+	}
+	return best
+}
+
+// levels returns the distinct loads, highest first.
+func (s *solver) levels() []int32 {
+	ls := slices.Clone(s.load)
+	slices.Sort(ls)
+	ls = slices.Compact(ls)
+	slices.Reverse(ls)
+	return ls
+}
+
+// balance removes every path of kind (ii): load(d) <= load(s) - 2.
+func (s *solver) balance() error {
+	var links []link
+	var err error
+	for changed := true; changed; {
+		changed = false
+		ls := s.levels()
+		low := ls[len(ls)-1]
+		for _, level := range ls {
+			if level < low+2 {
+				break
+			}
+			for {
+				if err := s.search(level); err != nil {
+					return err
+				}
+				d := s.target(level-2, inf)
+				if d < 0 {
+					break
+				}
+				if links, err = s.augment(d, links); err != nil {
+					return err
+				}
+				changed = true
+			}
+		}
+	}
+	return nil
+}
+
+// settleTies removes every path of kind (iii): load(d) = load(s) - 1 and a
+// negative cost, so that the members keeping the larger counts are those
+// that keep the most claims (KAFKA-18688).
+func (s *solver) settleTies() error {
+	if s.p.Claim == nil {
+		return nil
+	}
+	var links []link
+	var err error
+	for changed := true; changed; {
+		changed = false
+		for _, level := range s.levels() {
+			for {
+				if err := s.search(level); err != nil {
+					return err
+				}
+				d := s.target(level-1, 0)
+				if d < 0 || s.load[d] != level-1 {
+					break
+				}
+				if links, err = s.augment(d, links); err != nil {
+					return err
+				}
+				changed = true
+			}
+		}
+	}
+	return nil
+}
