@@ -1,0 +1,93 @@
+// Package fuzz holds the native Go fuzz targets of assigncalc. Seed corpora
+// live in testdata/fuzz/<target>/; .ci/run runs every target briefly.
+package fuzz
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/assigncalc/assigncalc/internal/groupfile"
+	"github.com/google/go-cmp/cmp"
+)
+
+// FuzzReadGroups feeds arbitrary bytes to the group file reader. It must
+// never panic; input that encoding/json finds malformed must give an
+// error; and every group it reads must survive a write and a second read
+// unchanged.
+func FuzzReadGroups(f *testing.F) {
+	for _, seed := range []string{
+		``,
+		`{"topics": {"t1": 7}, "members": [{"id": "c0", "topics": ["t1"]}]}`,
+		`{"name": "n", "topics": {"t": 4}, "partitionRacks": {"t": [["a"], ["b"], [], ["a", "b"]]}, "members": [{"id": "c0", "instance": "i", "rack": "a", "topics": ["t"], "owned": {"t": [0, 1]}, "generation": 3, "protocols": ["range"]}]}`,
+		`{"topics": {"t": 1.5}, "members": []}`,
+		`{"topics": {"t": 1}, "members": [{"id": "\ud800", "topics": []}]}` + "\n" + `[1, 2]`,
+		`{"topics": {"t": 1}, "members": [`,
+	} {
+		f.Add([]byte(seed))
+	}
+	if file, err := os.Open("../testdata/groups.jsonl"); err == nil {
+		sc := bufio.NewScanner(file)
+		for sc.Scan() {
+			f.Add(bytes.Clone(sc.Bytes()))
+		}
+		file.Close()
+	}
+
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := groupfile.NewReader(bytes.NewReader(data))
+		allOK := true
+		for n := 0; ; n++ {
+			if n > len(data)+1 {
+				t.Fatalf("Reader.Next returned more groups (%d) than there are bytes", n)
+			}
+			e, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				allOK = false
+				var ferr *groupfile.Error
+				if !errors.As(err, &ferr) {
+					t.Fatalf("Reader.Next error %v (%T), want a *groupfile.Error", err, err)
+				}
+				if ferr.Line < 1 || ferr.Column < 1 {
+					t.Fatalf("Reader.Next error %v has no position", err)
+				}
+				continue
+			}
+			var buf bytes.Buffer
+			if err := groupfile.WriteGroup(&buf, e); err != nil {
+				t.Fatalf("WriteGroup of a group just read: %v", err)
+			}
+			again, err := groupfile.ReadAll(&buf)
+			if err != nil || len(again) != 1 {
+				t.Fatalf("ReadAll(WriteGroup(e)) = %d groups, %v; want 1 group (written: %s)", len(again), err, buf.String())
+			}
+			e.Line, again[0].Line = 0, 0
+			if diff := cmp.Diff(e, again[0]); diff != "" {
+				t.Fatalf("group read, written and read again mismatch (-want +got):\n%s", diff)
+			}
+		}
+
+		// encoding/json as an independent judge of syntax.
+		dec := json.NewDecoder(bytes.NewReader(data))
+		jsonOK := true
+		for {
+			var v any
+			if err := dec.Decode(&v); err == io.EOF {
+				break
+			} else if err != nil {
+				jsonOK = false
+				break
+			}
+		}
+		if allOK && !jsonOK {
+			t.Fatalf("input %q read without error, but encoding/json finds it malformed", data)
+		}
+	})
+}

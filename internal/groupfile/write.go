@@ -1,0 +1,297 @@
+package groupfile
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/assigncalc/assigncalc/assign"
+)
+
+// Result is the answer for one group and one strategy, written as one JSON
+// object:
+//
+//	{"name": "checkout-service", "strategy": "range",
+//	 "assignment": {"c0": {"t1": [0, 1, 2]}, "c1": {}}}
+//
+// or, when the group could not be assigned:
+//
+//	{"name": "checkout-service", "strategy": "range", "error": "..."}
+type Result struct {
+	Name     string
+	Strategy string
+
+	// Members lists the member IDs in the order the assignment is written:
+	// the group's member order. Members of Assignment missing from it
+	// follow in Go string order; members of it missing from Assignment are
+	// written with {}.
+	Members []string
+
+	// Assignment is what each member receives.
+	Assignment assign.Assignment
+
+	// Err, when not nil, is written as "error" instead of "assignment".
+	Err error
+}
+
+// ErrInvalidUTF8 is returned by [AppendResult] and [AppendGroup] for a
+// string that is not valid UTF-8: JSON cannot carry it unchanged.
+var ErrInvalidUTF8 = errors.New("groupfile: string is not valid UTF-8")
+
+// MemberIDs returns the IDs of g's members in order, for [Result.Members].
+func MemberIDs(g assign.Group) []string {
+	ids := make([]string, len(g.Members))
+	for i, m := range g.Members {
+		ids[i] = m.ID
+	}
+	return ids
+}
+
+// WriteResult writes r to w as one line of compact JSON.
+func WriteResult(w io.Writer, r Result) error {
+	buf, err := AppendResult(nil, r)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(buf, '\n'))
+	return err
+}
+
+// AppendResult appends r as compact JSON, without a newline, to buf.
+// Keys come in a fixed order (name, strategy, then assignment or error);
+// the assignment's members in the order of r.Members, each member's topics
+// and partitions sorted.
+func AppendResult(buf []byte, r Result) ([]byte, error) {
+	w := writer{buf: buf}
+	w.raw(`{"name":`)
+	w.str(r.Name)
+	w.raw(`,"strategy":`)
+	w.str(r.Strategy)
+	if r.Err != nil {
+		w.raw(`,"error":`)
+		w.str(r.Err.Error())
+		w.raw("}")
+		return w.buf, w.err
+	}
+	w.raw(`,"assignment":{`)
+	listed := make(map[string]bool, len(r.Members))
+	first := true
+	member := func(id string) {
+		if !first {
+			w.raw(",")
+		}
+		first = false
+		w.str(id)
+		w.raw(":")
+		w.partitions(r.Assignment[id])
+	}
+	for _, id := range r.Members {
+		if listed[id] {
+			continue
+		}
+		listed[id] = true
+		member(id)
+	}
+	var extra []string
+	for id := range r.Assignment {
+		if !listed[id] {
+			extra = append(extra, id)
+		}
+	}
+	slices.Sort(extra)
+	for _, id := range extra {
+		member(id)
+	}
+	w.raw("}}")
+	return w.buf, w.err
+}
+
+// WriteGroup writes e to w as one line of compact JSON in the group file
+// format, such that reading it back gives e again (Line aside).
+func WriteGroup(w io.Writer, e Entry) error {
+	buf, err := AppendGroup(nil, e)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(buf, '\n'))
+	return err
+}
+
+// AppendGroup appends e as compact JSON in the group file format to buf.
+// Optional fields are written only when set; map keys are sorted.
+func AppendGroup(buf []byte, e Entry) ([]byte, error) {
+	w := writer{buf: buf}
+	g := e.Group
+	w.raw("{")
+	if e.Name != "" {
+		w.raw(`"name":`)
+		w.str(e.Name)
+		w.raw(",")
+	}
+	w.raw(`"topics":{`)
+	for i, t := range sortedKeys(g.Topics) {
+		if i > 0 {
+			w.raw(",")
+		}
+		w.str(t)
+		w.raw(":")
+		w.int(g.Topics[t])
+	}
+	w.raw("}")
+	if g.PartitionRacks != nil {
+		w.raw(`,"partitionRacks":{`)
+		for i, t := range sortedKeys(g.PartitionRacks) {
+			if i > 0 {
+				w.raw(",")
+			}
+			w.str(t)
+			w.raw(":[")
+			for p, racks := range g.PartitionRacks[t] {
+				if p > 0 {
+					w.raw(",")
+				}
+				w.strs(racks)
+			}
+			w.raw("]")
+		}
+		w.raw("}")
+	}
+	w.raw(`,"members":[`)
+	for i, m := range g.Members {
+		if i > 0 {
+			w.raw(",")
+		}
+		w.raw(`{"id":`)
+		w.str(m.ID)
+		if m.InstanceID != "" {
+			w.raw(`,"instance":`)
+			w.str(m.InstanceID)
+		}
+		if m.Rack != "" {
+			w.raw(`,"rack":`)
+			w.str(m.Rack)
+		}
+		w.raw(`,"topics":`)
+		w.strs(m.Topics)
+		if len(m.Owned) > 0 {
+			w.raw(`,"owned":`)
+			w.owned(m.Owned)
+		}
+		if m.Generation != -1 {
+			w.raw(`,"generation":`)
+			w.int(m.Generation)
+		}
+		if i < len(e.Protocols) && e.Protocols[i] != nil {
+			w.raw(`,"protocols":`)
+			w.strs(e.Protocols[i])
+		}
+		w.raw("}")
+	}
+	w.raw("]}")
+	return w.buf, w.err
+}
+
+// writer appends JSON to buf, remembering the first error.
+type writer struct {
+	buf []byte
+	err error
+}
+
+func (w *writer) raw(s string) { w.buf = append(w.buf, s...) }
+
+func (w *writer) int(n int32) { w.buf = strconv.AppendInt(w.buf, int64(n), 10) }
+
+// str appends s as a JSON string. encoding/json escapes <, > and & too,
+// which is valid JSON and reads back unchanged.
+func (w *writer) str(s string) {
+	if !utf8.ValidString(s) && w.err == nil {
+		w.err = ErrInvalidUTF8
+	}
+	b, _ := json.Marshal(s) // a string always marshals
+	w.buf = append(w.buf, b...)
+}
+
+func (w *writer) strs(ss []string) {
+	w.raw("[")
+	for i, s := range ss {
+		if i > 0 {
+			w.raw(",")
+		}
+		w.str(s)
+	}
+	w.raw("]")
+}
+
+// partitions appends {"topic": [p, ...], ...} with topics and partitions
+// sorted, whatever the order of tps.
+func (w *writer) partitions(tps []assign.TopicPartition) {
+	if !slices.IsSortedFunc(tps, assign.TopicPartition.Compare) {
+		tps = slices.Clone(tps)
+		slices.SortFunc(tps, assign.TopicPartition.Compare)
+	}
+	w.grouped(tps)
+}
+
+// owned appends claims grouped by topic in the order topics first appear,
+// keeping the order of partitions within a topic.
+func (w *writer) owned(tps []assign.TopicPartition) {
+	var topics []string
+	byTopic := make(map[string][]int32)
+	for _, tp := range tps {
+		if _, ok := byTopic[tp.Topic]; !ok {
+			topics = append(topics, tp.Topic)
+		}
+		byTopic[tp.Topic] = append(byTopic[tp.Topic], tp.Partition)
+	}
+	w.raw("{")
+	for i, t := range topics {
+		if i > 0 {
+			w.raw(",")
+		}
+		w.str(t)
+		w.raw(":[")
+		for k, p := range byTopic[t] {
+			if k > 0 {
+				w.raw(",")
+			}
+			w.int(p)
+		}
+		w.raw("]")
+	}
+	w.raw("}")
+}
+
+// grouped appends sorted partitions as {"topic": [p, ...]}.
+func (w *writer) grouped(tps []assign.TopicPartition) {
+	w.raw("{")
+	for i, tp := range tps {
+		switch {
+		case i == 0:
+			w.str(tp.Topic)
+			w.raw(":[")
+		case tp.Topic != tps[i-1].Topic:
+			w.raw("],")
+			w.str(tp.Topic)
+			w.raw(":[")
+		default:
+			w.raw(",")
+		}
+		w.int(tp.Partition)
+	}
+	if len(tps) > 0 {
+		w.raw("]")
+	}
+	w.raw("}")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
