@@ -1,0 +1,43 @@
+package assign_test
+
+import (
+	"fmt"
+
+	"github.com/assigncalc/assigncalc/assign"
+)
+
+// docExampleGroup is the example of Kafka's javadoc: members C0 and C1 both
+// subscribe to topics t0 and t1, each with three partitions.
+func docExampleGroup() assign.Group {
+	return assign.Group{
+		Topics: map[string]int32{"t0": 3, "t1": 3},
+		Members: []assign.Member{
+			{ID: "C0", Topics: []string{"t0", "t1"}},
+			{ID: "C1", Topics: []string{"t0", "t1"}},
+		},
+	}
+}
+
+func ExampleRange() {
+	a, err := assign.Range{}.Assign(docExampleGroup())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("C0:", a["C0"])
+	fmt.Println("C1:", a["C1"])
+	// Output:
+	// C0: [t0-0 t0-1 t1-0 t1-1]
+	// C1: [t0-2 t1-2]
+}
+
+func ExampleRoundRobin() {
+	a, err := assign.RoundRobin{}.Assign(docExampleGroup())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("C0:", a["C0"])
+	fmt.Println("C1:", a["C1"])
+	// Output:
+	// C0: [t0-0 t0-2 t1-1]
+	// C1: [t0-1 t1-0 t1-2]
+}
