@@ -1,0 +1,656 @@
+package assign
+
+// The group coordinator's protocol vote and the client's choice of
+// rebalance protocol.
+//
+// Every member of a classic group sends, in its JoinGroup request, a
+// protocol type ("consumer" for Kafka consumers) and the names of the
+// strategies it supports, in the order of its partition.assignment.strategy.
+// The coordinator refuses a member whose protocol type differs from the
+// group's or that shares no strategy with every member already in the group
+// (INCONSISTENT_GROUP_PROTOCOL). When the rebalance completes it picks one
+// strategy for the whole group:
+//
+//	candidates = the strategies every member supports
+//	ballot(m)  = the first strategy in m's list that is a candidate
+//	winner     = the strategy with the most ballots; ties go to whichever
+//	             the coordinator's hash map iterates first
+//
+// The tie-break is not a rule anyone chose: it falls out of the hash map the
+// coordinator counts in, and the two coordinators in the field count in
+// different maps. This file emulates both maps exactly for any strategy
+// name (see [JavaCoordinator] and [ScalaCoordinator]), so that for the
+// built-in names a tie goes to sticky > range > roundrobin >
+// cooperative-sticky on the Java coordinator and to cooperative-sticky >
+// roundrobin > range > sticky on the Scala one.
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ConsumerProtocolType is the protocol type every Kafka consumer sends in
+// its JoinGroup request (Kafka's ConsumerProtocol.PROTOCOL_TYPE).
+const ConsumerProtocolType = "consumer"
+
+// Coordinator selects whose group coordinator [Vote] reproduces. The two
+// count votes in different hash maps and so break ties differently.
+type Coordinator int8
+
+const (
+	// JavaCoordinator is the group coordinator written in Java
+	// (group-coordinator module, ClassicGroup.selectProtocol): the default
+	// on KRaft brokers from Kafka 3.7 and the only one from Kafka 4.0. It
+	// counts ballots in a java.util.HashMap and takes the first maximum in
+	// the map's iteration order.
+	JavaCoordinator Coordinator = iota
+
+	// ScalaCoordinator is the classic coordinator written in Scala
+	// (GroupMetadata.selectProtocol), used by brokers on ZooKeeper and by
+	// KRaft brokers before Kafka 4.0 unless the new coordinator was
+	// enabled. It groups ballots with Scala 2.13's groupBy, whose result is
+	// an immutable CHAMP HashMap, and takes its first maximum with maxBy.
+	// Kafka's Scala 2.12 builds used a different map and are not
+	// reproduced.
+	ScalaCoordinator
+)
+
+func (c Coordinator) String() string {
+	switch c {
+	case JavaCoordinator:
+		return "java"
+	case ScalaCoordinator:
+		return "scala"
+	}
+	return fmt.Sprintf("Coordinator(%d)", int8(c))
+}
+
+// ParseCoordinator returns the coordinator named "java" or "scala".
+func ParseCoordinator(name string) (Coordinator, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "java":
+		return JavaCoordinator, nil
+	case "scala":
+		return ScalaCoordinator, nil
+	}
+	return 0, fmt.Errorf("assign: unknown coordinator %q: want java or scala", name)
+}
+
+// GroupKind says which kind of group the members join.
+type GroupKind int8
+
+const (
+	// ClassicGroup is a group of the classic rebalance protocol
+	// (JoinGroup/SyncGroup): the coordinator holds the vote.
+	ClassicGroup GroupKind = iota
+
+	// ConsumerGroup is a group of the KIP-848 consumer protocol that the
+	// members join with the classic protocol. There is no vote: the Java
+	// coordinator gives each classic member the first strategy of its own
+	// list (GroupMetadataManager.classicGroupJoinToConsumerGroup) and
+	// computes the assignment itself.
+	ConsumerGroup
+)
+
+func (k GroupKind) String() string {
+	switch k {
+	case ClassicGroup:
+		return "classic"
+	case ConsumerGroup:
+		return "consumer"
+	}
+	return fmt.Sprintf("GroupKind(%d)", int8(k))
+}
+
+// VoteMember is one member as the coordinator sees its JoinGroup request.
+type VoteMember struct {
+	// ID is the member.id. It must be non-empty and unique. On the Java
+	// coordinator it also decides the order in which members cast their
+	// ballots (see [Vote]).
+	ID string
+
+	// ProtocolType is the JoinGroup protocol type; "" stands for
+	// [ConsumerProtocolType], which every Kafka consumer sends.
+	ProtocolType string
+
+	// Protocols lists the strategy names the member supports, most
+	// preferred first: its partition.assignment.strategy. Names are
+	// compared exactly, as the coordinator compares them. An empty list is
+	// not an input error; the coordinator refuses such a member.
+	Protocols []string
+}
+
+func (m VoteMember) protocolType() string {
+	if m.ProtocolType == "" {
+		return ConsumerProtocolType
+	}
+	return m.ProtocolType
+}
+
+// Errors of the vote. ErrProtocolTypeMismatch, ErrNoCommonProtocol and
+// ErrNoProtocols all wrap ErrInconsistentProtocol, the error Kafka sends
+// for each of them, so errors.Is(err, ErrInconsistentProtocol) holds for
+// every refusal.
+var (
+	// ErrInconsistentProtocol is Kafka's INCONSISTENT_GROUP_PROTOCOL (error
+	// code 23).
+	ErrInconsistentProtocol = errors.New("inconsistent group protocol")
+
+	// ErrProtocolTypeMismatch: the member's protocol type differs from the
+	// group's (set by the first member to join).
+	ErrProtocolTypeMismatch = fmt.Errorf("%w: protocol type differs from the group's", ErrInconsistentProtocol)
+
+	// ErrNoCommonProtocol: none of the member's strategies is supported by
+	// every member already in the group.
+	ErrNoCommonProtocol = fmt.Errorf("%w: no strategy in common with every member of the group", ErrInconsistentProtocol)
+
+	// ErrNoProtocols: the member offers no strategy at all.
+	ErrNoProtocols = fmt.Errorf("%w: member offers no strategy", ErrInconsistentProtocol)
+
+	// Input errors, wrapped in an [*InputError].
+	ErrNoMembers          = errors.New("no members")
+	ErrEmptyStrategyName  = errors.New("empty strategy name")
+	ErrDuplicateStrategy  = errors.New("strategy listed twice by one member")
+	ErrUnknownCoordinator = errors.New("unknown coordinator")
+)
+
+// ProtocolError is the coordinator's refusal of one member's JoinGroup.
+// Err is ErrProtocolTypeMismatch, ErrNoCommonProtocol or ErrNoProtocols,
+// each of which wraps ErrInconsistentProtocol.
+type ProtocolError struct {
+	Member string // the member's ID
+	Index  int    // its position in the members given to Vote
+	Err    error
+}
+
+func (e *ProtocolError) Error() string {
+	return fmt.Sprintf("assign: member %q (#%d): %v", e.Member, e.Index, e.Err)
+}
+
+func (e *ProtocolError) Unwrap() error { return e.Err }
+
+// Ballot is one accepted member's vote: the strategy it will use.
+type Ballot struct {
+	Member   string
+	Strategy string
+}
+
+// Tally is the number of ballots one strategy received.
+type Tally struct {
+	Strategy string
+	Votes    int
+}
+
+// VoteResult is what the coordinator computes for a group.
+type VoteResult struct {
+	Coordinator Coordinator
+	Kind        GroupKind
+
+	// ProtocolType is the group's protocol type: that of the first member
+	// accepted. "" when every member was refused.
+	ProtocolType string
+
+	// Candidates are the strategies every accepted member supports, in
+	// Java's string order. For a ConsumerGroup: the strategies every
+	// accepted classic member supports.
+	Candidates []string
+
+	// Ballots holds one entry per accepted member, in the order of the
+	// members given to Vote. For a ConsumerGroup each member's "ballot" is
+	// the strategy it is told to use: the first of its own list.
+	Ballots []Ballot
+
+	// Tally counts the ballots per strategy, in the order the coordinator's
+	// map iterates them: the order in which it breaks ties, first wins.
+	Tally []Tally
+
+	// Winner is the strategy the group uses; "" when every member was
+	// refused, and always "" for a ConsumerGroup, where each member uses
+	// its own ballot.
+	Winner string
+
+	// Refused lists the members the coordinator refused, in input order.
+	// They take no part in the vote.
+	Refused []*ProtocolError
+
+	// OrderDependent reports that the winner is one of several strategies
+	// tied for the most votes whose relative order in the coordinator's
+	// map is decided by which was counted first, and so by the order in
+	// which the broker iterates its members: on the Java coordinator two
+	// tied strategies share a bucket of the tally's table, on the Scala
+	// coordinator two have equal hash codes. See [Vote] for the order
+	// assumed.
+	OrderDependent bool
+
+	// Approximate reports that the Java coordinator would have turned a
+	// bucket of the tally into a red-black tree (nine or more strategies
+	// in one bucket of a table of 64 or more), whose iteration order this
+	// package does not emulate. It needs dozens of distinct strategy names
+	// and has never been seen in the field.
+	Approximate bool
+}
+
+// Votes returns the tally as a map from strategy to its number of ballots.
+func (r VoteResult) Votes() map[string]int {
+	votes := make(map[string]int, len(r.Tally))
+	for _, t := range r.Tally {
+		votes[t.Strategy] = t.Votes
+	}
+	return votes
+}
+
+// Vote computes what Kafka's group coordinator c decides for members
+// joining a group of the given kind.
+//
+// # Joins
+//
+// Members join in the order given; the members already in the group decide
+// whether the next one is accepted, as the coordinator checks each JoinGroup
+// against the members it holds (supportsProtocols). The first member with a
+// non-empty list sets the group's protocol type. A later member is refused
+// with a [*ProtocolError] when its protocol type differs, when it lists no
+// strategy, or when none of its strategies is supported by every member
+// accepted so far; it then takes no part in the vote, and the following
+// members are checked against the accepted ones only. For a
+// [ConsumerGroup] the checks are those of the Java coordinator for classic
+// members of a KIP-848 group: the protocol type must be "consumer" and one
+// strategy must be shared with every classic member accepted so far.
+//
+// # The vote
+//
+// Each accepted member votes for the first strategy of its own list that
+// every accepted member supports, and the strategy with the most ballots
+// wins. Ties go to the strategy the coordinator's map iterates first:
+//
+//   - [JavaCoordinator]: a java.util.HashMap<String,Integer>. Its iteration
+//     order is the order of the buckets, hash(name) & (capacity-1) with
+//     hash = h ^ (h >>> 16) of String.hashCode, and within a bucket the
+//     order of insertion. The table starts at 16 buckets and doubles when
+//     it holds more than 3/4 of its capacity or when a bucket reaches nine
+//     entries while the table has fewer than 64 buckets; all of that is
+//     emulated. Stream.max keeps the first of equal maxima.
+//   - [ScalaCoordinator]: an immutable.HashMap (CHAMP) of Scala 2.13. Its
+//     iteration order walks the trie depth-first: in each node the entries
+//     stored inline come first, by their 5-bit digit of the improved hash
+//     (level 0 takes the lowest five bits), then the sub-nodes by digit.
+//     Names with equal hash codes share a collision node, in insertion
+//     order. maxBy keeps the first of equal maxima.
+//
+// # Order of the members
+//
+// Insertion order matters only within a bucket (Java) or among names with
+// equal hash codes (Scala), and the insertion order is the order in which
+// the broker iterates its members, a hash map by member ID that the inputs
+// describe only in part. For the Java coordinator Vote assumes a
+// java.util.HashMap of the accepted member IDs inserted in the order given
+// and never larger than now (a broker's member map keeps the capacity it
+// once grew to and the insertion history of members that left and
+// rejoined). For the Scala coordinator it takes the members in the order
+// given. [VoteResult.OrderDependent] reports when this assumption decides
+// the winner; otherwise the result does not depend on the order of members
+// at all, except through which members are refused.
+//
+// Vote returns an [*InputError] when a member ID is empty or repeated, a
+// strategy name is empty or listed twice by one member, or members is
+// empty; refusals are not errors but part of the result.
+func Vote(members []VoteMember, c Coordinator, kind GroupKind) (VoteResult, error) {
+	if err := validateVoteMembers(members); err != nil {
+		return VoteResult{}, err
+	}
+	if c != JavaCoordinator && c != ScalaCoordinator {
+		return VoteResult{}, &InputError{Index: -1, Partition: -1, Err: ErrUnknownCoordinator}
+	}
+	if kind != ClassicGroup && kind != ConsumerGroup {
+		return VoteResult{}, &InputError{Index: -1, Partition: -1, Err: fmt.Errorf("unknown group kind %d", kind)}
+	}
+
+	res := VoteResult{Coordinator: c, Kind: kind}
+	accepted := res.join(members)
+	if len(accepted) == 0 {
+		return res, nil
+	}
+
+	// Candidates: supported by every accepted member.
+	supporters := make(map[string]int)
+	for _, i := range accepted {
+		for _, p := range members[i].Protocols {
+			supporters[p]++
+		}
+	}
+	isCandidate := func(p string) bool { return supporters[p] == len(accepted) }
+	for _, p := range members[accepted[0]].Protocols {
+		if isCandidate(p) {
+			res.Candidates = append(res.Candidates, p)
+		}
+	}
+	slices.SortFunc(res.Candidates, javaCompare)
+
+	for _, i := range accepted {
+		m := members[i]
+		b := Ballot{Member: m.ID}
+		if kind == ConsumerGroup {
+			b.Strategy = m.Protocols[0]
+		} else {
+			for _, p := range m.Protocols {
+				if isCandidate(p) {
+					b.Strategy = p
+					break
+				}
+			}
+		}
+		res.Ballots = append(res.Ballots, b)
+	}
+	if kind == ConsumerGroup {
+		return res, nil
+	}
+
+	// The order in which the broker's member map hands out the ballots.
+	castOrder := make([]int, len(accepted))
+	for k := range castOrder {
+		castOrder[k] = k
+	}
+	if c == JavaCoordinator {
+		var byID javaHashMap
+		for _, b := range res.Ballots {
+			byID.put(b.Member)
+		}
+		castOrder = byID.iterationOrder()
+	}
+
+	// Count in first-cast order; keys[k] was first cast before keys[k+1].
+	var keys []string
+	counts := make(map[string]int)
+	for _, k := range castOrder {
+		s := res.Ballots[k].Strategy
+		if counts[s] == 0 {
+			keys = append(keys, s)
+		}
+		counts[s]++
+	}
+
+	var order []int // indices into keys, in the map's iteration order
+	var sameSlot func(a, b int) bool
+	switch c {
+	case JavaCoordinator:
+		var tally javaHashMap
+		for _, k := range castOrder {
+			tally.put(res.Ballots[k].Strategy)
+		}
+		// tally inserted keys in the same first-cast order as keys.
+		order = tally.iterationOrder()
+		res.Approximate = tally.treeified
+		mask := int32(len(tally.table) - 1)
+		sameSlot = func(a, b int) bool { return tally.hashes[a]&mask == tally.hashes[b]&mask }
+	case ScalaCoordinator:
+		hashes := make([]int32, len(keys))
+		for k, s := range keys {
+			hashes[k] = javaStringHash(s)
+		}
+		order = champOrder(hashes)
+		sameSlot = func(a, b int) bool { return hashes[a] == hashes[b] }
+	}
+
+	best := -1
+	for _, k := range order {
+		res.Tally = append(res.Tally, Tally{Strategy: keys[k], Votes: counts[keys[k]]})
+		if best < 0 || counts[keys[k]] > counts[keys[best]] {
+			best = k
+		}
+	}
+	res.Winner = keys[best]
+	for k := range keys {
+		if k != best && counts[keys[k]] == counts[keys[best]] && sameSlot(k, best) {
+			res.OrderDependent = true
+		}
+	}
+	return res, nil
+}
+
+// join admits members in order, recording refusals in r, and returns the
+// indices of the accepted members.
+func (r *VoteResult) join(members []VoteMember) []int {
+	var accepted []int
+	supporters := make(map[string]int)
+	for i, m := range members {
+		var err error
+		switch {
+		case len(m.Protocols) == 0:
+			err = ErrNoProtocols
+		case r.Kind == ConsumerGroup && m.protocolType() != ConsumerProtocolType:
+			err = ErrProtocolTypeMismatch
+		case len(accepted) == 0:
+			r.ProtocolType = m.protocolType()
+		case m.protocolType() != r.ProtocolType:
+			err = ErrProtocolTypeMismatch
+		case !slices.ContainsFunc(m.Protocols, func(p string) bool { return supporters[p] == len(accepted) }):
+			err = ErrNoCommonProtocol
+		}
+		if err != nil {
+			r.Refused = append(r.Refused, &ProtocolError{Member: m.ID, Index: i, Err: err})
+			continue
+		}
+		if r.Kind == ConsumerGroup {
+			r.ProtocolType = ConsumerProtocolType
+		}
+		accepted = append(accepted, i)
+		for _, p := range m.Protocols {
+			supporters[p]++
+		}
+	}
+	return accepted
+}
+
+func validateVoteMembers(members []VoteMember) error {
+	if len(members) == 0 {
+		return &InputError{Index: -1, Partition: -1, Err: ErrNoMembers}
+	}
+	ids := make(map[string]bool, len(members))
+	for i, m := range members {
+		fail := func(err error) error { return &InputError{Member: m.ID, Index: i, Partition: -1, Err: err} }
+		if m.ID == "" {
+			return fail(ErrEmptyMemberID)
+		}
+		if ids[m.ID] {
+			return fail(ErrDuplicateMemberID)
+		}
+		ids[m.ID] = true
+		for j, p := range m.Protocols {
+			if p == "" {
+				return fail(ErrEmptyStrategyName)
+			}
+			if slices.Contains(m.Protocols[:j], p) {
+				return fail(fmt.Errorf("%w: %q", ErrDuplicateStrategy, p))
+			}
+		}
+	}
+	return nil
+}
+
+// javaStringHash is Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1]
+// over the UTF-16 code units, in 32-bit two's complement arithmetic. Bytes
+// that are not valid UTF-8 count as U+FFFD, as Java decodes them.
+func javaStringHash(s string) int32 {
+	var h int32
+	for _, r := range s { // an invalid byte arrives as U+FFFD
+		if r >= 0x10000 {
+			hi, lo := utf16Pair(r)
+			h = 31*h + hi
+			h = 31*h + lo
+			continue
+		}
+		h = 31*h + r
+	}
+	return h
+}
+
+func utf16Pair(r rune) (hi, lo rune) {
+	r -= 0x10000
+	return 0xD800 + r>>10, 0xDC00 + r&0x3FF
+}
+
+// javaHashMap emulates the iteration order of a java.util.HashMap with
+// String keys that only grows (put, never remove), as of Java 8 to 21.
+type javaHashMap struct {
+	table     [][]int32 // bucket => entry indices in the bucket's list order
+	keys      []string  // entry index => key, in insertion order
+	hashes    []int32   // entry index => spread hash, h ^ (h >>> 16)
+	index     map[string]int32
+	treeified bool // some bucket became a red-black tree; its order is not emulated
+}
+
+const (
+	javaInitialCapacity    = 16
+	javaTreeifyThreshold   = 8
+	javaMinTreeifyCapacity = 64
+)
+
+// put inserts key if absent, as HashMap.put does.
+func (m *javaHashMap) put(key string) {
+	if _, ok := m.index[key]; ok {
+		return // a value update changes no order
+	}
+	if m.table == nil {
+		m.table = make([][]int32, javaInitialCapacity)
+		m.index = make(map[string]int32)
+	}
+	h := javaStringHash(key)
+	h ^= int32(uint32(h) >> 16)
+	e := int32(len(m.keys))
+	m.keys = append(m.keys, key)
+	m.hashes = append(m.hashes, h)
+	m.index[key] = e
+
+	b := h & int32(len(m.table)-1)
+	before := len(m.table[b])
+	m.table[b] = append(m.table[b], e)
+	if before >= javaTreeifyThreshold { // the new entry is the ninth or later
+		if len(m.table) < javaMinTreeifyCapacity {
+			m.resize()
+		} else {
+			m.treeified = true
+		}
+	}
+	if len(m.keys) > len(m.table)*3/4 { // threshold = capacity * 0.75
+		m.resize()
+	}
+}
+
+// resize doubles the table. Each bucket splits into the same index and
+// index+oldCapacity, both keeping the relative order of its entries.
+func (m *javaHashMap) resize() {
+	next := make([][]int32, 2*len(m.table))
+	mask := int32(len(next) - 1)
+	for _, bucket := range m.table {
+		for _, e := range bucket {
+			next[m.hashes[e]&mask] = append(next[m.hashes[e]&mask], e)
+		}
+	}
+	m.table = next
+}
+
+// iterationOrder returns the entry indices in the order the map iterates.
+func (m *javaHashMap) iterationOrder() []int {
+	order := make([]int, 0, len(m.keys))
+	for _, bucket := range m.table {
+		for _, e := range bucket {
+			order = append(order, int(e))
+		}
+	}
+	return order
+}
+
+// scalaImprove is scala.collection.Hashing.improve, which Scala 2.13's
+// immutable.HashMap applies to a key's hashCode.
+func scalaImprove(h int32) uint32 {
+	x := uint32(h)
+	x += ^(x << 9)
+	x ^= x >> 14
+	x += x << 4
+	x ^= x >> 10
+	return x
+}
+
+// champOrder returns the iteration order of a Scala 2.13 immutable.HashMap
+// (a CHAMP trie) holding keys with the given hashCodes, inserted in index
+// order. The trie is canonical: an entry sits inline in the node of the
+// shortest hash prefix no other entry shares, so its shape does not depend
+// on insertion order, except inside a collision node.
+func champOrder(hashCodes []int32) []int {
+	entries := make([]int, len(hashCodes))
+	improved := make([]uint32, len(hashCodes))
+	for i, h := range hashCodes {
+		entries[i] = i
+		improved[i] = scalaImprove(h)
+	}
+	var order []int
+	var walk func(entries []int, shift uint)
+	walk = func(entries []int, shift uint) {
+		if shift >= 32 { // equal hashes: a collision node, in insertion order
+			order = append(order, entries...)
+			return
+		}
+		var slots [32][]int
+		for _, e := range entries {
+			d := improved[e] >> shift & 31
+			slots[d] = append(slots[d], e)
+		}
+		for _, s := range slots { // inline entries first, by digit
+			if len(s) == 1 {
+				order = append(order, s[0])
+			}
+		}
+		for _, s := range slots { // then sub-nodes, by digit
+			if len(s) > 1 {
+				walk(s, shift+5)
+			}
+		}
+	}
+	walk(entries, 0)
+	return order
+}
+
+// ClientProtocol returns the rebalance protocol a Java consumer configured
+// with the given partition.assignment.strategy uses: the highest protocol
+// that every one of its strategies supports (ConsumerCoordinator), so
+// [range, cooperative-sticky] rebalances eagerly and [cooperative-sticky]
+// cooperatively. Kafka's built-in assignors are known by protocol name and
+// by Java class name; strategies this package implements answer through
+// [Lookup]. Any other name is a custom assignor and is taken to support
+// only [Eager], the default of ConsumerPartitionAssignor.supportedProtocols.
+//
+// An empty list is an error: the Java consumer refuses to subscribe
+// without an assignor.
+//
+// Members of one group may differ. The coordinator does not look at
+// rebalance protocols: it picks one strategy for the whole group (see
+// [Vote]) and each member keeps its own protocol, so members on Eager revoke
+// every partition at each rebalance while members on [Cooperative] revoke
+// only what moves. The group is fully cooperative only once every member
+// is.
+func ClientProtocol(strategies []string) (RebalanceProtocol, error) {
+	if len(strategies) == 0 {
+		return Eager, errors.New("assign: no strategy configured: the consumer needs at least one")
+	}
+	best := Cooperative
+	for _, name := range strategies {
+		if p := strategyProtocol(name); p < best {
+			best = p
+		}
+	}
+	return best, nil
+}
+
+// strategyProtocol is the highest rebalance protocol the named strategy
+// supports. Every strategy that supports Cooperative also supports Eager.
+func strategyProtocol(name string) RebalanceProtocol {
+	if s, err := Lookup(name); err == nil {
+		return s.Protocol()
+	}
+	name = strings.TrimSpace(name)
+	if name == "cooperative-sticky" || name == javaClassPrefix+"CooperativeStickyAssignor" {
+		return Cooperative
+	}
+	return Eager // range, roundrobin, sticky, and custom assignors
+}
