@@ -69,7 +69,7 @@ func Lookup(name string) (Strategy, error) {
 // Strategies returns every strategy this package implements, in Kafka's
 // order of introduction.
 func Strategies() []Strategy {
-	return []Strategy{Range{}, RoundRobin{}}
+	return []Strategy{Range{}, RoundRobin{}, Sticky{}, CooperativeSticky{}}
 }
 
 // StrategyNames returns the Kafka names of [Strategies].
@@ -87,6 +87,10 @@ func javaClassName(s Strategy) string {
 		return "RangeAssignor"
 	case RoundRobin:
 		return "RoundRobinAssignor"
+	case Sticky:
+		return "StickyAssignor"
+	case CooperativeSticky:
+		return "CooperativeStickyAssignor"
 	}
 	return ""
 }

@@ -300,12 +300,24 @@ func fast(p *Problem, start []int32, total int) []int32 {
 	}
 	f := newFiller(p, deficit)
 	for pass := range passes {
+		// Previous owners first (KIP-341), so that a partition returns
+		// home whatever its number; then round-robin from the lowest
+		// member with room.
+		if p.Prev != nil {
+			for pid := range int32(total) {
+				if owner[pid] < 0 && (p.Pass == nil || int(p.Pass[pid]) == pass) {
+					if pr := p.Prev[pid]; pr >= 0 && f.deficit[pr] > 0 {
+						f.give(pr)
+						owner[pid] = pr
+					}
+				}
+			}
+		}
 		f.reset()
 		for pid := range int32(total) {
-			if owner[pid] >= 0 || p.Pass != nil && int(p.Pass[pid]) != pass {
-				continue
+			if owner[pid] < 0 && (p.Pass == nil || int(p.Pass[pid]) == pass) {
+				owner[pid] = f.take(pid)
 			}
-			owner[pid] = f.take(pid)
 		}
 	}
 	return owner
@@ -393,9 +405,8 @@ func topicOf(start []int32, pid int32) int32 {
 	return int32(t)
 }
 
-// filler hands pids out to members below their target: to the previous
-// owner when it has room, else round-robin over the members with room on
-// a rack holding a replica, else round-robin over all members with room.
+// filler hands pids out round-robin to members below their target,
+// preferring members on a rack holding a replica.
 type filler struct {
 	p       *Problem
 	deficit []int32
@@ -478,11 +489,9 @@ func (f *filler) reset() {
 	}
 }
 
+// take gives pid to the next member with room, on a rack holding a
+// replica when rack preference is on and such a member has room.
 func (f *filler) take(pid int32) int32 {
-	if pr := get(f.p.Prev, pid); pr >= 0 && f.deficit[pr] > 0 {
-		f.give(pr)
-		return pr
-	}
 	l := int32(0)
 	if len(f.head) > 1 && f.p.Replicas[pid] != nil {
 		best := int64(0)

@@ -1,0 +1,207 @@
+package assign
+
+import (
+	"slices"
+
+	"github.com/assigncalc/assigncalc/assign/internal/balance"
+)
+
+// CooperativeSticky is Kafka's CooperativeStickyAssignor (KIP-429): the
+// target of [Sticky], reached in two rounds so that no partition is ever
+// owned by two members at once.
+//
+// # Algorithm
+//
+// Claims come from each member's Owned and Generation, which cooperative
+// members send in their subscription. The target is exactly the one
+// Sticky computes for the same group. Then this round hands out the
+// target minus the partitions that would pass from one owner to another:
+//
+//	withheld(p) ⇔ (target(p) = m, m does not list p in Owned, and some member lists p)
+//	              or p is claimed by several members at the newest generation
+//
+// as Kafka's CooperativeStickyAssignor computes from ownedPartitions
+// (whatever the generation of the listing). Members revoke what they
+// owned but do not get this round, and rejoin; the follow-up round, whose
+// claims are this round's assignment, hands out the withheld partitions,
+// which nobody owns any longer. [CooperativePlan] shows both rounds.
+//
+// # Invariants
+//
+// With owned(m) the partitions m lists and a(m) what it gets this round:
+//
+//	(∪ₘ a(m) \ owned(m)) ∩ (∪ₘ owned(m) \ a(m)) = ∅   (safety, [CheckCooperative])
+//	a(m) ⊆ target(m) for every m, and target passes [VerifyBalanced]
+//
+// A round's assignment leaves the withheld partitions unassigned, so
+// [Verify] fails on it by design; verify [CooperativePlan.Target] instead.
+// When the group does not change between the two rounds, the follow-up
+// round withholds nothing; it reaches the first round's target whenever
+// subscriptions are identical (the follow-up hands the withheld partitions
+// out with the same round-robin the first round used for them).
+//
+// Complexity: that of Sticky, plus O(P + sum of Owned) for the withholding.
+//
+// # Worked example
+//
+// Members C0 and C1 own t0p0, t0p2, t1p1 and t0p1, t1p0, t1p2 at
+// generation 1 when C2 joins. The target is that of [Sticky]: C0 gives up
+// t0p2 and C1 gives up t1p2, both for C2. This round C0 gets t0p0, t1p1;
+// C1 gets t0p1, t1p0; C2 gets nothing yet. Once C0 and C1 have revoked
+// t0p2 and t1p2 and rejoined, the follow-up round gives them to C2.
+type CooperativeSticky struct{}
+
+// Name returns "cooperative-sticky".
+func (CooperativeSticky) Name() string { return "cooperative-sticky" }
+
+// Protocol returns [Cooperative].
+func (CooperativeSticky) Protocol() RebalanceProtocol { return Cooperative }
+
+// Assign returns this round's assignment: [CooperativePlan.Assignment].
+// It does not pass [Verify] while partitions are withheld.
+func (c CooperativeSticky) Assign(g Group) (Assignment, error) {
+	plan, err := c.Plan(g)
+	if err != nil {
+		return nil, err
+	}
+	return plan.Assignment, nil
+}
+
+// CooperativePlan is one cooperative rebalance seen whole.
+type CooperativePlan struct {
+	// Assignment is what each member gets this round: Target without the
+	// partitions still owned by another member.
+	Assignment Assignment
+
+	// Target is where the group is heading: the assignment [Sticky]
+	// computes for the same group. It passes [VerifyBalanced].
+	Target Assignment
+
+	// Revoked lists, for each member, the partitions of its Owned that it
+	// does not get this round (including those that no longer exist): what
+	// its onPartitionsRevoked callback sees. Sorted; nil when none.
+	Revoked Assignment
+
+	// Pending lists, for each member, the partitions it will get in the
+	// follow-up round: Target minus Assignment. Sorted; nil when none.
+	Pending Assignment
+}
+
+// Plan computes this round's assignment of g, the target, and what moves
+// in between.
+func (CooperativeSticky) Plan(g Group) (*CooperativePlan, error) {
+	ix, err := compile(g)
+	if err != nil {
+		return nil, err
+	}
+	sp := newStickyProblem(ix)
+	owner, err := balance.Solve(&sp.prob)
+	if err != nil {
+		return nil, err
+	}
+	total := sp.start[len(ix.numParts)]
+	withheld := make([]bool, total)
+	if sp.listed != nil {
+		ownerLists := make([]bool, total)
+		for m, owned := range ix.owned {
+			for _, tp := range owned {
+				pid := sp.start[tp.topic] + tp.part
+				if ix.kafkaOrder[owner[pid]] == int32(m) {
+					ownerLists[pid] = true
+				}
+			}
+		}
+		for pid := range withheld {
+			withheld[pid] = sp.tied[pid] || sp.listed[pid] > 0 && !ownerLists[pid]
+		}
+	}
+	plan := &CooperativePlan{
+		Assignment: sp.assignmentWithout(owner, withheld),
+		Target:     sp.assignment(owner),
+		Revoked:    make(Assignment, len(g.Members)),
+		Pending:    make(Assignment, len(g.Members)),
+	}
+	for i := range ix.g.Members {
+		m := &ix.g.Members[i]
+		plan.Revoked[m.ID] = nil
+		plan.Pending[m.ID] = nil
+		for _, tp := range m.Owned {
+			if t, ok := ix.topicByID[tp.Topic]; ok && tp.Partition >= 0 && tp.Partition < ix.numParts[t] {
+				pid := sp.start[t] + tp.Partition
+				if ix.kafkaOrder[owner[pid]] == int32(i) && !withheld[pid] {
+					continue // kept
+				}
+			}
+			plan.Revoked[m.ID] = append(plan.Revoked[m.ID], tp)
+		}
+		slices.SortFunc(plan.Revoked[m.ID], TopicPartition.Compare)
+	}
+	for t := range ix.numParts {
+		for pid := sp.start[t]; pid < sp.start[t+1]; pid++ {
+			if withheld[pid] {
+				id := ix.g.Members[ix.kafkaOrder[owner[pid]]].ID
+				plan.Pending[id] = append(plan.Pending[id], TopicPartition{ix.topics[t], pid - sp.start[t]})
+			}
+		}
+	}
+	for id := range plan.Pending {
+		slices.SortFunc(plan.Pending[id], TopicPartition.Compare)
+	}
+	return plan, nil
+}
+
+// CheckCooperative applies the check Kafka's consumer applies to a
+// leader's cooperative assignment (ConsumerCoordinator's
+// validateCooperativeAssignment): no partition may be added to one member
+// while it is revoked from another in the same round, that is
+//
+//	(∪ₘ a(m) \ owned(m)) ∩ (∪ₘ owned(m) \ a(m)) = ∅
+//
+// where owned(m) is member m's Owned. Members of g missing from a get
+// nothing. It returns nil or an error wrapping [ErrInvalidAssignment]
+// naming the first offending partition in [TopicPartition.Compare] order.
+func CheckCooperative(g Group, a Assignment) error {
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	type change struct{ addedTo, revokedFrom string }
+	owners := make(map[TopicPartition][]int) // partition => members listing it
+	for i := range g.Members {
+		for _, tp := range g.Members[i].Owned {
+			owners[tp] = append(owners[tp], i)
+		}
+	}
+	assigned := make(map[TopicPartition]int) // partition => member getting it
+	changes := make(map[TopicPartition]*change)
+	for i := range g.Members {
+		for _, tp := range a[g.Members[i].ID] {
+			assigned[tp] = i
+			if !slices.Contains(owners[tp], i) {
+				changes[tp] = &change{addedTo: g.Members[i].ID}
+			}
+		}
+	}
+	for tp, listers := range owners {
+		c := changes[tp]
+		if c == nil {
+			continue // not added to anyone: revoking it is safe
+		}
+		for _, i := range listers {
+			if got, ok := assigned[tp]; !ok || got != i {
+				c.revokedFrom = g.Members[i].ID
+				break
+			}
+		}
+	}
+	var bad []TopicPartition
+	for tp, c := range changes {
+		if c.addedTo != "" && c.revokedFrom != "" {
+			bad = append(bad, tp)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	tp := slices.MinFunc(bad, TopicPartition.Compare)
+	return invalidf("not cooperative: %s is assigned to %q while %q still owns it", tp, changes[tp].addedTo, changes[tp].revokedFrom)
+}

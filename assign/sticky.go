@@ -1,0 +1,301 @@
+package assign
+
+import (
+	"math"
+	"slices"
+
+	"github.com/assigncalc/assigncalc/assign/internal/balance"
+)
+
+// Sticky is Kafka's StickyAssignor (KIP-54, KIP-341): the most balanced
+// assignment possible, and among those the one that moves the fewest
+// partitions away from the members that owned them.
+//
+// # Claims
+//
+// A member's Owned, at its Generation, claims those partitions. Of several
+// claims on one partition the highest generation wins; several claims at
+// that same highest generation cancel each other, so nobody keeps the
+// partition (KAFKA-12984), whatever the order in which members are
+// listed. A winning claim by a member that no longer subscribes to the
+// topic is dropped, as are claims of partitions that no longer exist:
+// Kafka tolerates such history silently, and so do we. The best claim of
+// a lower generation by a member that still subscribes names the previous
+// owner, preferred when the partition goes somewhere new (KIP-341).
+//
+// # What the result satisfies
+//
+// Write load(m) for the number of partitions member m gets and
+// claim(p) for the surviving claimant of p. The result is, in this order
+// of priority:
+//
+//  1. balanced: no chain of members m0, m1, ..., mk with
+//     load(m0) >= load(mk) + 2 in which each m(i) holds a partition of a
+//     topic m(i+1) subscribes to ([VerifyBalanced]). With identical
+//     subscriptions, loads differ by at most one. Such an assignment
+//     minimises sum(load(m)^2) over all valid assignments; Kafka's Java
+//     assignor only looks at pairs (k = 1), which leaves some
+//     heterogeneous groups lopsided (KAFKA-8767, KAFKA-15106);
+//  2. sticky: among balanced assignments, #{p : claim(p) kept} is the
+//     largest possible. When counts do not divide evenly, the members
+//     that keep an extra partition are chosen to keep the most claims
+//     (KAFKA-18688);
+//  3. then, never at the cost of 1 or 2: a partition that must move goes
+//     to its previous owner, else (KIP-881) to a member on a rack holding
+//     a replica, else to the member with the fewest partitions of its
+//     topic, so topics spread evenly. Kafka moves a kept claim to fix a
+//     rack mismatch; we keep it, since a move costs more than a remote
+//     read.
+//  4. Remaining ties go to the member first in Kafka's member order
+//     (static members by group.instance.id, then the others by member ID),
+//     so the result never depends on the order of Group.Members.
+//
+// # Algorithm
+//
+// With identical subscriptions (the common case) the result has a closed
+// form: P partitions over n members give q = P/n each and one more to
+// the r = P mod n members with the most claims; each member keeps
+// min(claims, target) of its claims, spread across topics, and the rest
+// go round-robin to the members below target. Moves are then
+// sum(max(0, claims(m) - target(m))), which no balanced assignment can
+// beat. Time O(P + n log n).
+//
+// Otherwise it is a min-cost flow with the convex cost
+// BIG*sum(load^2) + moves, solved by successive shortest paths over a
+// graph of members and topics, starting from "every claim kept" and
+// ending when the residual graph has no negative cycle, the exact
+// optimality condition; the package assign/internal/balance states the
+// invariants and proves them. Time: one shortest-path search (close to
+// linear in the size of the subscriptions) per partition shifted.
+//
+// # Worked example
+//
+// Members C0 and C1 subscribe to t0 and t1, three partitions each, and
+// own nothing: each gets three, one topic's partitions dealt in turn
+//
+//	C0: t0p0, t0p2, t1p1
+//	C1: t0p1, t1p0, t1p2
+//
+// When C2 joins, owning nothing, each keeps two: C0 gives up the claim
+// it keeps least evenly (t0p2), C1 gives up t1p2, and C2 takes those two.
+// Only two partitions move, the fewest any balanced result can.
+type Sticky struct{}
+
+// Name returns "sticky".
+func (Sticky) Name() string { return "sticky" }
+
+// Protocol returns [Eager].
+func (Sticky) Protocol() RebalanceProtocol { return Eager }
+
+// Assign computes the sticky assignment of g.
+func (Sticky) Assign(g Group) (Assignment, error) {
+	ix, err := compile(g)
+	if err != nil {
+		return nil, err
+	}
+	sp := newStickyProblem(ix)
+	owner, err := balance.Solve(&sp.prob)
+	if err != nil {
+		return nil, err
+	}
+	return sp.assignment(owner), nil
+}
+
+// stickyProblem is a group turned into a [balance.Problem]: members in
+// Kafka's member order, topics in Java's order, partitions numbered
+// topic by topic.
+type stickyProblem struct {
+	ix    *index
+	prob  balance.Problem
+	start []int32 // topic => first partition number; the last entry is the total
+	rank  []int32 // member index => position in Kafka's member order
+
+	// tied marks the partitions claimed by several members at the newest
+	// generation; listed counts the members whose Owned lists each one
+	// (saturating at 255). Both are nil when nobody owns anything.
+	tied   []bool
+	listed []uint8
+}
+
+func newStickyProblem(ix *index) *stickyProblem {
+	n := len(ix.g.Members)
+	sp := &stickyProblem{ix: ix, start: balance.Start(ix.numParts), rank: make([]int32, n)}
+	for r, m := range ix.kafkaOrder {
+		sp.rank[m] = int32(r)
+	}
+	subs := make([][]int32, n)
+	for r, m := range ix.kafkaOrder {
+		subs[r] = ix.subs[m]
+	}
+	sp.prob = balance.Problem{Parts: ix.numParts, Subs: subs}
+	sp.claims()
+	sp.racks()
+	return sp
+}
+
+// claims fills prob.Claim, prob.Prev and prob.Pass (see [Sticky]), tied
+// and listed.
+func (sp *stickyProblem) claims() {
+	ix := sp.ix
+	total := sp.start[len(ix.numParts)]
+	someClaim := false
+	for _, o := range ix.owned {
+		someClaim = someClaim || len(o) > 0
+	}
+	if !someClaim {
+		return
+	}
+	const none = math.MinInt64
+	top := make([]int64, total) // pid => highest generation claiming it
+	for i := range top {
+		top[i] = none
+	}
+	claim := make([]int32, total) // pid => rank of the one claimant at top, -1 when tied
+	listed := make([]uint8, total)
+	sp.tied = make([]bool, total)
+	lower := false
+	for _, m := range ix.kafkaOrder {
+		gen := int64(ix.g.Members[m].Generation)
+		for _, tp := range ix.owned[m] {
+			pid := sp.start[tp.topic] + tp.part
+			if listed[pid] < math.MaxUint8 {
+				listed[pid]++
+			}
+			switch {
+			case gen > top[pid]:
+				lower = lower || top[pid] != none
+				top[pid], claim[pid] = gen, sp.rank[m]
+			case gen == top[pid]:
+				claim[pid] = -1
+			default:
+				lower = true
+			}
+		}
+	}
+	var prev []int32
+	if lower {
+		// The previous owner: the best claim below the top by a member
+		// that still subscribes; ties go to the first in member order.
+		prev = make([]int32, total)
+		prevGen := make([]int64, total)
+		for i := range prev {
+			prev[i], prevGen[i] = -1, none
+		}
+		for _, m := range ix.kafkaOrder {
+			gen := int64(ix.g.Members[m].Generation)
+			for _, tp := range ix.owned[m] {
+				pid := sp.start[tp.topic] + tp.part
+				if gen < top[pid] && gen > prevGen[pid] && sp.subscribes(m, tp.topic) {
+					prev[pid], prevGen[pid] = sp.rank[m], gen
+				}
+			}
+		}
+	}
+	for t := range ix.numParts {
+		for pid := sp.start[t]; pid < sp.start[t+1]; pid++ {
+			switch c := claim[pid]; {
+			case top[pid] == none:
+				claim[pid] = -1
+			case c < 0:
+				sp.tied[pid] = true
+			case !sp.subscribes(ix.kafkaOrder[c], int32(t)):
+				claim[pid] = -1 // the winner no longer subscribes: it cannot keep it
+			}
+			if prev != nil && prev[pid] == claim[pid] {
+				prev[pid] = -1
+			}
+		}
+	}
+	sp.prob.Claim, sp.prob.Prev = claim, prev
+	sp.listed = listed
+	// Partitions nobody lists are handed out first; those someone lists
+	// (which a cooperative member must revoke before they move) after,
+	// with a fresh round-robin, exactly as the follow-up round of
+	// CooperativeSticky hands them out once revoked. Sticky does the same
+	// so that both reach one target.
+	pass := make([]uint8, total)
+	for pid := range pass {
+		if listed[pid] > 0 {
+			pass[pid] = 1
+		}
+	}
+	sp.prob.Pass = pass
+}
+
+func (sp *stickyProblem) subscribes(m int32, t int32) bool {
+	_, ok := slices.BinarySearch(sp.ix.subs[m], t)
+	return ok
+}
+
+// racks turns rack preference on when Kafka's sticky assignor would
+// (AbstractPartitionAssignor.useRackAwareAssignment): some member declares
+// a rack, some partition has a replica on a member's rack, and not every
+// partition has replicas on the same set of racks. Topics whose replica
+// racks are unknown take no part in the test.
+func (sp *stickyProblem) racks() {
+	ix := sp.ix
+	memberRacks := make([]bool, len(ix.rackNames))
+	anyMember := false
+	for _, r := range ix.memberRack {
+		if r >= 0 {
+			memberRacks[r], anyMember = true, true
+		}
+	}
+	if !anyMember {
+		return
+	}
+	all := make([]bool, len(ix.rackNames)) // union of replica racks
+	for _, parts := range ix.partRacks {
+		for _, rs := range parts {
+			for _, r := range rs {
+				all[r] = true
+			}
+		}
+	}
+	overlap, uneven := false, false
+	nAll := 0
+	for r := range all {
+		overlap = overlap || all[r] && memberRacks[r]
+		if all[r] {
+			nAll++
+		}
+	}
+	for _, parts := range ix.partRacks {
+		for _, rs := range parts {
+			uneven = uneven || len(rs) != nAll // rs is a set of the racks in all
+		}
+	}
+	if !overlap || !uneven {
+		return
+	}
+	rack := make([]int32, len(ix.kafkaOrder))
+	for r, m := range ix.kafkaOrder {
+		rack[r] = ix.memberRack[m]
+	}
+	replicas := make([][]int32, sp.start[len(ix.numParts)])
+	for t, parts := range ix.partRacks {
+		for p, rs := range parts {
+			replicas[sp.start[t]+int32(p)] = rs
+		}
+	}
+	sp.prob.Rack, sp.prob.Replicas = rack, replicas
+}
+
+// assignment turns owners (by rank) into an [Assignment]; skip, when not
+// nil, marks partitions to leave out.
+func (sp *stickyProblem) assignment(owner []int32) Assignment {
+	return sp.assignmentWithout(owner, nil)
+}
+
+func (sp *stickyProblem) assignmentWithout(owner []int32, skip []bool) Assignment {
+	b := newBuilder(sp.ix)
+	for t := range sp.ix.numParts {
+		for pid := sp.start[t]; pid < sp.start[t+1]; pid++ {
+			if skip != nil && skip[pid] {
+				continue
+			}
+			b.add(sp.ix.kafkaOrder[owner[pid]], int32(t), pid-sp.start[t])
+		}
+	}
+	return b.assignment()
+}
