@@ -2,6 +2,9 @@ package assign_test
 
 import (
 	"errors"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -161,6 +164,60 @@ func TestRoundRobinIdenticalSubscriptionsBalanced(t *testing.T) {
 		}
 		if hi-lo > 1 {
 			t.Fatalf("identical subscriptions, totals between %d and %d: %v", lo, hi, a)
+		}
+	})
+}
+
+// roundRobinReference deals partitions literally as Kafka's javadoc says,
+// stepping a pointer one member at a time, for differential testing of the
+// indexed RoundRobin. Like rangeReference it is valid for ASCII names only.
+func roundRobinReference(g assign.Group) assign.Assignment {
+	members := slices.Clone(g.Members)
+	slices.SortFunc(members, func(a, b assign.Member) int {
+		switch {
+		case a.InstanceID != "" && b.InstanceID != "":
+			return strings.Compare(a.InstanceID, b.InstanceID)
+		case a.InstanceID != "":
+			return -1
+		case b.InstanceID != "":
+			return 1
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	out := make(assign.Assignment)
+	for _, m := range members {
+		out[m.ID] = nil
+	}
+	pointer := 0
+	for _, topic := range slices.Sorted(maps.Keys(g.Topics)) {
+		if !slices.ContainsFunc(members, func(m assign.Member) bool { return slices.Contains(m.Topics, topic) }) {
+			continue
+		}
+		for p := range g.Topics[topic] {
+			for !slices.Contains(members[pointer].Topics, topic) {
+				pointer = (pointer + 1) % len(members)
+			}
+			id := members[pointer].ID
+			out[id] = append(out[id], assign.TopicPartition{Topic: topic, Partition: p})
+			pointer = (pointer + 1) % len(members)
+		}
+	}
+	for id := range out {
+		slices.SortFunc(out[id], assign.TopicPartition.Compare)
+	}
+	return out
+}
+
+func TestRoundRobinMatchesReference(t *testing.T) {
+	shape := assigntest.Shape{MaxMembers: 7, MaxTopics: 5, MaxPartitions: 9, Static: true}
+	rapid.Check(t, func(t *rapid.T) {
+		g := assigntest.GroupOf(shape).Draw(t, "group")
+		got, err := assign.RoundRobin{}.Assign(g)
+		if err != nil {
+			t.Fatalf("RoundRobin.Assign: %v", err)
+		}
+		if diff := cmp.Diff(roundRobinReference(g), got, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("RoundRobin(g) mismatch (-reference +got):\n%s", diff)
 		}
 	})
 }
