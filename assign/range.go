@@ -42,8 +42,8 @@ import (
 // subscriber's count within the quota above (n/c, plus one while fewer than
 // n%c subscribers have taken an extra partition):
 //
-//  1. Rack matching. Topics are grouped by their exact set of subscribers
-//     and, when at least one subscriber has a rack, their partition count.
+//  1. Rack matching. The topics with at least one racked subscriber are
+//     grouped by their exact set of subscribers and their partition count.
 //     In a group of two or more topics (co-partitioned topics), partition p
 //     of every topic of the group goes, for p in increasing order, to the
 //     first subscriber in member order that still has quota and whose rack
@@ -66,12 +66,13 @@ import (
 //
 // For every topic t with n partitions and c subscribers:
 //
-//	every subscriber gets n/c or n/c+1 partitions of t, exactly n%c get n/c+1;
-//	without rack awareness each subscriber's partitions of t are contiguous,
-//	and a subscriber earlier in member order never gets fewer, nor later ones.
+//	every subscriber gets n/c or n/c+1 partitions of t, and exactly n%c get n/c+1;
+//	without rack awareness, these are the first n%c in member order, and each
+//	subscriber's partitions of t are contiguous and lower than those of the
+//	subscribers after it.
 //
 // So per-topic counts among subscribers differ by at most one; totals across
-// topics may not.
+// topics may differ by more.
 type Range struct{}
 
 // Name returns "range".

@@ -535,17 +535,34 @@ func TestRangeProperties(t *testing.T) {
 }
 
 // uniformGroup has members consumer-00000, ... all subscribed to topics
-// topic-00000, ... of 100 partitions each, partitions in total.
-func uniformGroup(members, partitions int) assign.Group {
+// topic-00000, ... of 100 partitions each, partitions in total. With racks
+// > 0, members are spread over racks rack-0, ... in turn and each partition
+// has two replicas on consecutive racks, so rack-aware assignment is used
+// and every topic of the group is co-partitioned with the others.
+func uniformGroup(members, partitions, racks int) assign.Group {
 	g := assign.Group{Topics: make(map[string]int32)}
 	var topics []string
 	for i := range partitions / 100 {
 		name := fmt.Sprintf("topic-%05d", i)
 		topics = append(topics, name)
 		g.Topics[name] = 100
+		if racks > 0 {
+			if g.PartitionRacks == nil {
+				g.PartitionRacks = make(map[string][][]string)
+			}
+			lists := make([][]string, 100)
+			for p := range lists {
+				lists[p] = []string{fmt.Sprintf("rack-%d", (i+p)%racks), fmt.Sprintf("rack-%d", (i+p+1)%racks)}
+			}
+			g.PartitionRacks[name] = lists
+		}
 	}
 	for i := range members {
-		g.Members = append(g.Members, assign.Member{ID: fmt.Sprintf("consumer-%05d", i), Topics: topics, Generation: -1})
+		m := assign.Member{ID: fmt.Sprintf("consumer-%05d", i), Topics: topics, Generation: -1}
+		if racks > 0 {
+			m.Rack = fmt.Sprintf("rack-%d", i%racks)
+		}
+		g.Members = append(g.Members, m)
 	}
 	return g
 }
@@ -556,10 +573,14 @@ var benchSizes = []struct{ members, partitions int }{
 	{1000, 100000},
 }
 
-func benchmarkStrategy(b *testing.B, s assign.Strategy) {
+func benchmarkStrategy(b *testing.B, s assign.Strategy, racks int) {
 	for _, size := range benchSizes {
-		b.Run(fmt.Sprintf("members=%d/partitions=%d", size.members, size.partitions), func(b *testing.B) {
-			g := uniformGroup(size.members, size.partitions)
+		name := fmt.Sprintf("members=%d/partitions=%d", size.members, size.partitions)
+		if racks > 0 {
+			name = fmt.Sprintf("racks=%d/%s", racks, name)
+		}
+		b.Run(name, func(b *testing.B) {
+			g := uniformGroup(size.members, size.partitions, racks)
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := s.Assign(g); err != nil {
@@ -570,8 +591,12 @@ func benchmarkStrategy(b *testing.B, s assign.Strategy) {
 	}
 }
 
-func BenchmarkRange(b *testing.B)      { benchmarkStrategy(b, assign.Range{}) }
-func BenchmarkRoundRobin(b *testing.B) { benchmarkStrategy(b, assign.RoundRobin{}) }
+func BenchmarkRange(b *testing.B) {
+	benchmarkStrategy(b, assign.Range{}, 0)
+	benchmarkStrategy(b, assign.Range{}, 3)
+}
+
+func BenchmarkRoundRobin(b *testing.B) { benchmarkStrategy(b, assign.RoundRobin{}, 0) }
 
 // rangeReference is an obviously-correct, slow statement of Kafka's range
 // rules (see [assign.Range]) on strings, for differential testing of the
