@@ -102,6 +102,10 @@ func runStrategyCases(t *testing.T, s assign.Strategy, cases []strategyCase) {
 // racks, the two passes described on [Range].
 func TestRange(t *testing.T) {
 	runStrategyCases(t, assign.Range{}, []strategyCase{{
+		name: "no members",
+		g:    assign.Group{Topics: map[string]int32{"t": 3}},
+		want: rngWant(),
+	}, {
 		name: "one consumer, no topics",
 		g:    assign.Group{Topics: map[string]int32{}, Members: []assign.Member{rngMember("c")}},
 		want: rngWant("c", ""),
@@ -254,6 +258,17 @@ func TestRangeRacks(t *testing.T) {
 			PartitionRacks: map[string][][]string{"t": rngRacks("a,a,b,b")},
 			Members:        []assign.Member{rngMember("a", "t"), rngRacked("b", "a", "t"), rngRacked("c", "b", "t")}},
 		want: rngWant("a", "t-0, t-1", "b", "t-3", "c", "t-2"),
+	}, {
+		// An empty rack name in a replica list means "unknown" (Java's null
+		// Node.rack), not a rack called "": both partitions are then on {a}
+		// only, rack awareness is not needed, and ranges are plain. (Were ""
+		// a rack, partition 1 would lack it, c1 on a would take t-0 first and
+		// c0 on x would be left t-1.)
+		name: "empty replica rack name means unknown",
+		g: assign.Group{Topics: map[string]int32{"t": 2},
+			PartitionRacks: map[string][][]string{"t": {{"a", ""}, {"a"}}},
+			Members:        []assign.Member{rngRacked("c0", "x", "t"), rngRacked("c1", "a", "t")}},
+		want: rngWant("c0", "t-0", "c1", "t-1"),
 	}, {
 		// Partition 0's racks are unknown: it matches no rack, and rack
 		// awareness is needed (0 has fewer racks than the topic's a, b).

@@ -22,6 +22,10 @@ import (
 // member served.
 func TestRoundRobin(t *testing.T) {
 	runStrategyCases(t, assign.RoundRobin{}, []strategyCase{{
+		name: "no members",
+		g:    assign.Group{Topics: map[string]int32{"t": 3}},
+		want: rngWant(),
+	}, {
 		name: "one consumer, no topics",
 		g:    assign.Group{Topics: map[string]int32{}, Members: []assign.Member{rngMember("c")}},
 		want: rngWant("c", ""),
