@@ -285,7 +285,8 @@ func (s *solver) augment(d int32, links []link) ([]link, error) {
 
 // choose picks a pid of topic t that a holds to move to b: one that is not
 // a's own claim if a holds any, preferring b's previous ownership, then
-// b's rack, then the lowest pid.
+// b's rack, then the highest pid (members keep their lowest partitions,
+// as on the fast path).
 func (s *solver) choose(a, t, b int32) int32 {
 	kinds := []int{free, foreign}
 	if s.cntNon[s.slot(a, t)] == 0 {
@@ -303,7 +304,7 @@ func (s *solver) choose(a, t, b int32) int32 {
 			} else if s.p.rackMatch(pid, b) {
 				score = 1
 			}
-			if score > bestScore || score == bestScore && pid < best {
+			if score > bestScore || score == bestScore && pid > best {
 				best, bestScore = pid, score
 			}
 		}
