@@ -301,19 +301,39 @@ func (r *ranger) matchRacks() {
 // rackMatcher holds scratch space indexed by rack, reused across topics.
 type rackMatcher struct {
 	parts  [][]int32 // rack => partitions with a replica there, ascending
-	cursor []int32   // rack => position in parts (or in members) to resume from
 	queue  [][]int32 // rack => subscriber positions with that rack, in member order
+	cursor []int32   // rack => position in parts or queue to resume from
+	live   []bool    // rack => some subscriber of the current topic or group has it
+	racks  []int32   // racks that are live
 	inter  []int32   // racks common to partition p of every topic of a group
-	racks  []int32   // racks in use for the current topic or group
 }
 
 func newRackMatcher(ix *index) *rackMatcher {
 	n := len(ix.rackNames)
 	return &rackMatcher{
 		parts:  make([][]int32, n),
-		cursor: make([]int32, n),
 		queue:  make([][]int32, n),
+		cursor: make([]int32, n),
+		live:   make([]bool, n),
 	}
+}
+
+// use marks rack rk live for the current topic or group, with an empty
+// partition list and queue. Their storage is reused across topics.
+func (m *rackMatcher) use(rk int32) {
+	m.live[rk] = true
+	m.parts[rk] = m.parts[rk][:0]
+	m.queue[rk] = m.queue[rk][:0]
+	m.cursor[rk] = 0
+	m.racks = append(m.racks, rk)
+}
+
+// release marks every live rack dead again.
+func (m *rackMatcher) release() {
+	for _, rk := range m.racks {
+		m.live[rk] = false
+	}
+	m.racks = m.racks[:0]
 }
 
 // matchTopic gives each subscriber of t, in member order and up to its
@@ -322,17 +342,14 @@ func newRackMatcher(ix *index) *rackMatcher {
 func (r *ranger) matchTopic(t int32, m *rackMatcher) {
 	ix := r.ix
 	// List, for each rack some subscriber has, the partitions it holds.
-	m.racks = m.racks[:0]
 	for _, member := range r.subs[r.first[t]:r.first[t+1]] {
-		if rk := ix.memberRack[member]; rk >= 0 && m.parts[rk] == nil {
-			m.parts[rk] = make([]int32, 0, 8)
-			m.cursor[rk] = 0
-			m.racks = append(m.racks, rk)
+		if rk := ix.memberRack[member]; rk >= 0 && !m.live[rk] {
+			m.use(rk)
 		}
 	}
 	for p, racks := range ix.partRacks[t] {
 		for _, rk := range racks {
-			if m.parts[rk] != nil {
+			if m.live[rk] {
 				m.parts[rk] = append(m.parts[rk], int32(p))
 			}
 		}
@@ -369,9 +386,7 @@ func (r *ranger) matchTopic(t int32, m *rackMatcher) {
 			r.give(t, i, p)
 		}
 	}
-	for _, rk := range m.racks {
-		m.parts[rk] = nil
-	}
+	m.release()
 }
 
 // matchCoPartitioned assigns partition p of every topic of a co-partitioned
@@ -386,7 +401,6 @@ func (r *ranger) matchCoPartitioned(topics []int32, m *rackMatcher) {
 	// Queues of subscriber positions (relative to lo) per rack, and of those
 	// without a rack. Room only shrinks during this pass, so a subscriber
 	// found without room can be dropped from its queue for good.
-	m.racks = m.racks[:0]
 	var rackless []int32
 	for i := lo; i < hi; i++ {
 		rk := ix.memberRack[r.subs[i]]
@@ -394,10 +408,8 @@ func (r *ranger) matchCoPartitioned(topics []int32, m *rackMatcher) {
 			rackless = append(rackless, i-lo)
 			continue
 		}
-		if m.queue[rk] == nil {
-			m.queue[rk] = make([]int32, 0, 4)
-			m.cursor[rk] = 0
-			m.racks = append(m.racks, rk)
+		if !m.live[rk] {
+			m.use(rk)
 		}
 		m.queue[rk] = append(m.queue[rk], i-lo)
 	}
@@ -419,7 +431,7 @@ func (r *ranger) matchCoPartitioned(topics []int32, m *rackMatcher) {
 		}
 		best := head(rackless, &racklessHead)
 		for _, rk := range m.inter {
-			if m.queue[rk] == nil {
+			if !m.live[rk] {
 				continue // no subscriber on this rack
 			}
 			c := m.cursor[rk]
@@ -435,9 +447,7 @@ func (r *ranger) matchCoPartitioned(topics []int32, m *rackMatcher) {
 			r.give(t, r.first[t]+best, p)
 		}
 	}
-	for _, rk := range m.racks {
-		m.queue[rk] = nil
-	}
+	m.release()
 }
 
 // replicaRacks returns the sorted racks of the replicas of partition p of
