@@ -115,10 +115,10 @@ func Simulate(r Rollout) ([]RolloutStep, error) {
 	}
 	for i, id := range order {
 		if !slices.ContainsFunc(r.Members, func(m VoteMember) bool { return m.ID == id }) {
-			return nil, &InputError{Member: id, Index: -1, Partition: -1, Err: fmt.Errorf("%w: restart order #%d", ErrUnknownMember, i)}
+			return nil, &InputError{Member: id, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q, #%d of the restart order", ErrUnknownMember, id, i)}
 		}
 		if slices.Contains(order[:i], id) {
-			return nil, &InputError{Member: id, Index: -1, Partition: -1, Err: fmt.Errorf("%w: restart order #%d", ErrDuplicateMemberID, i)}
+			return nil, &InputError{Member: id, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q, #%d of the restart order", ErrDuplicateMemberID, id, i)}
 		}
 	}
 
