@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -33,8 +34,27 @@ type Result struct {
 	// Assignment is what each member receives.
 	Assignment assign.Assignment
 
+	// Stats, when not nil, is written as "stats" after the assignment.
+	Stats *Stats
+
 	// Err, when not nil, is written as "error" instead of "assignment".
 	Err error
+}
+
+// Stats summarises an assignment in a [Result], from [assign.Stats].
+// StdDev is written rounded to four decimals.
+type Stats struct {
+	Members    int
+	Partitions int
+	Min, Max   int
+	Spread     int
+	StdDev     float64
+	Idle       int
+}
+
+// StatsOf converts s.
+func StatsOf(s assign.Stats) *Stats {
+	return &Stats{Members: s.Members, Partitions: s.Partitions, Min: s.Min, Max: s.Max, Spread: s.Spread, StdDev: s.StdDev, Idle: s.Idle}
 }
 
 // ErrInvalidUTF8 is returned by [AppendResult] and [AppendGroup] for a
@@ -105,7 +125,25 @@ func AppendResult(buf []byte, r Result) ([]byte, error) {
 	for _, id := range extra {
 		member(id)
 	}
-	w.raw("}}")
+	w.raw("}")
+	if st := r.Stats; st != nil {
+		w.raw(`,"stats":{"members":`)
+		w.buf = strconv.AppendInt(w.buf, int64(st.Members), 10)
+		w.raw(`,"partitions":`)
+		w.buf = strconv.AppendInt(w.buf, int64(st.Partitions), 10)
+		w.raw(`,"min":`)
+		w.buf = strconv.AppendInt(w.buf, int64(st.Min), 10)
+		w.raw(`,"max":`)
+		w.buf = strconv.AppendInt(w.buf, int64(st.Max), 10)
+		w.raw(`,"spread":`)
+		w.buf = strconv.AppendInt(w.buf, int64(st.Spread), 10)
+		w.raw(`,"stddev":`)
+		w.buf = strconv.AppendFloat(w.buf, math.Round(st.StdDev*1e4)/1e4, 'f', -1, 64)
+		w.raw(`,"idle":`)
+		w.buf = strconv.AppendInt(w.buf, int64(st.Idle), 10)
+		w.raw("}")
+	}
+	w.raw("}")
 	return w.buf, w.err
 }
 

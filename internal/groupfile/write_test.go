@@ -58,6 +58,15 @@ func TestAppendResult(t *testing.T) {
 			want: `{"name":"","strategy":"range","assignment":{"b":{},"a":{"t":[0]},"x":{},"y":{"t":[1]}}}`,
 		},
 		{
+			name: "statistics after the assignment, standard deviation rounded",
+			in: Result{
+				Name: "s", Strategy: "range", Members: []string{"c0", "c1", "c2"},
+				Assignment: assign.Assignment{"c0": tps("t1", 0, "t1", 1, "t1", 2), "c1": tps("t1", 3, "t1", 4), "c2": tps("t1", 5, "t1", 6)},
+				Stats:      &Stats{Members: 3, Partitions: 7, Min: 2, Max: 3, Spread: 1, StdDev: 0.47140452079103, Idle: 0},
+			},
+			want: `{"name":"s","strategy":"range","assignment":{"c0":{"t1":[0,1,2]},"c1":{"t1":[3,4]},"c2":{"t1":[5,6]}},"stats":{"members":3,"partitions":7,"min":2,"max":3,"spread":1,"stddev":0.4714,"idle":0}}`,
+		},
+		{
 			name: "a failed group",
 			in:   Result{Name: "g", Strategy: "sticky", Err: errors.New(`assign: member "c1" (#1): duplicate member ID`)},
 			want: `{"name":"g","strategy":"sticky","error":"assign: member \"c1\" (#1): duplicate member ID"}`,

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/internal/groupfile"
+	"github.com/urfave/cli/v2"
+)
+
+// Exit statuses.
+const (
+	exitOK       = 0
+	exitInternal = 1 // a bug: a strategy failed or returned an invalid assignment
+	exitInput    = 2 // bad flags, bad JSON, or a group Kafka would refuse
+)
+
+// version is set at link time (-ldflags "-X main.version=v1.2.3"); the
+// module version from the build info is used otherwise.
+var version = ""
+
+// env is what a command may touch: its streams and what is known about the
+// terminal. Tests build it directly to choose colour.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	terminal       bool // stdout is a terminal
+	colour         bool // terminal and NO_COLOR unset
+}
+
+// warnf prints a warning on one line of stderr.
+func (e *env) warnf(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "assigncalc: warning: "+format+"\n", args...)
+}
+
+// run runs the command line args (args[0] is the program name) and returns
+// the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	if f, ok := stdout.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			e.terminal = true
+		}
+	}
+	_, noColour := os.LookupEnv("NO_COLOR")
+	e.colour = e.terminal && !noColour
+	return runEnv(e, args)
+}
+
+// runEnv runs args in e and maps the outcome to an exit status, the one
+// place where errors become statuses and messages.
+func runEnv(e *env, args []string) int {
+	err := newApp(e).Run(args)
+	if err == nil {
+		return exitOK
+	}
+	var st *statusError
+	if errors.As(err, &st) {
+		if st.msg != "" {
+			fmt.Fprintf(e.stderr, "assigncalc: %s\n", st.msg)
+		}
+		return st.code
+	}
+	fmt.Fprintf(e.stderr, "assigncalc: %s\n", oneLine(err.Error()))
+	if isInputError(err) {
+		return exitInput
+	}
+	return exitInternal
+}
+
+// statusError ends a command with a given status after it has printed its
+// output; msg, when set, goes to stderr.
+type statusError struct {
+	code int
+	msg  string
+}
+
+func (e *statusError) Error() string { return e.msg }
+
+// usageError is bad input on the command line.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+// isInputError reports whether err is the user's fault rather than ours.
+func isInputError(err error) bool {
+	var (
+		ue *usageError
+		ie *assign.InputError
+		ge *groupfile.Error
+	)
+	return errors.As(err, &ue) || errors.As(err, &ie) || errors.As(err, &ge) ||
+		errors.Is(err, assign.ErrUnknownStrategy)
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func moduleVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+func newApp(e *env) *cli.App {
+	app := &cli.App{
+		Name:    "assigncalc",
+		Usage:   "compute Kafka consumer-group partition assignments",
+		Version: moduleVersion(),
+		Description: "With no command, previews the skew of every strategy for a group described by flags\n" +
+			"or by --in, then details one strategy member by member.\n\n" +
+			"Example:\n" +
+			"   assigncalc --members 3 --topics t1:7\n" +
+			"   assigncalc --member c0=t1,t2@a --member c1=t1@b --topics t1:6,t2:3 --replicas 2 --racks a,b --strategy range",
+		UsageText:                 "assigncalc [options]\n   assigncalc command [options] [arguments...]",
+		Reader:                    e.stdin,
+		Writer:                    e.stdout,
+		ErrWriter:                 e.stderr,
+		ExitErrHandler:            func(*cli.Context, error) {},
+		OnUsageError:              onUsageError,
+		DisableSliceFlagSeparator: true,
+		HideHelpCommand:           true,
+		Flags:                     previewFlags(),
+		Action:                    func(c *cli.Context) error { return preview(e, c) },
+		Commands: []*cli.Command{
+			planCommand(e),
+		},
+	}
+	for _, c := range app.Commands {
+		c.OnUsageError = onUsageError
+	}
+	return app
+}
+
+func onUsageError(_ *cli.Context, err error, _ bool) error {
+	return &usageError{err}
+}

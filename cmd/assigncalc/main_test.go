@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/ with the output of the code")
+
+// cliCase is one run of the command line, in-process through run.
+type cliCase struct {
+	name   string   // golden files testdata/<name>.stdout and .stderr
+	args   []string // without the program name
+	stdin  string
+	status int
+}
+
+// runCase runs c and returns its stdout, stderr and exit status.
+func runCase(c cliCase) (stdout, stderr string, status int) {
+	var out, errw bytes.Buffer
+	status = run(append([]string{"assigncalc"}, c.args...), strings.NewReader(c.stdin), &out, &errw)
+	return out.String(), errw.String(), status
+}
+
+// checkGolden compares got with testdata/<name>, or rewrites it with -update.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run go test -update to accept)\n--- want:\n%s\n--- got:\n%s", path, want, got)
+	}
+}
+
+// runGolden runs every case, checking the exit status and both streams
+// against their golden files.
+func runGolden(t *testing.T, cases []cliCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr, status := runCase(c)
+			if status != c.status {
+				t.Errorf("assigncalc %s: exit status %d, want %d; stderr:\n%s", strings.Join(c.args, " "), status, c.status, stderr)
+			}
+			checkGolden(t, c.name+".stdout", stdout)
+			checkGolden(t, c.name+".stderr", stderr)
+		})
+	}
+}

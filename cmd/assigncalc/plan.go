@@ -1,0 +1,212 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/internal/groupfile"
+	"github.com/urfave/cli/v2"
+)
+
+func planCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "plan",
+		Usage:     "assign a batch of groups read as JSON: one result per group and strategy",
+		UsageText: "assigncalc plan --in FILE|- [--strategy NAME|all] [--format jsonl|json|table|csv]",
+		Description: "Reads groups in the JSON contract (one object, or JSON lines of many groups) and prints,\n" +
+			"for each group and strategy, {\"name\", \"strategy\", \"assignment\", \"stats\"} or {\"name\", \"strategy\", \"error\"}.\n" +
+			"A group with bad content gets an error line and the others still run; malformed JSON stops\n" +
+			"the reading. Exit status: 0 if every group was assigned, 2 if any had bad input (after\n" +
+			"printing every line), 1 if a strategy failed internally.\n\n" +
+			"Example:\n" +
+			"   assigncalc plan --in groups.jsonl --strategy range,roundrobin --format jsonl",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "in", Usage: "read groups from `FILE` (- for stdin)"},
+			&cli.StringSliceFlag{Name: "strategy", Usage: "assign with strategy `NAME`: " + strategyChoices() + ", or all; repeatable, comma-separated (default: range)"},
+			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: jsonl, json, table, csv (default: table on a terminal, jsonl otherwise)"},
+		},
+		Action: func(c *cli.Context) error { return plan(e, c) },
+	}
+}
+
+func strategyChoices() string {
+	s := ""
+	for i, n := range assign.StrategyNames() {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+// openInput opens path, "-" meaning stdin.
+func openInput(e *env, path string) (io.Reader, func(), error) {
+	if path == "-" {
+		return e.stdin, func() {}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, &usageError{fmt.Errorf("--in: %w", err)}
+	}
+	return f, func() { f.Close() }, nil
+}
+
+func plan(e *env, c *cli.Context) error {
+	if c.Args().Present() {
+		return usagef("plan: unexpected argument %q", c.Args().First())
+	}
+	path := c.String("in")
+	if path == "" {
+		return usagef("plan: --in FILE|- is required")
+	}
+	names := c.StringSlice("strategy")
+	if len(names) == 0 {
+		names = []string{"range"}
+	}
+	strategies, err := parseStrategies("strategy", names)
+	if err != nil {
+		return err
+	}
+	def := formatJSONL
+	if e.terminal {
+		def = formatTable
+	}
+	format, err := parseFormat(c.String("format"), def, formatJSONL, formatJSON, formatTable, formatCSV)
+	if err != nil {
+		return err
+	}
+	src, done, err := openInput(e, path)
+	if err != nil {
+		return err
+	}
+	defer done()
+
+	out := newPlanWriter(e.stdout, format)
+	rd := groupfile.NewReader(src)
+	var groups, bad, internal int
+	var stop error
+	for {
+		entry, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		groups++
+		if err != nil {
+			if errors.Is(err, groupfile.ErrSyntax) || !isInputError(err) {
+				stop = err
+				break
+			}
+			bad++
+			for _, s := range strategies {
+				if werr := out.result(groups, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}, entry.Group); werr != nil {
+					return werr
+				}
+			}
+			continue
+		}
+		groupBad := false
+		for _, s := range strategies {
+			r := groupfile.Result{Name: entry.Name, Strategy: s.Name(), Members: groupfile.MemberIDs(entry.Group)}
+			a, err := assignChecked(s, entry.Group)
+			var ie *internalError
+			switch {
+			case errors.As(err, &ie):
+				internal++
+				r.Err = err
+			case err != nil:
+				groupBad = true
+				r.Err = err
+			default:
+				r.Assignment = a
+				r.Stats = groupfile.StatsOf(assign.Summarize(entry.Group, a))
+			}
+			if werr := out.result(groups, r, entry.Group); werr != nil {
+				return werr
+			}
+		}
+		if groupBad {
+			bad++
+		}
+	}
+	if err := out.close(); err != nil {
+		return err
+	}
+	switch {
+	case stop != nil:
+		return &statusError{code: exitInput, msg: oneLine(stop.Error())}
+	case internal > 0:
+		return &statusError{code: exitInternal, msg: fmt.Sprintf("%d results failed internally; see the error lines", internal)}
+	case bad > 0:
+		return &statusError{code: exitInput, msg: fmt.Sprintf("%d of %d groups had bad input; see the error lines", bad, groups)}
+	}
+	return nil
+}
+
+// planWriter writes plan results in one format.
+type planWriter struct {
+	w      io.Writer
+	format string
+	json   *resultWriter
+	csv    [][]string
+}
+
+func newPlanWriter(w io.Writer, format string) *planWriter {
+	return &planWriter{w: w, format: format, json: &resultWriter{w: w, format: format}}
+}
+
+func groupLabel(n int, name string) string {
+	if name == "" {
+		return "group #" + strconv.Itoa(n)
+	}
+	return "group " + strconv.Quote(name)
+}
+
+func (p *planWriter) result(n int, r groupfile.Result, g assign.Group) error {
+	switch p.format {
+	case formatJSON, formatJSONL:
+		return p.json.write(r)
+	case formatCSV:
+		if r.Err != nil {
+			p.csv = append(p.csv, []string{r.Name, r.Strategy, "", "", "", oneLine(r.Err.Error())})
+			return nil
+		}
+		for _, id := range r.Members {
+			p.csv = append(p.csv, []string{r.Name, r.Strategy, id, itoa(len(r.Assignment[id])), compact(r.Assignment[id]), ""})
+		}
+		return nil
+	}
+	label := groupLabel(n, r.Name)
+	if r.Err != nil {
+		_, err := fmt.Fprintf(p.w, "%s, %s: error: %s\n\n", label, r.Strategy, oneLine(r.Err.Error()))
+		return err
+	}
+	st := r.Stats
+	if _, err := fmt.Fprintf(p.w, "%s, %s: %d partitions over %d members, min %d, max %d, spread %d, stddev %s, idle %d\n",
+		label, r.Strategy, st.Partitions, st.Members, st.Min, st.Max, st.Spread, formatStdDev(st.StdDev), st.Idle); err != nil {
+		return err
+	}
+	t := &table{header: []string{"MEMBER", "COUNT", "PARTITIONS"}, aligns: []align{left, right, left}}
+	for _, id := range r.Members {
+		t.add(id, itoa(len(r.Assignment[id])), compact(r.Assignment[id]))
+	}
+	if err := t.render(p.w); err != nil {
+		return err
+	}
+	_, err := io.WriteString(p.w, "\n")
+	return err
+}
+
+func (p *planWriter) close() error {
+	switch p.format {
+	case formatJSON, formatJSONL:
+		return p.json.close()
+	case formatCSV:
+		return writeCSV(p.w, []string{"name", "strategy", "member", "count", "partitions", "error"}, p.csv)
+	}
+	return nil
+}

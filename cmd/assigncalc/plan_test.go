@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// planLine is one result line, with the members of the assignment in the
+// order the object lists them.
+type planLine struct {
+	Name       string
+	Strategy   string
+	Members    []string
+	Assignment map[string]map[string][]int32
+	Error      string
+}
+
+// parsePlanLines reads JSON lines of results with encoding/json, an
+// independent reader, keeping the order of the assignment's keys.
+func parsePlanLines(t *testing.T, data []byte) []planLine {
+	t.Helper()
+	var out []planLine
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var l struct {
+			Name       string
+			Strategy   string
+			Assignment json.RawMessage
+			Error      string
+		}
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		p := planLine{Name: l.Name, Strategy: l.Strategy, Error: l.Error}
+		if l.Assignment != nil {
+			if err := json.Unmarshal(l.Assignment, &p.Assignment); err != nil {
+				t.Fatalf("assignment %s: %v", l.Assignment, err)
+			}
+			dec := json.NewDecoder(bytes.NewReader(l.Assignment))
+			depth := 0
+			for {
+				tok, err := dec.Token()
+				if err != nil {
+					break
+				}
+				switch tok {
+				case json.Delim('{'), json.Delim('['):
+					depth++
+				case json.Delim('}'), json.Delim(']'):
+					depth--
+				default:
+					if s, ok := tok.(string); ok && depth == 1 {
+						p.Members = append(p.Members, s)
+					}
+				}
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// TestPlanAgreesWithKafka runs the batch mode on the shared example groups
+// and compares every assignment with the one Apache Kafka's Java client
+// computed for the same group (testdata/kafka-java-range-roundrobin.jsonl,
+// produced outside this repository): same members in the same order, same
+// partitions.
+func TestPlanAgreesWithKafka(t *testing.T) {
+	want, err := os.ReadFile("../../testdata/kafka-java-range-roundrobin.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, strategies := range [][]string{{"range,roundrobin"}, {"range", "--strategy", "roundrobin"}} {
+		args := []string{"plan", "--in", "../../testdata/groups.jsonl", "--format", "jsonl", "--strategy"}
+		args = append(args, strategies...)
+		stdout, stderr, status := runCase(cliCase{args: args})
+		if status != 0 || stderr != "" {
+			t.Fatalf("assigncalc %s: exit status %d, stderr %q", strings.Join(args, " "), status, stderr)
+		}
+		if diff := cmp.Diff(parsePlanLines(t, want), parsePlanLines(t, []byte(stdout))); diff != "" {
+			t.Errorf("assigncalc %s mismatch with Kafka's Java client (-want +got):\n%s", strings.Join(args, " "), diff)
+		}
+	}
+}
+
+// A batch mixing good groups, groups Kafka would refuse and groups with
+// bad JSON content: every group gets its lines, the bad ones an error, and
+// the exit status says bad input.
+const mixedBatch = `{"name": "good", "topics": {"t": 3}, "members": [{"id": "b", "topics": ["t"]}, {"id": "a", "topics": ["t"]}]}
+{"name": "duplicate-member", "topics": {"t": 3}, "members": [{"id": "a", "topics": ["t"]}, {"id": "a", "topics": ["t"]}]}
+{"name": "negative-count", "topics": {"t": -3}, "members": [{"id": "a", "topics": ["t"]}]}
+{"name": "not-an-int", "topics": {"t": 2.5}, "members": [{"id": "a", "topics": ["t"]}]}
+{"name": "unknown-field", "topics": {"t": 1}, "members": [{"id": "a", "topics": ["t"], "rak": "x"}]}
+{"name": "good-too", "topics": {"t": 1, "u": 2}, "members": [{"id": "a", "topics": ["t", "u", "nope"]}, {"id": "z", "topics": []}]}
+`
+
+func TestPlanGolden(t *testing.T) {
+	runGolden(t, []cliCase{
+		{name: "plan_kafka_examples_table", args: []string{"plan", "--in", "../../testdata/groups.jsonl", "--strategy", "range,roundrobin", "--format", "table"}},
+		{name: "plan_kafka_examples_csv", args: []string{"plan", "--in", "../../testdata/groups.jsonl", "--strategy", "range", "--format", "csv"}},
+		{name: "plan_mixed_jsonl", args: []string{"plan", "--in", "-", "--strategy", "range,roundrobin"}, stdin: mixedBatch, status: 2},
+		{name: "plan_mixed_json", args: []string{"plan", "--in", "-", "--format", "json"}, stdin: mixedBatch, status: 2},
+		{name: "plan_mixed_table", args: []string{"plan", "--in", "-", "--format", "table"}, stdin: mixedBatch, status: 2},
+		{name: "plan_all_strategies_one_member", args: []string{"plan", "--in", "-", "--strategy", "all"},
+			stdin: `{"name": "solo", "topics": {"t": 3}, "members": [{"id": "only", "topics": ["t"]}]}`},
+		{name: "plan_java_class_name", args: []string{"plan", "--in", "-", "--strategy", "org.apache.kafka.clients.consumer.RoundRobinAssignor"},
+			stdin: `{"topics": {"t": 3}, "members": [{"id": "x", "topics": ["t"]}, {"id": "y", "topics": ["t"]}]}`},
+		{name: "plan_empty_input", args: []string{"plan", "--in", "-", "--format", "json"}, stdin: "\n"},
+		{name: "plan_malformed_json", args: []string{"plan", "--in", "-"}, stdin: "{\"name\": \"first\", \"topics\": {\"t\": 1}, \"members\": []}\n{\"name\": \"second\",\n  \"topics\": {\"t\": 1} \"members\": []}\n", status: 2},
+		{name: "plan_unknown_strategy", args: []string{"plan", "--in", "-", "--strategy", "range,fastest"}, status: 2},
+		{name: "plan_unknown_format", args: []string{"plan", "--in", "-", "--format", "yaml"}, status: 2},
+		{name: "plan_missing_in", args: []string{"plan"}, status: 2},
+		{name: "plan_missing_file", args: []string{"plan", "--in", "testdata/does-not-exist.jsonl"}, status: 2},
+		{name: "plan_unknown_flag", args: []string{"plan", "--inn", "x"}, status: 2},
+	})
+}
+
+// TestPlanMixedBatch checks, independently of the golden files, what the
+// mixed batch must give: the good groups assigned as worked out by hand
+// (Range on t with members a, b: a gets 0-1, b gets 2), one error line per
+// bad group, in input order.
+func TestPlanMixedBatch(t *testing.T) {
+	stdout, _, status := runCase(cliCase{args: []string{"plan", "--in", "-", "--format", "jsonl"}, stdin: mixedBatch})
+	if status != exitInput {
+		t.Errorf("exit status %d, want %d", status, exitInput)
+	}
+	got := parsePlanLines(t, []byte(stdout))
+	var summary []string
+	for _, l := range got {
+		switch {
+		case l.Error != "":
+			summary = append(summary, l.Name+": error")
+		default:
+			summary = append(summary, fmt.Sprintf("%s: %v %v", l.Name, l.Members, l.Assignment))
+		}
+	}
+	want := []string{
+		"good: [b a] map[a:map[t:[0 1]] b:map[t:[2]]]",
+		"duplicate-member: error",
+		"negative-count: error",
+		"not-an-int: error",
+		"unknown-field: error",
+		"good-too: [a z] map[a:map[t:[0] u:[0 1]] z:map[]]",
+	}
+	if diff := cmp.Diff(want, summary); diff != "" {
+		t.Errorf("plan on the mixed batch mismatch (-want +got):\n%s", diff)
+	}
+	for _, l := range got {
+		if l.Name == "not-an-int" && !strings.Contains(l.Error, "line 4, column 40") {
+			t.Errorf("error for not-an-int %q does not give line 4, column 40", l.Error)
+		}
+	}
+}

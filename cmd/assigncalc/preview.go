@@ -1,0 +1,168 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/internal/groupfile"
+	"github.com/urfave/cli/v2"
+)
+
+// Large groups are summarised in the per-member table unless --all.
+const (
+	summaryAbove   = 40 // members beyond which the table is summarised
+	summaryRows    = 10 // members shown at the top and at the bottom
+	partitionsWide = 60 // runes of the partitions column unless --all
+)
+
+func previewFlags() []cli.Flag {
+	return append(shapeFlags(),
+		&cli.StringFlag{Name: "strategy", Value: "range", Usage: "detail strategy `NAME` member by member: " + strategyChoices()},
+		&cli.StringSliceFlag{Name: "compare", Usage: "compare strategies `NAME,...` (default: all)"},
+		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
+		&cli.BoolFlag{Name: "all", Usage: "list every member and every partition, even for large groups"},
+	)
+}
+
+// preview compares every strategy on one group, then details one.
+func preview(e *env, c *cli.Context) error {
+	if c.Args().Present() {
+		return usagef("unknown command %q (see assigncalc --help)", c.Args().First())
+	}
+	if c.NumFlags() == 0 {
+		return cli.ShowAppHelp(c)
+	}
+	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL, formatCSV)
+	if err != nil {
+		return err
+	}
+	detail, err := assign.Lookup(c.String("strategy"))
+	if err != nil {
+		return &usageError{fmt.Errorf("--strategy: %w", err)}
+	}
+	entry, err := groupFromFlags(e, c)
+	if err != nil {
+		return err
+	}
+	g := entry.Group
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	warnUnknownTopics(e, g)
+
+	type outcome struct {
+		s     assign.Strategy
+		a     assign.Assignment
+		stats assign.Stats
+	}
+	var outcomes []outcome
+	strategies := assign.Strategies()
+	if c.IsSet("compare") {
+		if strategies, err = parseStrategies("compare", c.StringSlice("compare")); err != nil {
+			return err
+		}
+	}
+	if !slices.ContainsFunc(strategies, func(s assign.Strategy) bool { return s.Name() == detail.Name() }) {
+		strategies = append(strategies, detail)
+	}
+	for _, s := range strategies {
+		a, err := assignChecked(s, g)
+		if err != nil {
+			return err
+		}
+		outcomes = append(outcomes, outcome{s, a, assign.Summarize(g, a)})
+	}
+	ids := groupfile.MemberIDs(g)
+
+	switch format {
+	case formatJSON, formatJSONL:
+		rw := &resultWriter{w: e.stdout, format: format}
+		for _, o := range outcomes {
+			r := groupfile.Result{Name: entry.Name, Strategy: o.s.Name(), Members: ids, Assignment: o.a, Stats: groupfile.StatsOf(o.stats)}
+			if err := rw.write(r); err != nil {
+				return err
+			}
+		}
+		return rw.close()
+	case formatCSV:
+		var rows [][]string
+		for _, o := range outcomes {
+			for _, id := range ids {
+				rows = append(rows, []string{o.s.Name(), id, itoa(len(o.a[id])), compact(o.a[id])})
+			}
+		}
+		return writeCSV(e.stdout, []string{"strategy", "member", "count", "partitions"}, rows)
+	}
+
+	w := e.stdout
+	title := describe(g)
+	if entry.Name != "" {
+		title = entry.Name + ": " + title
+	}
+	fmt.Fprintf(w, "%s\n\n", title)
+	cmpTable := &table{
+		header: []string{"STRATEGY", "MIN", "MAX", "SPREAD", "STDDEV", "IDLE"},
+		aligns: []align{left, right, right, right, right, right},
+	}
+	var chosen outcome
+	for _, o := range outcomes {
+		st := o.stats
+		cmpTable.add(o.s.Name(), itoa(st.Min), itoa(st.Max), itoa(st.Spread), formatStdDev(st.StdDev), itoa(st.Idle))
+		if o.s.Name() == detail.Name() {
+			chosen = o
+		}
+	}
+	if err := cmpTable.render(w); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%s:\n", chosen.s.Name())
+	return memberTable(w, g, chosen.a, chosen.stats, c.Bool("all"), e.colour)
+}
+
+// memberTable writes member, partitions, count and a bar per member. Large
+// groups show the most and the least loaded members unless all.
+func memberTable(w io.Writer, g assign.Group, a assign.Assignment, st assign.Stats, all, colour bool) error {
+	t := &table{header: []string{"MEMBER", "PARTITIONS", "COUNT", ""}, aligns: []align{left, left, right, left}}
+	mean := 0.0
+	if st.Members > 0 {
+		mean = float64(st.Partitions) / float64(st.Members)
+	}
+	row := func(i int) {
+		id := g.Members[i].ID
+		parts := compact(a[id])
+		if !all {
+			parts = truncate(parts, partitionsWide)
+		}
+		n := len(a[id])
+		t.add(id, parts, itoa(n), bar(n, st.Max, mean, colour))
+	}
+	if all || len(g.Members) <= summaryAbove {
+		for i := range g.Members {
+			row(i)
+		}
+		return t.render(w)
+	}
+	// Most loaded first; ties in the group's order.
+	order := make([]int, len(g.Members))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		return cmp.Compare(len(a[g.Members[y].ID]), len(a[g.Members[x].ID]))
+	})
+	for _, i := range order[:summaryRows] {
+		row(i)
+	}
+	t.add(fmt.Sprintf("… %d more", len(order)-2*summaryRows), "", "", "")
+	for _, i := range order[len(order)-summaryRows:] {
+		row(i)
+	}
+	if err := t.render(w); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%d members, most loaded and least loaded shown; --all lists every member\n", len(g.Members))
+	return err
+}

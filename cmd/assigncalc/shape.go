@@ -1,0 +1,214 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/internal/groupfile"
+	"github.com/urfave/cli/v2"
+)
+
+// shapeFlags describe a group on the command line, shared by the preview
+// and simulate.
+func shapeFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "members", Usage: "`N` members named c0..cN-1, each subscribed to every topic"},
+		&cli.StringSliceFlag{Name: "member", Usage: "a member `ID[=TOPIC,...][@RACK]`, subscribed to the topics listed (default: every topic); repeatable"},
+		&cli.StringSliceFlag{Name: "topics", Usage: "topics and partition counts `NAME:COUNT,...` (e.g. t1:7,t2:3); repeatable"},
+		&cli.IntFlag{Name: "replicas", Usage: "place `N` replicas of each partition on consecutive racks of --racks, for a rack-aware preview (default: 1 with --racks)"},
+		&cli.StringFlag{Name: "racks", Usage: "racks `A,B,...` to place replicas on; members of --members get them in turn"},
+		&cli.StringFlag{Name: "in", Usage: "read the group from `FILE` in the JSON contract (- for stdin) instead of the flags above"},
+	}
+}
+
+// groupFromFlags builds the group the shape flags or --in describe, and the
+// warnings Kafka's tolerance deserves (subscriptions to unknown topics).
+func groupFromFlags(e *env, c *cli.Context) (groupfile.Entry, error) {
+	if path := c.String("in"); path != "" {
+		for _, f := range []string{"members", "member", "topics", "replicas", "racks"} {
+			if c.IsSet(f) {
+				return groupfile.Entry{}, usagef("--in cannot be combined with --%s", f)
+			}
+		}
+		src, done, err := openInput(e, path)
+		if err != nil {
+			return groupfile.Entry{}, err
+		}
+		defer done()
+		entries, err := groupfile.ReadAll(src)
+		if err != nil {
+			return groupfile.Entry{}, err
+		}
+		if len(entries) != 1 {
+			return groupfile.Entry{}, usagef("--in %s: holds %d groups, want exactly one (use assigncalc plan for batches)", path, len(entries))
+		}
+		return entries[0], nil
+	}
+
+	g := assign.Group{Topics: make(map[string]int32)}
+	var topicOrder []string
+	for _, spec := range c.StringSlice("topics") {
+		for item := range strings.SplitSeq(spec, ",") {
+			name, count, err := parseTopic(item)
+			if err != nil {
+				return groupfile.Entry{}, err
+			}
+			if _, dup := g.Topics[name]; dup {
+				return groupfile.Entry{}, usagef("--topics: topic %q given twice", name)
+			}
+			g.Topics[name] = count
+			topicOrder = append(topicOrder, name)
+		}
+	}
+	if len(g.Topics) == 0 {
+		return groupfile.Entry{}, usagef("no topics: give --topics NAME:COUNT,... (e.g. --topics t1:7) or --in FILE")
+	}
+
+	var racks []string
+	if r := c.String("racks"); r != "" {
+		for name := range strings.SplitSeq(r, ",") {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				return groupfile.Entry{}, usagef("--racks %q: empty rack name", r)
+			}
+			if slices.Contains(racks, name) {
+				return groupfile.Entry{}, usagef("--racks: rack %q given twice", name)
+			}
+			racks = append(racks, name)
+		}
+	}
+	replicas := c.Int("replicas")
+	switch {
+	case c.IsSet("replicas") && len(racks) == 0:
+		return groupfile.Entry{}, usagef("--replicas needs --racks to place the replicas on")
+	case c.IsSet("replicas") && (replicas < 1 || replicas > len(racks)):
+		return groupfile.Entry{}, usagef("--replicas %d: want between 1 and the number of racks (%d)", replicas, len(racks))
+	case !c.IsSet("replicas"):
+		replicas = 1
+	}
+	if len(racks) > 0 {
+		g.PartitionRacks = placeReplicas(g.Topics, racks, replicas)
+	}
+
+	n := c.Int("members")
+	if n < 0 || n > 1<<20 {
+		return groupfile.Entry{}, usagef("--members %d: want between 0 and %d", n, 1<<20)
+	}
+	for i := range n {
+		m := assign.Member{ID: "c" + strconv.Itoa(i), Topics: slices.Clone(topicOrder), Generation: -1}
+		if len(racks) > 0 {
+			m.Rack = racks[i%len(racks)]
+		}
+		g.Members = append(g.Members, m)
+	}
+	for _, spec := range c.StringSlice("member") {
+		m, err := parseMember(spec, topicOrder)
+		if err != nil {
+			return groupfile.Entry{}, err
+		}
+		g.Members = append(g.Members, m)
+	}
+	if len(g.Members) == 0 {
+		return groupfile.Entry{}, usagef("no members: give --members N or --member ID[=TOPIC,...][@RACK]")
+	}
+	return groupfile.Entry{Group: g, Protocols: make([][]string, len(g.Members))}, nil
+}
+
+// parseTopic parses NAME:COUNT.
+func parseTopic(item string) (string, int32, error) {
+	item = strings.TrimSpace(item)
+	name, count, ok := strings.Cut(item, ":")
+	if !ok || name == "" {
+		return "", 0, usagef("--topics %q: want NAME:COUNT, e.g. t1:7", item)
+	}
+	n, err := strconv.ParseInt(count, 10, 32)
+	switch {
+	case err != nil:
+		return "", 0, usagef("--topics %q: partition count %q is not a whole number", item, count)
+	case n < 0:
+		return "", 0, usagef("--topics %q: partition count %d is negative", item, n)
+	}
+	return name, int32(n), nil
+}
+
+// parseMember parses ID[=TOPIC,...][@RACK]. The rack is what follows the
+// last '@'; without '=' the member subscribes to every topic.
+func parseMember(spec string, allTopics []string) (assign.Member, error) {
+	m := assign.Member{Generation: -1}
+	rest := spec
+	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+		m.Rack = rest[i+1:]
+		rest = rest[:i]
+		if m.Rack == "" {
+			return m, usagef("--member %q: empty rack after '@'", spec)
+		}
+	}
+	id, topics, hasTopics := strings.Cut(rest, "=")
+	m.ID = id
+	if m.ID == "" {
+		return m, usagef("--member %q: empty member ID", spec)
+	}
+	if !utf8.ValidString(m.ID) {
+		return m, usagef("--member %q: member ID is not valid UTF-8", spec)
+	}
+	if !hasTopics {
+		m.Topics = slices.Clone(allTopics)
+		return m, nil
+	}
+	m.Topics = []string{}
+	for t := range strings.SplitSeq(topics, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			m.Topics = append(m.Topics, t)
+		}
+	}
+	return m, nil
+}
+
+// placeReplicas puts the replicas of partition p of each topic on racks
+// p, p+1, ..., p+replicas-1 (mod the number of racks): the round-robin
+// placement Kafka uses for a new topic, without its random start.
+func placeReplicas(topics map[string]int32, racks []string, replicas int) map[string][][]string {
+	out := make(map[string][][]string, len(topics))
+	for t, n := range topics {
+		lists := make([][]string, n)
+		for p := range lists {
+			for k := range replicas {
+				lists[p] = append(lists[p], racks[(p+k)%len(racks)])
+			}
+		}
+		out[t] = lists
+	}
+	return out
+}
+
+// describe summarises a group in one line.
+func describe(g assign.Group) string {
+	parts := 0
+	for _, n := range g.Topics {
+		parts += int(n)
+	}
+	plural := func(n int, one, many string) string {
+		if n == 1 {
+			return fmt.Sprintf("%d %s", n, one)
+		}
+		return fmt.Sprintf("%d %s", n, many)
+	}
+	return fmt.Sprintf("%s, %s, %s", plural(len(g.Members), "member", "members"), plural(len(g.Topics), "topic", "topics"), plural(parts, "partition", "partitions"))
+}
+
+// warnUnknownTopics warns of subscriptions to topics missing from the
+// metadata: Kafka skips them, so they are not an error, but they are
+// usually a typo.
+func warnUnknownTopics(e *env, g assign.Group) {
+	for _, m := range g.Members {
+		for _, t := range m.Topics {
+			if _, ok := g.Topics[t]; !ok {
+				e.warnf("member %q subscribes to topic %q, which is not in the metadata; it is skipped, as Kafka skips it", m.ID, t)
+			}
+		}
+	}
+}
