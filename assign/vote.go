@@ -25,6 +25,7 @@ package assign
 // roundrobin > range > sticky on the Scala one.
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -282,13 +283,14 @@ func (r VoteResult) Votes() map[string]int {
 //
 // Insertion order matters only within a bucket (Java) or among names with
 // equal hash codes (Scala), and the insertion order is the order in which
-// the broker iterates its members, a hash map by member ID that the inputs
-// describe only in part. For the Java coordinator Vote assumes a
-// java.util.HashMap of the accepted member IDs inserted in the order given
-// and never larger than now (a broker's member map keeps the capacity it
-// once grew to and the insertion history of members that left and
-// rejoined). For the Scala coordinator it takes the members in the order
-// given. [VoteResult.OrderDependent] reports when this assumption decides
+// the broker iterates its members: a hash map by member ID
+// (java.util.HashMap on the Java coordinator, Scala 2.13's
+// mutable.HashMap on the Scala one) that the inputs describe only in part.
+// Vote assumes a map holding just the accepted members, inserted in the
+// order given; a broker's map keeps the capacity it once grew to and the
+// insertion history of members that left and rejoined, which can change
+// the order of members whose IDs share a bucket.
+// [VoteResult.OrderDependent] reports when the order of members decides
 // the winner; otherwise the result does not depend on the order of members
 // at all, except through which members are refused.
 //
@@ -351,12 +353,19 @@ func Vote(members []VoteMember, c Coordinator, kind GroupKind) (VoteResult, erro
 	for k := range castOrder {
 		castOrder[k] = k
 	}
-	if c == JavaCoordinator {
+	switch c {
+	case JavaCoordinator:
 		var byID javaHashMap
 		for _, b := range res.Ballots {
 			byID.put(b.Member)
 		}
 		castOrder = byID.iterationOrder()
+	case ScalaCoordinator:
+		ids := make([]string, len(res.Ballots))
+		for k, b := range res.Ballots {
+			ids[k] = b.Member
+		}
+		castOrder = scalaMutableOrder(ids)
 	}
 
 	// Count in first-cast order; keys[k] was first cast before keys[k+1].
@@ -570,6 +579,36 @@ func scalaImprove(h int32) uint32 {
 	x += x << 4
 	x ^= x >> 10
 	return x
+}
+
+// scalaMutableOrder returns the iteration order of a Scala 2.13
+// mutable.HashMap with the given String keys inserted in index order: the
+// order of the buckets, improved hash h ^ (h >>> 16) masked by the table
+// size, and within a bucket ascending improved hash (as a signed Int), equal
+// hashes in insertion order. The table starts at 16 entries and doubles
+// before an insertion that would bring the size to 3/4 of it.
+func scalaMutableOrder(keys []string) []int {
+	capacity := 16
+	for len(keys) >= capacity*3/4 {
+		capacity *= 2
+	}
+	hashes := make([]int32, len(keys))
+	for i, k := range keys {
+		h := javaStringHash(k)
+		hashes[i] = h ^ int32(uint32(h)>>16)
+	}
+	order := make([]int, len(keys))
+	for i := range order {
+		order[i] = i
+	}
+	mask := int32(capacity - 1)
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c := cmp.Compare(hashes[a]&mask, hashes[b]&mask); c != 0 {
+			return c
+		}
+		return cmp.Compare(hashes[a], hashes[b])
+	})
+	return order
 }
 
 // champOrder returns the iteration order of a Scala 2.13 immutable.HashMap

@@ -679,10 +679,6 @@ func TestOrderDependentTie(t *testing.T) {
 		if !r.OrderDependent {
 			t.Errorf("%v: tie of Aa and BB not flagged OrderDependent", coord)
 		}
-		// Scala counts in the order given: c0 first, so Aa.
-		if coord == ScalaCoordinator && r.Winner != "Aa" {
-			t.Errorf("scala: winner %s, want Aa (cast first)", r.Winner)
-		}
 		// A 2-1 majority is not a tie and does not depend on order.
 		r, err = Vote(voteGroup("c0: Aa BB", "c1: BB Aa", "c2: BB Aa"), coord, ClassicGroup)
 		if err != nil {
@@ -692,17 +688,58 @@ func TestOrderDependentTie(t *testing.T) {
 			t.Errorf("%v: 2-1 for BB gave winner %s, OrderDependent %v", coord, r.Winner, r.OrderDependent)
 		}
 	}
-	// Java: members c0 and c1 sit in buckets of the member map by their
-	// IDs' hashes: "c0" = 99*31+48 = 3117, spread 3117, bucket 13; "c1" =
+	// Both coordinators keep members in a hash map by ID whose bucket is
+	// (h ^ (h >>> 16)) & 15: "c0" = 99*31+48 = 3117, bucket 13; "c1" =
 	// 3118, bucket 14. c0 casts first whatever the input order, so Aa is
-	// inserted first into the tally and wins.
-	for _, members := range [][]VoteMember{voteGroup("c0: Aa BB", "c1: BB Aa"), voteGroup("c1: BB Aa", "c0: Aa BB")} {
-		r, err := Vote(members, JavaCoordinator, ClassicGroup)
-		if err != nil {
-			t.Fatal(err)
+	// counted first and wins.
+	for _, coord := range []Coordinator{JavaCoordinator, ScalaCoordinator} {
+		for _, members := range [][]VoteMember{voteGroup("c0: Aa BB", "c1: BB Aa"), voteGroup("c1: BB Aa", "c0: Aa BB")} {
+			r, err := Vote(members, coord, ClassicGroup)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Winner != "Aa" {
+				t.Errorf("%v: winner %s, want Aa (member c0 iterates first)", coord, r.Winner)
+			}
 		}
-		if r.Winner != "Aa" {
-			t.Errorf("java: winner %s, want Aa (member c0 iterates first)", r.Winner)
+	}
+}
+
+// TestScalaMutableOrder: Scala 2.13's mutable.HashMap orders a bucket by
+// improved hash. "A", "Q", "a", "q" hash to 65, 81, 97, 113 (one
+// character, so h ^ (h >>> 16) = h): all in bucket 1 of 16, but split
+// into buckets 1 (A, a) and 17 (Q, q) of 32. The table grows to 32 before
+// the 12th insertion. "Aa" and "BB" (2112 both) keep insertion order.
+func TestScalaMutableOrder(t *testing.T) {
+	relative := func(keys []string, of ...string) []string {
+		var got []string
+		for _, i := range scalaMutableOrder(keys) {
+			if slices.Contains(of, keys[i]) {
+				got = append(got, keys[i])
+			}
+		}
+		return got
+	}
+	fill := func(n int) []string {
+		keys := []string{"q", "a", "Q", "A"}
+		for i := 0; len(keys) < n; i++ {
+			keys = append(keys, fmt.Sprintf("filler-%d", i))
+		}
+		return keys
+	}
+	tests := []struct {
+		keys []string
+		want []string
+	}{
+		{fill(4), []string{"A", "Q", "a", "q"}},
+		{fill(11), []string{"A", "Q", "a", "q"}},
+		{fill(12), []string{"A", "a", "Q", "q"}},
+		{[]string{"BB", "Aa"}, []string{"BB", "Aa"}},
+		{[]string{"Aa", "BB"}, []string{"Aa", "BB"}},
+	}
+	for _, tc := range tests {
+		if diff := cmp.Diff(tc.want, relative(tc.keys, tc.want...)); diff != "" {
+			t.Errorf("scalaMutableOrder(%d keys) mismatch (-want +got):\n%s", len(tc.keys), diff)
 		}
 	}
 }
@@ -823,14 +860,15 @@ func TestVoteProperties(t *testing.T) {
 		}
 	}))
 
-	// On the Java coordinator ballots are cast in the member map's order,
-	// by member ID, so with these IDs (all in distinct buckets) even an
-	// order-dependent tie does not depend on the order given.
-	t.Run("java: member IDs, not input order, decide", rapid.MakeCheck(func(t *rapid.T) {
+	// Ballots are cast in the member map's order, by member ID, so with
+	// these IDs (m0..m7, all in distinct buckets) even an order-dependent
+	// tie does not depend on the order given.
+	t.Run("member IDs, not input order, decide", rapid.MakeCheck(func(t *rapid.T) {
 		ms := voteMembersGen().Draw(t, "members")
+		coord := coords.Draw(t, "coordinator")
 		shuffled := rapid.Permutation(ms).Draw(t, "shuffled")
-		a, _ := Vote(ms, JavaCoordinator, ClassicGroup)
-		b, _ := Vote(shuffled, JavaCoordinator, ClassicGroup)
+		a, _ := Vote(ms, coord, ClassicGroup)
+		b, _ := Vote(shuffled, coord, ClassicGroup)
 		if len(a.Refused) > 0 || len(b.Refused) > 0 {
 			return
 		}
