@@ -168,7 +168,7 @@ type index struct {
 	numParts  []int32  // topic index => partition count
 	topicByID map[string]int32
 
-	subs [][]int32 // member index => subscribed topic indices, ascending, deduplicated
+	subs [][]int32 // member index => subscribed topic indices, ascending, deduplicated; shared between members, never modify
 
 	// owned lists each member's claims that still exist, in input order.
 	// Claims of topics nobody subscribes to are dropped; claims of topics
@@ -239,10 +239,19 @@ func compile(g Group) (*index, error) {
 	}
 
 	// Topics: those subscribed by someone that exist with partitions.
+	// Members usually share one subscription: skipping a member whose
+	// topics equal the previous member's costs a string comparison per
+	// topic, far less than a map lookup.
 	subscribed := make(map[string]bool)
+	var last []string
 	for i := range g.Members {
-		for _, t := range g.Members[i].Topics {
-			if g.Topics[t] > 0 {
+		topics := g.Members[i].Topics
+		if sameStrings(topics, last) {
+			continue
+		}
+		last = topics
+		for _, t := range topics {
+			if !subscribed[t] && g.Topics[t] > 0 {
 				subscribed[t] = true
 			}
 		}
@@ -267,16 +276,23 @@ func compile(g Group) (*index, error) {
 	// Subscriptions and claims.
 	ix.subs = make([][]int32, len(g.Members))
 	ix.owned = make([][]topicPart, len(g.Members))
+	last = nil
+	var lastSub []int32
 	for i := range g.Members {
 		m := &g.Members[i]
-		var sub []int32
-		for _, t := range m.Topics {
-			if ti, ok := ix.topicByID[t]; ok {
-				sub = append(sub, ti)
+		if i > 0 && sameStrings(m.Topics, last) {
+			ix.subs[i] = lastSub // shared: subs are read-only
+		} else {
+			var sub []int32
+			for _, t := range m.Topics {
+				if ti, ok := ix.topicByID[t]; ok {
+					sub = append(sub, ti)
+				}
 			}
+			slices.Sort(sub)
+			ix.subs[i] = slices.Compact(sub)
+			last, lastSub = m.Topics, ix.subs[i]
 		}
-		slices.Sort(sub)
-		ix.subs[i] = slices.Compact(sub)
 
 		if len(m.Owned) == 0 {
 			continue
@@ -311,6 +327,18 @@ func compile(g Group) (*index, error) {
 
 	ix.internRacks()
 	return ix, nil
+}
+
+// sameStrings reports whether a and b hold the same strings, at once when
+// they share their backing array.
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	return slices.Equal(a, b)
 }
 
 // compareKafkaMembers orders members as Kafka's MemberInfo.compareTo does:
@@ -366,6 +394,13 @@ func (ix *index) internRacks() {
 		}
 	}
 	ix.partRacks = make([][][]int32, len(ix.topics))
+	total := 0
+	for _, t := range ix.topics {
+		for _, racks := range g.PartitionRacks[t] {
+			total += len(racks)
+		}
+	}
+	backing := make([]int32, 0, total) // one array for every partition's list
 	for ti, t := range ix.topics {
 		lists, ok := g.PartitionRacks[t]
 		if !ok {
@@ -373,12 +408,13 @@ func (ix *index) internRacks() {
 		}
 		parts := make([][]int32, len(lists))
 		for p, racks := range lists {
-			rs := make([]int32, 0, len(racks))
+			start := len(backing)
 			for _, r := range racks {
 				if r != "" {
-					rs = append(rs, names[r])
+					backing = append(backing, names[r])
 				}
 			}
+			rs := backing[start:len(backing):len(backing)]
 			slices.Sort(rs)
 			parts[p] = slices.Compact(rs)
 		}
