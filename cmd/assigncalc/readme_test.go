@@ -1,0 +1,110 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// fencedBlocks returns the fenced code blocks of a Markdown text with
+// their info strings.
+func fencedBlocks(md string) (infos, bodies []string) {
+	lines := strings.Split(md, "\n")
+	for i := 0; i < len(lines); i++ {
+		info, ok := strings.CutPrefix(lines[i], "```")
+		if !ok {
+			continue
+		}
+		var body []string
+		for i++; i < len(lines) && !strings.HasPrefix(lines[i], "```"); i++ {
+			body = append(body, lines[i])
+		}
+		infos = append(infos, info)
+		bodies = append(bodies, strings.Join(body, "\n")+"\n")
+	}
+	return infos, bodies
+}
+
+// TestREADMECommands runs every `$ go run ./cmd/assigncalc ...` of the
+// README's console blocks and checks that it prints what the README shows.
+func TestREADMECommands(t *testing.T) {
+	md, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	infos, bodies := fencedBlocks(string(md))
+	ran := 0
+	for i, body := range bodies {
+		if infos[i] != "console" {
+			continue
+		}
+		cmdLine, want, _ := strings.Cut(body, "\n")
+		rest, ok := strings.CutPrefix(cmdLine, "$ go run ./cmd/assigncalc")
+		if !ok {
+			continue
+		}
+		if strings.ContainsAny(rest, `"'\`) {
+			t.Fatalf("README command %q uses quoting this test does not parse", cmdLine)
+		}
+		ran++
+		stdout, stderr, status := runCase(cliCase{args: strings.Fields(rest)})
+		if status != 0 || stderr != "" {
+			t.Errorf("README command %q: exit status %d, stderr %q", cmdLine, status, stderr)
+		}
+		if diff := cmp.Diff(want, stdout); diff != "" {
+			t.Errorf("README command %q prints other than the README shows (-README +got):\n%s", cmdLine, diff)
+		}
+	}
+	if ran == 0 {
+		t.Error("README shows no `$ go run ./cmd/assigncalc` command")
+	}
+}
+
+// TestREADMEQuickStart checks that the README's library program is the
+// body of Example_readme, whose output go test checks, and that the output
+// the README shows is the example's.
+func TestREADMEQuickStart(t *testing.T) {
+	md, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := os.ReadFile("../../assign/example_readme_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	infos, bodies := fencedBlocks(string(md))
+	var program, printed string
+	for i, body := range bodies {
+		if infos[i] == "go" && strings.Contains(body, "func main() {") {
+			program = body
+			if i+1 < len(bodies) {
+				printed = bodies[i+1]
+			}
+		}
+	}
+	if program == "" {
+		t.Fatal("README has no Go program with func main")
+	}
+	_, mainBody, _ := strings.Cut(program, "func main() {\n")
+	mainBody, _, _ = strings.Cut(mainBody, "\n}\n")
+
+	_, exBody, ok := strings.Cut(string(example), "func Example_readme() {\n")
+	if !ok {
+		t.Fatal("assign/example_readme_test.go has no Example_readme")
+	}
+	exBody, output, _ := strings.Cut(exBody, "\t// Output:\n")
+	exBody = strings.TrimSuffix(exBody, "\n")
+	if diff := cmp.Diff(exBody, mainBody); diff != "" {
+		t.Errorf("README program differs from Example_readme (-example +README):\n%s", diff)
+	}
+	output, _, _ = strings.Cut(output, "}")
+	var want strings.Builder
+	for line := range strings.Lines(output) {
+		want.WriteString(strings.TrimPrefix(strings.TrimSpace(line), "// ") + "\n")
+	}
+	if diff := cmp.Diff(want.String(), printed); diff != "" {
+		t.Errorf("README output differs from Example_readme's (-example +README):\n%s", diff)
+	}
+}
