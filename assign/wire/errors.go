@@ -86,6 +86,3 @@ func (f field) String() string {
 	}
 	return s
 }
-
-func quote(s string) string { return strconv.Quote(s) }
-func itoa(i int) string     { return strconv.Itoa(i) }

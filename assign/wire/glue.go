@@ -2,6 +2,7 @@ package wire
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -29,7 +30,7 @@ type MemberError struct {
 }
 
 func (e *MemberError) Error() string {
-	return "wire: member " + quote(e.MemberID) + " (#" + itoa(e.Index) + "): " + strings.TrimPrefix(e.Err.Error(), "wire: ")
+	return "wire: member " + strconv.Quote(e.MemberID) + " (#" + strconv.Itoa(e.Index) + "): " + strings.TrimPrefix(e.Err.Error(), "wire: ")
 }
 
 func (e *MemberError) Unwrap() error { return e.Err }

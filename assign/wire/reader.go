@@ -141,36 +141,47 @@ func (r *reader) nullableBytes(f field) ([]byte, error) {
 
 // topicPartitions reads Kafka's [Topic [Partition]] list and flattens it in
 // wire order. A topic entry with no partitions contributes nothing.
+//
+// It reads the list twice: once to check every count and length and to
+// count the partitions, once to fill a slice of exactly that many. So the
+// result takes 24 bytes per 4-byte partition on the wire, whatever the
+// grouping, and a hostile list allocates nothing before it is refused.
 func (r *reader) topicPartitions(name string) ([]assign.TopicPartition, error) {
 	n, err := r.count(plain(name), 2+4) // each entry: a string length and a partition count
 	if err != nil {
 		return nil, err
 	}
-	var out []assign.TopicPartition
+	first := r.off
+	total := 0
 	for i := range n {
-		topic, err := r.string(field{name, i, "topic"})
-		if err != nil {
+		if _, _, err := r.stringBytes(field{name, i, "topic"}, false); err != nil {
 			return nil, err
 		}
 		np, err := r.count(field{name, i, "partitions"}, 4)
 		if err != nil {
 			return nil, err
 		}
+		r.off += 4 * np
+		total += np
+	}
+	if total == 0 {
+		return nil, nil
+	}
+	out := make([]assign.TopicPartition, 0, total)
+	for p := first; p < r.off; {
+		tlen := int(binary.BigEndian.Uint16(r.src[p:]))
+		name := r.src[p+2 : p+2+tlen]
+		p += 2 + tlen
+		np := int(binary.BigEndian.Uint32(r.src[p:]))
+		p += 4
 		if np == 0 {
 			continue
 		}
-		if out == nil {
-			// A first guess that the input bounds: at most one partition
-			// per 4 bytes left.
-			out = make([]assign.TopicPartition, 0, max(np, r.left()/4/4))
-		}
+		topic := string(name)
 		for range np {
-			p := int32(binaryBE32(r.src[r.off:]))
-			r.off += 4
-			out = append(out, assign.TopicPartition{Topic: topic, Partition: p})
+			out = append(out, assign.TopicPartition{Topic: topic, Partition: int32(binary.BigEndian.Uint32(r.src[p:]))})
+			p += 4
 		}
 	}
 	return out, nil
 }
-
-func binaryBE32(b []byte) uint32 { return binary.BigEndian.Uint32(b) }
