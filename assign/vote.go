@@ -224,13 +224,6 @@ type VoteResult struct {
 	// coordinator two have equal hash codes. See [Vote] for the order
 	// assumed.
 	OrderDependent bool
-
-	// Approximate reports that the Java coordinator would have turned a
-	// bucket of the tally into a red-black tree (nine or more strategies
-	// in one bucket of a table of 64 or more), whose iteration order this
-	// package does not emulate. It needs dozens of distinct strategy names
-	// and has never been seen in the field.
-	Approximate bool
 }
 
 // Votes returns the tally as a map from strategy to its number of ballots.
@@ -270,8 +263,11 @@ func (r VoteResult) Votes() map[string]int {
 //     hash = h ^ (h >>> 16) of String.hashCode, and within a bucket the
 //     order of insertion. The table starts at 16 buckets and doubles when
 //     it holds more than 3/4 of its capacity or when a bucket reaches nine
-//     entries while the table has fewer than 64 buckets; all of that is
-//     emulated. Stream.max keeps the first of equal maxima.
+//     entries while the table has fewer than 64 buckets. In a larger table
+//     such a bucket becomes a red-black tree whose list order the tree's
+//     rotations rearrange; that is emulated too (see javaHashMap), although
+//     it takes dozens of strategy names to happen. Stream.max keeps the
+//     first of equal maxima.
 //   - [ScalaCoordinator]: an immutable.HashMap (CHAMP) of Scala 2.13. Its
 //     iteration order walks the trie depth-first: in each node the entries
 //     stored inline come first, by their 5-bit digit of the improved hash
@@ -389,7 +385,6 @@ func Vote(members []VoteMember, c Coordinator, kind GroupKind) (VoteResult, erro
 		}
 		// tally inserted keys in the same first-cast order as keys.
 		order = tally.iterationOrder()
-		res.Approximate = tally.treeified
 		mask := int32(len(tally.table) - 1)
 		sameSlot = func(a, b int) bool { return tally.hashes[a]&mask == tally.hashes[b]&mask }
 	case ScalaCoordinator:
@@ -501,17 +496,35 @@ func utf16Pair(r rune) (hi, lo rune) {
 
 // javaHashMap emulates the iteration order of a java.util.HashMap with
 // String keys that only grows (put, never remove), as of Java 8 to 21.
+//
+// A bucket is a linked list in insertion order. The table starts at 16
+// buckets and doubles when the map holds more than 3/4 of its capacity;
+// a resize splits bucket i into i and i+oldCapacity, each keeping the
+// relative order of its entries. A bucket that reaches nine entries makes
+// a table of fewer than 64 buckets double instead; in a larger table the
+// bucket becomes a red-black tree (TreeNode) ordered by hash, then by
+// String.compareTo. A tree bucket still iterates along its linked list,
+// but the list changes: the tree's root moves to the front after every
+// insertion, and a new entry goes right after its parent in the tree.
+// When a resize splits a tree bucket, each half of six entries or fewer
+// turns back into a plain list and each larger half is rebuilt as a tree
+// from its list, unless the whole bucket stayed together.
 type javaHashMap struct {
-	table     [][]int32 // bucket => entry indices in the bucket's list order
-	keys      []string  // entry index => key, in insertion order
-	hashes    []int32   // entry index => spread hash, h ^ (h >>> 16)
-	index     map[string]int32
-	treeified bool // some bucket became a red-black tree; its order is not emulated
+	table  [][]int32 // bucket => entry indices in linked-list order
+	tree   []bool    // bucket => is a red-black tree
+	keys   []string  // entry index => key, in insertion order
+	hashes []int32   // entry index => spread hash, h ^ (h >>> 16)
+	index  map[string]int32
+
+	// Red-black tree links of the entries of tree buckets; -1 is null.
+	left, right, parent []int32
+	red                 []bool
 }
 
 const (
 	javaInitialCapacity    = 16
-	javaTreeifyThreshold   = 8
+	javaTreeifyThreshold   = 8 // a bucket holding 8 treeifies on the next insertion
+	javaUntreeifyThreshold = 6
 	javaMinTreeifyCapacity = 64
 )
 
@@ -522,6 +535,7 @@ func (m *javaHashMap) put(key string) {
 	}
 	if m.table == nil {
 		m.table = make([][]int32, javaInitialCapacity)
+		m.tree = make([]bool, javaInitialCapacity)
 		m.index = make(map[string]int32)
 	}
 	h := javaStringHash(key)
@@ -530,33 +544,246 @@ func (m *javaHashMap) put(key string) {
 	m.keys = append(m.keys, key)
 	m.hashes = append(m.hashes, h)
 	m.index[key] = e
+	m.left = append(m.left, -1)
+	m.right = append(m.right, -1)
+	m.parent = append(m.parent, -1)
+	m.red = append(m.red, false)
 
 	b := h & int32(len(m.table)-1)
-	before := len(m.table[b])
-	m.table[b] = append(m.table[b], e)
-	if before >= javaTreeifyThreshold { // the new entry is the ninth or later
+	switch before := len(m.table[b]); {
+	case m.tree[b]:
+		m.putTreeVal(b, e)
+	case before >= javaTreeifyThreshold: // the new entry is the ninth or later
+		m.table[b] = append(m.table[b], e)
 		if len(m.table) < javaMinTreeifyCapacity {
 			m.resize()
 		} else {
-			m.treeified = true
+			m.tree[b] = true
+			m.treeify(b)
 		}
+	default:
+		m.table[b] = append(m.table[b], e)
 	}
 	if len(m.keys) > len(m.table)*3/4 { // threshold = capacity * 0.75
 		m.resize()
 	}
 }
 
-// resize doubles the table. Each bucket splits into the same index and
-// index+oldCapacity, both keeping the relative order of its entries.
+// resize doubles the table.
 func (m *javaHashMap) resize() {
-	next := make([][]int32, 2*len(m.table))
-	mask := int32(len(next) - 1)
-	for _, bucket := range m.table {
+	old, oldTree := len(m.table), m.tree
+	next := make([][]int32, 2*old)
+	tree := make([]bool, 2*old)
+	for j, bucket := range m.table {
+		var lo, hi []int32
 		for _, e := range bucket {
-			next[m.hashes[e]&mask] = append(next[m.hashes[e]&mask], e)
+			if m.hashes[e]&int32(old) == 0 {
+				lo = append(lo, e)
+			} else {
+				hi = append(hi, e)
+			}
+		}
+		next[j], next[j+old] = lo, hi
+		if !oldTree[j] {
+			continue
+		}
+		// TreeNode.split: a half of six or fewer becomes a list; a larger
+		// half is rebuilt from its list order, unless it is the whole
+		// bucket, which keeps its tree.
+		for _, half := range []int{j, j + old} {
+			n := len(next[half])
+			if n > javaUntreeifyThreshold {
+				tree[half] = true
+			}
+		}
+		m.table, m.tree = next, tree // treeify works on the new table
+		if len(lo) > javaUntreeifyThreshold && len(hi) > 0 {
+			m.treeify(int32(j))
+		}
+		if len(hi) > javaUntreeifyThreshold && len(lo) > 0 {
+			m.treeify(int32(j + old))
 		}
 	}
-	m.table = next
+	m.table, m.tree = next, tree
+}
+
+// javaTreeOrder compares entries as TreeNode does: by spread hash, then by
+// String.compareTo. Distinct strings never tie, so tieBreakOrder (identity
+// hash codes) is never reached.
+func (m *javaHashMap) javaTreeOrder(a, b int32) int {
+	switch {
+	case m.hashes[a] < m.hashes[b]:
+		return -1
+	case m.hashes[a] > m.hashes[b]:
+		return 1
+	}
+	return javaCompare(m.keys[a], m.keys[b])
+}
+
+// treeify builds bucket b's tree by inserting its entries in list order,
+// then moves the root to the front of the list (TreeNode.treeify).
+func (m *javaHashMap) treeify(b int32) {
+	root := int32(-1)
+	for _, x := range m.table[b] {
+		m.left[x], m.right[x] = -1, -1
+		if root < 0 {
+			m.parent[x], m.red[x] = -1, false
+			root = x
+			continue
+		}
+		m.attach(root, x)
+		root = m.balanceInsertion(root, x)
+	}
+	m.moveRootToFront(b, root)
+}
+
+// attach hangs x under the leaf where a search from root ends, and returns
+// its new parent.
+func (m *javaHashMap) attach(root, x int32) int32 {
+	for p := root; ; {
+		if m.javaTreeOrder(x, p) <= 0 {
+			if m.left[p] < 0 {
+				m.left[p], m.parent[x] = x, p
+				return p
+			}
+			p = m.left[p]
+		} else {
+			if m.right[p] < 0 {
+				m.right[p], m.parent[x] = x, p
+				return p
+			}
+			p = m.right[p]
+		}
+	}
+}
+
+// putTreeVal inserts x into tree bucket b: into the tree, into the list
+// right after its tree parent, then moves the root to the front.
+func (m *javaHashMap) putTreeVal(b, x int32) {
+	root := m.table[b][0] // the root is always first
+	xp := m.attach(root, x)
+	i := slices.Index(m.table[b], xp)
+	m.table[b] = slices.Insert(m.table[b], i+1, x)
+	m.moveRootToFront(b, m.balanceInsertion(root, x))
+}
+
+func (m *javaHashMap) moveRootToFront(b, root int32) {
+	if i := slices.Index(m.table[b], root); i > 0 {
+		copy(m.table[b][1:i+1], m.table[b][:i])
+		m.table[b][0] = root
+	}
+}
+
+// balanceInsertion restores the red-black properties after x was attached
+// and returns the root, as HashMap.TreeNode.balanceInsertion does.
+func (m *javaHashMap) balanceInsertion(root, x int32) int32 {
+	m.red[x] = true
+	for {
+		xp := m.parent[x]
+		if xp < 0 {
+			m.red[x] = false
+			return x
+		}
+		xpp := m.parent[xp]
+		if !m.red[xp] || xpp < 0 {
+			return root
+		}
+		if xp == m.left[xpp] {
+			if y := m.right[xpp]; y >= 0 && m.red[y] {
+				m.red[y], m.red[xp], m.red[xpp] = false, false, true
+				x = xpp
+				continue
+			}
+			if x == m.right[xp] {
+				x = xp
+				root = m.rotateLeft(root, x)
+				xp = m.parent[x]
+				xpp = -1
+				if xp >= 0 {
+					xpp = m.parent[xp]
+				}
+			}
+			if xp >= 0 {
+				m.red[xp] = false
+				if xpp >= 0 {
+					m.red[xpp] = true
+					root = m.rotateRight(root, xpp)
+				}
+			}
+		} else {
+			if y := m.left[xpp]; y >= 0 && m.red[y] {
+				m.red[y], m.red[xp], m.red[xpp] = false, false, true
+				x = xpp
+				continue
+			}
+			if x == m.left[xp] {
+				x = xp
+				root = m.rotateRight(root, x)
+				xp = m.parent[x]
+				xpp = -1
+				if xp >= 0 {
+					xpp = m.parent[xp]
+				}
+			}
+			if xp >= 0 {
+				m.red[xp] = false
+				if xpp >= 0 {
+					m.red[xpp] = true
+					root = m.rotateLeft(root, xpp)
+				}
+			}
+		}
+	}
+}
+
+func (m *javaHashMap) rotateLeft(root, p int32) int32 {
+	r := m.right[p]
+	if r < 0 {
+		return root
+	}
+	m.right[p] = m.left[r]
+	if rl := m.left[r]; rl >= 0 {
+		m.parent[rl] = p
+	}
+	pp := m.parent[p]
+	m.parent[r] = pp
+	switch {
+	case pp < 0:
+		root = r
+		m.red[r] = false
+	case m.left[pp] == p:
+		m.left[pp] = r
+	default:
+		m.right[pp] = r
+	}
+	m.left[r] = p
+	m.parent[p] = r
+	return root
+}
+
+func (m *javaHashMap) rotateRight(root, p int32) int32 {
+	l := m.left[p]
+	if l < 0 {
+		return root
+	}
+	m.left[p] = m.right[l]
+	if lr := m.right[l]; lr >= 0 {
+		m.parent[lr] = p
+	}
+	pp := m.parent[p]
+	m.parent[l] = pp
+	switch {
+	case pp < 0:
+		root = l
+		m.red[l] = false
+	case m.right[pp] == p:
+		m.right[pp] = l
+	default:
+		m.left[pp] = l
+	}
+	m.right[l] = p
+	m.parent[p] = l
+	return root
 }
 
 // iterationOrder returns the entry indices in the order the map iterates.

@@ -83,9 +83,6 @@ func renderVote(r VoteResult) string {
 	if r.OrderDependent {
 		b.WriteString("order-dependent\n")
 	}
-	if r.Approximate {
-		b.WriteString("approximate\n")
-	}
 	return b.String()
 }
 
@@ -132,7 +129,8 @@ func renderRollout(steps []RolloutStep) string {
 }
 
 // TestVoteData runs the sequences in testdata/vote. Each case is a command
-// line ("vote java", "vote scala consumer-group", "rollout java"), member
+// line ("vote java", "vote scala consumer-group", "rollout java", or
+// "hashmap java" followed by keys to put in the emulated HashMap), member
 // lines "id: strategies" or "id (type): strategies", for a rollout
 // "phase: strategies" lines and an optional "order: ids" line, then "----"
 // and the expected output, closed by a blank line. Lines starting with #
@@ -186,9 +184,20 @@ func (c voteCase) run(t *testing.T) string {
 			return "error: " + err.Error() + "\n"
 		}
 		if slices.Contains(f, "(jdk)") { // a JDK knows nothing of our flags
-			r.OrderDependent, r.Approximate = false, false
+			r.OrderDependent = false
 		}
 		return renderVote(r)
+	case "hashmap": // the emulated java.util.HashMap alone
+		var m javaHashMap
+		keys := strings.Fields(strings.Join(c.members, " "))
+		for _, k := range keys {
+			m.put(k)
+		}
+		var order []string
+		for _, i := range m.iterationOrder() {
+			order = append(order, keys[i])
+		}
+		return "order: " + strings.Join(order, " ") + "\n"
 	case "rollout":
 		steps, err := Simulate(Rollout{Members: voteGroup(c.members...), Phases: c.phases, Order: c.order, Coordinator: coord})
 		if err != nil {

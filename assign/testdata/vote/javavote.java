@@ -7,7 +7,8 @@
 // line after each group. Every member must share a strategy with all the
 // others (this harness does not model refusals). Output per group: the
 // candidates in String order, the tally in the HashMap's iteration order,
-// and the winner.
+// and the winner. A group of one line "keys k1 k2 ..." instead puts the
+// keys into a HashMap in that order and prints its iteration order.
 import java.io.*;
 import java.nio.charset.StandardCharsets;
 import java.util.*;
@@ -30,6 +31,12 @@ public class javavote {
     }
 
     static String select(List<String[]> group) {
+        if (group.get(0)[0].equals("keys")) {
+            Map<String, Integer> m = new HashMap<>();
+            String[] keys = group.get(0);
+            for (int i = 1; i < keys.length; i++) m.put(keys[i], i);
+            return "order: " + String.join(" ", m.keySet()) + "\n";
+        }
         // ClassicGroup keeps members in a HashMap by member id, and the
         // number of members supporting each protocol in another.
         Map<String, List<String>> members = new HashMap<>();
