@@ -103,7 +103,7 @@ func plan(e *env, c *cli.Context) error {
 			}
 			bad++
 			for _, s := range strategies {
-				if werr := out.result(groups, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}, entry.Group); werr != nil {
+				if werr := out.result(groups, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}); werr != nil {
 					return werr
 				}
 			}
@@ -112,7 +112,7 @@ func plan(e *env, c *cli.Context) error {
 		groupBad := false
 		for _, s := range strategies {
 			r := groupfile.Result{Name: entry.Name, Strategy: s.Name(), Members: groupfile.MemberIDs(entry.Group)}
-			a, err := assignChecked(s, entry.Group)
+			o, err := assignChecked(s, entry.Group)
 			var ie *internalError
 			switch {
 			case errors.As(err, &ie):
@@ -122,10 +122,9 @@ func plan(e *env, c *cli.Context) error {
 				groupBad = true
 				r.Err = err
 			default:
-				r.Assignment = a
-				r.Stats = groupfile.StatsOf(assign.Summarize(entry.Group, a))
+				r = resultOf(entry, o)
 			}
-			if werr := out.result(groups, r, entry.Group); werr != nil {
+			if werr := out.result(groups, r); werr != nil {
 				return werr
 			}
 		}
@@ -147,6 +146,22 @@ func plan(e *env, c *cli.Context) error {
 	return nil
 }
 
+// resultOf is the contract's result line of o, an outcome of e's group.
+// Its stats describe this round's assignment.
+func resultOf(e groupfile.Entry, o outcome) groupfile.Result {
+	r := groupfile.Result{
+		Name:       e.Name,
+		Strategy:   o.strategy.Name(),
+		Members:    groupfile.MemberIDs(e.Group),
+		Assignment: o.assignment,
+		Stats:      groupfile.StatsOf(assign.Summarize(e.Group, o.assignment)),
+	}
+	if p := o.plan; p != nil {
+		r.Cooperative = &groupfile.Cooperative{Target: p.Target, Revoked: p.Revoked, Pending: p.Pending}
+	}
+	return r
+}
+
 // planWriter writes plan results in one format.
 type planWriter struct {
 	w      io.Writer
@@ -166,7 +181,7 @@ func groupLabel(n int, name string) string {
 	return "group " + strconv.Quote(name)
 }
 
-func (p *planWriter) result(n int, r groupfile.Result, g assign.Group) error {
+func (p *planWriter) result(n int, r groupfile.Result) error {
 	switch p.format {
 	case formatJSON, formatJSONL:
 		return p.json.write(r)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assigncalc/assigncalc/assign"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -156,6 +157,26 @@ func TestPlanMixedBatch(t *testing.T) {
 	for _, l := range got {
 		if l.Name == "not-an-int" && !strings.Contains(l.Error, "line 4, column 40") {
 			t.Errorf("error for not-an-int %q does not give line 4, column 40", l.Error)
+		}
+	}
+}
+
+// TestPlanAllStrategiesOnExamples runs every strategy on every example
+// group. plan checks each result with assign.Verify (and a cooperative
+// round with assign.CheckCooperative) and exits 1 if one fails, so this
+// test fails if any strategy gives an invalid answer on them.
+func TestPlanAllStrategiesOnExamples(t *testing.T) {
+	stdout, stderr, status := runCase(cliCase{args: []string{"plan", "--in", "../../testdata/groups.jsonl", "--strategy", "all", "--format", "jsonl"}})
+	if status != 0 {
+		t.Fatalf("exit status %d, stderr %q", status, stderr)
+	}
+	lines := parsePlanLines(t, []byte(stdout))
+	if want := 16 * len(assign.Strategies()); len(lines) != want {
+		t.Errorf("%d result lines, want %d", len(lines), want)
+	}
+	for _, l := range lines {
+		if l.Error != "" {
+			t.Errorf("%s, %s: error %s", l.Name, l.Strategy, l.Error)
 		}
 	}
 }

@@ -53,11 +53,6 @@ func preview(e *env, c *cli.Context) error {
 	}
 	warnUnknownTopics(e, g)
 
-	type outcome struct {
-		s     assign.Strategy
-		a     assign.Assignment
-		stats assign.Stats
-	}
 	var outcomes []outcome
 	strategies := assign.Strategies()
 	if c.IsSet("compare") {
@@ -69,11 +64,11 @@ func preview(e *env, c *cli.Context) error {
 		strategies = append(strategies, detail)
 	}
 	for _, s := range strategies {
-		a, err := assignChecked(s, g)
+		o, err := assignChecked(s, g)
 		if err != nil {
 			return err
 		}
-		outcomes = append(outcomes, outcome{s, a, assign.Summarize(g, a)})
+		outcomes = append(outcomes, o)
 	}
 	ids := groupfile.MemberIDs(g)
 
@@ -81,8 +76,7 @@ func preview(e *env, c *cli.Context) error {
 	case formatJSON, formatJSONL:
 		rw := &resultWriter{w: e.stdout, format: format}
 		for _, o := range outcomes {
-			r := groupfile.Result{Name: entry.Name, Strategy: o.s.Name(), Members: ids, Assignment: o.a, Stats: groupfile.StatsOf(o.stats)}
-			if err := rw.write(r); err != nil {
+			if err := rw.write(resultOf(entry, o)); err != nil {
 				return err
 			}
 		}
@@ -90,8 +84,9 @@ func preview(e *env, c *cli.Context) error {
 	case formatCSV:
 		var rows [][]string
 		for _, o := range outcomes {
+			a := o.target()
 			for _, id := range ids {
-				rows = append(rows, []string{o.s.Name(), id, itoa(len(o.a[id])), compact(o.a[id])})
+				rows = append(rows, []string{o.strategy.Name(), id, itoa(len(a[id])), compact(a[id])})
 			}
 		}
 		return writeCSV(e.stdout, []string{"strategy", "member", "count", "partitions"}, rows)
@@ -105,21 +100,52 @@ func preview(e *env, c *cli.Context) error {
 	fmt.Fprintf(w, "%s\n\n", title)
 	cmpTable := &table{
 		header: []string{"STRATEGY", "MIN", "MAX", "SPREAD", "STDDEV", "IDLE"},
-		aligns: []align{left, right, right, right, right, right},
+		aligns: []align{left, right, right, right, right, right, right},
+	}
+	// With previous ownership, show how many partitions change owner.
+	var owned assign.Assignment
+	if slices.ContainsFunc(g.Members, func(m assign.Member) bool { return len(m.Owned) > 0 }) {
+		owned = assign.Owned(g)
+		cmpTable.header = append(cmpTable.header, "MOVED")
 	}
 	var chosen outcome
+	var notes []string
 	for _, o := range outcomes {
-		st := o.stats
-		cmpTable.add(o.s.Name(), itoa(st.Min), itoa(st.Max), itoa(st.Spread), formatStdDev(st.StdDev), itoa(st.Idle))
-		if o.s.Name() == detail.Name() {
+		st := assign.Summarize(g, o.target())
+		row := []string{o.strategy.Name(), itoa(st.Min), itoa(st.Max), itoa(st.Spread), formatStdDev(st.StdDev), itoa(st.Idle)}
+		if owned != nil {
+			row = append(row, itoa(assign.Moved(owned, o.target())))
+		}
+		cmpTable.add(row...)
+		if o.strategy.Name() == detail.Name() {
 			chosen = o
+		}
+		if n := pendingCount(o); n > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d partitions are revoked this round and assigned in a second rebalance; the figures are for the target", o.strategy.Name(), n))
 		}
 	}
 	if err := cmpTable.render(w); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n%s:\n", chosen.s.Name())
-	return memberTable(w, g, chosen.a, chosen.stats, c.Bool("all"), e.colour)
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+	fmt.Fprintf(w, "\n%s:\n", chosen.strategy.Name())
+	target := chosen.target()
+	return memberTable(w, g, target, assign.Summarize(g, target), c.Bool("all"), e.colour)
+}
+
+// pendingCount is the number of partitions a cooperative outcome withholds
+// this round.
+func pendingCount(o outcome) int {
+	if o.plan == nil {
+		return 0
+	}
+	n := 0
+	for _, ps := range o.plan.Pending {
+		n += len(ps)
+	}
+	return n
 }
 
 // memberTable writes member, partitions, count and a bar per member. Large

@@ -24,6 +24,8 @@ func TestPreviewGolden(t *testing.T) {
 		{name: "preview_more_members_than_partitions", args: append([]string{"--members", "4", "--topics", "t1:2"}, rr...)},
 		{name: "preview_unknown_topic_warns", args: append([]string{"--member", "c0=t1,t9", "--member", "c1", "--topics", "t1:4"}, rr...)},
 		{name: "preview_version", args: []string{"--version"}},
+		{name: "preview_owned_cooperative", args: []string{"--in", "-"},
+			stdin: `{"name": "join", "topics": {"t": 6}, "members": [{"id": "c0", "topics": ["t"], "owned": {"t": [0, 1, 2, 3, 4, 5]}, "generation": 3}, {"id": "c1", "topics": ["t"]}]}`},
 
 		{name: "bad_unknown_strategy", args: []string{"--members", "3", "--topics", "t1:7", "--strategy", "sticky-ish"}, status: 2},
 		{name: "bad_topic_count_not_a_number", args: []string{"--members", "3", "--topics", "t1:x"}, status: 2},

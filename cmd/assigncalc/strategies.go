@@ -46,25 +46,66 @@ type internalError struct{ err error }
 func (e *internalError) Error() string { return "internal error: " + e.err.Error() }
 func (e *internalError) Unwrap() error { return e.err }
 
+// planner is a cooperative strategy that can show a rebalance whole: this
+// round, the target, and what moves in between ([assign.CooperativeSticky]).
+type planner interface {
+	Plan(g assign.Group) (*assign.CooperativePlan, error)
+}
+
+// outcome is what a strategy gives a group.
+type outcome struct {
+	strategy assign.Strategy
+
+	// assignment is what each member gets this round.
+	assignment assign.Assignment
+
+	// plan is the whole cooperative rebalance, nil for eager strategies.
+	plan *assign.CooperativePlan
+}
+
+// target is where the group ends up: this round's assignment for an eager
+// strategy, the cooperative target otherwise.
+func (o outcome) target() assign.Assignment {
+	if o.plan != nil {
+		return o.plan.Target
+	}
+	return o.assignment
+}
+
 // assignChecked runs s on g and checks the result, so that a bug shows as
-// an error rather than a wrong answer. The error is the strategy's
+// an error rather than a wrong answer: an eager assignment, or a
+// cooperative target, must pass [assign.Verify]; a cooperative round must
+// pass [assign.CheckCooperative]. The error is the strategy's
 // [*assign.InputError], or an [*internalError].
-func assignChecked(s assign.Strategy, g assign.Group) (a assign.Assignment, err error) {
+func assignChecked(s assign.Strategy, g assign.Group) (o outcome, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			a, err = nil, &internalError{fmt.Errorf("%s panicked: %v", s.Name(), p)}
+			o, err = outcome{}, &internalError{fmt.Errorf("%s panicked: %v", s.Name(), p)}
 		}
 	}()
-	a, err = s.Assign(g)
+	o.strategy = s
+	if p, ok := s.(planner); ok {
+		o.plan, err = p.Plan(g)
+		if err == nil {
+			o.assignment = o.plan.Assignment
+		}
+	} else {
+		o.assignment, err = s.Assign(g)
+	}
 	if err != nil {
 		var ie *assign.InputError
 		if errors.As(err, &ie) {
-			return nil, err
+			return outcome{}, err
 		}
-		return nil, &internalError{err}
+		return outcome{}, &internalError{err}
 	}
-	if err := assign.Verify(g, a); err != nil {
-		return nil, &internalError{fmt.Errorf("%s: %w", s.Name(), err)}
+	if err := assign.Verify(g, o.target()); err != nil {
+		return outcome{}, &internalError{fmt.Errorf("%s: %w", s.Name(), err)}
 	}
-	return a, nil
+	if o.plan != nil {
+		if err := assign.CheckCooperative(g, o.assignment); err != nil {
+			return outcome{}, &internalError{fmt.Errorf("%s: %w", s.Name(), err)}
+		}
+	}
+	return o, nil
 }

@@ -37,8 +37,21 @@ type Result struct {
 	// Stats, when not nil, is written as "stats" after the assignment.
 	Stats *Stats
 
+	// Cooperative, when not nil, is written as "target", "revoked" and
+	// "pending" after the statistics, each listing every member like
+	// "assignment".
+	Cooperative *Cooperative
+
 	// Err, when not nil, is written as "error" instead of "assignment".
 	Err error
+}
+
+// Cooperative is the rest of a cooperative rebalance, beyond this round's
+// assignment (see [assign.CooperativePlan]).
+type Cooperative struct {
+	Target  assign.Assignment // where the group is heading
+	Revoked assign.Assignment // what each member gives up this round
+	Pending assign.Assignment // what each member gets in the follow-up round
 }
 
 // Stats summarises an assignment in a [Result], from [assign.Stats].
@@ -96,36 +109,8 @@ func AppendResult(buf []byte, r Result) ([]byte, error) {
 		w.raw("}")
 		return w.buf, w.err
 	}
-	w.raw(`,"assignment":{`)
-	listed := make(map[string]bool, len(r.Members))
-	first := true
-	member := func(id string) {
-		if !first {
-			w.raw(",")
-		}
-		first = false
-		w.str(id)
-		w.raw(":")
-		w.partitions(r.Assignment[id])
-	}
-	for _, id := range r.Members {
-		if listed[id] {
-			continue
-		}
-		listed[id] = true
-		member(id)
-	}
-	var extra []string
-	for id := range r.Assignment {
-		if !listed[id] {
-			extra = append(extra, id)
-		}
-	}
-	slices.Sort(extra)
-	for _, id := range extra {
-		member(id)
-	}
-	w.raw("}")
+	w.raw(`,"assignment":`)
+	w.assignment(r.Members, r.Assignment)
 	if st := r.Stats; st != nil {
 		w.raw(`,"stats":{"members":`)
 		w.buf = strconv.AppendInt(w.buf, int64(st.Members), 10)
@@ -142,6 +127,14 @@ func AppendResult(buf []byte, r Result) ([]byte, error) {
 		w.raw(`,"idle":`)
 		w.buf = strconv.AppendInt(w.buf, int64(st.Idle), 10)
 		w.raw("}")
+	}
+	if c := r.Cooperative; c != nil {
+		w.raw(`,"target":`)
+		w.assignment(r.Members, c.Target)
+		w.raw(`,"revoked":`)
+		w.assignment(r.Members, c.Revoked)
+		w.raw(`,"pending":`)
+		w.assignment(r.Members, c.Pending)
 	}
 	w.raw("}")
 	return w.buf, w.err
@@ -261,6 +254,42 @@ func (w *writer) strs(ss []string) {
 		w.str(s)
 	}
 	w.raw("]")
+}
+
+// assignment appends {"member": {"topic": [p, ...]}, ...} with the members
+// in the order of members, then those of a missing from it in Go string
+// order; members absent from a get {}.
+func (w *writer) assignment(members []string, a assign.Assignment) {
+	w.raw("{")
+	listed := make(map[string]bool, len(members))
+	first := true
+	member := func(id string) {
+		if !first {
+			w.raw(",")
+		}
+		first = false
+		w.str(id)
+		w.raw(":")
+		w.partitions(a[id])
+	}
+	for _, id := range members {
+		if listed[id] {
+			continue
+		}
+		listed[id] = true
+		member(id)
+	}
+	var extra []string
+	for id := range a {
+		if !listed[id] {
+			extra = append(extra, id)
+		}
+	}
+	slices.Sort(extra)
+	for _, id := range extra {
+		member(id)
+	}
+	w.raw("}")
 }
 
 // partitions appends {"topic": [p, ...], ...} with topics and partitions

@@ -67,6 +67,20 @@ func TestAppendResult(t *testing.T) {
 			want: `{"name":"s","strategy":"range","assignment":{"c0":{"t1":[0,1,2]},"c1":{"t1":[3,4]},"c2":{"t1":[5,6]}},"stats":{"members":3,"partitions":7,"min":2,"max":3,"spread":1,"stddev":0.4714,"idle":0}}`,
 		},
 		{
+			name: "a cooperative round: target, revocations and what is pending, every member listed",
+			in: Result{
+				Strategy: "cooperative-sticky", Members: []string{"c0", "c1"},
+				Assignment: assign.Assignment{"c0": tps("t", 0, "t", 1, "t", 2), "c1": nil},
+				Cooperative: &Cooperative{
+					Target:  assign.Assignment{"c0": tps("t", 0, "t", 1, "t", 2), "c1": tps("t", 3, "t", 4, "t", 5)},
+					Revoked: assign.Assignment{"c0": tps("t", 3, "t", 4, "t", 5)},
+					Pending: assign.Assignment{"c1": tps("t", 3, "t", 4, "t", 5)},
+				},
+			},
+			want: `{"name":"","strategy":"cooperative-sticky","assignment":{"c0":{"t":[0,1,2]},"c1":{}},` +
+				`"target":{"c0":{"t":[0,1,2]},"c1":{"t":[3,4,5]}},"revoked":{"c0":{"t":[3,4,5]},"c1":{}},"pending":{"c0":{},"c1":{"t":[3,4,5]}}}`,
+		},
+		{
 			name: "a failed group",
 			in:   Result{Name: "g", Strategy: "sticky", Err: errors.New(`assign: member "c1" (#1): duplicate member ID`)},
 			want: `{"name":"g","strategy":"sticky","error":"assign: member \"c1\" (#1): duplicate member ID"}`,
