@@ -155,6 +155,7 @@ var (
 	ErrEmptyStrategyName  = errors.New("empty strategy name")
 	ErrDuplicateStrategy  = errors.New("strategy listed twice by one member")
 	ErrUnknownCoordinator = errors.New("unknown coordinator")
+	ErrScalaConsumerGroup = errors.New("the Scala coordinator has no KIP-848 consumer groups")
 )
 
 // ProtocolError is the coordinator's refusal of one member's JoinGroup.
@@ -291,8 +292,9 @@ func (r VoteResult) Votes() map[string]int {
 // at all, except through which members are refused.
 //
 // Vote returns an [*InputError] when a member ID is empty or repeated, a
-// strategy name is empty or listed twice by one member, or members is
-// empty; refusals are not errors but part of the result.
+// strategy name is empty or listed twice by one member, members is empty,
+// or a ConsumerGroup is asked of the Scala coordinator, which never had
+// them; refusals are not errors but part of the result.
 func Vote(members []VoteMember, c Coordinator, kind GroupKind) (VoteResult, error) {
 	if err := validateVoteMembers(members); err != nil {
 		return VoteResult{}, err
@@ -300,8 +302,11 @@ func Vote(members []VoteMember, c Coordinator, kind GroupKind) (VoteResult, erro
 	if c != JavaCoordinator && c != ScalaCoordinator {
 		return VoteResult{}, &InputError{Index: -1, Partition: -1, Err: ErrUnknownCoordinator}
 	}
-	if kind != ClassicGroup && kind != ConsumerGroup {
+	switch {
+	case kind != ClassicGroup && kind != ConsumerGroup:
 		return VoteResult{}, &InputError{Index: -1, Partition: -1, Err: fmt.Errorf("unknown group kind %d", kind)}
+	case kind == ConsumerGroup && c == ScalaCoordinator:
+		return VoteResult{}, &InputError{Index: -1, Partition: -1, Err: ErrScalaConsumerGroup}
 	}
 
 	res := VoteResult{Coordinator: c, Kind: kind}
@@ -345,10 +350,7 @@ func Vote(members []VoteMember, c Coordinator, kind GroupKind) (VoteResult, erro
 	}
 
 	// The order in which the broker's member map hands out the ballots.
-	castOrder := make([]int, len(accepted))
-	for k := range castOrder {
-		castOrder[k] = k
-	}
+	var castOrder []int // indices into res.Ballots
 	switch c {
 	case JavaCoordinator:
 		var byID javaHashMap

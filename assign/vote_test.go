@@ -387,6 +387,9 @@ func TestVoteInputErrors(t *testing.T) {
 	if _, err := Vote(voteGroup("c0: range"), Coordinator(7), ClassicGroup); !errors.Is(err, ErrUnknownCoordinator) {
 		t.Errorf("Vote(Coordinator(7)) error = %v, want %v", err, ErrUnknownCoordinator)
 	}
+	if _, err := Vote(voteGroup("c0: range"), ScalaCoordinator, ConsumerGroup); !errors.Is(err, ErrScalaConsumerGroup) {
+		t.Errorf("Vote(scala, consumer group) error = %v, want %v", err, ErrScalaConsumerGroup)
+	}
 }
 
 // TestRefusalsAreInconsistentGroupProtocol: every refusal is Kafka's
