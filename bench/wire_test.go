@@ -3,8 +3,11 @@ package bench
 import (
 	"bytes"
 	"os"
+	"slices"
 	"testing"
 
+	"github.com/IBM/sarama"
+	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/wire"
 	"github.com/assigncalc/assigncalc/bench/internal/wirevec"
 	"github.com/google/go-cmp/cmp"
@@ -70,5 +73,60 @@ func TestWireVectorsUpToDate(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("assign/wire/testdata/vectors.json is stale; run `go run ./cmd/wirevectors` in bench/ (-file +now):\n%s", cmp.Diff(string(got), string(want)))
+	}
+}
+
+// TestCooperativeUserDataAgainstSarama checks the generation that
+// cooperative-sticky members keep in their user data: sarama's bytes are
+// ours, and sarama's cooperative leader reads the subscriptions that
+// wire.NextSubscription builds as the owners' claims.
+func TestCooperativeUserDataAgainstSarama(t *testing.T) {
+	for _, gen := range []int32{-1, 0, 7, 1 << 30} {
+		s := sarama.NewBalanceStrategyCooperativeSticky()
+		s.(sarama.OnAssignmentBalanceStrategy).OnAssignment(nil, gen)
+		theirs, err := s.(sarama.SubscriptionUserDataBalanceStrategy).SubscriptionUserData([]string{"orders"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ours := wire.AppendCooperativeUserData(nil, gen); !bytes.Equal(ours, theirs) {
+			t.Errorf("generation %d: our user data %x, sarama's %x", gen, ours, theirs)
+		}
+		if got, err := wire.DecodeCooperativeUserData(theirs); err != nil || got != gen {
+			t.Errorf("DecodeCooperativeUserData(%x) = %d, %v; want %d", theirs, got, err, gen)
+		}
+	}
+
+	members := map[string]sarama.ConsumerGroupMemberMetadata{}
+	claims := map[string][]assign.TopicPartition{
+		"m1": {{Topic: "orders", Partition: 2}, {Topic: "orders", Partition: 3}},
+		"m2": {{Topic: "orders", Partition: 0}, {Topic: "orders", Partition: 1}},
+	}
+	for id, owned := range claims {
+		sub, err := wire.NextSubscription("cooperative-sticky", []string{"orders"}, owned, 5, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := sub.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta, err := (&sarama.GroupMemberDescription{MemberMetadata: b}).GetMemberMetadata()
+		if err != nil {
+			t.Fatalf("sarama decoding our subscription %x: %v", b, err)
+		}
+		members[id] = *meta
+	}
+	plan, err := sarama.NewBalanceStrategyCooperativeSticky().Plan(members, map[string][]int32{"orders": {0, 1, 2, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sarama.BalanceStrategyPlan{"m1": {"orders": {2, 3}}, "m2": {"orders": {0, 1}}}
+	for _, m := range plan {
+		for _, ps := range m {
+			slices.Sort(ps)
+		}
+	}
+	if diff := cmp.Diff(want, plan); diff != "" {
+		t.Errorf("sarama's cooperative plan over our subscriptions mismatch (-want +got):\n%s", diff)
 	}
 }
