@@ -42,16 +42,16 @@ type Coordinator int8
 
 const (
 	// JavaCoordinator is the group coordinator written in Java
-	// (group-coordinator module, ClassicGroup.selectProtocol): the default
-	// on KRaft brokers from Kafka 3.7 and the only one from Kafka 4.0. It
-	// counts ballots in a java.util.HashMap and takes the first maximum in
-	// the map's iteration order.
+	// (group-coordinator module, ClassicGroup.selectProtocol): optional on
+	// KRaft brokers of Kafka 3.x and the only one from Kafka 4.0. It counts
+	// ballots in a java.util.HashMap and takes the first maximum in the
+	// map's iteration order.
 	JavaCoordinator Coordinator = iota
 
 	// ScalaCoordinator is the classic coordinator written in Scala
-	// (GroupMetadata.selectProtocol), used by brokers on ZooKeeper and by
-	// KRaft brokers before Kafka 4.0 unless the new coordinator was
-	// enabled. It groups ballots with Scala 2.13's groupBy, whose result is
+	// (GroupMetadata.selectProtocol), used by every broker before Kafka 4.0
+	// unless the new coordinator was enabled, and by every broker on
+	// ZooKeeper. It groups ballots with Scala 2.13's groupBy, whose result is
 	// an immutable CHAMP HashMap, and takes its first maximum with maxBy.
 	// Kafka's Scala 2.12 builds used a different map and are not
 	// reproduced.
