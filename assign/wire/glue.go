@@ -61,7 +61,8 @@ func (e *MemberError) Unwrap() error { return e.Err }
 // A partition claimed twice by one member counts once, as Java's sets
 // count it. Metadata that cannot be decoded is a [*MemberError] wrapping a
 // [*DecodeError]. GroupFromJoin does not validate the group; the strategy
-// does (see [assign.Group.Validate]).
+// does (see [assign.Group.Validate]). The group's Topics and
+// PartitionRacks are the maps given, not copies.
 func GroupFromJoin(protocol string, members []JoinMember, partitions map[string]int32, partitionRacks map[string][][]string) (assign.Group, error) {
 	g := assign.Group{
 		Members:        make([]assign.Member, len(members)),
@@ -172,7 +173,9 @@ func sortedIDs(a assign.Assignment) []string {
 //     they rejoin;
 //   - user_data: for "sticky", the StickyAssignor user data version 1
 //     (assigned and generation), since the eager StickyAssignor reads
-//     ownership from the user data, not from owned_partitions; for
+//     ownership from the user data, not from owned_partitions (null before
+//     the member's first assignment: nothing assigned, generation
+//     DefaultGeneration); for
 //     "cooperative-sticky", the generation as CooperativeStickyAssignor
 //     writes it; null for the others.
 //
@@ -192,6 +195,9 @@ func NextSubscription(protocol string, topics []string, assigned []assign.TopicP
 	slices.SortFunc(owned, assign.TopicPartition.Compare)
 	switch protocol {
 	case "sticky":
+		if len(owned) == 0 && generation == DefaultGeneration {
+			break // the first JoinGroup: StickyAssignor has no user data yet
+		}
 		ud, err := StickyUserData{Version: 1, Previous: owned, Generation: generation}.MarshalBinary()
 		if err != nil {
 			return Subscription{}, err

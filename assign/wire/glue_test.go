@@ -180,6 +180,28 @@ func TestNextSubscription(t *testing.T) {
 			}
 		})
 	}
+
+	// Before its first assignment a Java member sends generation -1; the
+	// eager StickyAssignor sends no user data yet, CooperativeSticky sends
+	// its generation -1.
+	first := []struct {
+		protocol string
+		want     Subscription
+	}{
+		{"sticky", Subscription{Version: 3, Topics: []string{"a"}, GenerationID: -1}},
+		{"cooperative-sticky", Subscription{Version: 3, Topics: []string{"a"}, GenerationID: -1, UserData: unhex(t, "ffffffff")}},
+	}
+	for _, tt := range first {
+		t.Run(tt.protocol+" first join", func(t *testing.T) {
+			got, err := NextSubscription(tt.protocol, []string{"a"}, nil, -1, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("NextSubscription(%s) mismatch (-want +got):\n%s", tt.protocol, diff)
+			}
+		})
+	}
 }
 
 // TestStickyStateSurvivesARound checks the two halves of the glue against
