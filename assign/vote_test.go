@@ -889,3 +889,35 @@ func TestVoteProperties(t *testing.T) {
 		}
 	}))
 }
+
+// Arbitrary input, empty and repeated names included, gives either an
+// *InputError or a result whose every member is either refused or has a
+// ballot, never a panic.
+func TestVoteArbitraryInput(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var ms []VoteMember
+		for range rapid.IntRange(0, 6).Draw(t, "members") {
+			ms = append(ms, VoteMember{
+				ID:           rapid.StringN(0, 3, 6).Draw(t, "id"),
+				ProtocolType: rapid.SampledFrom([]string{"", "consumer", "connect"}).Draw(t, "type"),
+				Protocols:    rapid.SliceOfN(rapid.StringN(0, 3, 8), 0, 4).Draw(t, "protocols"),
+			})
+		}
+		coord := Coordinator(rapid.IntRange(0, 2).Draw(t, "coordinator"))
+		kind := GroupKind(rapid.IntRange(0, 2).Draw(t, "kind"))
+		r, err := Vote(ms, coord, kind)
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v is not an *InputError", err)
+			}
+			return
+		}
+		if len(r.Ballots)+len(r.Refused) != len(ms) {
+			t.Fatalf("%d ballots + %d refusals for %d members", len(r.Ballots), len(r.Refused), len(ms))
+		}
+		if kind == ClassicGroup && len(r.Ballots) > 0 && !slices.Contains(r.Candidates, r.Winner) {
+			t.Fatalf("winner %q not among candidates %q", r.Winner, r.Candidates)
+		}
+	})
+}
