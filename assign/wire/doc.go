@@ -42,5 +42,6 @@
 // ownership where Kafka's assignor of that name reads it.
 // [SyncGroupAssignments] turns the [assign.Assignment] into SyncGroup bytes.
 // [NextSubscription] builds the subscription a member sends next, including
-// the user data the sticky strategies need. None of them does any I/O.
+// the user data the sticky strategies need. [Lead] does the leader's whole
+// round in one call. None of them does any I/O.
 package wire

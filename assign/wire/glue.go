@@ -209,3 +209,20 @@ func NextSubscription(protocol string, topics []string, assigned []assign.TopicP
 	}
 	return s, nil
 }
+
+// Lead does a group leader's whole round without I/O: it reads the
+// JoinGroup members with [GroupFromJoin] for strategy s, assigns them with
+// s, and encodes the result with [SyncGroupAssignments] at
+// MaxAssignmentVersion, as Kafka's Java leader does. The result maps every
+// member ID to its SyncGroup assignment bytes.
+func Lead(s assign.Strategy, members []JoinMember, partitions map[string]int32, partitionRacks map[string][][]string) (map[string][]byte, error) {
+	g, err := GroupFromJoin(s.Name(), members, partitions, partitionRacks)
+	if err != nil {
+		return nil, err
+	}
+	a, err := s.Assign(g)
+	if err != nil {
+		return nil, err
+	}
+	return SyncGroupAssignments(a, MaxAssignmentVersion)
+}

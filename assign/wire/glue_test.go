@@ -2,6 +2,7 @@ package wire
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -251,4 +252,61 @@ func TestStickyStateSurvivesARound(t *testing.T) {
 				protocol, m.Owned, m.Generation, assigned, gen, diff)
 		}
 	})
+}
+
+// TestLeadKeepsStickyPartitionsAcrossRounds plays two rebalances of an
+// eager sticky group through the wire, as Java members and a Go leader
+// would: C0 and C1 share topic t of six partitions; each then sends its
+// next subscription, C2 joins, and the leader's second assignment must
+// give each member two partitions, taking C2's only from what C0 and C1
+// held (each keeps two of its three).
+func TestLeadKeepsStickyPartitionsAcrossRounds(t *testing.T) {
+	parts := map[string]int32{"t": 6}
+	first := func(id string) JoinMember {
+		s, err := NextSubscription("sticky", []string{"t"}, nil, -1, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return JoinMember{MemberID: id, Metadata: mustMarshal(t, s)}
+	}
+	round1, err := Lead(assign.Sticky{}, []JoinMember{first("C0"), first("C1")}, parts, nil)
+	if err != nil {
+		t.Fatalf("round 1: %v", err)
+	}
+	held := map[string][]assign.TopicPartition{}
+	var round2 []JoinMember
+	for _, id := range []string{"C0", "C1"} {
+		a, err := DecodeAssignment(round1[id])
+		if err != nil {
+			t.Fatalf("round 1, %s: %v", id, err)
+		}
+		if len(a.Partitions) != 3 || a.UserData != nil || a.Version != MaxAssignmentVersion {
+			t.Fatalf("round 1 gave %s %+v; want 3 partitions, null user data, version 3", id, a)
+		}
+		held[id] = a.Partitions
+		s, err := NextSubscription("sticky", []string{"t"}, a.Partitions, 1, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		round2 = append(round2, JoinMember{MemberID: id, Metadata: mustMarshal(t, s)})
+	}
+	round2 = append(round2, first("C2"))
+	out, err := Lead(assign.Sticky{}, round2, parts, nil)
+	if err != nil {
+		t.Fatalf("round 2: %v", err)
+	}
+	for _, id := range []string{"C0", "C1", "C2"} {
+		a, err := DecodeAssignment(out[id])
+		if err != nil {
+			t.Fatalf("round 2, %s: %v", id, err)
+		}
+		if len(a.Partitions) != 2 {
+			t.Errorf("round 2 gave %s %v; want 2 partitions", id, a.Partitions)
+		}
+		for _, tp := range a.Partitions {
+			if id != "C2" && !slices.Contains(held[id], tp) {
+				t.Errorf("round 2 gave %s %v, which it did not hold (%v): a needless move", id, tp, held[id])
+			}
+		}
+	}
 }
