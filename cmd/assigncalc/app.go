@@ -139,6 +139,7 @@ func newApp(e *env) *cli.App {
 		Action:                    func(c *cli.Context) error { return preview(e, c) },
 		Commands: []*cli.Command{
 			planCommand(e),
+			simulateCommand(e),
 		},
 	}
 	for _, c := range app.Commands {

@@ -45,6 +45,11 @@ func (rw *resultWriter) write(r groupfile.Result) error {
 	if err != nil {
 		return err
 	}
+	return rw.writeRaw(line)
+}
+
+// writeRaw writes one compact JSON object.
+func (rw *resultWriter) writeRaw(line []byte) error {
 	if rw.format == formatJSONL {
 		rw.n++
 		_, err := rw.w.Write(append(line, '\n'))
@@ -60,7 +65,7 @@ func (rw *resultWriter) write(r groupfile.Result) error {
 	if err := json.Indent(&buf, line, "  ", "  "); err != nil {
 		return err
 	}
-	_, err = rw.w.Write(buf.Bytes())
+	_, err := rw.w.Write(buf.Bytes())
 	return err
 }
 

@@ -51,7 +51,7 @@ func preview(e *env, c *cli.Context) error {
 	if err := g.Validate(); err != nil {
 		return err
 	}
-	warnUnknownTopics(e, g)
+	warnUnknownTopics(e, g, nil)
 
 	var outcomes []outcome
 	strategies := assign.Strategies()

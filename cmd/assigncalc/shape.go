@@ -203,10 +203,18 @@ func describe(g assign.Group) string {
 // warnUnknownTopics warns of subscriptions to topics missing from the
 // metadata: Kafka skips them, so they are not an error, but they are
 // usually a typo.
-func warnUnknownTopics(e *env, g assign.Group) {
+// Warnings already given (member, topic) are kept in warned, when not nil,
+// so that a simulation warns once.
+func warnUnknownTopics(e *env, g assign.Group, warned map[[2]string]bool) {
 	for _, m := range g.Members {
 		for _, t := range m.Topics {
 			if _, ok := g.Topics[t]; !ok {
+				if warned != nil {
+					if warned[[2]string{m.ID, t}] {
+						continue
+					}
+					warned[[2]string{m.ID, t}] = true
+				}
 				e.warnf("member %q subscribes to topic %q, which is not in the metadata; it is skipped, as Kafka skips it", m.ID, t)
 			}
 		}
