@@ -140,6 +140,7 @@ func newApp(e *env) *cli.App {
 		Commands: []*cli.Command{
 			planCommand(e),
 			simulateCommand(e),
+			voteCommand(e),
 		},
 	}
 	for _, c := range app.Commands {

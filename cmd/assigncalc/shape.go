@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,14 +40,7 @@ func groupFromFlags(e *env, c *cli.Context) (groupfile.Entry, error) {
 			return groupfile.Entry{}, err
 		}
 		defer done()
-		entries, err := groupfile.ReadAll(src)
-		if err != nil {
-			return groupfile.Entry{}, err
-		}
-		if len(entries) != 1 {
-			return groupfile.Entry{}, usagef("--in %s: holds %d groups, want exactly one (use assigncalc plan for batches)", path, len(entries))
-		}
-		return entries[0], nil
+		return readOne(src, path)
 	}
 
 	g := assign.Group{Topics: make(map[string]int32)}
@@ -219,4 +213,16 @@ func warnUnknownTopics(e *env, g assign.Group, warned map[[2]string]bool) {
 			}
 		}
 	}
+}
+
+// readOne reads the one group of a group file.
+func readOne(src io.Reader, path string) (groupfile.Entry, error) {
+	entries, err := groupfile.ReadAll(src)
+	if err != nil {
+		return groupfile.Entry{}, err
+	}
+	if len(entries) != 1 {
+		return groupfile.Entry{}, usagef("--in %s: holds %d groups, want exactly one (use assigncalc plan for batches)", path, len(entries))
+	}
+	return entries[0], nil
 }

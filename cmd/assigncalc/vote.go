@@ -1,0 +1,378 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/urfave/cli/v2"
+)
+
+func voteCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "vote",
+		Usage:     "show the group coordinator's choice of strategy among what the members offer",
+		UsageText: "assigncalc vote [options] ID=STRATEGY,... ...\n   assigncalc vote --in FILE|-\n   assigncalc vote --upgrade STRATEGY,... --to STRATEGY,... [--to ...] [--members N]",
+		Description: "Each member lists its partition.assignment.strategy, most preferred first. The coordinator\n" +
+			"keeps the strategies every member supports (the candidates), each member votes for the first\n" +
+			"candidate of its own list, and the most votes win; ties go to the strategy the coordinator's\n" +
+			"hash map iterates first. A member sharing no strategy with the group is refused\n" +
+			"(INCONSISTENT_GROUP_PROTOCOL). REBALANCE is the protocol each member's own list gives it:\n" +
+			"cooperative only if every strategy it lists supports it.\n\n" +
+			"With --upgrade, every member starts with the first configuration and restarts, one at a\n" +
+			"time, with each --to in turn: Kafka's two-step upgrade to cooperative-sticky is\n" +
+			"--upgrade range --to cooperative-sticky,range --to cooperative-sticky.\n\n" +
+			"Examples:\n" +
+			"   assigncalc vote c1=cooperative-sticky,range c2=range\n" +
+			"   assigncalc vote --upgrade range --to cooperative-sticky,range --to cooperative-sticky --members 3",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "in", Usage: "read the members and their \"protocols\" from `FILE` in the JSON contract (- for stdin)"},
+			&cli.StringFlag{Name: "coordinator", Value: "java", Usage: "replay the `COORDINATOR`'s tie-break: java (Kafka 4) or scala (before)"},
+			&cli.StringFlag{Name: "kind", Value: "classic", Usage: "the group's `KIND`: classic, or consumer (KIP-848, with classic members)"},
+			&cli.StringFlag{Name: "upgrade", Usage: "simulate a rolling upgrade starting from strategies `LIST`"},
+			&cli.StringSliceFlag{Name: "to", Usage: "restart every member with strategies `LIST`; repeatable, one phase each"},
+			&cli.IntFlag{Name: "members", Value: 3, Usage: "`N` members c0..cN-1 for --upgrade"},
+			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
+		},
+		Action: func(c *cli.Context) error { return vote(e, c) },
+	}
+}
+
+func splitList(s string) []string {
+	var out []string
+	for item := range strings.SplitSeq(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+func vote(e *env, c *cli.Context) error {
+	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL, formatCSV)
+	if err != nil {
+		return err
+	}
+	coord, err := assign.ParseCoordinator(c.String("coordinator"))
+	if err != nil {
+		return &usageError{fmt.Errorf("--coordinator: %w", err)}
+	}
+	var kind assign.GroupKind
+	switch c.String("kind") {
+	case "classic":
+		kind = assign.ClassicGroup
+	case "consumer":
+		kind = assign.ConsumerGroup
+	default:
+		return usagef("--kind: unknown group kind %q: want classic or consumer", c.String("kind"))
+	}
+	if c.IsSet("upgrade") {
+		return upgrade(e, c, coord, format)
+	}
+	if c.IsSet("to") {
+		return usagef("--to needs --upgrade")
+	}
+
+	var members []assign.VoteMember
+	if path := c.String("in"); path != "" {
+		if c.Args().Present() {
+			return usagef("--in cannot be combined with members on the command line")
+		}
+		src, done, err := openInput(e, path)
+		if err != nil {
+			return err
+		}
+		defer done()
+		entry, err := readOne(src, path)
+		if err != nil {
+			return err
+		}
+		any := false
+		for i, m := range entry.Group.Members {
+			members = append(members, assign.VoteMember{ID: m.ID, Protocols: entry.Protocols[i]})
+			any = any || entry.Protocols[i] != nil
+		}
+		if !any {
+			return usagef("--in %s: no member lists \"protocols\"", path)
+		}
+	} else {
+		for _, arg := range c.Args().Slice() {
+			id, list, ok := strings.Cut(arg, "=")
+			if !ok || id == "" {
+				return usagef("member %q: want ID=STRATEGY,... (e.g. c1=cooperative-sticky,range)", arg)
+			}
+			members = append(members, assign.VoteMember{ID: id, Protocols: splitList(list)})
+		}
+		if len(members) == 0 {
+			return usagef("vote: give members as ID=STRATEGY,... arguments, --in FILE, or --upgrade")
+		}
+	}
+	r, err := assign.Vote(members, coord, kind)
+	if err != nil {
+		return err
+	}
+	return writeVote(e, format, members, r)
+}
+
+// voteJSON is the machine form of a vote.
+type voteJSON struct {
+	Coordinator    string            `json:"coordinator"`
+	Kind           string            `json:"kind"`
+	Candidates     []string          `json:"candidates"`
+	Ballots        []ballotJSON      `json:"ballots"`
+	Tally          []tallyJSON       `json:"tally"`
+	Winner         string            `json:"winner"`
+	Refused        []refusedJSON     `json:"refused"`
+	Rebalance      map[string]string `json:"rebalance"`
+	OrderDependent bool              `json:"orderDependent"`
+}
+
+type tallyJSON struct {
+	Strategy string `json:"strategy"`
+	Votes    int    `json:"votes"`
+}
+
+type ballotJSON struct {
+	Member   string `json:"member"`
+	Strategy string `json:"strategy"`
+}
+
+type refusedJSON struct {
+	Member string `json:"member"`
+	Error  string `json:"error"`
+}
+
+// memberProtocol is the rebalance protocol a member's own list gives it,
+// "-" when it lists nothing.
+func memberProtocol(protocols []string) string {
+	p, err := assign.ClientProtocol(protocols)
+	if err != nil {
+		return "-"
+	}
+	return p.String()
+}
+
+func writeVote(e *env, format string, members []assign.VoteMember, r assign.VoteResult) error {
+	refused := make(map[string]string)
+	for _, pe := range r.Refused {
+		msg := pe.Err.Error()
+		switch {
+		case errors.Is(pe.Err, assign.ErrNoCommonProtocol):
+			msg = "no strategy in common with the members ahead of it"
+		}
+		refused[pe.Member] = msg
+	}
+	ballot := make(map[string]string)
+	for _, b := range r.Ballots {
+		ballot[b.Member] = b.Strategy
+	}
+
+	switch format {
+	case formatJSON, formatJSONL:
+		v := voteJSON{
+			Coordinator: r.Coordinator.String(), Kind: r.Kind.String(),
+			Candidates: nonNil(r.Candidates), Tally: []tallyJSON{}, Winner: r.Winner,
+			Rebalance: make(map[string]string), OrderDependent: r.OrderDependent,
+			Ballots: []ballotJSON{}, Refused: []refusedJSON{},
+		}
+		for _, tl := range r.Tally {
+			v.Tally = append(v.Tally, tallyJSON{tl.Strategy, tl.Votes})
+		}
+		for _, b := range r.Ballots {
+			v.Ballots = append(v.Ballots, ballotJSON{b.Member, b.Strategy})
+		}
+		for _, pe := range r.Refused {
+			v.Refused = append(v.Refused, refusedJSON{pe.Member, pe.Err.Error()})
+		}
+		for _, m := range members {
+			v.Rebalance[m.ID] = memberProtocol(m.Protocols)
+		}
+		return writeJSONValue(e, format, v)
+	case formatCSV:
+		var rows [][]string
+		for _, m := range members {
+			rows = append(rows, []string{m.ID, strings.Join(m.Protocols, ","), ballot[m.ID], memberProtocol(m.Protocols), refused[m.ID]})
+		}
+		return writeCSV(e.stdout, []string{"member", "protocols", "ballot", "rebalance", "refused"}, rows)
+	}
+
+	w := e.stdout
+	t := &table{header: []string{"MEMBER", "PROTOCOLS", "BALLOT", "REBALANCE", "REFUSED"}}
+	eager := 0
+	for _, m := range members {
+		b := ballot[m.ID]
+		if _, out := refused[m.ID]; out {
+			b = "-"
+		} else if memberProtocol(m.Protocols) == "eager" {
+			eager++
+		}
+		t.add(m.ID, strings.Join(m.Protocols, ","), b, memberProtocol(m.Protocols), refused[m.ID])
+	}
+	if err := t.render(w); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	tally := &table{header: []string{"STRATEGY", "VOTES"}, aligns: []align{left, right}}
+	for _, tl := range r.Tally {
+		tally.add(tl.Strategy, itoa(tl.Votes))
+	}
+	if len(r.Tally) > 0 {
+		if err := tally.render(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "candidates: %s\n", orNone(strings.Join(r.Candidates, ", ")))
+	winner := orNone(r.Winner)
+	if r.Kind == assign.ConsumerGroup {
+		winner = "none: in a consumer group each member uses its own ballot"
+	}
+	fmt.Fprintf(w, "winner: %s (%s coordinator, %s group)\n", winner, r.Coordinator, r.Kind)
+	if r.OrderDependent {
+		fmt.Fprintln(w, "note: strategies tie and the order in which the broker iterates its members decides")
+	}
+	switch {
+	case len(r.Ballots) == 0:
+	case eager == 0:
+		fmt.Fprintln(w, "rebalance: cooperative (every accepted member rebalances cooperatively)")
+	default:
+		fmt.Fprintf(w, "rebalance: eager (%d of %d accepted members revoke everything at each rebalance)\n", eager, len(r.Ballots))
+	}
+	if len(r.Refused) > 0 {
+		fmt.Fprintf(w, "refused: %d of %d members (INCONSISTENT_GROUP_PROTOCOL)\n", len(r.Refused), len(members))
+	}
+	return nil
+}
+
+func upgrade(e *env, c *cli.Context, coord assign.Coordinator, format string) error {
+	if c.Args().Present() || c.IsSet("in") {
+		return usagef("--upgrade builds its own members (--members N); it takes no members or --in")
+	}
+	start := splitList(c.String("upgrade"))
+	if len(start) == 0 {
+		return usagef("--upgrade: want a list of strategies, e.g. range")
+	}
+	var phases [][]string
+	for _, to := range c.StringSlice("to") {
+		phases = append(phases, splitList(to))
+	}
+	if len(phases) == 0 {
+		return usagef("--upgrade needs at least one --to STRATEGY,...")
+	}
+	n := c.Int("members")
+	if n < 1 || n > 1000 {
+		return usagef("--members %d: want between 1 and 1000", n)
+	}
+	ro := assign.Rollout{Phases: phases, Coordinator: coord}
+	for i := range n {
+		ro.Members = append(ro.Members, assign.VoteMember{ID: "c" + strconv.Itoa(i), Protocols: start})
+	}
+	steps, err := assign.Simulate(ro)
+	if err != nil {
+		return err
+	}
+	type stepJSON struct {
+		Step      int      `json:"step"`
+		Phase     int      `json:"phase"`
+		Restarted string   `json:"restarted"`
+		Config    []string `json:"config"`
+		Winner    string   `json:"winner"`
+		Refused   []string `json:"refused"`
+		Eager     int      `json:"eager"`
+		Accepted  int      `json:"accepted"`
+		FellBack  bool     `json:"fellBack"`
+		Safe      bool     `json:"safe"`
+	}
+	var out []stepJSON
+	for i, s := range steps {
+		sj := stepJSON{Step: i, Phase: s.Phase, Restarted: s.Restarted, Winner: s.Vote.Winner, Refused: []string{},
+			Accepted: len(s.Protocols), FellBack: s.FellBack, Safe: s.Safe()}
+		sj.Config = start
+		if s.Phase >= 0 {
+			sj.Config = phases[s.Phase]
+		}
+		for _, pe := range s.Vote.Refused {
+			sj.Refused = append(sj.Refused, pe.Member)
+		}
+		for _, p := range s.Protocols {
+			if p.Protocol == assign.Eager {
+				sj.Eager++
+			}
+		}
+		out = append(out, sj)
+	}
+	switch format {
+	case formatJSON, formatJSONL:
+		if format == formatJSON {
+			return writeJSONValue(e, format, out)
+		}
+		for _, s := range out {
+			if err := writeJSONValue(e, format, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	case formatCSV:
+		var rows [][]string
+		for _, s := range out {
+			rows = append(rows, []string{itoa(s.Step), s.Restarted, strings.Join(s.Config, ","), s.Winner, strings.Join(s.Refused, " "),
+				itoa(s.Eager), itoa(s.Accepted), strconv.FormatBool(s.Safe)})
+		}
+		return writeCSV(e.stdout, []string{"step", "restarted", "config", "winner", "refused", "eager", "accepted", "safe"}, rows)
+	}
+	t := &table{
+		header: []string{"STEP", "RESTARTED", "WITH", "WINNER", "REFUSED", "EAGER", "SAFE"},
+		aligns: []align{right, left, left, left, left, right, left},
+	}
+	for _, s := range out {
+		safe := "yes"
+		switch {
+		case len(s.Refused) > 0:
+			safe = "no: members refused"
+		case s.FellBack:
+			safe = "no: back to eager"
+		}
+		restarted := s.Restarted
+		if restarted == "" {
+			restarted = "-"
+		}
+		t.add(itoa(s.Step), restarted, strings.Join(s.Config, ","), orNone(s.Winner), strings.Join(s.Refused, " "),
+			fmt.Sprintf("%d/%d", s.Eager, s.Accepted), safe)
+	}
+	if err := t.render(e.stdout); err != nil {
+		return err
+	}
+	last := out[len(out)-1]
+	state := "eager"
+	if last.Eager == 0 && last.Accepted > 0 {
+		state = "cooperative"
+	}
+	_, err = fmt.Fprintf(e.stdout, "\nafter the upgrade: %s, strategy %s; EAGER counts accepted members that still revoke everything\n", state, orNone(last.Winner))
+	return err
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// writeJSONValue writes v indented (json) or on one line (jsonl).
+func writeJSONValue(e *env, format string, v any) error {
+	enc := json.NewEncoder(e.stdout)
+	if format == formatJSON {
+		enc.SetIndent("", "  ")
+	}
+	return enc.Encode(v)
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestVoteGolden(t *testing.T) {
+	runGolden(t, []cliCase{
+		{name: "vote_table", args: []string{"vote", "c1=cooperative-sticky,range", "c2=range", "c3=sticky"}},
+		{name: "vote_cooperative", args: []string{"vote", "c1=cooperative-sticky", "c2=cooperative-sticky,range"}},
+		{name: "vote_json", args: []string{"vote", "--format", "json", "c1=cooperative-sticky,range", "c2=range"}},
+		{name: "vote_csv", args: []string{"vote", "--format", "csv", "c1=cooperative-sticky,range", "c2=range", "c3=sticky"}},
+		{name: "vote_in", args: []string{"vote", "--in", "-"},
+			stdin: `{"topics": {}, "members": [{"id": "a", "topics": [], "protocols": ["sticky", "range"]}, {"id": "b", "topics": [], "protocols": ["range", "sticky"]}, {"id": "c", "topics": [], "protocols": ["sticky"]}]}`},
+		{name: "vote_upgrade_two_steps", args: []string{"vote", "--upgrade", "range", "--to", "cooperative-sticky,range", "--to", "cooperative-sticky"}},
+		{name: "vote_upgrade_one_step", args: []string{"vote", "--upgrade", "range", "--to", "cooperative-sticky", "--members", "2"}},
+		{name: "vote_upgrade_csv", args: []string{"vote", "--upgrade", "range", "--to", "cooperative-sticky", "--members", "2", "--format", "csv"}},
+		{name: "vote_no_members", args: []string{"vote"}, status: 2},
+		{name: "vote_bad_member", args: []string{"vote", "c1"}, status: 2},
+		{name: "vote_duplicate_member", args: []string{"vote", "c1=range", "c1=range"}, status: 2},
+		{name: "vote_bad_coordinator", args: []string{"vote", "--coordinator", "go", "c1=range"}, status: 2},
+		{name: "vote_in_without_protocols", args: []string{"vote", "--in", "-"}, stdin: `{"topics": {}, "members": [{"id": "a", "topics": []}]}`, status: 2},
+	})
+}
+
+// TestVoteByHand checks a vote worked out from Kafka's rules: the
+// candidates are what every member supports; each member votes for its
+// first candidate; sticky gets a's and c's ballots, range b's.
+func TestVoteByHand(t *testing.T) {
+	stdout, stderr, status := runCase(cliCase{args: []string{"vote", "--format", "jsonl", "a=sticky,range", "b=range,sticky", "c=sticky,range,roundrobin"}})
+	if status != 0 {
+		t.Fatalf("exit status %d, stderr %q", status, stderr)
+	}
+	var got struct {
+		Candidates []string
+		Ballots    []struct{ Member, Strategy string }
+		Winner     string
+		Rebalance  map[string]string
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := got
+	want.Candidates = []string{"range", "sticky"}
+	want.Ballots = []struct{ Member, Strategy string }{{"a", "sticky"}, {"b", "range"}, {"c", "sticky"}}
+	want.Winner = "sticky"
+	want.Rebalance = map[string]string{"a": "eager", "b": "eager", "c": "eager"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("vote mismatch (-want +got):\n%s", diff)
+	}
+}
