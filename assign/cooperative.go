@@ -2,8 +2,6 @@ package assign
 
 import (
 	"slices"
-
-	"github.com/assigncalc/assigncalc/assign/internal/balance"
 )
 
 // CooperativeSticky is Kafka's CooperativeStickyAssignor (KIP-429): the
@@ -36,9 +34,9 @@ import (
 // A round's assignment leaves the withheld partitions unassigned, so
 // [Verify] fails on it by design; verify [CooperativePlan.Target] instead.
 // When the group does not change between the two rounds, the follow-up
-// round withholds nothing; it reaches the first round's target whenever
-// subscriptions are identical (the follow-up hands the withheld partitions
-// out with the same round-robin the first round used for them).
+// round withholds nothing and lands exactly on the first round's target:
+// the target is chosen as a fixed point of "solve again with this round's
+// assignment as the claims", which is the follow-up round's input.
 //
 // Complexity: that of Sticky, plus O(P + sum of Owned) for the withholding.
 //
@@ -95,25 +93,14 @@ func (CooperativeSticky) Plan(g Group) (*CooperativePlan, error) {
 		return nil, err
 	}
 	sp := newStickyProblem(ix)
-	owner, err := balance.Solve(&sp.prob)
+	owner, err := sp.solve()
 	if err != nil {
 		return nil, err
 	}
 	total := sp.start[len(ix.numParts)]
-	withheld := make([]bool, total)
-	if sp.listed != nil {
-		ownerLists := make([]bool, total)
-		for m, owned := range ix.owned {
-			for _, tp := range owned {
-				pid := sp.start[tp.topic] + tp.part
-				if ix.kafkaOrder[owner[pid]] == int32(m) {
-					ownerLists[pid] = true
-				}
-			}
-		}
-		for pid := range withheld {
-			withheld[pid] = sp.tied[pid] || sp.listed[pid] > 0 && !ownerLists[pid]
-		}
+	withheld := sp.withheld(owner)
+	if withheld == nil {
+		withheld = make([]bool, total)
 	}
 	plan := &CooperativePlan{
 		Assignment: sp.assignmentWithout(owner, withheld),

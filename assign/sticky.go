@@ -94,11 +94,85 @@ func (Sticky) Assign(g Group) (Assignment, error) {
 		return nil, err
 	}
 	sp := newStickyProblem(ix)
-	owner, err := balance.Solve(&sp.prob)
+	owner, err := sp.solve()
 	if err != nil {
 		return nil, err
 	}
 	return sp.assignment(owner), nil
+}
+
+// solve returns the owner (by rank) of every partition. It then settles
+// where the partitions CooperativeSticky withholds go: it solves again
+// with this round's kept partitions as the only claims and the withheld
+// ones unclaimed, which is exactly the follow-up round's input, until
+// that withholds no fewer. Every solve keeps all those claims (keeping
+// them is balanced and moves nothing), so each result is as balanced and
+// keeps as many of the original claims as the first, and the follow-up
+// round of a group that does not change lands on this target. Sticky
+// does the same so that both assignors share one target.
+func (sp *stickyProblem) solve() ([]int32, error) {
+	owner, err := balance.Solve(&sp.prob)
+	if err != nil || sp.listed == nil {
+		return owner, err
+	}
+	withheld := sp.withheld(owner)
+	n := count(withheld)
+	for n > 0 {
+		claim := make([]int32, len(owner))
+		for pid, m := range owner {
+			claim[pid] = m
+			if withheld[pid] {
+				claim[pid] = -1
+			}
+		}
+		next := sp.prob
+		next.Claim, next.Prev, next.Pass = claim, nil, nil
+		if owner, err = balance.Solve(&next); err != nil {
+			return nil, err
+		}
+		withheld = sp.withheld(owner)
+		m := count(withheld)
+		if m == n {
+			break // the follow-up round's input gives this same answer
+		}
+		n = m
+	}
+	return owner, nil
+}
+
+func count(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// withheld marks the partitions CooperativeSticky holds back this round
+// when owner is the target: those given to a member that does not list
+// them while another does, and those claimed by several members at the
+// newest generation. It is nil when nobody owns anything.
+func (sp *stickyProblem) withheld(owner []int32) []bool {
+	if sp.listed == nil {
+		return nil
+	}
+	ix := sp.ix
+	ownerLists := make([]bool, len(owner))
+	for m, owned := range ix.owned {
+		for _, tp := range owned {
+			pid := sp.start[tp.topic] + tp.part
+			if ix.kafkaOrder[owner[pid]] == int32(m) {
+				ownerLists[pid] = true
+			}
+		}
+	}
+	withheld := ownerLists // reused: each entry is read before it is written
+	for pid := range withheld {
+		withheld[pid] = sp.tied[pid] || sp.listed[pid] > 0 && !ownerLists[pid]
+	}
+	return withheld
 }
 
 // stickyProblem is a group turned into a [balance.Problem]: members in

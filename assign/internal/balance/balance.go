@@ -150,7 +150,7 @@ func Solve(p *Problem) ([]int32, error) {
 	if total == 0 {
 		return []int32{}, nil
 	}
-	if identical(p.Subs) {
+	if Identical(p.Subs) {
 		return fast(p, start, total), nil
 	}
 	return general(p, start, total)
@@ -196,7 +196,12 @@ func subscribes(sub []int32, t int32) bool {
 	return ok
 }
 
-func identical(subs [][]int32) bool {
+// Identical reports whether every member subscribes to the same topics,
+// which sends [Solve] down its fast path.
+func Identical(subs [][]int32) bool {
+	if len(subs) == 0 {
+		return true
+	}
 	for _, s := range subs[1:] {
 		if !slices.Equal(s, subs[0]) {
 			return false

@@ -1,0 +1,402 @@
+package assign_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/assigntest"
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+func TestCooperativeStickyPlan(t *testing.T) {
+	tests := []struct {
+		name string
+		g    assign.Group
+		want assign.CooperativePlan
+	}{
+		{
+			// c2 joins a group of two holding three each (KIP-429's
+			// example shape). The target is Sticky's: c0 gives up t0-2 and
+			// c1 gives up t0-5, both for c2. Both must be revoked first, so
+			// c2 gets nothing this round.
+			name: "member joins: what moves is withheld for a round",
+			g: assign.Group{
+				Topics: map[string]int32{"t0": 6},
+				Members: []assign.Member{
+					stickyMember("c0", onlyT0, 1, tps("t0", 0, 1, 2)),
+					stickyMember("c1", onlyT0, 1, tps("t0", 3, 4, 5)),
+					stickyMember("c2", onlyT0, -1),
+				},
+			},
+			want: assign.CooperativePlan{
+				Assignment: assign.Assignment{"c0": tps("t0", 0, 1), "c1": tps("t0", 3, 4), "c2": nil},
+				Target:     assign.Assignment{"c0": tps("t0", 0, 1), "c1": tps("t0", 3, 4), "c2": tps("t0", 2, 5)},
+				Revoked:    assign.Assignment{"c0": tps("t0", 2), "c1": tps("t0", 5), "c2": nil},
+				Pending:    assign.Assignment{"c0": nil, "c1": nil, "c2": tps("t0", 2, 5)},
+			},
+		},
+		{
+			// c2 left: nobody owns t0-4 and t0-5 any longer, so they are
+			// handed out at once, as Sticky does.
+			name: "member leaves: free partitions go at once",
+			g: assign.Group{
+				Topics: map[string]int32{"t0": 6},
+				Members: []assign.Member{
+					stickyMember("c0", onlyT0, 1, tps("t0", 0, 1)),
+					stickyMember("c1", onlyT0, 1, tps("t0", 2, 3)),
+				},
+			},
+			want: assign.CooperativePlan{
+				Assignment: assign.Assignment{"c0": tps("t0", 0, 1, 4), "c1": tps("t0", 2, 3, 5)},
+				Target:     assign.Assignment{"c0": tps("t0", 0, 1, 4), "c1": tps("t0", 2, 3, 5)},
+				Revoked:    assign.Assignment{"c0": nil, "c1": nil},
+				Pending:    assign.Assignment{"c0": nil, "c1": nil},
+			},
+		},
+		{
+			// The three-claimant case of TestSticky: target c0 t0-0, c1
+			// t0-2, c2 t0-1. t0-0 is claimed by c0 and c1 at the newest
+			// generation: withheld even from c0, which lists it (Kafka's
+			// partitionsWithMultiplePreviousOwners). t0-2 passes from c2 to
+			// c1: withheld. Everyone revokes what it does not keep now,
+			// t9-0 (a deleted topic) included.
+			name: "doubly claimed partitions are withheld",
+			g: assign.Group{
+				Topics: map[string]int32{"t0": 3},
+				Members: []assign.Member{
+					stickyMember("c2", onlyT0, 1, tps("t0", 0, 1, 2), tps("t9", 0)),
+					stickyMember("c1", onlyT0, 2, tps("t0", 0)),
+					stickyMember("c0", onlyT0, 2, tps("t0", 0)),
+				},
+			},
+			want: assign.CooperativePlan{
+				Assignment: assign.Assignment{"c0": nil, "c1": nil, "c2": tps("t0", 1)},
+				Target:     assign.Assignment{"c0": tps("t0", 0), "c1": tps("t0", 2), "c2": tps("t0", 1)},
+				Revoked:    assign.Assignment{"c0": tps("t0", 0), "c1": tps("t0", 0), "c2": join(tps("t0", 0, 2), tps("t9", 0))},
+				Pending:    assign.Assignment{"c0": tps("t0", 0), "c1": tps("t0", 2), "c2": nil},
+			},
+		},
+		{
+			// t0-0 is c0's at generation 3 and (stale) c1's at generation
+			// 2. The target keeps it with c0, which lists it: nothing is
+			// added to anyone, so it is not withheld; c1 revokes its stale
+			// copy.
+			name: "a stale lower-generation copy does not hold a partition back",
+			g: assign.Group{
+				Topics: map[string]int32{"t0": 2},
+				Members: []assign.Member{
+					stickyMember("c0", onlyT0, 3, tps("t0", 0)),
+					stickyMember("c1", onlyT0, 2, tps("t0", 0, 1)),
+				},
+			},
+			want: assign.CooperativePlan{
+				Assignment: assign.Assignment{"c0": tps("t0", 0), "c1": tps("t0", 1)},
+				Target:     assign.Assignment{"c0": tps("t0", 0), "c1": tps("t0", 1)},
+				Revoked:    assign.Assignment{"c0": nil, "c1": tps("t0", 0)},
+				Pending:    assign.Assignment{"c0": nil, "c1": nil},
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := assign.CooperativeSticky{}.Plan(tc.g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(&tc.want, got); diff != "" {
+				t.Errorf("CooperativeSticky.Plan(g) mismatch (-want +got):\n%s", diff)
+			}
+			if err := assign.CheckCooperative(tc.g, got.Assignment); err != nil {
+				t.Error(err)
+			}
+			a, err := assign.CooperativeSticky{}.Assign(tc.g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(got.Assignment, a); diff != "" {
+				t.Errorf("CooperativeSticky.Assign(g) mismatch (-plan +assign):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCheckCooperative(t *testing.T) {
+	g := assign.Group{
+		Topics: map[string]int32{"t0": 2},
+		Members: []assign.Member{
+			stickyMember("c0", onlyT0, 1, tps("t0", 0, 1)),
+			stickyMember("c1", onlyT0, 1),
+		},
+	}
+	tests := []struct {
+		name   string
+		a      assign.Assignment
+		unsafe bool
+	}{
+		{"keep everything", assign.Assignment{"c0": tps("t0", 0, 1), "c1": nil}, false},
+		{"revoke without handing over", assign.Assignment{"c0": tps("t0", 0), "c1": nil}, false},
+		{"hand over while still owned", assign.Assignment{"c0": tps("t0", 0), "c1": tps("t0", 1)}, true},
+		{"swap", assign.Assignment{"c0": nil, "c1": tps("t0", 0, 1)}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := assign.CheckCooperative(g, tc.a)
+			if got := err != nil; got != tc.unsafe {
+				t.Fatalf("CheckCooperative(g, %v) = %v, want unsafe %v", tc.a, err, tc.unsafe)
+			}
+			if err != nil && !errors.Is(err, assign.ErrInvalidAssignment) {
+				t.Errorf("CheckCooperative error %v does not wrap ErrInvalidAssignment", err)
+			}
+		})
+	}
+}
+
+// TestStickyAndCooperativeShareTarget: on the same input, CooperativeSticky
+// heads for exactly Sticky's assignment, and its round is a safe part of it.
+func TestStickyAndCooperativeShareTarget(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := assigntest.GroupOf(assigntest.Small).Draw(t, "group")
+		want, err := assign.Sticky{}.Assign(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := assign.CooperativeSticky{}.Plan(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, plan.Target); diff != "" {
+			t.Fatalf("CooperativeSticky target mismatch (-sticky +cooperative):\n%s", diff)
+		}
+		checkPlan(t, g, plan)
+	})
+}
+
+// checkPlan checks a plan's own invariants: the target is valid and
+// balanced, the round is safe, and round plus pending is the target.
+func checkPlan(t *rapid.T, g assign.Group, plan *assign.CooperativePlan) {
+	t.Helper()
+	if err := assign.VerifyBalanced(g, plan.Target); err != nil {
+		t.Fatal(err)
+	}
+	if err := assign.CheckCooperative(g, plan.Assignment); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range g.Members {
+		both := slices.SortedFunc(slices.Values(join(plan.Assignment[m.ID], plan.Pending[m.ID])), assign.TopicPartition.Compare)
+		if diff := cmp.Diff(plan.Target[m.ID], both, cmpEmpty); diff != "" {
+			t.Fatalf("member %q: target mismatch (-target +round and pending):\n%s", m.ID, diff)
+		}
+		for _, tp := range m.Owned {
+			kept := slices.Contains(plan.Assignment[m.ID], tp)
+			if revoked := slices.Contains(plan.Revoked[m.ID], tp); kept == revoked {
+				t.Fatalf("member %q: %s kept %v, revoked %v", m.ID, tp, kept, revoked)
+			}
+		}
+	}
+}
+
+var cmpEmpty = cmp.Comparer(func(a, b []assign.TopicPartition) bool {
+	return slices.Equal(a, b)
+})
+
+// churn is a rapid state machine over a small group that rebalances after
+// every change, feeding each round's result back as the members' Owned at
+// a rising generation. It stays small enough (4 members, 8 partitions)
+// for the brute force to give the fewest moves after every step.
+type churn struct {
+	coop    bool
+	g       assign.Group
+	gen     int32
+	next    int // for new member IDs
+	last    *assign.CooperativePlan
+	lastG   assign.Group
+	changed bool // the group changed since the last round
+}
+
+func newChurn(t *rapid.T, coop bool) *churn {
+	c := &churn{coop: coop, g: assign.Group{Topics: map[string]int32{
+		"t0": int32(rapid.IntRange(1, 4).Draw(t, "t0")),
+		"t1": int32(rapid.IntRange(0, 3).Draw(t, "t1")),
+	}}}
+	c.setRacks()
+	for range rapid.IntRange(1, 3).Draw(t, "members") {
+		c.join(t)
+	}
+	return c
+}
+
+func (c *churn) total() int32 { return c.g.Topics["t0"] + c.g.Topics["t1"] }
+
+// setRacks puts even partitions' replicas on rack a, odd ones on b.
+func (c *churn) setRacks() {
+	c.g.PartitionRacks = map[string][][]string{}
+	for topic, n := range c.g.Topics {
+		lists := make([][]string, n)
+		for p := range lists {
+			lists[p] = []string{[]string{"a", "b"}[p%2]}
+		}
+		c.g.PartitionRacks[topic] = lists
+	}
+}
+
+func (c *churn) member(t *rapid.T) *assign.Member {
+	return &c.g.Members[rapid.IntRange(0, len(c.g.Members)-1).Draw(t, "member")]
+}
+
+func (c *churn) join(t *rapid.T) {
+	if len(c.g.Members) >= 4 {
+		t.Skip("group full")
+	}
+	m := assign.Member{
+		ID:         fmt.Sprintf("m%d", c.next),
+		Topics:     rapid.SliceOfDistinct(rapid.SampledFrom([]string{"t0", "t1"}), rapid.ID[string]).Draw(t, "topics"),
+		Rack:       rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, "rack"),
+		Generation: -1,
+	}
+	if rapid.Bool().Draw(t, "static") {
+		m.InstanceID = "i" + m.ID
+	}
+	c.next++
+	c.g.Members = append(c.g.Members, m)
+	c.changed = true
+}
+
+// round rebalances and checks every invariant of the result.
+func (c *churn) round(t *rapid.T) {
+	g := c.g
+	sticky, err := assign.Sticky{}.Assign(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := assign.VerifyBalanced(g, sticky); err != nil {
+		t.Fatal(err)
+	}
+	wantSq, wantMoves := bruteForceSticky(g)
+	if gotSq, gotMoves := sumSquares(g, sticky), assign.Moved(assign.Owned(g), sticky); gotSq != wantSq || gotMoves != wantMoves {
+		t.Fatalf("Sticky(g): sum of squares %d, moves %d; brute force %d, %d", gotSq, gotMoves, wantSq, wantMoves)
+	}
+	again, err := assign.Sticky{}.Assign(assigntest.Shuffled(g).Draw(t, "shuffled"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(sticky, again); diff != "" {
+		t.Fatalf("Sticky(shuffled g) mismatch (-original +shuffled):\n%s", diff)
+	}
+	result := sticky
+	if c.coop {
+		plan, err := assign.CooperativeSticky{}.Plan(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(sticky, plan.Target); diff != "" {
+			t.Fatalf("CooperativeSticky target mismatch (-sticky +cooperative):\n%s", diff)
+		}
+		checkPlan(t, g, plan)
+		if !c.changed && c.last != nil {
+			// The follow-up round: nothing changed since the last one.
+			for id, pending := range plan.Pending {
+				if len(pending) > 0 {
+					t.Fatalf("follow-up round still withholds %v from %q", pending, id)
+				}
+			}
+			if diff := cmp.Diff(c.last.Target, plan.Assignment); diff != "" {
+				t.Fatalf("follow-up round missed the target (-target +follow-up):\n%s\nfirst round %+v\nfollow-up %+v", diff, c.lastG, g)
+			}
+		}
+		c.last = plan
+		c.lastG = g
+		c.lastG.Members = slices.Clone(g.Members)
+		result = plan.Assignment
+	}
+	c.gen++
+	for i := range c.g.Members {
+		m := &c.g.Members[i]
+		m.Owned, m.Generation = result[m.ID], c.gen
+	}
+	c.changed = false
+}
+
+func (c *churn) actions() map[string]func(*rapid.T) {
+	return map[string]func(*rapid.T){
+		"join": func(t *rapid.T) { c.join(t); c.round(t) },
+		"leave": func(t *rapid.T) {
+			if len(c.g.Members) < 2 {
+				t.Skip("last member")
+			}
+			i := rapid.IntRange(0, len(c.g.Members)-1).Draw(t, "leaver")
+			c.g.Members = slices.Delete(slices.Clone(c.g.Members), i, i+1)
+			c.changed = true
+			c.round(t)
+		},
+		"subscribe": func(t *rapid.T) {
+			m := c.member(t)
+			topic := rapid.SampledFrom([]string{"t0", "t1"}).Draw(t, "topic")
+			if slices.Contains(m.Topics, topic) {
+				t.Skip("already subscribed")
+			}
+			m.Topics = append(slices.Clone(m.Topics), topic)
+			c.changed = true
+			c.round(t)
+		},
+		"unsubscribe": func(t *rapid.T) {
+			m := c.member(t)
+			if len(m.Topics) == 0 {
+				t.Skip("no subscription")
+			}
+			i := rapid.IntRange(0, len(m.Topics)-1).Draw(t, "which")
+			m.Topics = slices.Delete(slices.Clone(m.Topics), i, i+1)
+			c.changed = true
+			c.round(t)
+		},
+		"grow": func(t *rapid.T) {
+			topic := rapid.SampledFrom([]string{"t0", "t1"}).Draw(t, "topic")
+			by := int32(rapid.IntRange(1, 3).Draw(t, "by"))
+			if c.total()+by > 8 {
+				t.Skip("too many partitions to enumerate")
+			}
+			topics := map[string]int32{"t0": c.g.Topics["t0"], "t1": c.g.Topics["t1"]}
+			topics[topic] += by
+			c.g.Topics = topics
+			c.setRacks()
+			c.changed = true
+			c.round(t)
+		},
+		"rack change": func(t *rapid.T) {
+			c.member(t).Rack = rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, "rack")
+			c.changed = true
+			c.round(t)
+		},
+		"static restart": func(t *rapid.T) {
+			m := c.member(t)
+			if m.InstanceID == "" {
+				t.Skip("dynamic member")
+			}
+			m.ID = fmt.Sprintf("m%d", c.next) // same instance, new member.id, same Owned
+			c.next++
+			c.changed = true
+			c.round(t)
+		},
+		"settle": func(t *rapid.T) { c.round(t) },
+		"":       func(t *rapid.T) {},
+	}
+}
+
+func TestStickyChurn(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := newChurn(t, false)
+		c.round(t)
+		t.Repeat(c.actions())
+	})
+}
+
+func TestCooperativeStickyChurn(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := newChurn(t, true)
+		c.round(t)
+		t.Repeat(c.actions())
+	})
+}
