@@ -141,6 +141,7 @@ func newApp(e *env) *cli.App {
 			planCommand(e),
 			simulateCommand(e),
 			voteCommand(e),
+			decodeCommand(e),
 		},
 	}
 	for _, c := range app.Commands {
