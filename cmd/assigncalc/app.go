@@ -67,7 +67,19 @@ func runEnv(e *env, args []string) int {
 		return st.code
 	}
 	fmt.Fprintf(e.stderr, "assigncalc: %s\n", oneLine(err.Error()))
-	if isInputError(err) {
+	return statusOf(err)
+}
+
+// statusOf maps an error to an exit status: bad input is the user's to
+// fix (2), anything else is ours (1).
+func statusOf(err error) int {
+	var st *statusError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &st):
+		return st.code
+	case isInputError(err):
 		return exitInput
 	}
 	return exitInternal
@@ -127,7 +139,7 @@ func newApp(e *env) *cli.App {
 			"Example:\n" +
 			"   assigncalc --members 3 --topics t1:7\n" +
 			"   assigncalc --member c0=t1,t2@a --member c1=t1@b --topics t1:6,t2:3 --replicas 2 --racks a,b --strategy range",
-		UsageText:                 "assigncalc [options]\n   assigncalc command [options] [arguments...]",
+		UsageText:                 "assigncalc [options]  |  assigncalc COMMAND [options] [arguments...]",
 		Reader:                    e.stdin,
 		Writer:                    e.stdout,
 		ErrWriter:                 e.stderr,

@@ -18,9 +18,9 @@ import (
 func shapeFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "members", Usage: "`N` members named c0..cN-1, each subscribed to every topic"},
-		&cli.StringSliceFlag{Name: "member", Usage: "a member `ID[=TOPIC,...][@RACK]`, subscribed to the topics listed (default: every topic); repeatable"},
+		&cli.StringSliceFlag{Name: "member", Usage: "add member `ID[=TOPIC,...][@RACK]`, subscribed to the topics listed (default: every topic); repeatable"},
 		&cli.StringSliceFlag{Name: "topics", Usage: "topics and partition counts `NAME:COUNT,...` (e.g. t1:7,t2:3); repeatable"},
-		&cli.IntFlag{Name: "replicas", Usage: "place `N` replicas of each partition on consecutive racks of --racks, for a rack-aware preview (default: 1 with --racks)"},
+		&cli.IntFlag{Name: "replicas", DefaultText: "1 with --racks", Usage: "place `N` replicas of each partition on consecutive racks of --racks, for a rack-aware preview"},
 		&cli.StringFlag{Name: "racks", Usage: "racks `A,B,...` to place replicas on; members of --members get them in turn"},
 		&cli.StringFlag{Name: "in", Usage: "read the group from `FILE` in the JSON contract (- for stdin) instead of the flags above"},
 	}
