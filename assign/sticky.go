@@ -219,25 +219,22 @@ func (sp *stickyProblem) claims() {
 	if !someClaim {
 		return
 	}
-	const none = math.MinInt64
-	top := make([]int64, total) // pid => highest generation claiming it
-	for i := range top {
-		top[i] = none
-	}
+	top := make([]int32, total)   // pid => highest generation claiming it, when listed
 	claim := make([]int32, total) // pid => rank of the one claimant at top, -1 when tied
 	listed := make([]uint8, total)
 	sp.tied = make([]bool, total)
 	lower := false
 	for _, m := range ix.kafkaOrder {
-		gen := int64(ix.g.Members[m].Generation)
+		gen := ix.g.Members[m].Generation
 		for _, tp := range ix.owned[m] {
 			pid := sp.start[tp.topic] + tp.part
+			first := listed[pid] == 0
 			if listed[pid] < math.MaxUint8 {
 				listed[pid]++
 			}
 			switch {
-			case gen > top[pid]:
-				lower = lower || top[pid] != none
+			case first || gen > top[pid]:
+				lower = lower || !first
 				top[pid], claim[pid] = gen, sp.rank[m]
 			case gen == top[pid]:
 				claim[pid] = -1
@@ -251,15 +248,15 @@ func (sp *stickyProblem) claims() {
 		// The previous owner: the best claim below the top by a member
 		// that still subscribes; ties go to the first in member order.
 		prev = make([]int32, total)
-		prevGen := make([]int64, total)
+		prevGen := make([]int32, total)
 		for i := range prev {
-			prev[i], prevGen[i] = -1, none
+			prev[i] = -1
 		}
 		for _, m := range ix.kafkaOrder {
-			gen := int64(ix.g.Members[m].Generation)
+			gen := ix.g.Members[m].Generation
 			for _, tp := range ix.owned[m] {
 				pid := sp.start[tp.topic] + tp.part
-				if gen < top[pid] && gen > prevGen[pid] && sp.subscribes(m, tp.topic) {
+				if gen < top[pid] && (prev[pid] < 0 || gen > prevGen[pid]) && sp.subscribes(m, tp.topic) {
 					prev[pid], prevGen[pid] = sp.rank[m], gen
 				}
 			}
@@ -268,7 +265,7 @@ func (sp *stickyProblem) claims() {
 	for t := range ix.numParts {
 		for pid := sp.start[t]; pid < sp.start[t+1]; pid++ {
 			switch c := claim[pid]; {
-			case top[pid] == none:
+			case listed[pid] == 0:
 				claim[pid] = -1
 			case c < 0:
 				sp.tied[pid] = true
@@ -362,14 +359,45 @@ func (sp *stickyProblem) assignment(owner []int32) Assignment {
 }
 
 func (sp *stickyProblem) assignmentWithout(owner []int32, skip []bool) Assignment {
-	b := newBuilder(sp.ix)
-	for t := range sp.ix.numParts {
+	ix := sp.ix
+	n := len(ix.g.Members)
+	// Count each member's partitions, then lay them out in one backing
+	// array: topics in Go string order, partitions ascending, which is
+	// the order of [TopicPartition.Compare], so nothing needs sorting.
+	off := make([]int, n+1)
+	for pid, r := range owner {
+		if skip == nil || !skip[pid] {
+			off[ix.kafkaOrder[r]+1]++
+		}
+	}
+	for m := range n {
+		off[m+1] += off[m]
+	}
+	fill := slices.Clone(off[:n])
+	backing := make([]TopicPartition, off[n])
+	rank := goRanks(ix.topics)
+	byGo := make([]int32, len(rank))
+	for t, r := range rank {
+		byGo[r] = int32(t)
+	}
+	for _, t := range byGo {
+		name := ix.topics[t]
 		for pid := sp.start[t]; pid < sp.start[t+1]; pid++ {
 			if skip != nil && skip[pid] {
 				continue
 			}
-			b.add(sp.ix.kafkaOrder[owner[pid]], int32(t), pid-sp.start[t])
+			m := ix.kafkaOrder[owner[pid]]
+			backing[fill[m]] = TopicPartition{name, pid - sp.start[t]}
+			fill[m]++
 		}
 	}
-	return b.assignment()
+	out := make(Assignment, n)
+	for m := range n {
+		var list []TopicPartition
+		if off[m+1] > off[m] {
+			list = backing[off[m]:off[m+1]:off[m+1]]
+		}
+		out[ix.g.Members[m].ID] = list
+	}
+	return out
 }

@@ -190,3 +190,27 @@ func TestGeneralMatchesBruteForceOnIdentical(t *testing.T) {
 		}
 	})
 }
+
+// TestPlaceHeapsMatchScan: the heaps place makes for big topics choose
+// exactly what scanning every subscriber chooses.
+func TestPlaceHeapsMatchScan(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := tinyProblem(t)
+		start := Start(p.Parts)
+		total := int(start[len(p.Parts)])
+		if total == 0 {
+			return
+		}
+		scan, err := generalWith(p, start, total, 1<<30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		heap, err := generalWith(p, start, total, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(scan, heap) {
+			t.Fatalf("owners with scans %v, with heaps %v", scan, heap)
+		}
+	})
+}

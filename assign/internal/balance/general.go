@@ -33,6 +33,7 @@ type solver struct {
 	cntOwn, cntNon []int32 // slot => own claims held, other pids held
 
 	subscribers [][]int32 // topic => members subscribed, ascending
+	heapAbove   int       // see the constant
 
 	// The search.
 	dist    []int32 // node => shortest distance from the sources
@@ -43,8 +44,17 @@ type solver struct {
 	queue   []int32
 }
 
+// heapAbove is the product of a topic's subscribers and unclaimed pids
+// above which place uses heaps rather than scans.
+const heapAbove = 1024
+
 func general(p *Problem, start []int32, total int) ([]int32, error) {
+	return generalWith(p, start, total, heapAbove)
+}
+
+func generalWith(p *Problem, start []int32, total, heapAbove int) ([]int32, error) {
 	s := newSolver(p, start, total)
+	s.heapAbove = heapAbove
 	s.place()
 	if err := s.balance(); err != nil {
 		return nil, err
@@ -132,43 +142,197 @@ func (s *solver) remove(pid int32) {
 
 // place keeps every claim and puts each unclaimed pid on a least-loaded
 // subscriber: its previous owner if that one is least loaded, else one on
-// a rack holding a replica, else the one with the fewest of its topic.
+// a rack holding a replica, else the one with the fewest of its topic,
+// else the lowest member. Topics with many subscribers and many unclaimed
+// pids use heaps (one for all subscribers, one per rack) that make the
+// same choices in O(log n) each.
 func (s *solver) place() {
 	for pid := range int32(len(s.owner)) {
 		if c := get(s.p.Claim, pid); c >= 0 {
 			s.add(pid, c)
 		}
 	}
-	for pid := range int32(len(s.owner)) {
+	var pl *placer
+	for t := range int32(len(s.p.Parts)) {
+		subs := s.subscribers[t]
+		unclaimed := 0
+		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+			if s.owner[pid] < 0 {
+				unclaimed++
+			}
+		}
+		if unclaimed == 0 || len(subs) == 0 {
+			continue // nobody subscribes: impossible, topics exist only when subscribed
+		}
+		if unclaimed*len(subs) > s.heapAbove {
+			if pl == nil {
+				pl = newPlacer(s)
+			}
+			pl.topic(t)
+			continue
+		}
+		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+			if s.owner[pid] < 0 {
+				s.add(pid, s.scan(pid, t, subs))
+			}
+		}
+	}
+}
+
+// scan chooses where place puts pid by looking at every subscriber.
+func (s *solver) scan(pid, t int32, subs []int32) int32 {
+	best, bestLoad := int32(-1), int32(inf)
+	for _, m := range subs {
+		bestLoad = min(bestLoad, s.load[m])
+	}
+	if pr := get(s.p.Prev, pid); pr >= 0 && s.load[pr] == bestLoad {
+		return pr
+	}
+	bestRack, bestCount := false, int32(inf)
+	for _, m := range subs {
+		if s.load[m] != bestLoad {
+			continue
+		}
+		rack := s.p.rackMatch(pid, m)
+		sl := s.slot(m, t)
+		count := s.cntOwn[sl] + s.cntNon[sl]
+		if best < 0 || rack && !bestRack || rack == bestRack && count < bestCount {
+			best, bestRack, bestCount = m, rack, count
+		}
+	}
+	return best
+}
+
+// placer makes scan's choices with heaps ordered by (load, count of the
+// topic, member): heap 0 holds every subscriber of the topic, heap 1+r
+// those on rack r.
+type placer struct {
+	s     *solver
+	cnt   []int32 // member => pids of the current topic it holds
+	heaps []memberHeap
+}
+
+func newPlacer(s *solver) *placer {
+	racks := 0
+	if s.p.Rack != nil && s.p.Replicas != nil {
+		for _, r := range s.p.Rack {
+			racks = max(racks, int(r)+1)
+		}
+	}
+	pl := &placer{s: s, cnt: make([]int32, s.n), heaps: make([]memberHeap, 1+racks)}
+	for i := range pl.heaps {
+		pl.heaps[i] = memberHeap{pl: pl, pos: make([]int32, s.n)}
+		for m := range pl.heaps[i].pos {
+			pl.heaps[i].pos[m] = -1
+		}
+	}
+	return pl
+}
+
+func (pl *placer) topic(t int32) {
+	s := pl.s
+	for i := range pl.heaps {
+		pl.heaps[i].clear()
+	}
+	for _, m := range s.subscribers[t] {
+		sl := s.slot(m, t)
+		pl.cnt[m] = s.cntOwn[sl] + s.cntNon[sl]
+		pl.heaps[0].items = append(pl.heaps[0].items, m)
+		if len(pl.heaps) > 1 && s.p.Rack[m] >= 0 {
+			pl.heaps[1+s.p.Rack[m]].items = append(pl.heaps[1+s.p.Rack[m]].items, m)
+		}
+	}
+	for i := range pl.heaps {
+		pl.heaps[i].init()
+	}
+	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 		if s.owner[pid] >= 0 {
 			continue
 		}
-		t := s.topic[pid]
-		subs := s.subscribers[t]
-		if len(subs) == 0 {
-			continue // impossible: topics exist only when subscribed
-		}
-		best, bestLoad := int32(-1), int32(inf)
-		for _, m := range subs {
-			bestLoad = min(bestLoad, s.load[m])
-		}
-		if pr := get(s.p.Prev, pid); pr >= 0 && s.load[pr] == bestLoad {
+		top := pl.heaps[0].items[0]
+		low := s.load[top]
+		best := top
+		if pr := get(s.p.Prev, pid); pr >= 0 && s.load[pr] == low {
 			best = pr
-		} else {
-			bestRack, bestCount := false, int32(inf)
-			for _, m := range subs {
-				if s.load[m] != bestLoad {
+		} else if len(pl.heaps) > 1 && s.p.Replicas[pid] != nil {
+			found := false
+			for _, r := range s.p.Replicas[pid] {
+				if int(r)+1 >= len(pl.heaps) || len(pl.heaps[1+r].items) == 0 {
 					continue
 				}
-				rack := s.p.rackMatch(pid, m)
-				sl := s.slot(m, t)
-				count := s.cntOwn[sl] + s.cntNon[sl]
-				if best < 0 || rack && !bestRack || rack == bestRack && count < bestCount {
-					best, bestRack, bestCount = m, rack, count
+				m := pl.heaps[1+r].items[0]
+				if s.load[m] == low && (!found || pl.less(m, best)) {
+					best, found = m, true
 				}
 			}
 		}
 		s.add(pid, best)
+		pl.cnt[best]++
+		pl.heaps[0].fix(best)
+		if len(pl.heaps) > 1 && s.p.Rack[best] >= 0 {
+			pl.heaps[1+s.p.Rack[best]].fix(best)
+		}
+	}
+}
+
+func (pl *placer) less(a, b int32) bool {
+	la, lb := pl.s.load[a], pl.s.load[b]
+	if la != lb {
+		return la < lb
+	}
+	if pl.cnt[a] != pl.cnt[b] {
+		return pl.cnt[a] < pl.cnt[b]
+	}
+	return a < b
+}
+
+// memberHeap is a binary min-heap of members under placer.less that knows
+// where each member sits, so a member whose key grew can sink.
+type memberHeap struct {
+	pl    *placer
+	items []int32
+	pos   []int32 // member => index in items, or -1
+}
+
+func (h *memberHeap) clear() {
+	for _, m := range h.items {
+		h.pos[m] = -1
+	}
+	h.items = h.items[:0]
+}
+
+func (h *memberHeap) init() {
+	for i, m := range h.items {
+		h.pos[m] = int32(i)
+	}
+	for i := len(h.items)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// fix restores the heap after m's key grew.
+func (h *memberHeap) fix(m int32) {
+	if i := h.pos[m]; i >= 0 {
+		h.down(int(i))
+	}
+}
+
+func (h *memberHeap) down(i int) {
+	n := len(h.items)
+	for {
+		c := 2*i + 1
+		if c >= n {
+			return
+		}
+		if c+1 < n && h.pl.less(h.items[c+1], h.items[c]) {
+			c++
+		}
+		if !h.pl.less(h.items[c], h.items[i]) {
+			return
+		}
+		h.items[i], h.items[c] = h.items[c], h.items[i]
+		h.pos[h.items[i]], h.pos[h.items[c]] = int32(i), int32(c)
+		i = c
 	}
 }
 
