@@ -47,9 +47,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			e.terminal = true
 		}
 	}
-	_, noColour := os.LookupEnv("NO_COLOR")
-	e.colour = e.terminal && !noColour
+	e.colour = wantColour(e.terminal, os.LookupEnv)
 	return runEnv(e, args)
+}
+
+// wantColour reports whether to colour the output: only on a terminal, and
+// never when NO_COLOR is set to a non-empty value (https://no-color.org).
+func wantColour(terminal bool, lookupEnv func(string) (string, bool)) bool {
+	if v, _ := lookupEnv("NO_COLOR"); v != "" {
+		return false
+	}
+	return terminal
 }
 
 // runEnv runs args in e and maps the outcome to an exit status, the one

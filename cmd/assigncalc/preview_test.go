@@ -154,3 +154,25 @@ func TestPreviewRange(t *testing.T) {
 		t.Errorf("preview csv mismatch (-want +got):\n%s", diff)
 	}
 }
+
+func TestWantColour(t *testing.T) {
+	env := func(vars map[string]string) func(string) (string, bool) {
+		return func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	}
+	tests := []struct {
+		terminal bool
+		vars     map[string]string
+		want     bool
+	}{
+		{true, nil, true},
+		{false, nil, false},
+		{true, map[string]string{"NO_COLOR": "1"}, false},
+		{false, map[string]string{"NO_COLOR": "1"}, false},
+		{true, map[string]string{"NO_COLOR": ""}, true}, // no-color.org: set and non-empty
+	}
+	for _, tt := range tests {
+		if got := wantColour(tt.terminal, env(tt.vars)); got != tt.want {
+			t.Errorf("wantColour(%v, %v) = %v, want %v", tt.terminal, tt.vars, got, tt.want)
+		}
+	}
+}
