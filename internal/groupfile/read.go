@@ -293,9 +293,22 @@ func (d *decoder) group() (Entry, *Error) {
 	return e, nil
 }
 
+// maxDepth bounds the nesting of arrays and objects skipValue follows. The
+// contract nests five deep; the bound keeps hostile input such as a
+// million '[' from exhausting the stack.
+const maxDepth = 100
+
 // skipValue reads past one value, checking only its syntax.
 func (d *decoder) skipValue() *Error {
-	switch k := d.peek(); k {
+	return d.skip(0)
+}
+
+func (d *decoder) skip(depth int) *Error {
+	k := d.peek()
+	if (k == kindObject || k == kindArray) && depth >= maxDepth {
+		return d.syntaxf(d.pos, "nested more than %d deep", maxDepth)
+	}
+	switch k {
 	case kindObject:
 		d.pos++
 		if d.peekByte() == '}' {
@@ -312,7 +325,7 @@ func (d *decoder) skipValue() *Error {
 			if err := d.expect(':'); err != nil {
 				return err
 			}
-			if err := d.skipValue(); err != nil {
+			if err := d.skip(depth + 1); err != nil {
 				return err
 			}
 			done, err := d.next('}')
@@ -327,7 +340,7 @@ func (d *decoder) skipValue() *Error {
 			return nil
 		}
 		for {
-			if err := d.skipValue(); err != nil {
+			if err := d.skip(depth + 1); err != nil {
 				return err
 			}
 			done, err := d.next(']')

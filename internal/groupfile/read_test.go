@@ -245,6 +245,12 @@ func TestReadErrors(t *testing.T) {
 			want:     `groupfile: line 1, column 19: malformed JSON: want ',' or '}', found '1'`,
 		},
 		{
+			name:     "hostile nesting stops at a bound instead of exhausting the stack",
+			in:       `{"topics": {}, "members": [], "x": ` + strings.Repeat("[", 1_000_000),
+			sentinel: ErrSyntax,
+			want:     `groupfile: line 1, column 136: malformed JSON: nested more than 100 deep`,
+		},
+		{
 			name:     "control character in a string",
 			in:       "{\"topics\": {\"t\n\": 1}, \"members\": []}",
 			sentinel: ErrSyntax,
