@@ -114,7 +114,7 @@ func preview(e *env, c *cli.Context) error {
 		st := assign.Summarize(g, o.target())
 		row := []string{o.strategy.Name(), itoa(st.Min), itoa(st.Max), itoa(st.Spread), formatStdDev(st.StdDev), itoa(st.Idle)}
 		if owned != nil {
-			row = append(row, itoa(assign.Moved(owned, o.target())))
+			row = append(row, itoa(moved(owned, o.target())))
 		}
 		cmpTable.add(row...)
 		if o.strategy.Name() == detail.Name() {

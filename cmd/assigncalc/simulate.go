@@ -129,7 +129,7 @@ func simulate(e *env, c *cli.Context, changes []change) error {
 		states[i] = &simState{strategy: s, current: final}
 		results = append(results, stepResult{
 			Step: 0, Change: "start", Strategy: s.Name(), Rounds: rounds, Revoked: revoked,
-			Moved: assign.Moved(assign.Owned(g), final), Affected: affected(assign.Owned(g), final, g),
+			Moved: moved(assign.Owned(g), final), Affected: affected(assign.Owned(g), final, g),
 			Spread: assign.Summarize(g, final).Spread, Members: groupfile.MemberIDs(g), Final: final,
 		})
 	}
@@ -157,7 +157,7 @@ func simulate(e *env, c *cli.Context, changes []change) error {
 				r.Rounds += rounds
 				r.Revoked += revoked
 			}
-			r.Moved = assign.Moved(before, cur)
+			r.Moved = moved(before, cur)
 			r.Affected = affected(before, cur, next)
 			r.Spread = assign.Summarize(next, cur).Spread
 			r.Final = cur
