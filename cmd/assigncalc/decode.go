@@ -23,7 +23,7 @@ func decodeCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "decode",
 		Usage:     "decode consumer protocol bytes: a subscription, an assignment, or sticky user data",
-		UsageText: "assigncalc decode subscription|assignment|sticky|cooperative HEX_OR_BASE64|- [--encoding auto|hex|base64|raw] [--format table|json|jsonl]",
+		UsageText: "assigncalc decode subscription|assignment|sticky|cooperative HEX_OR_BASE64|- [--encoding auto|hex|base64|raw] [--format table|json|jsonl|csv]",
 		Description: "Decodes ConsumerProtocolSubscription (JoinGroup metadata, v0-v3), ConsumerProtocolAssignment\n" +
 			"(SyncGroup), the eager StickyAssignor's user data, or the CooperativeStickyAssignor's. The\n" +
 			"bytes are given as hex (an optional 0x, spaces and colons ignored) or base64; - reads them\n" +
@@ -33,14 +33,14 @@ func decodeCommand(e *env) *cli.Command {
 			"   assigncalc decode subscription 0000000000010002743100000000",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "encoding", Value: "auto", Usage: "how the bytes are written: `ENCODING` auto, hex, base64, raw (stdin only)"},
-			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl (default: table)"},
+			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
 		},
 		Action: func(c *cli.Context) error { return decode(e, c) },
 	}
 }
 
 func decode(e *env, c *cli.Context) error {
-	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL)
+	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL, formatCSV)
 	if err != nil {
 		return err
 	}
@@ -155,6 +155,13 @@ func decode(e *env, c *cli.Context) error {
 		}
 		_, err := e.stdout.Write(append(out, '\n'))
 		return err
+	}
+	if format == formatCSV {
+		var rows [][]string
+		for _, f := range fields {
+			rows = append(rows, []string{f.name, f.text})
+		}
+		return writeCSV(e.stdout, []string{"field", "value"}, rows)
 	}
 	t := &table{header: []string{"FIELD", "VALUE"}}
 	for _, f := range fields {

@@ -40,6 +40,7 @@ func TestDecodeGolden(t *testing.T) {
 		{name: "decode_subscription_base64", args: []string{"decode", "subscription", b64(subV3)}},
 		{name: "decode_assignment", args: []string{"decode", "assignment", "0x" + asgV0}},
 		{name: "decode_sticky", args: []string{"decode", "--format", "jsonl", "sticky", stickyV1}},
+		{name: "decode_subscription_csv", args: []string{"decode", "--format", "csv", "subscription", subV1}},
 		{name: "decode_cooperative", args: []string{"decode", "cooperative", "00000007"}},
 		{name: "decode_stdin_text", args: []string{"decode", "assignment", "-"}, stdin: asgV0 + "\n"},
 		{name: "decode_stdin_raw", args: []string{"decode", "--encoding", "raw", "assignment", "-"}, stdin: string(mustHex(asgV0))},

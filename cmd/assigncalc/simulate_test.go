@@ -13,6 +13,7 @@ func TestSimulateGolden(t *testing.T) {
 	runGolden(t, []cliCase{
 		{name: "simulate_range_roundrobin", args: append([]string{"simulate", "--members", "3", "--topics", "t1:12", "--leave", "c0", "--join", "c9", "--grow", "t1:+4", "--restart", "c1", "--subscribe", "c2=t1", "--topics", "t2:2"}, rr...)},
 		{name: "simulate_jsonl", args: append([]string{"simulate", "--members", "2", "--topics", "t1:4", "--join", "c2", "--format", "jsonl"}, rr...)},
+		{name: "simulate_json", args: append([]string{"simulate", "--members", "2", "--topics", "t1:2", "--grow", "t1:+1", "--format", "json"}, rr...)},
 		{name: "simulate_csv", args: append([]string{"simulate", "--members", "2", "--topics", "t1:4", "--leave", "c1", "--format", "csv"}, rr...)},
 		{name: "simulate_join_sticky", args: []string{"simulate", "--members", "1", "--topics", "t:6", "--join", "c1", "--compare", "sticky,cooperative-sticky"}},
 		{name: "simulate_static_restart", args: append([]string{"simulate", "--in", "-", "--restart", "s1"}, rr...),
