@@ -165,11 +165,18 @@ func check(p *Problem, start []int32, total int) error {
 		return fmt.Errorf("%w: racks for %d members, want %d", ErrInternal, len(p.Rack), len(p.Subs))
 	}
 	n := int32(len(p.Subs))
+	subscribed := make([]bool, len(p.Parts))
 	for _, sub := range p.Subs {
 		for i, t := range sub {
 			if t < 0 || int(t) >= len(p.Parts) || i > 0 && sub[i-1] >= t {
 				return fmt.Errorf("%w: subscriptions must be ascending topic numbers", ErrInternal)
 			}
+			subscribed[t] = true
+		}
+	}
+	for t, parts := range p.Parts {
+		if parts < 0 || parts > 0 && !subscribed[t] {
+			return fmt.Errorf("%w: topic %d has %d partitions and no subscriber", ErrInternal, t, parts)
 		}
 	}
 	for _, by := range [][]int32{p.Claim, p.Prev} {

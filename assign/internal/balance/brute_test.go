@@ -1,6 +1,7 @@
 package balance
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -213,4 +214,26 @@ func TestPlaceHeapsMatchScan(t *testing.T) {
 			t.Fatalf("owners with scans %v, with heaps %v", scan, heap)
 		}
 	})
+}
+
+// TestSolveRefusesMalformed: Solve reports a malformed problem (the
+// adapter's bug, never user input) as ErrInternal instead of answering.
+func TestSolveRefusesMalformed(t *testing.T) {
+	tests := []struct {
+		name string
+		p    Problem
+	}{
+		{"claim by a non-subscriber", Problem{Parts: []int32{1, 1}, Subs: [][]int32{{0}, {1}}, Claim: []int32{1, -1}}},
+		{"previous owner out of range", Problem{Parts: []int32{1}, Subs: [][]int32{{0}}, Prev: []int32{3}}},
+		{"topic without subscriber", Problem{Parts: []int32{2, 1}, Subs: [][]int32{{0}}}},
+		{"subscriptions out of order", Problem{Parts: []int32{1, 1}, Subs: [][]int32{{1, 0}}}},
+		{"short claims", Problem{Parts: []int32{2}, Subs: [][]int32{{0}}, Claim: []int32{0}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if owner, err := Solve(&tc.p); !errors.Is(err, ErrInternal) {
+				t.Errorf("Solve = %v, %v; want ErrInternal", owner, err)
+			}
+		})
+	}
 }
