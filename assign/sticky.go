@@ -55,18 +55,33 @@ import (
 // With identical subscriptions (the common case) the result has a closed
 // form: P partitions over n members give q = P/n each and one more to
 // the r = P mod n members with the most claims; each member keeps
-// min(claims, target) of its claims, spread across topics, and the rest
-// go round-robin to the members below target. Moves are then
-// sum(max(0, claims(m) - target(m))), which no balanced assignment can
-// beat. Time O(P + n log n).
+// min(claims, target) of its claims, its lowest partitions, spread across
+// topics (rack-matching ones first), and the rest go first to their
+// previous owners, then round-robin in member order to the members below
+// target (preferring a member on a replica's rack), partitions nobody
+// lists before those some member must revoke. Moves are then
+//
+//	moves = sum over m of max(0, claims(m) - target(m))
+//
+// which no balanced assignment can beat: a member with target q keeps at
+// most q claims, and the r larger targets go to the largest claim counts.
+// Time O(P + n log n).
 //
 // Otherwise it is a min-cost flow with the convex cost
 // BIG*sum(load^2) + moves, solved by successive shortest paths over a
-// graph of members and topics, starting from "every claim kept" and
-// ending when the residual graph has no negative cycle, the exact
-// optimality condition; the package assign/internal/balance states the
-// invariants and proves them. Time: one shortest-path search (close to
-// linear in the size of the subscriptions) per partition shifted.
+// graph of members and topics, starting from "every claim kept" (unclaimed
+// partitions on a least-loaded subscriber) and ending when the residual
+// graph has no negative cycle, which is the exact optimality condition;
+// the package assign/internal/balance states the invariants and proves
+// them. Time: one shortest-path search, close to linear in
+// sum(len(subscriptions)), per partition shifted, plus one per load level.
+//
+// Last, both paths make the result a fixed point for [CooperativeSticky]:
+// while some partitions would be withheld (see there), solve again with
+// the kept partitions as the only claims and the withheld ones unclaimed,
+// which is the input of the follow-up round. Each solve keeps every such
+// claim, so balance and moves do not change; it usually ends after one
+// extra solve, and only when something is withheld.
 //
 // # Worked example
 //

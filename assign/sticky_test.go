@@ -636,3 +636,24 @@ func benchmarkSticky(b *testing.B, s assign.Strategy) {
 
 func BenchmarkSticky(b *testing.B)            { benchmarkSticky(b, assign.Sticky{}) }
 func BenchmarkCooperativeSticky(b *testing.B) { benchmarkSticky(b, assign.CooperativeSticky{}) }
+
+func TestStickyLookup(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		want     assign.Strategy
+		protocol assign.RebalanceProtocol
+	}{
+		{"sticky", assign.Sticky{}, assign.Eager},
+		{"org.apache.kafka.clients.consumer.StickyAssignor", assign.Sticky{}, assign.Eager},
+		{"cooperative-sticky", assign.CooperativeSticky{}, assign.Cooperative},
+		{"org.apache.kafka.clients.consumer.CooperativeStickyAssignor", assign.CooperativeSticky{}, assign.Cooperative},
+	} {
+		got, err := assign.Lookup(tc.name)
+		if err != nil {
+			t.Fatalf("Lookup(%q): %v", tc.name, err)
+		}
+		if got != tc.want || got.Protocol() != tc.protocol {
+			t.Errorf("Lookup(%q) = %T with protocol %v, want %T with %v", tc.name, got, got.Protocol(), tc.want, tc.protocol)
+		}
+	}
+}
