@@ -1,0 +1,340 @@
+package franz_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/assigncalc/assigncalc/adapters/franz"
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/wire"
+)
+
+// The expected bytes and assignments in this file come from franz-go's own
+// balancers and kmsg codecs (an implementation independent of ours), from
+// Kafka's schema written out by hand, or from the worked examples of
+// Kafka's documentation.
+
+func TestProtocolNameAndCooperative(t *testing.T) {
+	for _, s := range assign.Strategies() {
+		b := franz.Balancer(s)
+		if b.ProtocolName() != s.Name() {
+			t.Errorf("Balancer(%s).ProtocolName() = %q", s.Name(), b.ProtocolName())
+		}
+		want := s.Name() == "cooperative-sticky"
+		if b.IsCooperative() != want {
+			t.Errorf("Balancer(%s).IsCooperative() = %v, want %v", s.Name(), b.IsCooperative(), want)
+		}
+	}
+}
+
+// For the eager strategies, kgo writes the subscription Java writes: the
+// bytes must be the same as those of kgo's balancer of the same name.
+func TestJoinGroupMetadataMatchesKgo(t *testing.T) {
+	topics := []string{"orders", "payments"}
+	current := map[string][]int32{"payments": {1}, "orders": {0, 2}}
+	for _, c := range []struct {
+		s    assign.Strategy
+		kgo  kgo.GroupBalancer
+		curr map[string][]int32
+	}{
+		{assign.Range{}, kgo.RangeBalancer(), nil},
+		{assign.RoundRobin{}, kgo.RoundRobinBalancer(), nil},
+		// kgo's eager sticky writes user data even before the first
+		// assignment; Java (and we) write none then. Compare once there
+		// is an assignment.
+		{assign.Sticky{}, kgo.StickyBalancer(), current},
+	} {
+		t.Run(c.s.Name(), func(t *testing.T) {
+			want := c.kgo.JoinGroupMetadata(topics, c.curr, 7)
+			got := franz.Balancer(c.s).JoinGroupMetadata(topics, c.curr, 7)
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("JoinGroupMetadata mismatch (-kgo +ours):\n%s", d)
+			}
+		})
+	}
+}
+
+// Cooperative-sticky: Kafka's ConsumerProtocolSubscription v3, with
+// CooperativeStickyAssignor's user data (the generation as a bare int32),
+// written out by hand from the schema.
+func TestJoinGroupMetadataCooperativeSticky(t *testing.T) {
+	want := []byte{
+		0, 3, // version
+		0, 0, 0, 1, 0, 1, 'a', // topics ["a"]
+		0, 0, 0, 4, 0, 0, 0, 5, // user_data: generation 5
+		0, 0, 0, 1, 0, 1, 'a', 0, 0, 0, 1, 0, 0, 0, 1, // owned_partitions a[1]
+		0, 0, 0, 5, // generation_id
+		0xff, 0xff, // rack_id null
+	}
+	got := franz.Balancer(assign.CooperativeSticky{}).JoinGroupMetadata([]string{"a"}, map[string][]int32{"a": {1}}, 5)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("JoinGroupMetadata mismatch (-want +got):\n%s", d)
+	}
+}
+
+// kgo forgets an eager member's assignment when it revokes it before
+// rejoining, and passes no current assignment; the sticky balancer must
+// still send what it was assigned last, as Java's StickyAssignor does.
+func TestStickyRemembersWhatKgoForgets(t *testing.T) {
+	b := franz.Balancer(assign.Sticky{})
+	first := decodeMeta(t, b.JoinGroupMetadata([]string{"a", "b"}, nil, -1))
+	if first.UserData != nil {
+		t.Errorf("first JoinGroup: user data %v, want null", first.UserData)
+	}
+
+	sync := kmsg.ConsumerMemberAssignment{Topics: []kmsg.ConsumerMemberAssignmentTopic{
+		{Topic: "a", Partitions: []int32{2, 0}},
+		{Topic: "b", Partitions: []int32{1}},
+	}}
+	got, err := b.ParseSyncAssignment(sync.AppendTo(nil))
+	if err != nil {
+		t.Fatalf("ParseSyncAssignment: %v", err)
+	}
+	if d := cmp.Diff(map[string][]int32{"a": {2, 0}, "b": {1}}, got); d != "" {
+		t.Errorf("ParseSyncAssignment mismatch (-want +got):\n%s", d)
+	}
+
+	next := decodeMeta(t, b.JoinGroupMetadata([]string{"a", "b"}, nil, 4))
+	var ud kmsg.StickyMemberMetadata
+	if err := ud.ReadFrom(next.UserData); err != nil {
+		t.Fatalf("sticky user data: %v", err)
+	}
+	want := kmsg.StickyMemberMetadata{
+		CurrentAssignment: []kmsg.StickyMemberMetadataCurrentAssignment{
+			{Topic: "a", Partitions: []int32{0, 2}},
+			{Topic: "b", Partitions: []int32{1}},
+		},
+		Generation: 4,
+	}
+	if d := cmp.Diff(want, ud); d != "" {
+		t.Errorf("sticky user data mismatch (-want +got):\n%s", d)
+	}
+	if len(next.OwnedPartitions) != 0 {
+		t.Errorf("eager sticky sent owned partitions %v; an eager member owns nothing when it rejoins", next.OwnedPartitions)
+	}
+}
+
+func decodeMeta(t *testing.T, b []byte) kmsg.ConsumerMemberMetadata {
+	t.Helper()
+	var m kmsg.ConsumerMemberMetadata
+	if err := m.ReadFrom(b); err != nil {
+		t.Fatalf("kmsg.ConsumerMemberMetadata.ReadFrom: %v", err)
+	}
+	return m
+}
+
+// lead runs the leader's side as kgo does: MemberBalancer, then
+// BalanceOrError, and decodes the SyncGroup assignments with kgo.
+func lead(t *testing.T, b kgo.GroupBalancer, members []kmsg.JoinGroupResponseMember, counts map[string]int32, info *kgo.BalanceInfo) map[string]map[string][]int32 {
+	t.Helper()
+	mb, topics, err := b.MemberBalancer(members)
+	if err != nil {
+		t.Fatalf("MemberBalancer: %v", err)
+	}
+	wantTopics := make(map[string]struct{})
+	for t := range counts {
+		wantTopics[t] = struct{}{}
+	}
+	if d := cmp.Diff(wantTopics, topics); d != "" {
+		t.Errorf("MemberBalancer topics mismatch (-want +got):\n%s", d)
+	}
+	if info != nil {
+		mb.(kgo.GroupMemberBalancerInfo).SetBalanceInfo(*info)
+	}
+	into, err := mb.(kgo.GroupMemberBalancerOrError).BalanceOrError(counts)
+	if err != nil {
+		t.Fatalf("BalanceOrError: %v", err)
+	}
+	out := make(map[string]map[string][]int32)
+	for _, sa := range into.IntoSyncAssignment() {
+		a, err := kgo.ParseConsumerSyncAssignment(sa.MemberAssignment)
+		if err != nil {
+			t.Fatalf("member %s: %v", sa.MemberID, err)
+		}
+		out[sa.MemberID] = a
+	}
+	return out
+}
+
+func member(id string, meta []byte) kmsg.JoinGroupResponseMember {
+	return kmsg.JoinGroupResponseMember{MemberID: id, ProtocolMetadata: meta}
+}
+
+// The worked example of Kafka's RangeAssignor and RoundRobinAssignor
+// javadoc: C0 and C1 both subscribe to t0 and t1, three partitions each.
+// Subscriptions are written by kgo's own balancers.
+func TestLeaderKafkaExamples(t *testing.T) {
+	topics := []string{"t0", "t1"}
+	counts := map[string]int32{"t0": 3, "t1": 3}
+	for _, c := range []struct {
+		s    assign.Strategy
+		meta []byte
+		want map[string]map[string][]int32
+	}{
+		{assign.Range{}, kgo.RangeBalancer().JoinGroupMetadata(topics, nil, -1), map[string]map[string][]int32{
+			"C0": {"t0": {0, 1}, "t1": {0, 1}},
+			"C1": {"t0": {2}, "t1": {2}},
+		}},
+		{assign.RoundRobin{}, kgo.RoundRobinBalancer().JoinGroupMetadata(topics, nil, -1), map[string]map[string][]int32{
+			"C0": {"t0": {0, 2}, "t1": {1}},
+			"C1": {"t0": {1}, "t1": {0, 2}},
+		}},
+	} {
+		t.Run(c.s.Name(), func(t *testing.T) {
+			got := lead(t, franz.Balancer(c.s), []kmsg.JoinGroupResponseMember{member("C0", c.meta), member("C1", c.meta)}, counts, nil)
+			if d := cmp.Diff(c.want, got); d != "" {
+				t.Errorf("%s mismatch (-want +got):\n%s", c.s.Name(), d)
+			}
+		})
+	}
+}
+
+// A leader using our cooperative-sticky reads the ownership kgo's own
+// cooperative-sticky members send: C0 owns t0 and C1 owns t1 (generation
+// 3) when C2 joins. Each must keep two of its partitions, and C2 gets
+// nothing until the others have revoked what it will get.
+func TestLeaderReadsKgoCooperativeOwnership(t *testing.T) {
+	topics := []string{"t0", "t1"}
+	coop := kgo.CooperativeStickyBalancer()
+	members := []kmsg.JoinGroupResponseMember{
+		member("C0", coop.JoinGroupMetadata(topics, map[string][]int32{"t0": {0, 1, 2}}, 3)),
+		member("C1", coop.JoinGroupMetadata(topics, map[string][]int32{"t1": {0, 1, 2}}, 3)),
+		member("C2", coop.JoinGroupMetadata(topics, nil, -1)),
+	}
+	got := lead(t, franz.Balancer(assign.CooperativeSticky{}), members, map[string]int32{"t0": 3, "t1": 3}, nil)
+	if n := len(got["C0"]["t0"]); n != 2 || len(got["C0"]) != 1 {
+		t.Errorf("C0 got %v, want two partitions of t0", got["C0"])
+	}
+	if n := len(got["C1"]["t1"]); n != 2 || len(got["C1"]) != 1 {
+		t.Errorf("C1 got %v, want two partitions of t1", got["C1"])
+	}
+	if len(got["C2"]) != 0 {
+		t.Errorf("C2 got %v in the first round, want nothing", got["C2"])
+	}
+}
+
+// KIP-881: members declare racks (kgo injects them into the subscription),
+// the brokers have racks, and the leader hands Range the racks of each
+// partition's replicas. Partition 0 lives on rack b and partition 1 on rack
+// a, so C0 (rack a) gets partition 1 and C1 (rack b) partition 0, the
+// reverse of the rackless ranges.
+func TestLeaderPassesReplicaRacks(t *testing.T) {
+	metaOn := func(rack string) []byte {
+		m := decodeMeta(t, franz.Balancer(assign.Range{}).JoinGroupMetadata([]string{"t"}, nil, -1))
+		m.Rack = &rack
+		return m.AppendTo(nil)
+	}
+	members := []kmsg.JoinGroupResponseMember{member("C0", metaOn("a")), member("C1", metaOn("b"))}
+	counts := map[string]int32{"t": 2}
+	rackA, rackB := "a", "b"
+	info := &kgo.BalanceInfo{
+		Topics: func() map[string]kgo.TopicMetadata {
+			return map[string]kgo.TopicMetadata{"t": {Topic: "t", Partitions: []kgo.PartitionMetadata{
+				{Topic: "t", Partition: 0, Replicas: []int32{2}},
+				{Topic: "t", Partition: 1, Replicas: []int32{1}},
+			}}}
+		},
+		Brokers: func() map[int32]kgo.BrokerMetadata {
+			return map[int32]kgo.BrokerMetadata{1: {NodeID: 1, Rack: &rackA}, 2: {NodeID: 2, Rack: &rackB}}
+		},
+	}
+	want := map[string]map[string][]int32{"C0": {"t": {1}}, "C1": {"t": {0}}}
+	got := lead(t, franz.Balancer(assign.Range{}), members, counts, info)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("racked Range mismatch (-want +got):\n%s", d)
+	}
+
+	// Metadata that does not list the topic's partitions exactly (here
+	// stale: one partition) is not used: plain ranges.
+	stale := *info
+	stale.Topics = func() map[string]kgo.TopicMetadata {
+		return map[string]kgo.TopicMetadata{"t": {Topic: "t", Partitions: []kgo.PartitionMetadata{
+			{Topic: "t", Partition: 1, Replicas: []int32{1}},
+		}}}
+	}
+	want = map[string]map[string][]int32{"C0": {"t": {0}}, "C1": {"t": {1}}}
+	got = lead(t, franz.Balancer(assign.Range{}), members, counts, &stale)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Range with stale metadata mismatch (-want +got):\n%s", d)
+	}
+}
+
+// Metadata that cannot be read is an error naming the member, not a panic.
+func TestLeaderRefusesBadMetadata(t *testing.T) {
+	good := kgo.RangeBalancer().JoinGroupMetadata([]string{"t"}, nil, -1)
+	for name, bad := range map[string][]byte{
+		"empty":              {},
+		"truncated":          good[:len(good)-3],
+		"negative count":     {0, 0, 0xff, 0xff, 0xff, 0xfe},
+		"huge topic count":   {0, 0, 0x7f, 0xff, 0xff, 0xff},
+		"negative version":   {0xff, 0xff, 0, 0, 0, 0},
+		"v1 cut in a string": {0, 1, 0, 0, 0, 1, 0, 5, 'a'},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, _, err := franz.Balancer(assign.Range{}).MemberBalancer([]kmsg.JoinGroupResponseMember{member("C0", good), member("C1", bad)})
+			var me *wire.MemberError
+			if !errors.As(err, &me) || me.MemberID != "C1" {
+				t.Fatalf("MemberBalancer: error %v, want a *wire.MemberError for C1", err)
+			}
+		})
+	}
+}
+
+// Some clients declared subscription version 1 without writing its owned
+// partitions (franz-go #493); kgo and sarama read such metadata as version
+// 0, and so do we.
+func TestLeaderReadsShortV1AsV0(t *testing.T) {
+	v0 := kmsg.ConsumerMemberMetadata{Version: 0, Topics: []string{"t"}}
+	short := v0.AppendTo(nil)
+	short[1] = 1
+	got := lead(t, franz.Balancer(assign.Range{}), []kmsg.JoinGroupResponseMember{member("C0", short)}, map[string]int32{"t": 2}, nil)
+	if d := cmp.Diff(map[string]map[string][]int32{"C0": {"t": {0, 1}}}, got); d != "" {
+		t.Errorf("mismatch (-want +got):\n%s", d)
+	}
+}
+
+// A broker that lists a member twice: the first listing counts, as in kgo.
+func TestLeaderKeepsFirstOfDuplicateMember(t *testing.T) {
+	meta := kgo.RangeBalancer().JoinGroupMetadata([]string{"t"}, nil, -1)
+	members := []kmsg.JoinGroupResponseMember{member("C0", meta), member("C0", meta), member("C1", meta)}
+	got := lead(t, franz.Balancer(assign.Range{}), members, map[string]int32{"t": 4}, nil)
+	want := map[string]map[string][]int32{"C0": {"t": {0, 1}}, "C1": {"t": {2, 3}}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("mismatch (-want +got):\n%s", d)
+	}
+}
+
+// A group the strategy refuses (two members claiming one
+// group.instance.id) fails the rebalance with the strategy's error.
+func TestLeaderReportsStrategyErrors(t *testing.T) {
+	meta := kgo.RangeBalancer().JoinGroupMetadata([]string{"t"}, nil, -1)
+	inst := "i"
+	members := []kmsg.JoinGroupResponseMember{
+		{MemberID: "C0", InstanceID: &inst, ProtocolMetadata: meta},
+		{MemberID: "C1", InstanceID: &inst, ProtocolMetadata: meta},
+	}
+	mb, _, err := franz.Balancer(assign.Range{}).MemberBalancer(members)
+	if err != nil {
+		t.Fatalf("MemberBalancer: %v", err)
+	}
+	_, err = mb.(kgo.GroupMemberBalancerOrError).BalanceOrError(map[string]int32{"t": 1})
+	if !errors.Is(err, assign.ErrDuplicateInstanceID) {
+		t.Errorf("BalanceOrError: %v, want ErrDuplicateInstanceID", err)
+	}
+	if into := mb.Balance(map[string]int32{"t": 1}); into != nil {
+		t.Errorf("Balance returned %v on error, want nil", into)
+	}
+}
+
+func TestParseSyncAssignmentRefusesGarbage(t *testing.T) {
+	_, err := franz.Balancer(assign.Range{}).ParseSyncAssignment([]byte{0, 0, 0, 0, 0, 9})
+	var de *wire.DecodeError
+	if !errors.As(err, &de) {
+		t.Errorf("ParseSyncAssignment: %v, want a *wire.DecodeError", err)
+	}
+}
+
