@@ -337,4 +337,3 @@ func TestParseSyncAssignmentRefusesGarbage(t *testing.T) {
 		t.Errorf("ParseSyncAssignment: %v, want a *wire.DecodeError", err)
 	}
 }
-
