@@ -1,0 +1,231 @@
+// Package sarama plugs the strategies of package assign into IBM/sarama's
+// consumer group (github.com/IBM/sarama):
+//
+//	cfg := sarama.NewConfig()
+//	cfg.Version = sarama.V3_6_0_0
+//	cfg.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{
+//		assignsarama.Strategy(assign.CooperativeSticky{}),
+//	}
+//	group, err := sarama.NewConsumerGroup(brokers, "checkout", cfg)
+//
+// The leader's Plan reads each member's subscription with package
+// [github.com/assigncalc/assigncalc/assign/wire], so ownership comes from
+// where Kafka's assignor of the same name keeps it, and members write the
+// user data Kafka's Java assignors write: a group may mix these members with
+// Java consumers, with sarama's own strategies of the same name, and with any
+// client that speaks the "consumer" protocol.
+//
+// # What sarama does not pass
+//
+// sarama hands Plan the members' metadata by member ID and drops their
+// group.instance.id, so static members (KIP-345) are ordered by member ID
+// like dynamic ones; Range and RoundRobin then differ from Kafka's order
+// for groups with static members. Nor does it pass the replicas' racks, so
+// rack-aware assignment (KIP-881) is off.
+//
+// # State kept by a strategy
+//
+// For "sticky" and "cooperative-sticky" the strategy remembers the last
+// assignment it received and its generation (OnAssignment), and writes them
+// in the member's next subscription (SubscriptionUserData), as Java's
+// assignor instance does. Give each consumer group its own strategy: call
+// Strategy once per sarama.NewConsumerGroup.
+package sarama
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+
+	ibm "github.com/IBM/sarama"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/wire"
+)
+
+// Strategy returns a sarama.BalanceStrategy that assigns partitions with s
+// under s's Kafka name (s.Name()). Its Plan decodes the members'
+// subscriptions with [wire.GroupFromJoin] and runs s.Assign; every member
+// appears in the plan, with nothing when it gets nothing.
+//
+// The result also implements:
+//
+//   - sarama.RebalanceProtocolBalanceStrategy: a cooperative s supports
+//     both protocols, as Kafka's CooperativeStickyAssignor does, so that a
+//     group can move to it in two rolling restarts; an eager s supports
+//     eager only;
+//   - for "sticky" and "cooperative-sticky", sarama.OnAssignmentBalanceStrategy
+//     and sarama.SubscriptionUserDataBalanceStrategy: the member's user data
+//     is the one Kafka's assignor writes (see [wire.NextSubscription]).
+//
+// AssignmentData writes, for "sticky" only, the StickyAssignor user data of
+// the member's new assignment, as sarama's own sticky strategy does: sarama's
+// own sticky members echo it in their next subscription and keep their
+// partitions under our leader. Java members ignore it.
+func Strategy(s assign.Strategy) ibm.BalanceStrategy {
+	base := &strategy{s: s}
+	switch s.Name() {
+	case "sticky", "cooperative-sticky":
+		return &stateful{strategy: base, generation: wire.DefaultGeneration}
+	}
+	return base
+}
+
+type strategy struct {
+	s assign.Strategy
+}
+
+// Name returns the strategy's Kafka name.
+func (b *strategy) Name() string { return b.s.Name() }
+
+// SupportedProtocols returns the rebalance protocols the strategy takes
+// part in, the preferred first.
+func (b *strategy) SupportedProtocols() []ibm.RebalanceProtocol {
+	if b.s.Protocol() == assign.Cooperative {
+		return []ibm.RebalanceProtocol{ibm.RebalanceProtocolCooperative, ibm.RebalanceProtocolEager}
+	}
+	return []ibm.RebalanceProtocol{ibm.RebalanceProtocolEager}
+}
+
+// ErrPartitionIDs: sarama listed partitions of a topic that are not
+// exactly 0..n-1.
+var ErrPartitionIDs = errors.New("partition IDs are not 0..n-1")
+
+// Plan assigns the members over topics (each topic's partition IDs).
+func (b *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) (ibm.BalanceStrategyPlan, error) {
+	counts := make(map[string]int32, len(topics))
+	for t, ps := range topics {
+		n, err := partitionCount(ps)
+		if err != nil {
+			return nil, fmt.Errorf("sarama: topic %q: %w", t, err)
+		}
+		counts[t] = n
+	}
+	join := make([]wire.JoinMember, 0, len(members))
+	for _, id := range slices.Sorted(maps.Keys(members)) {
+		meta := members[id]
+		// sarama has decoded the subscription; write it back as it came
+		// (at its own version) so that wire reads ownership where Kafka
+		// reads it.
+		sub := wire.Subscription{
+			Version:         meta.Version,
+			Topics:          meta.Topics,
+			UserData:        meta.UserData,
+			OwnedPartitions: flatten(meta.OwnedPartitions),
+			GenerationID:    meta.GenerationID,
+			RackID:          meta.RackID,
+		}
+		enc, err := sub.MarshalBinary()
+		if err != nil {
+			return nil, fmt.Errorf("sarama: member %q: %w", id, err)
+		}
+		join = append(join, wire.JoinMember{MemberID: id, Metadata: enc})
+	}
+	g, err := wire.GroupFromJoin(b.s.Name(), join, counts, nil)
+	if err != nil {
+		return nil, fmt.Errorf("sarama: %s: %w", b.s.Name(), err)
+	}
+	a, err := b.s.Assign(g)
+	if err != nil {
+		return nil, fmt.Errorf("sarama: %s: %w", b.s.Name(), err)
+	}
+	plan := make(ibm.BalanceStrategyPlan, len(a))
+	for id, tps := range a {
+		m := make(map[string][]int32)
+		for _, tp := range tps {
+			m[tp.Topic] = append(m[tp.Topic], tp.Partition)
+		}
+		plan[id] = m
+	}
+	return plan, nil
+}
+
+// partitionCount returns n when ps holds exactly the IDs 0..n-1.
+func partitionCount(ps []int32) (int32, error) {
+	n := len(ps)
+	if n > assign.MaxPartitions {
+		return 0, ErrPartitionIDs
+	}
+	seen := make([]bool, n)
+	for _, p := range ps {
+		if p < 0 || int(p) >= n || seen[p] {
+			return 0, ErrPartitionIDs
+		}
+		seen[p] = true
+	}
+	return int32(n), nil
+}
+
+// AssignmentData returns the user data of memberID's assignment: for
+// "sticky", the StickyAssignor user data (partitions and generation) that
+// sarama's own sticky members echo back; nothing for the others.
+func (b *strategy) AssignmentData(memberID string, topics map[string][]int32, generationID int32) ([]byte, error) {
+	if b.s.Name() != "sticky" {
+		return nil, nil
+	}
+	return wire.StickyUserData{Version: 1, Previous: flattenMap(topics), Generation: generationID}.MarshalBinary()
+}
+
+// stateful is the strategy of "sticky" and "cooperative-sticky", which
+// remembers the member's last assignment for its next subscription.
+type stateful struct {
+	*strategy
+
+	mu         sync.Mutex
+	assigned   []assign.TopicPartition
+	generation int32
+}
+
+// OnAssignment remembers what the member was assigned, and in which
+// generation.
+func (st *stateful) OnAssignment(assignment *ibm.ConsumerGroupMemberAssignment, generationID int32) {
+	var tps []assign.TopicPartition
+	if assignment != nil {
+		tps = flattenMap(assignment.Topics)
+	}
+	st.mu.Lock()
+	st.assigned, st.generation = tps, generationID
+	st.mu.Unlock()
+}
+
+// SubscriptionUserData returns the user data Kafka's assignor of this name
+// writes in the member's subscription.
+func (st *stateful) SubscriptionUserData(topics []string) ([]byte, error) {
+	st.mu.Lock()
+	assigned, generation := st.assigned, st.generation
+	st.mu.Unlock()
+	sub, err := wire.NextSubscription(st.s.Name(), topics, assigned, generation, "")
+	if err != nil {
+		return nil, fmt.Errorf("sarama: %s: %w", st.s.Name(), err)
+	}
+	return sub.UserData, nil
+}
+
+// flatten turns sarama's owned partitions into a sorted list.
+func flatten(owned []*ibm.OwnedPartition) []assign.TopicPartition {
+	var out []assign.TopicPartition
+	for _, op := range owned {
+		if op == nil {
+			continue
+		}
+		for _, p := range op.Partitions {
+			out = append(out, assign.TopicPartition{Topic: op.Topic, Partition: p})
+		}
+	}
+	slices.SortFunc(out, assign.TopicPartition.Compare)
+	return out
+}
+
+// flattenMap turns a topic => partitions map into a sorted list.
+func flattenMap(m map[string][]int32) []assign.TopicPartition {
+	var out []assign.TopicPartition
+	for t, ps := range m {
+		for _, p := range ps {
+			out = append(out, assign.TopicPartition{Topic: t, Partition: p})
+		}
+	}
+	slices.SortFunc(out, assign.TopicPartition.Compare)
+	return slices.Compact(out)
+}

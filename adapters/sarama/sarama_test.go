@@ -1,0 +1,342 @@
+package sarama_test
+
+import (
+	"errors"
+	"maps"
+	"slices"
+	"testing"
+
+	ibm "github.com/IBM/sarama"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	assignsarama "github.com/assigncalc/assigncalc/adapters/sarama"
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/wire"
+)
+
+// Expected plans come from the worked examples of Kafka's javadoc, from
+// sarama's own strategies (an implementation independent of ours), or from
+// package assign run on a group the test builds itself from what each
+// member sent; what is compared is then the adapter's plumbing.
+
+// partitions lists 0..n-1, as sarama's client.Partitions does.
+func partitions(n int32) []int32 {
+	ps := make([]int32, n)
+	for i := range ps {
+		ps[i] = int32(i)
+	}
+	return ps
+}
+
+func TestPlanKafkaExamples(t *testing.T) {
+	meta := ibm.ConsumerGroupMemberMetadata{Version: 3, Topics: []string{"t0", "t1"}, GenerationID: -1}
+	members := map[string]ibm.ConsumerGroupMemberMetadata{"C0": meta, "C1": meta}
+	topics := map[string][]int32{"t0": partitions(3), "t1": partitions(3)}
+	for _, c := range []struct {
+		s    assign.Strategy
+		want ibm.BalanceStrategyPlan
+	}{
+		{assign.Range{}, ibm.BalanceStrategyPlan{
+			"C0": {"t0": {0, 1}, "t1": {0, 1}},
+			"C1": {"t0": {2}, "t1": {2}},
+		}},
+		{assign.RoundRobin{}, ibm.BalanceStrategyPlan{
+			"C0": {"t0": {0, 2}, "t1": {1}},
+			"C1": {"t0": {1}, "t1": {0, 2}},
+		}},
+	} {
+		t.Run(c.s.Name(), func(t *testing.T) {
+			got, err := assignsarama.Strategy(c.s).Plan(members, topics)
+			if err != nil {
+				t.Fatalf("Plan: %v", err)
+			}
+			if d := cmp.Diff(c.want, got); d != "" {
+				t.Errorf("%s plan mismatch (-want +got):\n%s", c.s.Name(), d)
+			}
+		})
+	}
+}
+
+// Every member appears in the plan, so that sarama asks AssignmentData
+// for each of them, even those that get nothing.
+func TestPlanListsIdleMembers(t *testing.T) {
+	meta := ibm.ConsumerGroupMemberMetadata{Version: 0, Topics: []string{"t"}}
+	members := map[string]ibm.ConsumerGroupMemberMetadata{"C0": meta, "C1": meta}
+	got, err := assignsarama.Strategy(assign.Range{}).Plan(members, map[string][]int32{"t": partitions(1)})
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	want := ibm.BalanceStrategyPlan{"C0": {"t": {0}}, "C1": {}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("plan mismatch (-want +got):\n%s", d)
+	}
+}
+
+// A leader running our sticky reads the user data sarama's own sticky
+// members carry (sarama's AssignmentData, echoed back), and a leader running
+// our cooperative-sticky reads the owned partitions and generation sarama
+// members send; the plan is what assign computes for that group.
+func TestPlanReadsSaramaOwnership(t *testing.T) {
+	topics := map[string][]int32{"t0": partitions(3), "t1": partitions(3)}
+	counts := map[string]int32{"t0": 3, "t1": 3}
+	owned := map[string]map[string][]int32{
+		"C0": {"t0": {0, 1, 2}},
+		"C1": {"t1": {0, 1, 2}},
+		"C2": nil,
+	}
+	ownedList := func(m map[string][]int32) []assign.TopicPartition {
+		var out []assign.TopicPartition
+		for _, t := range slices.Sorted(maps.Keys(m)) {
+			for _, p := range m[t] {
+				out = append(out, assign.TopicPartition{Topic: t, Partition: p})
+			}
+		}
+		return out
+	}
+
+	t.Run("sticky", func(t *testing.T) {
+		members := make(map[string]ibm.ConsumerGroupMemberMetadata)
+		var g assign.Group
+		g.Topics = counts
+		for _, id := range []string{"C0", "C1", "C2"} {
+			meta := ibm.ConsumerGroupMemberMetadata{Version: 1, Topics: []string{"t0", "t1"}}
+			m := assign.Member{ID: id, Topics: meta.Topics, Generation: -1}
+			if owned[id] != nil {
+				ud, err := ibm.NewBalanceStrategySticky().AssignmentData(id, owned[id], 4)
+				if err != nil {
+					t.Fatal(err)
+				}
+				meta.UserData = ud
+				m.Owned, m.Generation = ownedList(owned[id]), 4
+			}
+			members[id] = meta
+			g.Members = append(g.Members, m)
+		}
+		checkPlan(t, assign.Sticky{}, members, topics, g)
+	})
+
+	t.Run("cooperative-sticky", func(t *testing.T) {
+		members := make(map[string]ibm.ConsumerGroupMemberMetadata)
+		var g assign.Group
+		g.Topics = counts
+		for _, id := range []string{"C0", "C1", "C2"} {
+			meta := ibm.ConsumerGroupMemberMetadata{Version: 2, Topics: []string{"t0", "t1"}, GenerationID: -1}
+			m := assign.Member{ID: id, Topics: meta.Topics, Generation: -1}
+			if owned[id] != nil {
+				for _, t := range slices.Sorted(maps.Keys(owned[id])) {
+					meta.OwnedPartitions = append(meta.OwnedPartitions, &ibm.OwnedPartition{Topic: t, Partitions: owned[id][t]})
+				}
+				meta.GenerationID = 4
+				m.Owned, m.Generation = ownedList(owned[id]), 4
+			}
+			members[id] = meta
+			g.Members = append(g.Members, m)
+		}
+		plan := checkPlan(t, assign.CooperativeSticky{}, members, topics, g)
+		// KIP-429: C2 gets nothing until C0 and C1 have revoked.
+		if len(plan["C2"]) != 0 {
+			t.Errorf("C2 got %v in the first round, want nothing", plan["C2"])
+		}
+	})
+}
+
+// checkPlan checks that Plan(members, topics) is s.Assign(g), where g is
+// the group the test built for what the members sent.
+func checkPlan(t *testing.T, s assign.Strategy, members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32, g assign.Group) ibm.BalanceStrategyPlan {
+	t.Helper()
+	want, err := s.Assign(g)
+	if err != nil {
+		t.Fatalf("%s.Assign: %v", s.Name(), err)
+	}
+	plan, err := assignsarama.Strategy(s).Plan(members, topics)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	got := make(assign.Assignment)
+	for id, byTopic := range plan {
+		got[id] = nil
+		for topic, ps := range byTopic {
+			for _, p := range ps {
+				got[id] = append(got[id], assign.TopicPartition{Topic: topic, Partition: p})
+			}
+		}
+		slices.SortFunc(got[id], assign.TopicPartition.Compare)
+	}
+	if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+		t.Errorf("Plan mismatch with %s(g) (-want +got):\n%s", s.Name(), d)
+	}
+	return plan
+}
+
+// rebalance runs one round of a group of sarama members, each with its own
+// strategy value: every member sends its subscription (with the user data
+// its strategy writes), the leader (the first member) plans, and each
+// member is told its assignment and the generation.
+func rebalance(t *testing.T, strategies map[string]ibm.BalanceStrategy, owned map[string]map[string][]int32, topics map[string][]int32, generation int32) ibm.BalanceStrategyPlan {
+	t.Helper()
+	members := make(map[string]ibm.ConsumerGroupMemberMetadata)
+	var leader ibm.BalanceStrategy
+	for _, id := range slices.Sorted(maps.Keys(strategies)) {
+		s := strategies[id]
+		if leader == nil {
+			leader = s
+		}
+		ud, err := s.(ibm.SubscriptionUserDataBalanceStrategy).SubscriptionUserData(slices.Sorted(maps.Keys(topics)))
+		if err != nil {
+			t.Fatalf("SubscriptionUserData(%s): %v", id, err)
+		}
+		meta := ibm.ConsumerGroupMemberMetadata{Version: 2, Topics: slices.Sorted(maps.Keys(topics)), UserData: ud, GenerationID: -1}
+		if owned[id] != nil {
+			meta.GenerationID = generation - 1
+			for _, t := range slices.Sorted(maps.Keys(owned[id])) {
+				meta.OwnedPartitions = append(meta.OwnedPartitions, &ibm.OwnedPartition{Topic: t, Partitions: owned[id][t]})
+			}
+		}
+		members[id] = meta
+	}
+	plan, err := leader.Plan(members, topics)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	for id, s := range strategies {
+		s.(ibm.OnAssignmentBalanceStrategy).OnAssignment(&ibm.ConsumerGroupMemberAssignment{Topics: plan[id]}, generation)
+	}
+	return plan
+}
+
+// Eager sticky members keep what they had through the user data their own
+// strategy writes (sarama's Consumer.Group.Member.UserData is not needed):
+// when C2 joins C0 and C1, C0 and C1 only give partitions up.
+func TestStickyMembersKeepTheirPartitions(t *testing.T) {
+	topics := map[string][]int32{"t0": partitions(4), "t1": partitions(2)}
+	strategies := map[string]ibm.BalanceStrategy{
+		"C0": assignsarama.Strategy(assign.Sticky{}),
+		"C1": assignsarama.Strategy(assign.Sticky{}),
+	}
+	first := rebalance(t, strategies, nil, topics, 1) // eager: nobody owns anything at a join
+	strategies["C2"] = assignsarama.Strategy(assign.Sticky{})
+	second := rebalance(t, strategies, nil, topics, 2)
+	for _, id := range []string{"C0", "C1"} {
+		for topic, ps := range second[id] {
+			for _, p := range ps {
+				if !slices.Contains(first[id][topic], p) {
+					t.Errorf("%s got %s-%d, which it did not have; first %v, second %v", id, topic, p, first, second)
+				}
+			}
+		}
+	}
+	for id, byTopic := range second {
+		n := 0
+		for _, ps := range byTopic {
+			n += len(ps)
+		}
+		if n != 2 {
+			t.Errorf("%s has %d partitions, want 2 (6 over 3 members): %v", id, n, second)
+		}
+	}
+}
+
+// The user data our members write is what Kafka's assignors write:
+// StickyAssignor's (the same bytes as sarama's own sticky strategy for one
+// topic) and CooperativeStickyAssignor's bare generation.
+func TestSubscriptionUserData(t *testing.T) {
+	sticky := assignsarama.Strategy(assign.Sticky{})
+	before, err := sticky.(ibm.SubscriptionUserDataBalanceStrategy).SubscriptionUserData([]string{"t"})
+	if err != nil || before != nil {
+		t.Errorf("sticky before any assignment: %v, %v; want null user data", before, err)
+	}
+	sticky.(ibm.OnAssignmentBalanceStrategy).OnAssignment(&ibm.ConsumerGroupMemberAssignment{Topics: map[string][]int32{"t": {3, 1}}}, 9)
+	got, err := sticky.(ibm.SubscriptionUserDataBalanceStrategy).SubscriptionUserData([]string{"t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ibm.NewBalanceStrategySticky().AssignmentData("C0", map[string][]int32{"t": {1, 3}}, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("sticky user data mismatch (-sarama +ours):\n%s", d)
+	}
+
+	coop := assignsarama.Strategy(assign.CooperativeSticky{})
+	coop.(ibm.OnAssignmentBalanceStrategy).OnAssignment(&ibm.ConsumerGroupMemberAssignment{Topics: map[string][]int32{"t": {0}}}, 9)
+	got, err = coop.(ibm.SubscriptionUserDataBalanceStrategy).SubscriptionUserData([]string{"t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]byte{0, 0, 0, 9}, got); d != "" {
+		t.Errorf("cooperative-sticky user data mismatch (-want +got):\n%s", d)
+	}
+
+	if _, ok := assignsarama.Strategy(assign.Range{}).(ibm.SubscriptionUserDataBalanceStrategy); ok {
+		t.Errorf("range overrides sarama's static user data; it writes none of its own")
+	}
+}
+
+// AssignmentData carries the new assignment for "sticky" only, in the
+// bytes sarama's own sticky strategy writes.
+func TestAssignmentData(t *testing.T) {
+	topics := map[string][]int32{"t": {0, 2}}
+	got, err := assignsarama.Strategy(assign.Sticky{}).AssignmentData("C0", topics, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := ibm.NewBalanceStrategySticky().AssignmentData("C0", topics, 5)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("sticky AssignmentData mismatch (-sarama +ours):\n%s", d)
+	}
+	d, err := wire.DecodeStickyUserData(got)
+	if err != nil || d.Generation != 5 || len(d.Previous) != 2 {
+		t.Errorf("DecodeStickyUserData(ours) = %+v, %v", d, err)
+	}
+	for _, s := range []assign.Strategy{assign.Range{}, assign.RoundRobin{}, assign.CooperativeSticky{}} {
+		if got, err := assignsarama.Strategy(s).AssignmentData("C0", topics, 5); got != nil || err != nil {
+			t.Errorf("%s AssignmentData = %v, %v; want nothing", s.Name(), got, err)
+		}
+	}
+}
+
+func TestSupportedProtocols(t *testing.T) {
+	for _, c := range []struct {
+		s    assign.Strategy
+		want []ibm.RebalanceProtocol
+	}{
+		{assign.Range{}, []ibm.RebalanceProtocol{ibm.RebalanceProtocolEager}},
+		{assign.Sticky{}, []ibm.RebalanceProtocol{ibm.RebalanceProtocolEager}},
+		{assign.CooperativeSticky{}, []ibm.RebalanceProtocol{ibm.RebalanceProtocolCooperative, ibm.RebalanceProtocolEager}},
+	} {
+		s := assignsarama.Strategy(c.s)
+		if s.Name() != c.s.Name() {
+			t.Errorf("Name() = %q, want %q", s.Name(), c.s.Name())
+		}
+		got := s.(ibm.RebalanceProtocolBalanceStrategy).SupportedProtocols()
+		if d := cmp.Diff(c.want, got); d != "" {
+			t.Errorf("%s SupportedProtocols mismatch (-want +got):\n%s", c.s.Name(), d)
+		}
+	}
+}
+
+func TestPlanRefusesBadInput(t *testing.T) {
+	meta := ibm.ConsumerGroupMemberMetadata{Version: 0, Topics: []string{"t"}}
+	members := map[string]ibm.ConsumerGroupMemberMetadata{"C0": meta}
+	for name, ps := range map[string][]int32{
+		"gap":       {0, 2},
+		"repeated":  {0, 0},
+		"negative":  {-1},
+		"too large": {1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := assignsarama.Strategy(assign.Range{}).Plan(members, map[string][]int32{"t": ps})
+			if !errors.Is(err, assignsarama.ErrPartitionIDs) {
+				t.Errorf("Plan: %v, want ErrPartitionIDs", err)
+			}
+		})
+	}
+	t.Run("negative version", func(t *testing.T) {
+		bad := map[string]ibm.ConsumerGroupMemberMetadata{"C0": {Version: -2, Topics: []string{"t"}}}
+		if _, err := assignsarama.Strategy(assign.Range{}).Plan(bad, map[string][]int32{"t": {0}}); !errors.Is(err, wire.ErrUnsupportedVersion) {
+			t.Errorf("Plan: %v, want ErrUnsupportedVersion", err)
+		}
+	})
+}
