@@ -8,6 +8,8 @@ require (
 	github.com/IBM/sarama v1.61.1
 	github.com/assigncalc/assigncalc v0.0.0-00010101000000-000000000000
 	github.com/google/go-cmp v0.7.0
+	github.com/segmentio/kafka-go v0.4.51
+	github.com/twmb/franz-go v1.22.3
 	github.com/twmb/franz-go/pkg/kmsg v1.15.1
 )
 

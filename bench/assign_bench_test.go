@@ -1,0 +1,129 @@
+package bench
+
+import (
+	"flag"
+	"sync"
+	"testing"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/bench/workload"
+)
+
+var (
+	big = flag.Bool("big", false,
+		"benchmark also the two biggest shapes, uniform-1000x100000 and uniform-2000x1000000 (minutes on 2 cores); "+
+			"TestQualityAgainstPeers also runs uniform-100x10000")
+	skip = flag.String("skip", workload.SlowPeers,
+		"skip `IMPL/STRATEGY@SPEC,...`: peers too slow to wait for; empty runs all")
+)
+
+// shapes caches the groups of each spec: building the biggest ones and
+// their previous sticky assignment takes seconds.
+var shapes sync.Map // spec name => []workload.Shape
+
+func shapesOf(b *testing.B, spec workload.Spec) []workload.Shape {
+	if s, ok := shapes.Load(spec.Name()); ok {
+		return s.([]workload.Shape)
+	}
+	s, err := workload.Shapes(spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	shapes.Store(spec.Name(), s)
+	return s
+}
+
+// BenchmarkAssign runs every implementation of every strategy on the same
+// groups (see package bench/workload for the formulas), named so that
+// benchstat can pivot on the implementation:
+//
+//	go test -run '^$' -bench Assign -count 3 | tee new.txt
+//	benchstat -col /impl new.txt
+//
+// Range and roundrobin ignore previous ownership, so they run on the
+// fresh groups only, beside the write-output floor: the time to write
+// ours' result into a fresh map and backing array. The sticky strategies
+// also run on the churned groups. Peers' inputs (encoded member metadata
+// for franz-go, metadata structs for sarama and kafka-go) are built
+// before the timer starts; franz-go's timed part includes parsing that
+// metadata (MemberBalancer), which is part of its balancing API.
+//
+// Metrics beside time: spread (most minus fewest partitions of a member;
+// not for cooperative-sticky, whose first round withholds partitions),
+// moves/op (partitions taken from a member that claimed them and is
+// still in the group) and, for cooperative-sticky, withheld/op.
+func BenchmarkAssign(b *testing.B) {
+	skips := workload.ParseSkips(*skip)
+	for _, strategy := range workload.StrategyNames {
+		b.Run("strategy="+strategy, func(b *testing.B) {
+			for _, im := range workload.Impls(strategy, true) {
+				b.Run("impl="+im.Name, func(b *testing.B) {
+					for _, spec := range workload.Specs() {
+						if spec.Big() && !*big {
+							continue
+						}
+						churns := []workload.Churn{workload.Fresh, workload.Leave1, workload.Replace10}
+						if strategy == workload.Range || strategy == workload.RoundRobin {
+							churns = churns[:1]
+						}
+						for _, churn := range churns {
+							name := workload.Shape{Spec: spec, Churn: churn}.Name()
+							b.Run("shape="+name, func(b *testing.B) {
+								if skips.Skip(im.Name, strategy, spec) {
+									b.Skipf("%s %s is too slow at this size; run with -skip= to wait for it", im.Name, strategy)
+								}
+								benchmarkOne(b, im, shapesOf(b, spec)[churn])
+							})
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+func benchmarkOne(b *testing.B, im workload.Impl, sh workload.Shape) {
+	p, err := im.Prepare(sh.Group)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := p.Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	a, err := p.Result()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if im.Cooperative {
+		if err := assign.CheckCooperative(sh.Group, a); err != nil {
+			report(b, im, err)
+		}
+		n := 0
+		for _, ps := range a {
+			n += len(ps)
+		}
+		b.ReportMetric(float64(sh.Spec.Partitions()-n), "withheld/op")
+	} else {
+		if err := assign.Verify(sh.Group, a); err != nil {
+			report(b, im, err)
+		}
+		s := assign.Summarize(sh.Group, a)
+		b.ReportMetric(float64(s.Spread), "spread")
+	}
+	if sh.Churn != workload.Fresh {
+		b.ReportMetric(float64(assign.Moved(assign.Owned(sh.Group), a)), "moves/op")
+	}
+}
+
+// report fails the benchmark when our result is wrong and logs a peer's.
+func report(b *testing.B, im workload.Impl, err error) {
+	if im.Name == workload.Ours {
+		b.Error(err)
+		return
+	}
+	b.Logf("%s's result: %v", im.Name, err)
+}

@@ -1,0 +1,80 @@
+package bench
+
+import (
+	"testing"
+
+	"github.com/assigncalc/assigncalc/bench/workload"
+)
+
+// TestQualityAgainstPeers runs the compare command's measurements on the
+// small workloads and holds our implementations to the bar:
+//
+//   - every result of ours is valid (cooperative: its first round is
+//     safe, and the second round withholds nothing);
+//   - our sticky and cooperative-sticky results are balanced (no
+//     improving chain, assign.VerifyBalanced), so no peer has a smaller
+//     spread or a smaller maximum;
+//   - after churn they move no more partitions than any peer whose
+//     result is as balanced, and no fewer than the independent lower
+//     bound (fewer would mean the bound, or the move count, is wrong).
+//
+// Range and roundrobin are held to validity only: their answer is the
+// Java client's, whatever a peer does (kafka-go's differ from Java's).
+// It runs on uniform-10x100 and hetero-100x200t; with -big also on
+// uniform-100x10000, where sarama's sticky assignors take seconds a run.
+func TestQualityAgainstPeers(t *testing.T) {
+	for _, spec := range workload.Specs() {
+		if spec.Partitions() > 10000 || (spec.Partitions() == 10000 && !*big) {
+			continue
+		}
+		t.Run(spec.Name(), func(t *testing.T) {
+			rows, err := workload.Compare(spec, workload.Filter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			type key struct{ strategy, shape string }
+			ours := make(map[key]*workload.Row)
+			for _, r := range rows {
+				if r.Impl == workload.Ours {
+					ours[key{r.Strategy, r.Shape}] = r
+				}
+			}
+			for _, r := range rows {
+				if !r.OK() {
+					if r.Impl == workload.Ours {
+						t.Errorf("%s on %s: ours is wrong: %v %v %v", r.Strategy, r.Shape, r.Err, r.Invalid, r.Unsafe)
+					} else {
+						t.Logf("%s on %s: %s is wrong: %v %v %v", r.Strategy, r.Shape, r.Impl, r.Err, r.Invalid, r.Unsafe)
+					}
+					continue
+				}
+				if r.Strategy != workload.Sticky && r.Strategy != workload.CooperativeSticky {
+					continue
+				}
+				o := ours[key{r.Strategy, r.Shape}]
+				if r.Impl == workload.Ours {
+					if !r.BalanceChecked || r.Unbalanced != nil {
+						t.Errorf("%s on %s: ours is not balanced (checked: %v): %v", r.Strategy, r.Shape, r.BalanceChecked, r.Unbalanced)
+					}
+					if r.Withheld2 != 0 {
+						t.Errorf("%s on %s: our second round still withholds %d partitions", r.Strategy, r.Shape, r.Withheld2)
+					}
+					if r.Moved >= 0 && r.Moved < r.Bound {
+						t.Errorf("%s on %s: ours moved %d partitions, below the lower bound %d", r.Strategy, r.Shape, r.Moved, r.Bound)
+					}
+					continue
+				}
+				if o == nil || !o.OK() {
+					continue // reported above
+				}
+				if o.Spread > r.Spread || o.Max > r.Max {
+					t.Errorf("%s on %s: ours is less balanced than %s: min/max %d/%d, theirs %d/%d",
+						r.Strategy, r.Shape, r.Impl, o.Min, o.Max, r.Min, r.Max)
+				}
+				if r.Spread <= o.Spread && r.Max <= o.Max && o.Moved > r.Moved {
+					t.Errorf("%s on %s: ours moved %d partitions, %s only %d", r.Strategy, r.Shape, o.Moved, r.Impl, r.Moved)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,303 @@
+package workload
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/assigncalc/assigncalc/assign"
+)
+
+// Row is the quality of one implementation of one strategy on one shape.
+type Row struct {
+	Strategy, Impl, Shape string
+	Churn                 Churn
+	Members, Partitions   int
+
+	Err     error         // the implementation refused the group
+	Invalid error         // what assign.Verify found wrong, nil when valid
+	Elapsed time.Duration // wall time of one Run (the first round for cooperative)
+
+	// Balance of the (final) assignment: partitions per member.
+	Min, Max, Spread int
+
+	// Unbalanced is what assign.VerifyBalanced found: an improving chain.
+	// BalanceChecked is false when the check was skipped as too costly
+	// (spread > 1 on a large group); a spread of at most 1 is balanced
+	// without further search.
+	Unbalanced     error
+	BalanceChecked bool
+
+	// Moved counts partitions that changed hands: whose previous owner
+	// is still in the group and is not their new owner. For the sticky
+	// strategies the previous owners are the members' claims (Owned at
+	// generation 1); for range and roundrobin, which ignore claims, they
+	// are the implementation's own result on the fresh group. -1 on a
+	// fresh group.
+	Moved int
+
+	// Bound is a lower bound on Moved for any assignment at least as
+	// balanced as the best one seen for the shape (see [LowerBound]);
+	// -1 when not computed (fresh groups, range, roundrobin).
+	Bound int
+
+	// Cooperative only. Withheld counts the partitions the first round
+	// leaves unassigned because another member still owns them; Unsafe is
+	// what assign.CheckCooperative found wrong with the first round. The
+	// second round is the same implementation run on the group whose
+	// members own what the first round gave them (generation 2); Withheld2
+	// counts what it still withholds, and the balance, validity and moves
+	// above describe it.
+	Withheld, Withheld2 int
+	Unsafe              error
+}
+
+// OK reports whether the row's assignment is valid (and, for cooperative,
+// its first round safe).
+func (r *Row) OK() bool { return r.Err == nil && r.Invalid == nil && r.Unsafe == nil }
+
+// Filter chooses what [Compare] runs. Nil fields choose everything.
+type Filter struct {
+	Strategies []string                         // Kafka names
+	Impl       func(strategy, name string) bool // false skips that implementation
+
+	// Progress, when set, is called before each run.
+	Progress func(strategy, impl, shape string)
+}
+
+// Compare runs every chosen implementation on the fresh and churned shapes
+// of spec and measures the quality of each result.
+func Compare(spec Spec, f Filter) ([]*Row, error) {
+	shapes, err := Shapes(spec)
+	if err != nil {
+		return nil, err
+	}
+	strategies := f.Strategies
+	if strategies == nil {
+		strategies = StrategyNames
+	}
+	var rows []*Row
+	// results[shape][i] is the final assignment of row i of that shape
+	// (nil when invalid); witnesses for the lower bound.
+	results := make([][]assign.Assignment, len(shapes))
+	shapeRows := make([][]*Row, len(shapes))
+	for _, strategy := range strategies {
+		for _, im := range Impls(strategy, false) {
+			if f.Impl != nil && !f.Impl(strategy, im.Name) {
+				continue
+			}
+			var fresh assign.Assignment
+			for si, sh := range shapes {
+				if f.Progress != nil {
+					f.Progress(strategy, im.Name, sh.Name())
+				}
+				r, a := measure(im, sh, fresh)
+				if sh.Churn == Fresh && r.OK() {
+					fresh = a
+				}
+				rows = append(rows, r)
+				shapeRows[si] = append(shapeRows[si], r)
+				if r.OK() && r.Invalid == nil {
+					results[si] = append(results[si], a)
+				}
+			}
+		}
+	}
+	for si, sh := range shapes {
+		if sh.Churn == Fresh {
+			continue
+		}
+		bound := LowerBound(sh.Group, results[si])
+		for _, r := range shapeRows[si] {
+			if r.Strategy == Sticky || r.Strategy == CooperativeSticky {
+				r.Bound = bound
+			}
+		}
+	}
+	return rows, nil
+}
+
+func measure(im Impl, sh Shape, fresh assign.Assignment) (*Row, assign.Assignment) {
+	g := sh.Group
+	r := &Row{
+		Strategy: im.Strategy, Impl: im.Name, Shape: sh.Name(), Churn: sh.Churn,
+		Members: len(g.Members), Partitions: sh.Spec.Partitions(),
+		Moved: -1, Bound: -1,
+	}
+	a, elapsed, err := runOnce(im, g)
+	r.Elapsed = elapsed
+	if err != nil {
+		r.Err = err
+		return r, nil
+	}
+	prev := fresh // range, roundrobin: their own previous result
+	if im.Strategy == Sticky || im.Strategy == CooperativeSticky {
+		prev = assign.Owned(g)
+	}
+	final, finalGroup := a, g
+	if im.Cooperative {
+		r.Withheld = r.Partitions - assigned(a)
+		r.Unsafe = assign.CheckCooperative(g, a)
+		finalGroup = secondRound(g, a)
+		final, _, err = runOnce(im, finalGroup)
+		if err != nil {
+			r.Err = fmt.Errorf("second round: %w", err)
+			return r, nil
+		}
+		r.Withheld2 = r.Partitions - assigned(final)
+	}
+	if r.Invalid = assign.Verify(finalGroup, final); r.Invalid != nil {
+		return r, nil
+	}
+	s := assign.Summarize(finalGroup, final)
+	r.Min, r.Max, r.Spread = s.Min, s.Max, s.Spread
+	switch {
+	case r.Spread <= 1:
+		r.BalanceChecked = true
+	case r.Partitions <= 20000:
+		r.BalanceChecked = true
+		r.Unbalanced = assign.VerifyBalanced(finalGroup, final)
+	}
+	if sh.Churn != Fresh && prev != nil {
+		r.Moved = movedFrom(g, prev, final)
+	}
+	return r, final
+}
+
+func runOnce(im Impl, g assign.Group) (assign.Assignment, time.Duration, error) {
+	p, err := im.Prepare(g)
+	if err != nil {
+		return nil, 0, err
+	}
+	start := time.Now()
+	err = p.Run()
+	elapsed := time.Since(start)
+	if err != nil {
+		return nil, elapsed, err
+	}
+	a, err := p.Result()
+	return a, elapsed, err
+}
+
+func assigned(a assign.Assignment) int {
+	n := 0
+	for _, ps := range a {
+		n += len(ps)
+	}
+	return n
+}
+
+// secondRound is g after a cooperative first round a: every member owns
+// what a gave it, at generation 2.
+func secondRound(g assign.Group, a assign.Assignment) assign.Group {
+	out := assign.Group{Topics: g.Topics, PartitionRacks: g.PartitionRacks}
+	out.Members = make([]assign.Member, len(g.Members))
+	for j, m := range g.Members {
+		m.Owned = a[m.ID]
+		m.Generation = 2
+		out.Members[j] = m
+	}
+	return out
+}
+
+// movedFrom counts the partitions of next whose owner in prev is a member
+// of g other than their owner in next.
+func movedFrom(g assign.Group, prev, next assign.Assignment) int {
+	owner := make(map[assign.TopicPartition]string)
+	for _, m := range g.Members {
+		for _, tp := range prev[m.ID] {
+			owner[tp] = m.ID
+		}
+	}
+	moved := 0
+	for id, tps := range next {
+		for _, tp := range tps {
+			if was, ok := owner[tp]; ok && was != id {
+				moved++
+			}
+		}
+	}
+	return moved
+}
+
+// LowerBound returns a lower bound on the partitions any assignment of g
+// must move away from their claimants, given valid assignments of g seen
+// (by any implementation) as witnesses of how balanced g can be.
+//
+// Write k(m) for the number of partitions member m keeps a claim on
+// ([assign.Owned], partitions of topics m still subscribes to) and N, C
+// for the partitions and members of g. A member that ends with t(m)
+// partitions loses at least max(0, k(m) - t(m)) of its claims.
+//
+// If a witness has a spread of at most 1, every count is floor(N/C) or
+// ceil(N/C), and so is every count of any assignment that is balanced
+// (it minimises the sum of squared counts, whose minimum floor/ceil
+// counts reach). Then t(m) is floor(N/C) for all but N mod C members,
+// which get one more; the bound gives those to the members with the
+// largest k(m), which minimises the sum:
+//
+//	bound = min over such t of sum over m of max(0, k(m) - t(m))
+//
+// With identical subscriptions a balanced assignment reaching it always
+// exists. Otherwise, with u the smallest maximum count among the
+// witnesses, every assignment whose maximum count is at most u has
+// t(m) <= u, and bound = sum over m of max(0, k(m) - u). It is a bound
+// for assignments at least as balanced as the best witness; a less
+// balanced one can move less.
+func LowerBound(g assign.Group, witnesses []assign.Assignment) int {
+	owned := assign.Owned(g)
+	keep := make([]int, 0, len(g.Members))
+	n := 0
+	for _, t := range subscribedTopics(g) {
+		n += int(g.Topics[t])
+	}
+	for _, m := range g.Members {
+		subs := make(map[string]bool, len(m.Topics))
+		for _, t := range m.Topics {
+			subs[t] = true
+		}
+		k := 0
+		for _, tp := range owned[m.ID] {
+			if subs[tp.Topic] && tp.Partition >= 0 && tp.Partition < g.Topics[tp.Topic] {
+				k++
+			}
+		}
+		keep = append(keep, k)
+	}
+	c := len(g.Members)
+	if c == 0 {
+		return 0
+	}
+	u := -1
+	tight := false
+	for _, w := range witnesses {
+		s := assign.Summarize(g, w)
+		if s.Spread <= 1 {
+			tight = true
+		}
+		if u < 0 || s.Max < u {
+			u = s.Max
+		}
+	}
+	bound := 0
+	if tight {
+		slices.SortFunc(keep, func(a, b int) int { return cmp.Compare(b, a) })
+		q, extra := n/c, n%c
+		for i, k := range keep {
+			t := q
+			if i < extra {
+				t++
+			}
+			bound += max(0, k-t)
+		}
+		return bound
+	}
+	if u < 0 {
+		return 0 // no witness: nothing is known
+	}
+	for _, k := range keep {
+		bound += max(0, k-u)
+	}
+	return bound
+}
