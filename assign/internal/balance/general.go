@@ -1,6 +1,7 @@
 package balance
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -152,8 +153,18 @@ func (s *solver) place() {
 			s.add(pid, c)
 		}
 	}
+	// Topics with the fewest subscribers first: they have the least
+	// choice, so the others can make up for them, which leaves fewer
+	// partitions for the balancing phase to shift.
+	order := make([]int32, len(s.p.Parts))
+	for t := range order {
+		order[t] = int32(t)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		return cmp.Compare(len(s.subscribers[a]), len(s.subscribers[b]))
+	})
 	var pl *placer
-	for t := range int32(len(s.p.Parts)) {
+	for _, t := range order {
 		subs := s.subscribers[t]
 		unclaimed := 0
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
@@ -398,22 +409,6 @@ func (s *solver) search(level int32) error {
 	return nil
 }
 
-// target returns the member d with load(d) <= maxLoad reached at distance
-// below maxDist, the least distance first, then the least load, then the
-// lowest member; or -1.
-func (s *solver) target(maxLoad, maxDist int32) int32 {
-	best := int32(-1)
-	for m := range s.n {
-		if s.load[m] > maxLoad || s.dist[m] >= maxDist {
-			continue
-		}
-		if best < 0 || s.dist[m] < s.dist[best] || s.dist[m] == s.dist[best] && s.load[m] < s.load[best] {
-			best = m
-		}
-	}
-	return best
-}
-
 type link struct{ pid, to int32 }
 
 // augment shifts one pid along each link of the path the search found
@@ -487,8 +482,6 @@ func (s *solver) levels() []int32 {
 
 // balance removes every path of kind (ii): load(d) <= load(s) - 2.
 func (s *solver) balance() error {
-	var links []link
-	var err error
 	for changed := true; changed; {
 		changed = false
 		ls := s.levels()
@@ -497,19 +490,11 @@ func (s *solver) balance() error {
 			if level < low+2 {
 				break
 			}
-			for {
-				if err := s.search(level); err != nil {
-					return err
-				}
-				d := s.target(level-2, inf)
-				if d < 0 {
-					break
-				}
-				if links, err = s.augment(d, links); err != nil {
-					return err
-				}
-				changed = true
+			shifted, err := s.shiftAll(level, math.MinInt32, level-2, inf)
+			if err != nil {
+				return err
 			}
+			changed = changed || shifted
 		}
 	}
 	return nil
@@ -522,25 +507,108 @@ func (s *solver) settleTies() error {
 	if s.p.Claim == nil {
 		return nil
 	}
-	var links []link
-	var err error
 	for changed := true; changed; {
 		changed = false
 		for _, level := range s.levels() {
-			for {
-				if err := s.search(level); err != nil {
-					return err
-				}
-				d := s.target(level-1, 0)
-				if d < 0 || s.load[d] != level-1 {
-					break
-				}
-				if links, err = s.augment(d, links); err != nil {
-					return err
-				}
-				changed = true
+			shifted, err := s.shiftAll(level, level-1, level-1, 0)
+			if err != nil {
+				return err
 			}
+			changed = changed || shifted
 		}
 	}
 	return nil
+}
+
+// shiftAll shifts partitions from members of load level to members d
+// with minLoad <= load(d) <= maxLoad along shortest paths of cost below
+// maxDist until there are none, and reports whether it shifted any.
+//
+// One search serves many shifts. Its distances are a potential under
+// which every arc has a reduced cost >= 0 and the arcs of its paths 0;
+// shifting along such a path keeps both true (the reversed arcs are
+// tight, arcs that appear are tight, arcs that vanish do not matter), so
+// another path of the same search that is still intact is still a
+// shortest path, and the successive-shortest-path lemma applies to it.
+func (s *solver) shiftAll(level, minLoad, maxLoad, maxDist int32) (bool, error) {
+	shifted := false
+	var cands []int32
+	var moves []link
+	var err error
+	for {
+		if err := s.search(level); err != nil {
+			return shifted, err
+		}
+		cands = s.targets(minLoad, maxLoad, maxDist, cands[:0])
+		if len(cands) == 0 {
+			return shifted, nil
+		}
+		for _, d := range cands {
+			if l := s.load[d]; l < minLoad || l > maxLoad || !s.intact(d, level) {
+				continue
+			}
+			if moves, err = s.augment(d, moves); err != nil {
+				return shifted, err
+			}
+			shifted = true
+		}
+	}
+}
+
+// targets appends to out the members d with minLoad <= load(d) <=
+// maxLoad that the search reached at a distance below maxDist, the least
+// distance first, then the least load, then the lowest member.
+func (s *solver) targets(minLoad, maxLoad, maxDist int32, out []int32) []int32 {
+	for m := range s.n {
+		if l := s.load[m]; l >= minLoad && l <= maxLoad && s.dist[m] < maxDist {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(a, b int32) int {
+		if c := cmp.Compare(s.dist[a], s.dist[b]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(s.load[a], s.load[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return out
+}
+
+// intact reports whether the path the last search found to d can still
+// be followed at the cost it saw: its source still has load level, and
+// every link still exists with that cost.
+func (s *solver) intact(d, level int32) bool {
+	v := d
+	for steps := int32(0); s.pred[v] >= 0; steps++ {
+		if steps > s.n {
+			return false
+		}
+		if pid := s.predPid[v]; pid >= 0 {
+			a := s.pred[v]
+			if s.owner[pid] != a {
+				return false
+			}
+			v = a
+			continue
+		}
+		tnode := s.pred[v]
+		a := s.pred[tnode]
+		sl := s.slot(a, tnode-s.n)
+		switch s.dist[tnode] - s.dist[a] {
+		case 0:
+			if s.cntNon[sl] == 0 {
+				return false
+			}
+		case 1:
+			if s.cntNon[sl] != 0 || s.cntOwn[sl] == 0 {
+				return false
+			}
+		default:
+			return false
+		}
+		v = a
+	}
+	return s.load[v] == level
 }
