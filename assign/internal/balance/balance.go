@@ -423,9 +423,11 @@ type filler struct {
 	p       *Problem
 	deficit []int32
 
-	// all and perRack are circular doubly linked lists of members with
-	// room, threaded through next/prev (index 0: all; 1+r: rack r).
-	next, prev [][]int32
+	// Lists are circular doubly linked lists of members with room: list
+	// 0 holds all of them, list 1+r those on rack r. A member is in list
+	// 0 and at most one rack list, so two layers of links suffice:
+	// next[0]/prev[0] thread list 0, next[1]/prev[1] the rack lists.
+	next, prev [2][]int32
 	head       []int32 // list => a member in it, or -1
 	cursor     []int32 // list => member the next take starts at
 	room       []int64 // list => summed deficit of its members
@@ -440,11 +442,12 @@ func newFiller(p *Problem, deficit []int32) *filler {
 		}
 	}
 	f := &filler{p: p, deficit: deficit,
-		next: make([][]int32, lists), prev: make([][]int32, lists),
 		head: make([]int32, lists), cursor: make([]int32, lists), room: make([]int64, lists)}
+	for layer := range min(lists, 2) {
+		f.next[layer] = make([]int32, n)
+		f.prev[layer] = make([]int32, n)
+	}
 	for l := range lists {
-		f.next[l] = make([]int32, n)
-		f.prev[l] = make([]int32, n)
 		f.head[l] = -1
 	}
 	last := make([]int32, lists)
@@ -462,8 +465,8 @@ func newFiller(p *Problem, deficit []int32) *filler {
 			if last[l] < 0 {
 				f.head[l] = m
 			} else {
-				f.next[l][last[l]] = m
-				f.prev[l][m] = last[l]
+				f.next[min(l, 1)][last[l]] = m
+				f.prev[min(l, 1)][m] = last[l]
 			}
 			last[l] = m
 			f.room[l] += int64(deficit[m])
@@ -471,8 +474,8 @@ func newFiller(p *Problem, deficit []int32) *filler {
 	}
 	for l := range lists {
 		if h := f.head[l]; h >= 0 {
-			f.next[l][last[l]] = h
-			f.prev[l][h] = last[l]
+			f.next[min(l, 1)][last[l]] = h
+			f.prev[min(l, 1)][h] = last[l]
 		}
 	}
 	return f
@@ -494,7 +497,7 @@ func (f *filler) reset() {
 			continue
 		}
 		low := h
-		for m := f.next[l][h]; m != h; m = f.next[l][m] {
+		for m := f.next[min(l, 1)][h]; m != h; m = f.next[min(l, 1)][m] {
 			low = min(low, m)
 		}
 		f.cursor[l] = low
@@ -514,7 +517,7 @@ func (f *filler) take(pid int32) int32 {
 		}
 	}
 	m := f.cursor[l]
-	f.cursor[l] = f.next[l][m]
+	f.cursor[l] = f.next[min(l, 1)][m]
 	f.give(m)
 	return m
 }
@@ -529,12 +532,12 @@ func (f *filler) give(m int32) {
 		if f.deficit[m] > 0 {
 			continue
 		}
-		nx, pv := f.next[l][m], f.prev[l][m]
+		nx, pv := f.next[min(l, 1)][m], f.prev[min(l, 1)][m]
 		if nx == m {
 			f.head[l], f.cursor[l] = -1, -1
 			continue
 		}
-		f.next[l][pv], f.prev[l][nx] = nx, pv
+		f.next[min(l, 1)][pv], f.prev[min(l, 1)][nx] = nx, pv
 		if f.head[l] == m {
 			f.head[l] = nx
 		}

@@ -231,12 +231,16 @@ func newPlacer(s *solver) *placer {
 		}
 	}
 	pl := &placer{s: s, cnt: make([]int32, s.n), heaps: make([]memberHeap, 1+racks)}
-	for i := range pl.heaps {
-		pl.heaps[i] = memberHeap{pl: pl, pos: make([]int32, s.n)}
-		for m := range pl.heaps[i].pos {
-			pl.heaps[i].pos[m] = -1
-		}
+	// A member is in heap 0 and at most one rack heap: the rack heaps can
+	// share one position index.
+	all, byRack := make([]int32, s.n), make([]int32, s.n)
+	for m := range all {
+		all[m], byRack[m] = -1, -1
 	}
+	for i := range pl.heaps {
+		pl.heaps[i] = memberHeap{pl: pl, pos: byRack}
+	}
+	pl.heaps[0].pos = all
 	return pl
 }
 
