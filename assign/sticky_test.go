@@ -358,6 +358,29 @@ func TestStickyThreeClaimantsAnyOrder(t *testing.T) {
 	}
 }
 
+// TestStickyEmpty: groups with nothing to assign give every member an
+// empty list, and a group without members an empty assignment.
+func TestStickyEmpty(t *testing.T) {
+	for _, g := range []assign.Group{
+		{},
+		{Topics: map[string]int32{"t0": 0}, Members: []assign.Member{{ID: "c0", Topics: onlyT0}}},
+	} {
+		want := assign.Assignment{}
+		for _, m := range g.Members {
+			want[m.ID] = nil
+		}
+		for _, s := range []assign.Strategy{assign.Sticky{}, assign.CooperativeSticky{}} {
+			got, err := s.Assign(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s.Assign(%+v) mismatch (-want +got):\n%s", s.Name(), g, diff)
+			}
+		}
+	}
+}
+
 func TestStickyInvalidGroup(t *testing.T) {
 	g := assign.Group{Topics: map[string]int32{"t0": 1}, Members: []assign.Member{{ID: ""}}}
 	for _, s := range []assign.Strategy{assign.Sticky{}, assign.CooperativeSticky{}} {

@@ -237,3 +237,45 @@ func TestSolveRefusesMalformed(t *testing.T) {
 		})
 	}
 }
+
+// TestFastMatchesGeneral: on identical subscriptions too big to
+// enumerate, the closed form and the min-cost flow, two independent
+// methods, agree on balance and moves.
+func TestFastMatchesGeneral(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 12).Draw(t, "members")
+		T := rapid.IntRange(1, 4).Draw(t, "topics")
+		p := &Problem{Parts: make([]int32, T), Subs: make([][]int32, n)}
+		all := make([]int32, T)
+		for i := range T {
+			p.Parts[i] = int32(rapid.IntRange(0, 40).Draw(t, "parts"))
+			all[i] = int32(i)
+		}
+		for m := range n {
+			p.Subs[m] = all
+		}
+		start := Start(p.Parts)
+		total := int(start[T])
+		if total == 0 {
+			return
+		}
+		p.Claim = make([]int32, total)
+		p.Prev = make([]int32, total)
+		for pid := range total {
+			p.Claim[pid] = int32(rapid.IntRange(-1, n-1).Draw(t, "claim"))
+			p.Prev[pid] = int32(rapid.IntRange(-3, n-1).Draw(t, "prev"))
+			p.Prev[pid] = max(p.Prev[pid], -1)
+		}
+		fastOwner := fast(p, start, total)
+		validOwners(t, p, fastOwner)
+		generalOwner, err := general(p, start, total)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, fm := measure(p, fastOwner)
+		gs, gm := measure(p, generalOwner)
+		if fs != gs || fm != gm {
+			t.Fatalf("fast path: sum of squares %d, moves %d; general: %d, %d", fs, fm, gs, gm)
+		}
+	})
+}
