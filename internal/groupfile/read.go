@@ -80,6 +80,7 @@ type Error struct {
 	Err    error  // one of the Err* sentinels, wrapped with detail
 }
 
+// Error formats e as "groupfile: line L, column C: path: what".
 func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "groupfile: line %d, column %d: ", e.Line, e.Column)
@@ -91,6 +92,7 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the Err* sentinel, wrapped with detail.
 func (e *Error) Unwrap() error { return e.Err }
 
 // ReadAll reads every group of r. It stops at the first error, which is an

@@ -22,8 +22,8 @@ import (
 //
 //	{"name": "checkout-service", "strategy": "range", "error": "..."}
 type Result struct {
-	Name     string
-	Strategy string
+	Name     string // the group's label, "" when it has none
+	Strategy string // the strategy's Kafka name
 
 	// Members lists the member IDs in the order the assignment is written:
 	// the group's member order. Members of Assignment missing from it
@@ -65,7 +65,7 @@ type Stats struct {
 	Idle       int
 }
 
-// StatsOf converts s.
+// StatsOf converts s, computed by [assign.Summarize].
 func StatsOf(s assign.Stats) *Stats {
 	return &Stats{Members: s.Members, Partitions: s.Partitions, Min: s.Min, Max: s.Max, Spread: s.Spread, StdDev: s.StdDev, Idle: s.Idle}
 }
