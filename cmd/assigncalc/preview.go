@@ -132,7 +132,7 @@ func preview(e *env, c *cli.Context) error {
 	}
 	fmt.Fprintf(w, "\n%s:\n", chosen.strategy.Name())
 	target := chosen.target()
-	return memberTable(w, g, target, assign.Summarize(g, target), c.Bool("all"), e.colour)
+	return memberTable(w, g, chosen, assign.Summarize(g, target), c.Bool("all"), e.colour)
 }
 
 // pendingCount is the number of partitions a cooperative outcome withholds
@@ -150,8 +150,17 @@ func pendingCount(o outcome) int {
 
 // memberTable writes member, partitions, count and a bar per member. Large
 // groups show the most and the least loaded members unless all.
-func memberTable(w io.Writer, g assign.Group, a assign.Assignment, st assign.Stats, all, colour bool) error {
+//
+// For a cooperative outcome that withholds partitions this round, two more
+// columns show what each member revokes now and receives in the follow-up
+// rebalance; PARTITIONS and COUNT show the target.
+func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, all, colour bool) error {
+	a := o.target()
 	t := &table{header: []string{"MEMBER", "PARTITIONS", "COUNT", ""}, aligns: []align{left, left, right, left}}
+	coop := pendingCount(o) > 0
+	if coop {
+		t.header = append(t.header, "REVOKED NOW", "THEN RECEIVES")
+	}
 	mean := 0.0
 	if st.Members > 0 {
 		mean = float64(st.Partitions) / float64(st.Members)
@@ -163,7 +172,15 @@ func memberTable(w io.Writer, g assign.Group, a assign.Assignment, st assign.Sta
 			parts = truncate(parts, partitionsWide)
 		}
 		n := len(a[id])
-		t.add(id, parts, itoa(n), bar(n, st.Max, mean, colour))
+		row := []string{id, parts, itoa(n), bar(n, st.Max, mean, colour)}
+		if coop {
+			revoked, pending := compact(o.plan.Revoked[id]), compact(o.plan.Pending[id])
+			if !all {
+				revoked, pending = truncate(revoked, partitionsWide/2), truncate(pending, partitionsWide/2)
+			}
+			row = append(row, revoked, pending)
+		}
+		t.add(row...)
 	}
 	if all || len(g.Members) <= summaryAbove {
 		for i := range g.Members {
@@ -182,7 +199,9 @@ func memberTable(w io.Writer, g assign.Group, a assign.Assignment, st assign.Sta
 	for _, i := range order[:summaryRows] {
 		row(i)
 	}
-	t.add(fmt.Sprintf("… %d more", len(order)-2*summaryRows), "", "", "")
+	gap := make([]string, len(t.header))
+	gap[0] = fmt.Sprintf("… %d more", len(order)-2*summaryRows)
+	t.add(gap...)
 	for _, i := range order[len(order)-summaryRows:] {
 		row(i)
 	}

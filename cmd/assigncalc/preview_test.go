@@ -176,3 +176,31 @@ func TestWantColour(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviewCooperativeDetail: c0 owns all six partitions and c1 joins.
+// Any balanced cooperative answer has c0 revoke three partitions now and
+// c1 receive exactly those three in the follow-up rebalance.
+func TestPreviewCooperativeDetail(t *testing.T) {
+	in := `{"topics": {"t": 6}, "members": [{"id": "c0", "topics": ["t"], "owned": {"t": [0, 1, 2, 3, 4, 5]}, "generation": 3}, {"id": "c1", "topics": ["t"]}]}`
+	stdout, _, status := runCase(cliCase{args: []string{"--in", "-", "--strategy", "cooperative-sticky", "--compare", "cooperative-sticky"}, stdin: in})
+	if status != 0 {
+		t.Fatalf("exit status %d", status)
+	}
+	if !strings.Contains(stdout, "REVOKED NOW  THEN RECEIVES") {
+		t.Fatalf("no revocation columns:\n%s", stdout)
+	}
+	rows := make(map[string][]string)
+	for line := range strings.Lines(stdout) {
+		f := strings.Fields(line)
+		if len(f) > 0 && (f[0] == "c0" || f[0] == "c1") {
+			rows[f[0]] = f
+		}
+	}
+	c0, c1 := rows["c0"], rows["c1"]
+	if len(c0) != 5 || len(c1) != 5 {
+		t.Fatalf("rows c0 %q, c1 %q: want member, partitions, count, bar and one more column each", c0, c1)
+	}
+	if c0[2] != "3" || c1[2] != "3" || c0[4] != c1[4] || c0[4] == c0[1] {
+		t.Errorf("c0 %q, c1 %q: want 3 each, c0 revoking what c1 then receives", c0, c1)
+	}
+}

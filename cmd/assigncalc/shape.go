@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -191,7 +192,26 @@ func describe(g assign.Group) string {
 		}
 		return fmt.Sprintf("%d %s", n, many)
 	}
-	return fmt.Sprintf("%s, %s, %s", plural(len(g.Members), "member", "members"), plural(len(g.Topics), "topic", "topics"), plural(parts, "partition", "partitions"))
+	out := fmt.Sprintf("%s, %s, %s", plural(len(g.Members), "member", "members"), plural(len(g.Topics), "topic", "topics"), plural(parts, "partition", "partitions"))
+	racks := make(map[string]bool)
+	for _, m := range g.Members {
+		if m.Rack != "" {
+			racks[m.Rack] = true
+		}
+	}
+	for _, lists := range g.PartitionRacks {
+		for _, rs := range lists {
+			for _, r := range rs {
+				if r != "" {
+					racks[r] = true
+				}
+			}
+		}
+	}
+	if len(racks) > 0 {
+		out += ", racks " + strings.Join(slices.Sorted(maps.Keys(racks)), ", ")
+	}
+	return out
 }
 
 // warnUnknownTopics warns of subscriptions to topics missing from the
