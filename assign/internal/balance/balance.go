@@ -150,10 +150,39 @@ func Solve(p *Problem) ([]int32, error) {
 	if total == 0 {
 		return []int32{}, nil
 	}
-	if Identical(p.Subs) {
-		return fast(p, start, total), nil
+	var owner []int32
+	var err error
+	same := Identical(p.Subs)
+	if same {
+		owner = fast(p, start, total)
+	} else if owner, err = general(p, start, total); err != nil {
+		return nil, err
 	}
-	return general(p, start, total)
+	if err := valid(p, start, owner, same); err != nil {
+		return nil, err
+	}
+	return owner, nil
+}
+
+// valid is a last line of defence: every pid has an owner that
+// subscribes to its topic, and with identical subscriptions loads differ
+// by at most one. (The general path's last searches prove its balance.)
+func valid(p *Problem, start, owner []int32, same bool) error {
+	n := int32(len(p.Subs))
+	load := make([]int32, n)
+	for t := range p.Parts {
+		for pid := start[t]; pid < start[t+1]; pid++ {
+			m := owner[pid]
+			if m < 0 || m >= n || !same && !subscribes(p.Subs[m], int32(t)) {
+				return fmt.Errorf("%w: partition %d of topic %d has no valid owner", ErrInternal, pid-start[t], t)
+			}
+			load[m]++
+		}
+	}
+	if same && slices.Max(load)-slices.Min(load) > 1 {
+		return fmt.Errorf("%w: loads from %d to %d", ErrInternal, slices.Min(load), slices.Max(load))
+	}
+	return nil
 }
 
 func check(p *Problem, start []int32, total int) error {
@@ -520,6 +549,9 @@ func (f *filler) take(pid int32) int32 {
 		}
 	}
 	m := f.cursor[l]
+	if m < 0 {
+		return -1 // nobody has room: impossible, and caught by valid
+	}
 	f.cursor[l] = f.next[min(l, 1)][m]
 	f.give(m)
 	return m
