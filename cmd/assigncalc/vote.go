@@ -118,14 +118,17 @@ func vote(e *env, c *cli.Context) error {
 }
 
 // voteJSON is the machine form of a vote.
+// Maps are written with sorted keys; tally keeps the coordinator's order,
+// which breaks ties.
 type voteJSON struct {
 	Coordinator    string            `json:"coordinator"`
 	Kind           string            `json:"kind"`
 	Candidates     []string          `json:"candidates"`
 	Ballots        []ballotJSON      `json:"ballots"`
+	Votes          map[string]int    `json:"votes"`
 	Tally          []tallyJSON       `json:"tally"`
 	Winner         string            `json:"winner"`
-	Refused        []refusedJSON     `json:"refused"`
+	Refused        map[string]string `json:"refused"` // member => reason
 	Rebalance      map[string]string `json:"rebalance"`
 	OrderDependent bool              `json:"orderDependent"`
 }
@@ -138,11 +141,6 @@ type tallyJSON struct {
 type ballotJSON struct {
 	Member   string `json:"member"`
 	Strategy string `json:"strategy"`
-}
-
-type refusedJSON struct {
-	Member string `json:"member"`
-	Error  string `json:"error"`
 }
 
 // memberProtocol is the rebalance protocol a member's own list gives it,
@@ -176,7 +174,10 @@ func writeVote(e *env, format string, members []assign.VoteMember, r assign.Vote
 			Coordinator: r.Coordinator.String(), Kind: r.Kind.String(),
 			Candidates: nonNil(r.Candidates), Tally: []tallyJSON{}, Winner: r.Winner,
 			Rebalance: make(map[string]string), OrderDependent: r.OrderDependent,
-			Ballots: []ballotJSON{}, Refused: []refusedJSON{},
+			Ballots: []ballotJSON{}, Refused: make(map[string]string), Votes: r.Votes(),
+		}
+		if v.Votes == nil {
+			v.Votes = make(map[string]int)
 		}
 		for _, tl := range r.Tally {
 			v.Tally = append(v.Tally, tallyJSON{tl.Strategy, tl.Votes})
@@ -185,7 +186,7 @@ func writeVote(e *env, format string, members []assign.VoteMember, r assign.Vote
 			v.Ballots = append(v.Ballots, ballotJSON{b.Member, b.Strategy})
 		}
 		for _, pe := range r.Refused {
-			v.Refused = append(v.Refused, refusedJSON{pe.Member, pe.Err.Error()})
+			v.Refused[pe.Member] = pe.Err.Error()
 		}
 		for _, m := range members {
 			v.Rebalance[m.ID] = memberProtocol(m.Protocols)

@@ -12,7 +12,7 @@ func TestVoteGolden(t *testing.T) {
 		{name: "vote_table", args: []string{"vote", "c1=cooperative-sticky,range", "c2=range", "c3=sticky"}},
 		{name: "vote_cooperative", args: []string{"vote", "c1=cooperative-sticky", "c2=cooperative-sticky,range"}},
 		{name: "vote_json", args: []string{"vote", "--format", "json", "c1=cooperative-sticky,range", "c2=range"}},
-		{name: "vote_jsonl", args: []string{"vote", "--format", "jsonl", "--coordinator", "scala", "c1=cooperative-sticky,range", "c2=range"}},
+		{name: "vote_jsonl", args: []string{"vote", "--format", "jsonl", "--coordinator", "scala", "c1=cooperative-sticky,range", "c2=range", "c3=sticky"}},
 		{name: "vote_consumer_group", args: []string{"vote", "--kind", "consumer", "c1=cooperative-sticky,range", "c2=range"}},
 		{name: "vote_upgrade_json", args: []string{"vote", "--upgrade", "range", "--to", "cooperative-sticky", "--members", "2", "--format", "json"}},
 		{name: "vote_upgrade_jsonl", args: []string{"vote", "--upgrade", "range", "--to", "cooperative-sticky", "--members", "2", "--format", "jsonl"}},
@@ -39,10 +39,13 @@ func TestVoteByHand(t *testing.T) {
 		t.Fatalf("exit status %d, stderr %q", status, stderr)
 	}
 	var got struct {
-		Candidates []string
-		Ballots    []struct{ Member, Strategy string }
-		Winner     string
-		Rebalance  map[string]string
+		Candidates  []string
+		Ballots     []struct{ Member, Strategy string }
+		Votes       map[string]int
+		Winner      string
+		Coordinator string
+		Refused     map[string]string
+		Rebalance   map[string]string
 	}
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 		t.Fatal(err)
@@ -50,7 +53,10 @@ func TestVoteByHand(t *testing.T) {
 	want := got
 	want.Candidates = []string{"range", "sticky"}
 	want.Ballots = []struct{ Member, Strategy string }{{"a", "sticky"}, {"b", "range"}, {"c", "sticky"}}
+	want.Votes = map[string]int{"sticky": 2, "range": 1}
 	want.Winner = "sticky"
+	want.Coordinator = "java"
+	want.Refused = map[string]string{}
 	want.Rebalance = map[string]string{"a": "eager", "b": "eager", "c": "eager"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("vote mismatch (-want +got):\n%s", diff)
