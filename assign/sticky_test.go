@@ -593,8 +593,8 @@ func churned(g assign.Group, a assign.Assignment, change func(*assign.Group)) as
 }
 
 // stickyScenarios builds, for one fresh group, the fresh case and the
-// churn cases: one member leaves and one joins; 10% of members replaced;
-// 10% more partitions.
+// churn cases: one member leaves and one joins; one joins; 10% of members
+// replaced; 10% more partitions.
 func stickyScenarios(b *testing.B, g assign.Group) map[string]assign.Group {
 	a, err := assign.Sticky{}.Assign(g)
 	if err != nil {
@@ -607,6 +607,9 @@ func stickyScenarios(b *testing.B, g assign.Group) map[string]assign.Group {
 		"fresh": g,
 		"leave-join": churned(g, a, func(g *assign.Group) {
 			g.Members[0] = newcomer(0, g.Members[0])
+		}),
+		"join": churned(g, a, func(g *assign.Group) {
+			g.Members = append(g.Members, newcomer(len(g.Members), g.Members[0]))
 		}),
 		"replace10pct": churned(g, a, func(g *assign.Group) {
 			for i := 0; i < len(g.Members); i += 10 {
@@ -644,14 +647,14 @@ func benchmarkSticky(b *testing.B, s assign.Strategy) {
 	for _, size := range stickyBenchSizes {
 		b.Run(fmt.Sprintf("members=%d/partitions=%d", size.members, size.partitions), func(b *testing.B) {
 			scenarios := stickyScenarios(b, uniformStickyGroup(size.members, size.partitions))
-			for _, name := range []string{"fresh", "leave-join", "replace10pct", "grow10pct"} {
+			for _, name := range []string{"fresh", "leave-join", "join", "replace10pct", "grow10pct"} {
 				b.Run(name, func(b *testing.B) { run(b, scenarios[name]) })
 			}
 		})
 	}
 	b.Run("heterogeneous/members=1000/topics=2000", func(b *testing.B) {
 		scenarios := stickyScenarios(b, heterogeneousStickyGroup())
-		for _, name := range []string{"fresh", "leave-join", "replace10pct", "grow10pct"} {
+		for _, name := range []string{"fresh", "leave-join", "join", "replace10pct", "grow10pct"} {
 			b.Run(name, func(b *testing.B) { run(b, scenarios[name]) })
 		}
 	})
