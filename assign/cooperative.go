@@ -57,12 +57,27 @@ func (CooperativeSticky) Protocol() RebalanceProtocol { return Cooperative }
 
 // Assign returns this round's assignment: [CooperativePlan.Assignment].
 // It does not pass [Verify] while partitions are withheld.
-func (c CooperativeSticky) Assign(g Group) (Assignment, error) {
-	plan, err := c.Plan(g)
+func (CooperativeSticky) Assign(g Group) (Assignment, error) {
+	sp, owner, withheld, err := cooperativeRound(g)
 	if err != nil {
 		return nil, err
 	}
-	return plan.Assignment, nil
+	return sp.assignmentWithout(owner, withheld), nil
+}
+
+// cooperativeRound computes the target's owners (by rank) and the
+// partitions withheld this round (nil when none can be).
+func cooperativeRound(g Group) (*stickyProblem, []int32, []bool, error) {
+	ix, err := compile(g)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sp := newStickyProblem(ix)
+	owner, err := sp.solve()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return sp, owner, sp.withheld(owner), nil
 }
 
 // CooperativePlan is one cooperative rebalance seen whole.
@@ -88,17 +103,12 @@ type CooperativePlan struct {
 // Plan computes this round's assignment of g, the target, and what moves
 // in between.
 func (CooperativeSticky) Plan(g Group) (*CooperativePlan, error) {
-	ix, err := compile(g)
+	sp, owner, withheld, err := cooperativeRound(g)
 	if err != nil {
 		return nil, err
 	}
-	sp := newStickyProblem(ix)
-	owner, err := sp.solve()
-	if err != nil {
-		return nil, err
-	}
+	ix := sp.ix
 	total := sp.start[len(ix.numParts)]
-	withheld := sp.withheld(owner)
 	if withheld == nil {
 		withheld = make([]bool, total)
 	}
