@@ -59,6 +59,9 @@
 //     sum(load^2) is already minimal.
 //
 // With no negative cycle left the assignment is optimal for 1 then 2.
+// One search serves many shifts: its distances stay a valid potential
+// while intact paths of its tree are shifted one after another (see
+// shiftAll).
 //
 // Moves go through topics: the search graph has a node per member and per
 // topic, arcs a -> t of cost 0 when a holds a non-own pid of t, else +1
@@ -118,10 +121,13 @@ type Problem struct {
 	Replicas [][]int32
 
 	// Pass optionally groups the pids handed out when the fast path fills
-	// members below target: pids with a lower Pass are handed out first,
-	// and the round-robin cursor restarts for each pass. nil puts every
-	// pid in pass 0. CooperativeSticky uses it so that the follow-up round
-	// hands the withheld partitions out exactly as the target does.
+	// members below target: pids with a lower Pass are handed out first
+	// (previous owners first within a pass), and the round-robin restarts
+	// at the lowest member with room for each pass. nil puts every pid in
+	// pass 0. The sticky adapter hands out partitions nobody owns before
+	// those a member must first revoke, so that the latter are dealt as
+	// the follow-up cooperative round will deal them. The general path
+	// ignores it.
 	Pass []uint8
 }
 
