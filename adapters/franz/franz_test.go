@@ -337,3 +337,30 @@ func TestParseSyncAssignmentRefusesGarbage(t *testing.T) {
 		t.Errorf("ParseSyncAssignment: %v, want a *wire.DecodeError", err)
 	}
 }
+
+// custom is a cooperative strategy under a name Kafka does not know.
+type custom struct{ assign.CooperativeSticky }
+
+func (custom) Name() string { return "custom-cooperative" }
+
+// A cooperative strategy of another name reads ownership from the
+// subscription's owned partitions (see wire.GroupFromJoin), so its members
+// must send them, as Java's ConsumerCoordinator does for every cooperative
+// assignor.
+func TestCustomCooperativeSendsOwnedPartitions(t *testing.T) {
+	b := franz.Balancer(custom{})
+	if !b.IsCooperative() || b.ProtocolName() != "custom-cooperative" {
+		t.Fatalf("Balancer(custom): %q, cooperative %v", b.ProtocolName(), b.IsCooperative())
+	}
+	meta := decodeMeta(t, b.JoinGroupMetadata([]string{"a"}, map[string][]int32{"a": {2, 0}}, 6))
+	want := []kmsg.ConsumerMemberMetadataOwnedPartition{{Topic: "a", Partitions: []int32{0, 2}}}
+	if d := cmp.Diff(want, meta.OwnedPartitions); d != "" || meta.Generation != 6 {
+		t.Errorf("owned partitions mismatch (-want +got):\n%s\ngeneration %d, want 6", d, meta.Generation)
+	}
+	got := lead(t, b, []kmsg.JoinGroupResponseMember{
+		member("C0", b.JoinGroupMetadata([]string{"a"}, map[string][]int32{"a": {0, 1, 2}}, 6)),
+	}, map[string]int32{"a": 3}, nil)
+	if d := cmp.Diff(map[string]map[string][]int32{"C0": {"a": {0, 1, 2}}}, got); d != "" {
+		t.Errorf("mismatch (-want +got):\n%s", d)
+	}
+}
