@@ -400,3 +400,51 @@ func TestCooperativeStickyChurn(t *testing.T) {
 		t.Repeat(c.actions())
 	})
 }
+
+// TestCooperativeFollowUpLandsOnTarget is a regression test. The target
+// used to be the first solve's answer. Here that answer gives the extra
+// partition (5 over 3 members) to static member s, first in member order,
+// as a tie among members owning nothing, and deals x the new t0-4 for its
+// rack; s's two partitions come from a and are withheld. In the follow-up
+// round x owns one partition and s none, so the extra slot went to x
+// instead, and the group never reached the announced target. The target
+// is now the fixed point of "solve again with this round's assignment as
+// the claims": s gets t0-2, x gets t0-3 and t0-4, and the follow-up round
+// hands out exactly that.
+func TestCooperativeFollowUpLandsOnTarget(t *testing.T) {
+	g := assign.Group{
+		Topics:         map[string]int32{"t0": 5},
+		PartitionRacks: map[string][][]string{"t0": {{"b"}, {"b"}, {"b"}, {"b"}, {"a"}}},
+		Members: []assign.Member{
+			stickyMember("a", onlyT0, 1, tps("t0", 0, 1, 2, 3)),
+			{ID: "s", InstanceID: "s", Topics: onlyT0, Generation: -1},
+			{ID: "x", Rack: "a", Topics: onlyT0, Generation: -1},
+		},
+	}
+	want := assign.CooperativePlan{
+		Assignment: assign.Assignment{"a": tps("t0", 0, 1), "s": nil, "x": tps("t0", 4)},
+		Target:     assign.Assignment{"a": tps("t0", 0, 1), "s": tps("t0", 2), "x": tps("t0", 3, 4)},
+		Revoked:    assign.Assignment{"a": tps("t0", 2, 3), "s": nil, "x": nil},
+		Pending:    assign.Assignment{"a": nil, "s": tps("t0", 2), "x": tps("t0", 3)},
+	}
+	got, err := assign.CooperativeSticky{}.Plan(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(&want, got); diff != "" {
+		t.Fatalf("CooperativeSticky.Plan(g) mismatch (-want +got):\n%s", diff)
+	}
+
+	// The follow-up round: everyone reports this round's assignment.
+	for i := range g.Members {
+		m := &g.Members[i]
+		m.Owned, m.Generation = got.Assignment[m.ID], 2
+	}
+	next, err := assign.CooperativeSticky{}.Plan(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want.Target, next.Assignment); diff != "" {
+		t.Errorf("follow-up round mismatch (-target +follow-up):\n%s", diff)
+	}
+}
