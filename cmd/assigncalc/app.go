@@ -162,6 +162,7 @@ func newApp(e *env) *cli.App {
 			simulateCommand(e),
 			voteCommand(e),
 			decodeCommand(e),
+			checkCommand(e),
 		},
 	}
 	for _, c := range app.Commands {

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"encoding/csv"
+	"strings"
+	"testing"
+)
+
+
+// Each line below was written by hand to break one rule (or none).
+const checkResults = `{"name": "two", "strategy": "range", "assignment": {"a": {"t": [0, 1]}, "b": {"t": [2, 3]}}}
+{"name": "two", "strategy": "range", "assignment": {"a": {"t": [0, 1, 2]}, "b": {"t": [2, 3]}}}
+{"name": "two", "strategy": "roundrobin", "assignment": {"a": {"t": [0, 1]}, "b": {"t": [2, 3]}}}
+{"name": "two", "strategy": "roundrobin", "assignment": {"a": {"t": [0, 1]}}}
+{"name": "two", "strategy": "sticky", "assignment": {"a": {"t": [0, 1, 2]}, "b": {"t": [3]}}}
+{"name": "join", "strategy": "cooperative-sticky", "assignment": {"a": {"t": [0, 1]}, "b": {}}, "target": {"a": {"t": [0, 1]}, "b": {"t": [2, 3]}}}
+{"name": "join", "strategy": "cooperative-sticky", "assignment": {"a": {"t": [0, 1]}, "b": {"t": [2, 3]}}}
+{"name": "nope", "strategy": "range", "assignment": {}}
+`
+
+func TestCheckGolden(t *testing.T) {
+	runGolden(t, []cliCase{
+		{name: "check_kafka_examples", args: []string{"check", "--in", "../../testdata/groups.jsonl", "--results", "../../testdata/kafka-java-range-roundrobin.jsonl"}},
+		{name: "check_missing_results", args: []string{"check", "--in", "x"}, status: 2},
+	})
+}
+
+// TestCheckVerdicts reads the verdicts of the hand-made lines: which must
+// pass and which must fail, with the reason named.
+func TestCheckVerdicts(t *testing.T) {
+	stdout, _, status := runCase(cliCase{args: []string{"check", "--in", "testdata/check_groups.jsonl", "--results", "-", "--format", "csv"}, stdin: checkResults})
+	if status != exitInput {
+		t.Errorf("exit status %d, want %d", status, exitInput)
+	}
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows = rows[1:]
+	want := []struct {
+		valid    string
+		contains string
+	}{
+		{"true", ""},
+		{"false", `t-2 assigned to both "a" and "b"`},
+		{"true", ""}, // valid, though not what RoundRobin gives
+		{"false", `member "b" is missing`},
+		{"false", "unbalanced"}, // 3 against 1
+		{"true", ""},
+		{"false", "not cooperative: t-2"}, // b gets t-2 while a still owns it
+		{"false", `no group named "nope"`},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("%d verdicts, want %d:\n%s", len(rows), len(want), stdout)
+	}
+	for i, w := range want {
+		// name, strategy, valid, problem, ours
+		if rows[i][2] != w.valid || !strings.Contains(rows[i][3], w.contains) {
+			t.Errorf("verdict %d = %q, want valid=%s, problem containing %q", i+1, rows[i], w.valid, w.contains)
+		}
+	}
+	// Range on two members and four partitions, worked out by hand: a gets
+	// 0-1, b gets 2-3, so the first line is what ours gives; the third is
+	// not RoundRobin's (a 0,2; b 1,3).
+	if rows[0][4] != "same" || rows[2][4] != "differs" {
+		t.Errorf("OURS of lines 1 and 3 = %q, %q; want same, differs", rows[0][4], rows[2][4])
+	}
+}
