@@ -6,7 +6,6 @@ import (
 	"testing"
 )
 
-
 // Each line below was written by hand to break one rule (or none).
 const checkResults = `{"name": "two", "strategy": "range", "assignment": {"a": {"t": [0, 1]}, "b": {"t": [2, 3]}}}
 {"name": "two", "strategy": "range", "assignment": {"a": {"t": [0, 1, 2]}, "b": {"t": [2, 3]}}}
