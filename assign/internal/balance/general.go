@@ -451,13 +451,13 @@ func (s *solver) augment(d int32, links []link) ([]link, error) {
 // b's rack, then the highest pid (members keep their lowest partitions,
 // as on the fast path).
 func (s *solver) choose(a, t, b int32) int32 {
-	kinds := []int{free, foreign}
+	kinds := [2][]int32{s.held[free][a], s.held[foreign][a]}
 	if s.cntNon[s.slot(a, t)] == 0 {
-		kinds = []int{own}
+		kinds = [2][]int32{s.held[own][a], nil}
 	}
 	best, bestScore := int32(-1), -1
-	for _, k := range kinds {
-		for _, pid := range s.held[k][a] {
+	for _, held := range kinds {
+		for _, pid := range held {
 			if s.topic[pid] != t {
 				continue
 			}
