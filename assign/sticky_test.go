@@ -580,6 +580,25 @@ func heterogeneousStickyGroup() assign.Group {
 	return g
 }
 
+// rackedStickyGroup puts g's members on racks r0, r1, r2 in turn and each
+// partition's two replicas on racks r(p mod 3) and r(p+1 mod 3), so that
+// rack preference is on and every partition has a replica on two racks.
+func rackedStickyGroup(g assign.Group) assign.Group {
+	racks := []string{"r0", "r1", "r2"}
+	g.PartitionRacks = map[string][][]string{}
+	for t, n := range g.Topics {
+		lists := make([][]string, n)
+		for p := range lists {
+			lists[p] = []string{racks[p%3], racks[(p+1)%3]}
+		}
+		g.PartitionRacks[t] = lists
+	}
+	for i := range g.Members {
+		g.Members[i].Rack = racks[i%3]
+	}
+	return g
+}
+
 // churned returns g after a first assignment a, fed back as Owned at
 // generation 1, then change applied.
 func churned(g assign.Group, a assign.Assignment, change func(*assign.Group)) assign.Group {
@@ -652,6 +671,12 @@ func benchmarkSticky(b *testing.B, s assign.Strategy) {
 			}
 		})
 	}
+	b.Run("racks/members=1000/partitions=100000", func(b *testing.B) {
+		scenarios := stickyScenarios(b, rackedStickyGroup(uniformStickyGroup(1000, 100_000)))
+		for _, name := range []string{"fresh", "leave-join", "join"} {
+			b.Run(name, func(b *testing.B) { run(b, scenarios[name]) })
+		}
+	})
 	b.Run("heterogeneous/members=1000/topics=2000", func(b *testing.B) {
 		scenarios := stickyScenarios(b, heterogeneousStickyGroup())
 		for _, name := range []string{"fresh", "leave-join", "join", "replace10pct", "grow10pct"} {
