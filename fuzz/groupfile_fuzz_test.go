@@ -11,8 +11,10 @@ import (
 	"os"
 	"testing"
 
+	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // FuzzReadGroups feeds arbitrary bytes to the group file reader. It must
@@ -88,6 +90,68 @@ func FuzzReadGroups(f *testing.F) {
 		}
 		if allOK && !jsonOK {
 			t.Fatalf("input %q read without error, but encoding/json finds it malformed", data)
+		}
+	})
+}
+
+// FuzzReadResults feeds arbitrary bytes to the result reader that
+// assigncalc check uses. It must never panic, and every result it reads
+// must survive a write and a second read unchanged.
+func FuzzReadResults(f *testing.F) {
+	for _, seed := range []string{
+		``,
+		`{"name": "g", "strategy": "range", "assignment": {"c0": {"t": [0, 1]}, "c1": {}}}`,
+		`{"name": "g", "strategy": "cooperative-sticky", "assignment": {"a": {}}, "target": {"a": {"t": [0]}}, "revoked": {}, "pending": {"a": {"t": [0]}}}`,
+		`{"name": "g", "strategy": "sticky", "error": "assign: duplicate member ID"}`,
+		`{"strategy": "range", "assignment": null}`,
+		`{"strategy": "range", "assignment": {"a": {"t": [1e3]}}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	if data, err := os.ReadFile("../testdata/kafka-java-range-roundrobin.jsonl"); err == nil {
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		results, err := groupfile.ReadResults(bytes.NewReader(data))
+		if err != nil {
+			var ferr *groupfile.Error
+			if !errors.As(err, &ferr) {
+				t.Fatalf("ReadResults error %v (%T), want a *groupfile.Error", err, err)
+			}
+			return
+		}
+		var buf bytes.Buffer
+		for _, r := range results {
+			if err := groupfile.WriteResult(&buf, r); err != nil {
+				t.Fatalf("WriteResult of a result just read: %v", err)
+			}
+		}
+		again, err := groupfile.ReadResults(&buf)
+		if err != nil {
+			t.Fatalf("ReadResults(WriteResult(...)): %v (written: %s)", err, buf.String())
+		}
+		// The writer lists every member in the cooperative fields, with {}
+		// for those a field leaves out: the same content.
+		dropEmpty := func(rs []groupfile.Result) {
+			for _, r := range rs {
+				if c := r.Cooperative; c != nil {
+					for _, a := range []assign.Assignment{c.Target, c.Revoked, c.Pending} {
+						for id, ps := range a {
+							if len(ps) == 0 {
+								delete(a, id)
+							}
+						}
+					}
+				}
+			}
+		}
+		dropEmpty(results)
+		dropEmpty(again)
+		opts := []cmp.Option{cmpopts.EquateEmpty(), cmp.Comparer(func(a, b error) bool {
+			return a == nil && b == nil || a != nil && b != nil && a.Error() == b.Error()
+		})}
+		if diff := cmp.Diff(results, again, opts...); diff != "" {
+			t.Fatalf("results read, written and read again mismatch (-want +got):\n%s", diff)
 		}
 	})
 }
