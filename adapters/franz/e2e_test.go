@@ -38,8 +38,9 @@ import (
 const (
 	testTimeout = 20 * time.Second // the whole of one scenario
 	pollEvery   = 20 * time.Millisecond
-	maxPolls    = 100_000 // per consumer; far above what 20 s of polling takes
-	perBatch    = 4       // records produced per partition in each batch
+	maxTicks    = int(testTimeout/pollEvery) + 1 // settle gives up after this many checks, if the deadline has not come first
+	maxPolls    = 100_000                        // per consumer; far above what 20 s of polling takes
+	perBatch    = 4                              // records produced per partition in each batch
 )
 
 // startCluster starts a one-broker kfake cluster on loopback with topics
@@ -309,7 +310,7 @@ func (g *group) settle(what string, check func(snapshot) error) snapshot {
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
 	var last error
-	for i := 0; ; i++ {
+	for range maxTicks {
 		s, err := g.report()
 		if err == nil {
 			if err = check(s); err == nil {
@@ -323,6 +324,8 @@ func (g *group) settle(what string, check func(snapshot) error) snapshot {
 		case <-tick.C:
 		}
 	}
+	g.t.Fatalf("%s: the group did not settle after %d checks: %v", what, maxTicks, last)
+	return snapshot{} // not reached: Fatalf stops the test
 }
 
 // wantGroup is the group the leader sees after prev, with the live members

@@ -31,7 +31,8 @@ import (
 const (
 	testTimeout  = 30 * time.Second // one scenario
 	pollEvery    = 25 * time.Millisecond
-	maxSessions  = 10_000 // Consume calls per member
+	maxTicks     = int(testTimeout/pollEvery) + 1 // settle gives up after this many checks, if the deadline has not come first
+	maxSessions  = 10_000                         // Consume calls per member
 	saramaGroupN = "g"
 )
 
@@ -233,7 +234,7 @@ func (g *group) settle(what string, s assign.Strategy, prev snapshot) snapshot {
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
 	var last error
-	for {
+	for range maxTicks {
 		now, err := g.report()
 		if err == nil {
 			ag := assign.Group{Topics: g.topics}
@@ -269,6 +270,8 @@ func (g *group) settle(what string, s assign.Strategy, prev snapshot) snapshot {
 		case <-tick.C:
 		}
 	}
+	g.t.Fatalf("%s: the group did not settle after %d checks: %v", what, maxTicks, last)
+	return snapshot{} // not reached: Fatalf stops the test
 }
 
 // TestSaramaGroupsSettle runs sarama members through joins and a leave for
