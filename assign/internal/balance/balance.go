@@ -150,7 +150,8 @@ func Start(parts []int32) []int32 {
 func Solve(p *Problem) ([]int32, error) {
 	start := Start(p.Parts)
 	total := int(start[len(p.Parts)])
-	if err := check(p, start, total); err != nil {
+	same := Identical(p.Subs)
+	if err := check(p, start, total, same); err != nil {
 		return nil, err
 	}
 	if total == 0 {
@@ -158,7 +159,6 @@ func Solve(p *Problem) ([]int32, error) {
 	}
 	var owner []int32
 	var err error
-	same := Identical(p.Subs)
 	if same {
 		owner = fast(p, start, total)
 	} else if owner, err = general(p, start, total); err != nil {
@@ -191,7 +191,7 @@ func valid(p *Problem, start, owner []int32, same bool) error {
 	return nil
 }
 
-func check(p *Problem, start []int32, total int) error {
+func check(p *Problem, start []int32, total int, same bool) error {
 	if p.Claim != nil && len(p.Claim) != total || p.Prev != nil && len(p.Prev) != total ||
 		p.Replicas != nil && len(p.Replicas) != total || p.Pass != nil && len(p.Pass) != total {
 		return fmt.Errorf("%w: per-partition slices must have %d entries", ErrInternal, total)
@@ -216,7 +216,6 @@ func check(p *Problem, start []int32, total int) error {
 	}
 	// With identical subscriptions every member subscribes to every
 	// topic that has partitions (each has a subscriber, checked above).
-	same := Identical(p.Subs)
 	for _, by := range [][]int32{p.Claim, p.Prev} {
 		if by == nil {
 			continue
@@ -273,8 +272,22 @@ func (p *Problem) rackMatch(pid, m int32) bool {
 
 // fast solves identical subscriptions; see the package documentation.
 func fast(p *Problem, start []int32, total int) []int32 {
+	return fastWith(p, start, total, true)
+}
+
+// fastWith is fast; shortcut allows the closed form of a fresh group.
+func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 	n := len(p.Subs)
 	owner := make([]int32, total)
+	if shortcut && p.Claim == nil && p.Prev == nil && p.Pass == nil && (p.Rack == nil || p.Replicas == nil) {
+		// Nothing is claimed and nothing prefers anyone: the round-robin
+		// below deals pid i to member i mod n (the first total mod n
+		// members, which get the extra partitions, are the lowest).
+		for pid := range owner {
+			owner[pid] = int32(pid % n)
+		}
+		return owner
+	}
 	for i := range owner {
 		owner[i] = -1
 	}

@@ -279,3 +279,27 @@ func TestFastMatchesGeneral(t *testing.T) {
 		}
 	})
 }
+
+// TestFreshShortcut: the closed form for a fresh group without racks
+// deals exactly as the round-robin it replaces.
+func TestFreshShortcut(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 20).Draw(t, "members")
+		T := rapid.IntRange(1, 5).Draw(t, "topics")
+		p := &Problem{Parts: make([]int32, T), Subs: make([][]int32, n)}
+		all := make([]int32, T)
+		for i := range T {
+			p.Parts[i] = int32(rapid.IntRange(0, 50).Draw(t, "parts"))
+			all[i] = int32(i)
+		}
+		for m := range n {
+			p.Subs[m] = all
+		}
+		start := Start(p.Parts)
+		total := int(start[T])
+		closed, dealt := fastWith(p, start, total, true), fastWith(p, start, total, false)
+		if !slices.Equal(closed, dealt) {
+			t.Fatalf("closed form %v, round-robin %v", closed, dealt)
+		}
+	})
+}
