@@ -708,3 +708,52 @@ func TestStickyLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestStickyMovesIdenticalBound checks moves on groups too big for the
+// brute force, with identical subscriptions, against the bound theory
+// gives: with P partitions over n members, loads are q = P/n or q+1 (r =
+// P mod n members get q+1), so member m keeps at most min(k(m), its load)
+// of its k(m) claims, and the most that can be kept is
+// sum(min(k(m), q)) plus the number of members among the r with the most
+// claims that have more than q. Moves are at least the claims minus that,
+// and Sticky must reach it.
+func TestStickyMovesIdenticalBound(t *testing.T) {
+	shape := assigntest.Shape{MaxMembers: 10, MaxTopics: 4, MaxPartitions: 20, Static: true, Racks: true, Owned: true, Identical: true}
+	rapid.Check(t, func(t *rapid.T) {
+		g := assigntest.GroupOf(shape).Draw(t, "group")
+		a, err := assign.Sticky{}.Assign(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := 0
+		for _, n := range g.Topics {
+			total += int(n)
+		}
+		n := len(g.Members)
+		q, r := total/n, total%n
+		var claims []int
+		sum := 0
+		for _, m := range g.Members {
+			k := 0
+			for _, tp := range assign.Owned(g)[m.ID] {
+				if tp.Partition >= 0 && tp.Partition < g.Topics[tp.Topic] {
+					k++
+				}
+			}
+			claims = append(claims, k)
+			sum += k
+		}
+		slices.Sort(claims)
+		slices.Reverse(claims)
+		keep := 0
+		for i, k := range claims {
+			keep += min(k, q)
+			if i < r && k > q {
+				keep++
+			}
+		}
+		if got, want := assign.Moved(assign.Owned(g), a), sum-keep; got != want {
+			t.Fatalf("Sticky(g) moved %d partitions; the fewest possible is %d", got, want)
+		}
+	})
+}
