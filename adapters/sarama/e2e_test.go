@@ -110,7 +110,7 @@ func (h handler) ConsumeClaim(s ibm.ConsumerGroupSession, c ibm.ConsumerGroupCla
 	return nil
 }
 
-func (g *group) start(name string, s assign.Strategy) {
+func (g *group) start(name string, bs ibm.BalanceStrategy) {
 	g.t.Helper()
 	cfg := ibm.NewConfig()
 	cfg.ClientID = name
@@ -121,7 +121,7 @@ func (g *group) start(name string, s assign.Strategy) {
 	cfg.Consumer.Group.Rebalance.Timeout = 10 * time.Second
 	cfg.Consumer.Group.Rebalance.Retry.Backoff = 50 * time.Millisecond
 	cfg.Consumer.MaxWaitTime = 50 * time.Millisecond
-	cfg.Consumer.Group.Rebalance.GroupStrategies = []ibm.BalanceStrategy{assignsarama.Strategy(s)}
+	cfg.Consumer.Group.Rebalance.GroupStrategies = []ibm.BalanceStrategy{bs}
 	cg, err := ibm.NewConsumerGroup(g.addrs, saramaGroupN, cfg)
 	if err != nil {
 		g.t.Fatalf("NewConsumerGroup(%s): %v", name, err)
@@ -225,43 +225,58 @@ func (g *group) report() (snapshot, error) {
 	return s, nil
 }
 
-// settle waits until the members' claims are what s computes for the group
-// after prev: the members now in the group, each still there claiming what
-// it had in prev.
-func (g *group) settle(what string, s assign.Strategy, prev snapshot) snapshot {
-	g.t.Helper()
+// wantGroup is the group after prev, with the members now in it: each one
+// still there claims what it had in prev (all at one generation).
+func (g *group) wantGroup(prev, now snapshot) assign.Group {
 	topics := slices.Sorted(maps.Keys(g.topics))
+	ag := assign.Group{Topics: g.topics}
+	for _, name := range slices.Sorted(maps.Keys(now.IDs)) {
+		m := assign.Member{ID: now.IDs[name], Topics: topics, Generation: -1}
+		if id, ok := prev.IDs[name]; ok {
+			m.Owned, m.Generation = prev.Assignment[id], 1
+		}
+		ag.Members = append(ag.Members, m)
+	}
+	return ag
+}
+
+// expect returns a check that the claims are what s computes for the group
+// after prev (for CooperativeSticky, the target the group settles on).
+func (g *group) expect(s assign.Strategy, prev snapshot) func(snapshot) error {
+	return func(now snapshot) error {
+		ag := g.wantGroup(prev, now)
+		var want assign.Assignment
+		var err error
+		if c, ok := s.(assign.CooperativeSticky); ok {
+			var p *assign.CooperativePlan
+			if p, err = c.Plan(ag); err == nil {
+				want = p.Target
+			}
+		} else {
+			want, err = s.Assign(ag)
+		}
+		if err != nil {
+			return fmt.Errorf("%s.Assign: %v", s.Name(), err)
+		}
+		if d := cmp.Diff(want, now.Assignment, cmpopts.EquateEmpty()); d != "" {
+			return fmt.Errorf("%s(g) mismatch (-want +got):\n%s", s.Name(), d)
+		}
+		return nil
+	}
+}
+
+// settle waits until the members' claims pass check, and returns them.
+func (g *group) settle(what string, check func(snapshot) error) snapshot {
+	g.t.Helper()
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
 	var last error
 	for range maxTicks {
 		now, err := g.report()
 		if err == nil {
-			ag := assign.Group{Topics: g.topics}
-			for _, name := range slices.Sorted(maps.Keys(now.IDs)) {
-				m := assign.Member{ID: now.IDs[name], Topics: topics, Generation: -1}
-				if id, ok := prev.IDs[name]; ok {
-					m.Owned, m.Generation = prev.Assignment[id], 1
-				}
-				ag.Members = append(ag.Members, m)
-			}
-			var want assign.Assignment
-			if c, ok := s.(assign.CooperativeSticky); ok {
-				var p *assign.CooperativePlan
-				if p, err = c.Plan(ag); err == nil {
-					want = p.Target
-				}
-			} else {
-				want, err = s.Assign(ag)
-			}
-			if err != nil {
-				g.t.Fatalf("%s: %s.Assign: %v", what, s.Name(), err)
-			}
-			d := cmp.Diff(want, now.Assignment, cmpopts.EquateEmpty())
-			if d == "" {
+			if err = check(now); err == nil {
 				return now
 			}
-			err = fmt.Errorf("%s(g) mismatch (-want +got):\n%s", s.Name(), d)
 		}
 		last = err
 		select {
@@ -274,14 +289,46 @@ func (g *group) settle(what string, s assign.Strategy, prev snapshot) snapshot {
 	return snapshot{} // not reached: Fatalf stops the test
 }
 
+// moved lists the partitions that passed between two members that were in
+// the group before and after.
+func moved(prev, now snapshot) []string {
+	prevOwner := make(map[assign.TopicPartition]string)
+	for name, id := range prev.IDs {
+		for _, tp := range prev.Assignment[id] {
+			prevOwner[tp] = name
+		}
+	}
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(now.IDs)) {
+		if _, old := prev.IDs[name]; !old {
+			continue
+		}
+		for _, tp := range now.Assignment[now.IDs[name]] {
+			if was, ok := prevOwner[tp]; ok && was != name {
+				if _, stayed := now.IDs[was]; stayed {
+					out = append(out, fmt.Sprintf("%s: %s -> %s", tp, was, name))
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (g *group) checkProblems() {
+	g.t.Helper()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, p := range g.problems {
+		g.t.Error(p)
+	}
+	g.problems = nil
+}
+
 // TestSaramaGroupsSettle runs sarama members through joins and a leave for
 // each strategy; after every step their claims must be exactly what assign
 // computes for the group, and no partition may be claimed by two members at
 // once.
 func TestSaramaGroupsSettle(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end")
-	}
 	for _, s := range []assign.Strategy{assign.Range{}, assign.Sticky{}, assign.CooperativeSticky{}} {
 		t.Run(s.Name(), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
@@ -292,20 +339,85 @@ func TestSaramaGroupsSettle(t *testing.T) {
 				t.Helper()
 				start := time.Now()
 				do()
-				prev = g.settle(what, s, prev)
+				prev = g.settle(what, g.expect(s, prev))
 				t.Logf("%s: settled in %v", what, time.Since(start).Round(time.Millisecond))
 			}
-			step("c0 joins", func() { g.start("c0", s) })
-			step("c1 joins", func() { g.start("c1", s) })
-			step("c2 joins", func() { g.start("c2", s) })
+			join := func(name string) func() { return func() { g.start(name, assignsarama.Strategy(s)) } }
+			step("c0 joins", join("c0"))
+			step("c1 joins", join("c1"))
+			step("c2 joins", join("c2"))
 			step("c1 leaves", func() { g.leave("c1") })
-			step("c3 joins", func() { g.start("c3", s) })
+			step("c3 joins", join("c3"))
 			g.closeAll()
-			g.mu.Lock()
-			defer g.mu.Unlock()
-			for _, p := range g.problems {
-				t.Error(p)
-			}
+			g.checkProblems()
 		})
 	}
+}
+
+// TestSaramaMixedGroups puts our strategy and sarama's own of the same name
+// in one group: ours leads first; when it leaves, only sarama's members
+// remain and one of them leads; then ours joins under it. Whoever leads, the
+// group must settle on a valid, balanced assignment in which no partition
+// moved between members that stayed, never claimed twice at once.
+func TestSaramaMixedGroups(t *testing.T) {
+	for _, c := range []struct {
+		s      assign.Strategy
+		theirs func() ibm.BalanceStrategy
+	}{
+		{assign.Sticky{}, ibm.NewBalanceStrategySticky},
+		{assign.CooperativeSticky{}, ibm.NewBalanceStrategyCooperativeSticky},
+	} {
+		t.Run(c.s.Name(), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+			defer cancel()
+			g := newGroup(ctx, t)
+			var led atomic.Int32
+			prev := snapshot{IDs: map[string]string{}}
+			step := func(what, wantLeader string, do func()) {
+				t.Helper()
+				before := led.Load()
+				do()
+				now := g.settle(what, func(now snapshot) error {
+					ag := g.wantGroup(prev, now)
+					if err := assign.Verify(ag, now.Assignment); err != nil {
+						return err
+					}
+					return assign.VerifyBalanced(ag, now.Assignment)
+				})
+				if m := moved(prev, now); m != nil {
+					t.Errorf("%s: partitions moved between members that stayed: %v", what, m)
+				}
+				leader := "sarama"
+				if led.Load() > before {
+					leader = "ours"
+				}
+				if leader != wantLeader {
+					t.Errorf("%s: led by %s, want %s", what, leader, wantLeader)
+				}
+				prev = now
+			}
+			ours := func(name string) func() {
+				return func() { g.start(name, assignsarama.Strategy(counting{c.s, &led})) }
+			}
+			theirs := func(name string) func() { return func() { g.start(name, c.theirs()) } }
+			step("ours0 joins", "ours", ours("ours0"))
+			step("sarama0 joins", "ours", theirs("sarama0"))
+			step("sarama1 joins", "ours", theirs("sarama1"))
+			step("ours0 leaves", "sarama", func() { g.leave("ours0") })
+			step("ours1 joins", "sarama", ours("ours1"))
+			g.closeAll()
+			g.checkProblems()
+		})
+	}
+}
+
+// counting counts the rounds our strategy leads.
+type counting struct {
+	assign.Strategy
+	n *atomic.Int32
+}
+
+func (c counting) Assign(g assign.Group) (assign.Assignment, error) {
+	c.n.Add(1)
+	return c.Strategy.Assign(g)
 }
