@@ -303,3 +303,127 @@ func TestFreshShortcut(t *testing.T) {
 		}
 	})
 }
+
+// referenceFlow solves a problem as a textbook min-cost flow on the
+// explicit graph source -> partition -> member -> sink, with the k-th
+// unit into a member's sink arcs costing big*(2k-1) (so that a member
+// with load l costs big*l^2) and a partition going to a member other
+// than its claimant costing 1. Successive shortest paths with
+// Bellman-Ford, nothing shared with the code under test. It returns the
+// sum of squared loads and the moves of the optimum.
+func referenceFlow(p *Problem) (sumSq, moves int) {
+	start := Start(p.Parts)
+	P := int(start[len(p.Parts)])
+	n := len(p.Subs)
+	big := P + 1
+	type arc struct{ to, cap, cost, rev int }
+	nodes := 2 + P + n
+	src, sink := 0, 1
+	graph := make([][]arc, nodes)
+	addArc := func(u, v, c int) {
+		graph[u] = append(graph[u], arc{v, 1, c, len(graph[v])})
+		graph[v] = append(graph[v], arc{u, 0, -c, len(graph[u]) - 1})
+	}
+	for ti := range p.Parts {
+		for pid := int(start[ti]); pid < int(start[ti+1]); pid++ {
+			addArc(src, 2+pid, 0)
+			for m := range n {
+				if slices.Contains(p.Subs[m], int32(ti)) {
+					c := 0
+					if cl := p.Claim[pid]; cl >= 0 && int(cl) != m {
+						c = 1
+					}
+					addArc(2+pid, 2+P+m, c)
+				}
+			}
+		}
+	}
+	for m := range n {
+		for k := 1; k <= P; k++ {
+			addArc(2+P+m, sink, big*(2*k-1))
+		}
+	}
+	total := 0
+	for range P {
+		dist := make([]int, nodes)
+		prevNode, prevArc := make([]int, nodes), make([]int, nodes)
+		for i := range dist {
+			dist[i] = 1 << 60
+		}
+		dist[src] = 0
+		for changed := true; changed; {
+			changed = false
+			for u := range nodes {
+				if dist[u] == 1<<60 {
+					continue
+				}
+				for i, a := range graph[u] {
+					if a.cap > 0 && dist[u]+a.cost < dist[a.to] {
+						dist[a.to], prevNode[a.to], prevArc[a.to] = dist[u]+a.cost, u, i
+						changed = true
+					}
+				}
+			}
+		}
+		for v := sink; v != src; v = prevNode[v] {
+			a := &graph[prevNode[v]][prevArc[v]]
+			a.cap--
+			graph[v][a.rev].cap++
+		}
+		total += dist[sink]
+	}
+	// total = big*sum(load^2) + moves, with moves < big.
+	return total / big, total % big
+}
+
+// TestSolveMatchesReferenceFlow compares Solve with the textbook flow on
+// heterogeneous problems too big to enumerate.
+func TestSolveMatchesReferenceFlow(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 7).Draw(t, "members")
+		T := rapid.IntRange(1, 5).Draw(t, "topics")
+		p := &Problem{Parts: make([]int32, T), Subs: make([][]int32, n)}
+		for i := range T {
+			p.Parts[i] = int32(rapid.IntRange(0, 8).Draw(t, "parts"))
+		}
+		for m := range n {
+			for i := range T {
+				if rapid.IntRange(0, 2).Draw(t, "sub") == 0 {
+					p.Subs[m] = append(p.Subs[m], int32(i))
+				}
+			}
+		}
+		for i := range T { // every topic needs a subscriber
+			anyone := false
+			for m := range n {
+				anyone = anyone || slices.Contains(p.Subs[m], int32(i))
+			}
+			if !anyone {
+				m := rapid.IntRange(0, n-1).Draw(t, "adopter")
+				p.Subs[m] = append(p.Subs[m], int32(i))
+				slices.Sort(p.Subs[m])
+			}
+		}
+		start := Start(p.Parts)
+		p.Claim = make([]int32, start[T])
+		for ti := range T {
+			for pid := start[ti]; pid < start[ti+1]; pid++ {
+				p.Claim[pid] = -1
+				m := rapid.IntRange(-1, n-1).Draw(t, "claim")
+				if m >= 0 && slices.Contains(p.Subs[m], int32(ti)) {
+					p.Claim[pid] = int32(m)
+				}
+			}
+		}
+		owner, err := Solve(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validOwners(t, p, owner)
+		gotSq, gotMoves := measure(p, owner)
+		wantSq, wantMoves := referenceFlow(p)
+		if gotSq != wantSq || gotMoves != wantMoves {
+			t.Fatalf("Solve: sum of squares %d, moves %d; reference flow %d, %d", gotSq, gotMoves, wantSq, wantMoves)
+		}
+	})
+}
