@@ -296,8 +296,9 @@ func (sp *stickyProblem) claims() {
 	sp.listed = listed
 	// Partitions nobody lists are handed out first; those someone lists
 	// (which a cooperative member must revoke before they move) after,
-	// with a fresh round-robin, exactly as the follow-up round of
-	// CooperativeSticky hands them out once revoked. Sticky does the same
+	// with a fresh round-robin, as the follow-up round of
+	// CooperativeSticky deals them once revoked: the fixed-point step of
+	// solve then usually confirms the first answer. Sticky does the same
 	// so that both reach one target.
 	pass := make([]uint8, total)
 	for pid := range pass {
