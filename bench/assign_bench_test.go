@@ -111,8 +111,8 @@ func benchmarkOne(b *testing.B, im workload.Impl, sh workload.Shape) {
 		if err := assign.Verify(sh.Group, a); err != nil {
 			report(b, im, err)
 		}
-		s := assign.Summarize(sh.Group, a)
-		b.ReportMetric(float64(s.Spread), "spread")
+		lo, hi := workload.Loads(sh.Group, a)
+		b.ReportMetric(float64(hi-lo), "spread")
 	}
 	if sh.Churn != workload.Fresh {
 		b.ReportMetric(float64(assign.Moved(assign.Owned(sh.Group), a)), "moves/op")

@@ -150,8 +150,8 @@ func measure(im Impl, sh Shape, fresh assign.Assignment) (*Row, assign.Assignmen
 	if r.Invalid = assign.Verify(finalGroup, final); r.Invalid != nil {
 		return r, nil
 	}
-	s := assign.Summarize(finalGroup, final)
-	r.Min, r.Max, r.Spread = s.Min, s.Max, s.Spread
+	r.Min, r.Max = Loads(finalGroup, final)
+	r.Spread = r.Max - r.Min
 	switch {
 	case r.Spread <= 1:
 		r.BalanceChecked = true
@@ -178,6 +178,19 @@ func runOnce(im Impl, g assign.Group) (assign.Assignment, time.Duration, error) 
 	}
 	a, err := p.Result()
 	return a, elapsed, err
+}
+
+// Loads returns the fewest and the most partitions of any member of g in
+// a. (assign.Summarize computes more, at a cost quadratic in the topics.)
+func Loads(g assign.Group, a assign.Assignment) (lo, hi int) {
+	for j, m := range g.Members {
+		n := len(a[m.ID])
+		if j == 0 || n < lo {
+			lo = n
+		}
+		hi = max(hi, n)
+	}
+	return lo, hi
 }
 
 func assigned(a assign.Assignment) int {
@@ -272,12 +285,12 @@ func LowerBound(g assign.Group, witnesses []assign.Assignment) int {
 	u := -1
 	tight := false
 	for _, w := range witnesses {
-		s := assign.Summarize(g, w)
-		if s.Spread <= 1 {
+		lo, hi := Loads(g, w)
+		if hi-lo <= 1 {
 			tight = true
 		}
-		if u < 0 || s.Max < u {
-			u = s.Max
+		if u < 0 || hi < u {
+			u = hi
 		}
 	}
 	bound := 0
