@@ -70,7 +70,8 @@ import (
 // Otherwise it is a min-cost flow with the convex cost
 // BIG*sum(load^2) + moves, solved by successive shortest paths over a
 // graph of members and topics, starting from "every claim kept" (unclaimed
-// partitions on a least-loaded subscriber) and ending when the residual
+// partitions spread evenly over each topic's subscribers) and ending when
+// the residual
 // graph has no negative cycle, which is the exact optimality condition;
 // the package assign/internal/balance states the invariants and proves
 // them. Time: one shortest-path search, close to linear in

@@ -47,8 +47,9 @@
 //
 // The solver keeps the invariant "no cycle of kind (i)" from start to end:
 //
-//   - start: every claim kept, every unclaimed pid on a least-loaded
-//     subscriber. Every possible move then costs >= 0, so (i) holds.
+//   - start: every claim kept, every unclaimed pid on a subscriber with
+//     the fewest of its topic. Every possible move then costs >= 0, so
+//     (i) holds.
 //   - phase 1 removes every path (ii): shortest paths by w (Bellman-Ford
 //     with a queue; sound because (i) holds) from the members of one load
 //     level L to a member with load <= L-2, and one partition shifted along

@@ -141,12 +141,13 @@ func (s *solver) remove(pid int32) {
 	}
 }
 
-// place keeps every claim and puts each unclaimed pid on a least-loaded
-// subscriber: its previous owner if that one is least loaded, else one on
-// a rack holding a replica, else the one with the fewest of its topic,
-// else the lowest member. Topics with many subscribers and many unclaimed
-// pids use heaps (one for all subscribers, one per rack) that make the
-// same choices in O(log n) each.
+// place keeps every claim and puts each unclaimed pid on a subscriber
+// holding the fewest pids of its topic (so that topics spread evenly; the
+// balancing phase evens the totals after): its previous owner if it is
+// one of those, else one on a rack holding a replica, else the least
+// loaded, else the lowest member. Topics with many subscribers and many
+// unclaimed pids use heaps (one for all subscribers, one per rack) that
+// make the same choices in O(log n) each.
 func (s *solver) place() {
 	for pid := range int32(len(s.owner)) {
 		if c := get(s.p.Claim, pid); c >= 0 {
@@ -192,30 +193,32 @@ func (s *solver) place() {
 
 // scan chooses where place puts pid by looking at every subscriber.
 func (s *solver) scan(pid, t int32, subs []int32) int32 {
-	best, bestLoad := int32(-1), int32(inf)
-	for _, m := range subs {
-		bestLoad = min(bestLoad, s.load[m])
+	count := func(m int32) int32 {
+		sl := s.slot(m, t)
+		return s.cntOwn[sl] + s.cntNon[sl]
 	}
-	if pr := get(s.p.Prev, pid); pr >= 0 && s.load[pr] == bestLoad {
+	low := int32(inf)
+	for _, m := range subs {
+		low = min(low, count(m))
+	}
+	if pr := get(s.p.Prev, pid); pr >= 0 && count(pr) == low {
 		return pr
 	}
-	bestRack, bestCount := false, int32(inf)
+	best, bestRack, bestLoad := int32(-1), false, int32(inf)
 	for _, m := range subs {
-		if s.load[m] != bestLoad {
+		if count(m) != low {
 			continue
 		}
 		rack := s.p.rackMatch(pid, m)
-		sl := s.slot(m, t)
-		count := s.cntOwn[sl] + s.cntNon[sl]
-		if best < 0 || rack && !bestRack || rack == bestRack && count < bestCount {
-			best, bestRack, bestCount = m, rack, count
+		if best < 0 || rack && !bestRack || rack == bestRack && s.load[m] < bestLoad {
+			best, bestRack, bestLoad = m, rack, s.load[m]
 		}
 	}
 	return best
 }
 
-// placer makes scan's choices with heaps ordered by (load, count of the
-// topic, member): heap 0 holds every subscriber of the topic, heap 1+r
+// placer makes scan's choices with heaps ordered by (count of the topic,
+// load, member): heap 0 holds every subscriber of the topic, heap 1+r
 // those on rack r.
 type placer struct {
 	s     *solver
@@ -265,9 +268,9 @@ func (pl *placer) topic(t int32) {
 			continue
 		}
 		top := pl.heaps[0].items[0]
-		low := s.load[top]
+		low := pl.cnt[top]
 		best := top
-		if pr := get(s.p.Prev, pid); pr >= 0 && s.load[pr] == low {
+		if pr := get(s.p.Prev, pid); pr >= 0 && pl.cnt[pr] == low {
 			best = pr
 		} else if len(pl.heaps) > 1 && s.p.Replicas[pid] != nil {
 			found := false
@@ -276,7 +279,7 @@ func (pl *placer) topic(t int32) {
 					continue
 				}
 				m := pl.heaps[1+r].items[0]
-				if s.load[m] == low && (!found || pl.less(m, best)) {
+				if pl.cnt[m] == low && (!found || pl.less(m, best)) {
 					best, found = m, true
 				}
 			}
@@ -291,12 +294,12 @@ func (pl *placer) topic(t int32) {
 }
 
 func (pl *placer) less(a, b int32) bool {
+	if pl.cnt[a] != pl.cnt[b] {
+		return pl.cnt[a] < pl.cnt[b]
+	}
 	la, lb := pl.s.load[a], pl.s.load[b]
 	if la != lb {
 		return la < lb
-	}
-	if pl.cnt[a] != pl.cnt[b] {
-		return pl.cnt[a] < pl.cnt[b]
 	}
 	return a < b
 }
