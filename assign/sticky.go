@@ -71,11 +71,11 @@ import (
 // BIG*sum(load^2) + moves, solved by successive shortest paths over a
 // graph of members and topics, starting from "every claim kept" (unclaimed
 // partitions spread evenly over each topic's subscribers) and ending when
-// the residual
-// graph has no negative cycle, which is the exact optimality condition;
-// the package assign/internal/balance states the invariants and proves
-// them. Time: one shortest-path search, close to linear in
-// sum(len(subscriptions)), per partition shifted, plus one per load level.
+// the residual graph has no negative cycle, which is the exact optimality
+// condition; the package assign/internal/balance states the invariants
+// and proves them. Time: a few shortest-path searches, each close to
+// linear in sum(len(subscriptions)), per load level; one search serves
+// many shifted partitions.
 //
 // Last, both paths make the result a fixed point for [CooperativeSticky]:
 // while some partitions would be withheld (see there), solve again with
