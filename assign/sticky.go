@@ -216,6 +216,9 @@ func newStickyProblem(ix *index) *stickyProblem {
 	subs := make([][]int32, n)
 	for r, m := range ix.kafkaOrder {
 		subs[r] = ix.subs[m]
+		if r > 0 && slices.Equal(subs[r], subs[0]) {
+			subs[r] = subs[0] // one slice: the solver then compares them in O(1)
+		}
 	}
 	sp.prob = balance.Problem{Parts: ix.numParts, Subs: subs}
 	sp.claims()
