@@ -172,6 +172,13 @@ func TestStickyAndCooperativeShareTarget(t *testing.T) {
 			t.Fatalf("CooperativeSticky target mismatch (-sticky +cooperative):\n%s", diff)
 		}
 		checkPlan(t, g, plan)
+		again, err := assign.CooperativeSticky{}.Plan(assigntest.Shuffled(g).Draw(t, "shuffled"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(plan, again); diff != "" {
+			t.Fatalf("CooperativeSticky.Plan(shuffled g) mismatch (-original +shuffled):\n%s", diff)
+		}
 	})
 }
 
