@@ -39,7 +39,13 @@
 //	w(pid, a, b) = c(pid, b) - c(pid, a), c(pid, m) = 0 if Claim[pid] is m or -1, else 1
 //
 // which is +1 for a's own claim leaving, -1 for b's claim returning home,
-// 0 otherwise. Negative cycles of the residual graph are of three kinds:
+// 0 otherwise. A cycle through the load arcs takes one unit from some s,
+// moves pids along a path s -> d and gives one unit to d; its cost is
+//
+//	BIG*(2*load(d)+1) - BIG*(2*load(s)-1) + sum(w) = 2*BIG*(load(d)-load(s)+1) + sum(w)
+//
+// with |sum(w)| < BIG. So negative cycles of the residual graph are of
+// three kinds:
 //
 //	(i)   a cycle of moves with sum(w) < 0;
 //	(ii)  a path of moves s -> d with load(d) <= load(s) - 2 (any cost);
@@ -51,9 +57,9 @@
 //     the fewest of its topic. Every possible move then costs >= 0, so
 //     (i) holds.
 //   - phase 1 removes every path (ii): shortest paths by w (Bellman-Ford
-//     with a queue; sound because (i) holds) from the members of one load
-//     level L to a member with load <= L-2, and one partition shifted along
-//     each link. Augmenting along a shortest path preserves (i) (the
+//     with a queue; sound because (i) holds) from a virtual source joined
+//     at cost 0 to the members of one load level L, to a member with
+//     load <= L-2, and one partition shifted along each link. Augmenting along a shortest path preserves (i) (the
 //     successive-shortest-path lemma) and lowers sum(load^2), so it ends.
 //   - phase 2 removes every path (iii) the same way; it keeps sum(load^2)
 //     and lowers moves, so it ends, and no path (ii) can reappear because
