@@ -44,14 +44,20 @@ type Row struct {
 
 	// Cooperative only. Withheld counts the partitions the first round
 	// leaves unassigned because another member still owns them; Unsafe is
-	// what assign.CheckCooperative found wrong with the first round. The
-	// second round is the same implementation run on the group whose
-	// members own what the first round gave them (generation 2); Withheld2
-	// counts what it still withholds, and the balance, validity and moves
-	// above describe it.
+	// what assign.CheckCooperative found wrong with a round. Each
+	// following round is the same implementation run on the group whose
+	// members own what the round before gave them, at the next
+	// generation, until a round withholds nothing (at most MaxRounds).
+	// Withheld2 counts what the second round still withholds and Rounds
+	// the rounds it took; the balance, validity and moves above describe
+	// the last round.
 	Withheld, Withheld2 int
+	Rounds              int
 	Unsafe              error
 }
+
+// MaxRounds bounds the cooperative rounds [Compare] runs.
+const MaxRounds = 5
 
 // OK reports whether the row's assignment is valid (and, for cooperative,
 // its first round safe).
@@ -138,14 +144,26 @@ func measure(im Impl, sh Shape, fresh assign.Assignment) (*Row, assign.Assignmen
 	final, finalGroup := a, g
 	if im.Cooperative {
 		r.Withheld = r.Partitions - assigned(a)
-		r.Unsafe = assign.CheckCooperative(g, a)
-		finalGroup = secondRound(g, a)
-		final, _, err = runOnce(im, finalGroup)
-		if err != nil {
-			r.Err = fmt.Errorf("second round: %w", err)
-			return r, nil
+		r.Rounds = 1
+		for withheld := r.Withheld; withheld > 0; withheld = r.Partitions - assigned(final) {
+			if r.Unsafe = assign.CheckCooperative(finalGroup, final); r.Unsafe != nil {
+				return r, nil
+			}
+			if r.Rounds == MaxRounds {
+				r.Err = fmt.Errorf("%d partitions still withheld after %d rounds", withheld, r.Rounds)
+				return r, nil
+			}
+			r.Rounds++
+			finalGroup = nextRound(finalGroup, final, int32(r.Rounds))
+			final, _, err = runOnce(im, finalGroup)
+			if err != nil {
+				r.Err = fmt.Errorf("round %d: %w", r.Rounds, err)
+				return r, nil
+			}
+			if r.Rounds == 2 {
+				r.Withheld2 = r.Partitions - assigned(final)
+			}
 		}
-		r.Withheld2 = r.Partitions - assigned(final)
 	}
 	if r.Invalid = assign.Verify(finalGroup, final); r.Invalid != nil {
 		return r, nil
@@ -201,14 +219,14 @@ func assigned(a assign.Assignment) int {
 	return n
 }
 
-// secondRound is g after a cooperative first round a: every member owns
-// what a gave it, at generation 2.
-func secondRound(g assign.Group, a assign.Assignment) assign.Group {
+// nextRound is g after a cooperative round that assigned a: every member
+// owns what a gave it, at generation gen.
+func nextRound(g assign.Group, a assign.Assignment, gen int32) assign.Group {
 	out := assign.Group{Topics: g.Topics, PartitionRacks: g.PartitionRacks}
 	out.Members = make([]assign.Member, len(g.Members))
 	for j, m := range g.Members {
 		m.Owned = a[m.ID]
-		m.Generation = 2
+		m.Generation = gen
 		out.Members[j] = m
 	}
 	return out

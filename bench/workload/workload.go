@@ -21,9 +21,15 @@
 //	replace10: every member j with j % 10 == 0 (ceil(C/10) members, 10%)
 //	           is replaced by consumer-new-{j:05d} with the same
 //	           subscription, owning nothing.
+//	join1:     consumer-new joins with consumer-00000's subscription,
+//	           owning nothing, and nobody leaves. This one is not in the
+//	           issue: with leave1 and replace10 every balanced result can
+//	           keep every claim, so only join1 tells sticky assignors
+//	           apart by the partitions they move. The compare command
+//	           runs it; the benchmarks do not.
 //
 // Members keep their positions in Group.Members; a newcomer takes the
-// place of the member it replaces.
+// place of the member it replaces, or comes last.
 package workload
 
 import (
@@ -53,15 +59,20 @@ const (
 	Leave1
 	// Replace10 replaces every tenth member.
 	Replace10
+	// Join1 adds consumer-new.
+	Join1
 )
 
-// String returns the suffix of a shape name: "", "leave1" or "replace10".
+// String returns the suffix of a shape name: "", "leave1", "replace10"
+// or "join1".
 func (c Churn) String() string {
 	switch c {
 	case Leave1:
 		return "leave1"
 	case Replace10:
 		return "replace10"
+	case Join1:
+		return "join1"
 	}
 	return ""
 }
@@ -169,6 +180,9 @@ func Churned(g assign.Group, prev assign.Assignment, c Churn) assign.Group {
 		}
 		out.Members[j] = m
 	}
+	if c == Join1 && len(g.Members) > 0 {
+		out.Members = append(out.Members, assign.Member{ID: "consumer-new", Topics: g.Members[0].Topics, Generation: -1})
+	}
 	return out
 }
 
@@ -184,8 +198,8 @@ type Shape struct {
 	Prev assign.Assignment
 }
 
-// Name is the shape's benchmark name: the spec's name, then "-leave1" or
-// "-replace10" for churned groups.
+// Name is the shape's benchmark name: the spec's name, then "-leave1",
+// "-replace10" or "-join1" for churned groups.
 func (s Shape) Name() string {
 	if s.Churn == Fresh {
 		return s.Spec.Name()
@@ -194,8 +208,9 @@ func (s Shape) Name() string {
 }
 
 // Shapes returns the fresh group of spec and its churned variants, in the
-// order Fresh, Leave1, Replace10. The previous assignment of the churned
-// ones is [assign.Sticky]'s result on the fresh group.
+// order Fresh, Leave1, Replace10, Join1: shapes[c] has churn c. The
+// previous assignment of the churned ones is [assign.Sticky]'s result on
+// the fresh group.
 func Shapes(spec Spec) ([]Shape, error) {
 	fresh := spec.Group()
 	prev, err := assign.Sticky{}.Assign(fresh)
@@ -206,5 +221,6 @@ func Shapes(spec Spec) ([]Shape, error) {
 		{Spec: spec, Churn: Fresh, Group: fresh},
 		{Spec: spec, Churn: Leave1, Group: Churned(fresh, prev, Leave1), Prev: prev},
 		{Spec: spec, Churn: Replace10, Group: Churned(fresh, prev, Replace10), Prev: prev},
+		{Spec: spec, Churn: Join1, Group: Churned(fresh, prev, Join1), Prev: prev},
 	}, nil
 }

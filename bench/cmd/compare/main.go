@@ -109,8 +109,8 @@ func cpuModel() string {
 
 func table(w io.Writer, spec workload.Spec, rows []*workload.Row, skips workload.Skips) {
 	fmt.Fprintf(w, "### %s (%d members, %d partitions)\n\n", spec.Name(), spec.C, spec.Partitions())
-	fmt.Fprintln(w, "| strategy | shape | impl | valid | min | max | spread | balanced | moved | bound | withheld | withheld 2nd | one run |")
-	fmt.Fprintln(w, "|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| strategy | shape | impl | valid | min | max | spread | balanced | moved | bound | withheld | withheld 2nd | rounds | one run |")
+	fmt.Fprintln(w, "|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rows {
 		valid := "yes"
 		switch {
@@ -132,16 +132,16 @@ func table(w io.Writer, spec workload.Spec, rows []*workload.Row, skips workload
 				balanced = "yes"
 			}
 		}
-		withheld, withheld2 := "", ""
-		if r.Strategy == workload.CooperativeSticky && r.OK() {
-			withheld, withheld2 = fmt.Sprint(r.Withheld), fmt.Sprint(r.Withheld2)
+		withheld, withheld2, rounds := "", "", ""
+		if r.Strategy == workload.CooperativeSticky {
+			withheld, withheld2, rounds = fmt.Sprint(r.Withheld), fmt.Sprint(r.Withheld2), fmt.Sprint(r.Rounds)
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %d | %d | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s |\n",
 			r.Strategy, r.Shape, r.Impl, valid, r.Min, r.Max, r.Spread, balanced,
-			dash(r.Moved), dash(r.Bound), withheld, withheld2, r.Elapsed.Round(time.Microsecond))
+			dash(r.Moved), dash(r.Bound), withheld, withheld2, rounds, r.Elapsed.Round(time.Microsecond))
 	}
 	for _, s := range skips.For(spec) {
-		fmt.Fprintf(w, "| %s | %s (all) | %s | skipped: too slow at this size | | | | | | | | | |\n", s.Strategy, spec.Name(), s.Impl)
+		fmt.Fprintf(w, "| %s | %s (all) | %s | skipped: too slow at this size | | | | | | | | | | |\n", s.Strategy, spec.Name(), s.Impl)
 	}
 	fmt.Fprintln(w)
 }
