@@ -200,6 +200,10 @@ type stickyProblem struct {
 	start []int32 // topic => first partition number; the last entry is the total
 	rank  []int32 // member index => position in Kafka's member order
 
+	// identical is set when every member subscribes to the same topics,
+	// which are then all the topics of the index.
+	identical bool
+
 	// tied marks the partitions claimed by several members at the newest
 	// generation; listed counts the members whose Owned lists each one
 	// (saturating at 255). Both are nil when nobody owns anything.
@@ -214,10 +218,13 @@ func newStickyProblem(ix *index) *stickyProblem {
 		sp.rank[m] = int32(r)
 	}
 	subs := make([][]int32, n)
+	sp.identical = true
 	for r, m := range ix.kafkaOrder {
 		subs[r] = ix.subs[m]
 		if r > 0 && slices.Equal(subs[r], subs[0]) {
 			subs[r] = subs[0] // one slice: the solver then compares them in O(1)
+		} else if r > 0 {
+			sp.identical = false
 		}
 	}
 	sp.prob = balance.Problem{Parts: ix.numParts, Subs: subs}
@@ -314,6 +321,9 @@ func (sp *stickyProblem) claims() {
 }
 
 func (sp *stickyProblem) subscribes(m int32, t int32) bool {
+	if sp.identical {
+		return true
+	}
 	_, ok := slices.BinarySearch(sp.ix.subs[m], t)
 	return ok
 }
