@@ -278,6 +278,7 @@ func compile(g Group) (*index, error) {
 	ix.owned = make([][]topicPart, len(g.Members))
 	last = nil
 	var lastSub []int32
+	var seen *partitionMarks // which member last listed each partition in Owned
 	for i := range g.Members {
 		m := &g.Members[i]
 		if i > 0 && sameStrings(m.Topics, last) {
@@ -297,22 +298,26 @@ func compile(g Group) (*index, error) {
 		if len(m.Owned) == 0 {
 			continue
 		}
+		if seen == nil {
+			seen = ix.newPartitionMarks()
+		}
 		owned := make([]topicPart, 0, len(m.Owned))
+		lastTopic, ti, known := "", int32(0), false // "" is never a known topic
 		for _, tp := range m.Owned {
-			ti, ok := ix.topicByID[tp.Topic]
-			if !ok || tp.Partition < 0 || tp.Partition >= ix.numParts[ti] {
+			// Owned partitions come grouped by topic: look a topic up once.
+			if tp.Topic != lastTopic {
+				ti, known = ix.topicByID[tp.Topic]
+				lastTopic = tp.Topic
+			}
+			if !known || tp.Partition < 0 || tp.Partition >= ix.numParts[ti] {
 				continue // the partition no longer exists, or nobody wants it: dropped, as Kafka does
 			}
-			owned = append(owned, topicPart{ti, tp.Partition})
-		}
-		sorted := slices.Clone(owned)
-		slices.SortFunc(sorted, compareTopicPart)
-		for k := 1; k < len(sorted); k++ {
-			if sorted[k] == sorted[k-1] {
+			if !seen.mark(ti, tp.Partition, int32(i)) {
 				e := memberError(i, m, ErrDuplicateOwned)
-				e.Topic, e.Partition = ix.topics[sorted[k].topic], sorted[k].part
+				e.Topic, e.Partition = tp.Topic, tp.Partition
 				return nil, e
 			}
+			owned = append(owned, topicPart{ti, tp.Partition})
 		}
 		ix.owned[i] = owned
 	}
@@ -327,6 +332,35 @@ func compile(g Group) (*index, error) {
 
 	ix.internRacks()
 	return ix, nil
+}
+
+// partitionMarks remembers, for every partition of the index, the last
+// member that listed it, to find repeats in one member's Owned in O(1).
+type partitionMarks struct {
+	start []int32 // topic => global number of its partition 0
+	mark1 []int32 // global partition number => member index + 1, or 0
+}
+
+func (ix *index) newPartitionMarks() *partitionMarks {
+	pm := &partitionMarks{start: make([]int32, len(ix.numParts))}
+	total := int32(0)
+	for t, n := range ix.numParts {
+		pm.start[t] = total
+		total += n
+	}
+	pm.mark1 = make([]int32, total)
+	return pm
+}
+
+// mark records that member m lists partition p of topic t and reports
+// whether m had not listed it before.
+func (pm *partitionMarks) mark(t, p, m int32) bool {
+	at := &pm.mark1[pm.start[t]+p]
+	if *at == m+1 {
+		return false
+	}
+	*at = m + 1
+	return true
 }
 
 // sameStrings reports whether a and b hold the same strings, at once when

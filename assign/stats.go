@@ -36,9 +36,11 @@ func Summarize(g Group, a Assignment) Stats {
 	}
 	s.Min = math.MaxInt
 	var sum, sumSq float64
-	perTopic := make(map[string]map[string]int) // topic => member => count
+	type span struct{ lo, hi int }
+	spans := make(map[string]*span) // assigned topic => fewest and most among subscribers
 	for _, m := range g.Members {
-		n := len(a[m.ID])
+		list := a[m.ID]
+		n := len(list)
 		s.Counts[m.ID] = n
 		s.Partitions += n
 		s.Min = min(s.Min, n)
@@ -48,28 +50,38 @@ func Summarize(g Group, a Assignment) Stats {
 		}
 		sum += float64(n)
 		sumSq += float64(n) * float64(n)
-		for _, tp := range a[m.ID] {
-			if perTopic[tp.Topic] == nil {
-				perTopic[tp.Topic] = make(map[string]int)
+		for i, tp := range list {
+			if (i == 0 || list[i-1].Topic != tp.Topic) && spans[tp.Topic] == nil {
+				spans[tp.Topic] = &span{lo: math.MaxInt}
 			}
-			perTopic[tp.Topic][m.ID]++
+		}
+	}
+	// A second pass, now that the assigned topics are known, finds each
+	// topic's extremes among the members subscribed to it.
+	held := make(map[string]int) // one member's count per topic
+	for _, m := range g.Members {
+		clear(held)
+		list := a[m.ID]
+		for i := 0; i < len(list); {
+			j := i + 1 // lists are sorted: count each topic's run at once
+			for j < len(list) && list[j].Topic == list[i].Topic {
+				j++
+			}
+			held[list[i].Topic] += j - i
+			i = j
+		}
+		for _, t := range m.Topics { // a topic listed twice changes nothing
+			if sp := spans[t]; sp != nil {
+				sp.lo, sp.hi = min(sp.lo, held[t]), max(sp.hi, held[t])
+			}
 		}
 	}
 	s.Spread = s.Max - s.Min
 	mean := sum / float64(s.Members)
 	s.StdDev = math.Sqrt(max(0, sumSq/float64(s.Members)-mean*mean))
-
-	for topic, counts := range perTopic {
-		lo, hi := math.MaxInt, 0
-		for _, m := range g.Members {
-			if !slices.Contains(m.Topics, topic) {
-				continue
-			}
-			n := counts[m.ID]
-			lo, hi = min(lo, n), max(hi, n)
-		}
-		if lo <= hi {
-			s.TopicSpread[topic] = hi - lo
+	for t, sp := range spans {
+		if sp.lo <= sp.hi {
+			s.TopicSpread[t] = sp.hi - sp.lo
 		}
 	}
 	return s

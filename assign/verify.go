@@ -19,6 +19,10 @@ var ErrInvalidAssignment = errors.New("invalid assignment")
 //   - nothing else is assigned;
 //   - each member's list is sorted by [TopicPartition.Compare].
 //
+// A round of [CooperativeSticky] is not a whole assignment: it withholds
+// the partitions that must first be revoked, so Verify refuses it by
+// design. Verify the cooperative target instead ([CooperativeSticky.Plan]).
+//
 // It returns nil or an error wrapping [ErrInvalidAssignment] that names the
 // first fault found, looking at members in the order of g.Members and at
 // partitions in list order. g must be valid (see [Group.Validate]).
