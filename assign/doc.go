@@ -23,23 +23,67 @@
 //
 // Look strategies up by Kafka's name or Java class name with [Lookup].
 //
-//	name                 type                 protocol     choose it when
-//	range                [Range]              eager        topics are co-partitioned and joined per partition (Kafka's default)
-//	roundrobin           [RoundRobin]         eager        partitions should spread evenly and nothing needs to stay put
+//   - "range", [Range], eager: Kafka's default; for co-partitioned topics
+//     joined partition by partition, since the same members get the same
+//     partition numbers of every topic.
+//   - "roundrobin", [RoundRobin], eager: the most even spread when nothing
+//     needs to stay put.
+//   - "sticky", [Sticky], eager: members that keep local state per
+//     partition; balance first, then keep what each member had.
+//   - "cooperative-sticky", [CooperativeSticky], cooperative: as sticky,
+//     without stopping the whole group at each rebalance. The choice for
+//     new deployments.
 //
 // Range and RoundRobin return exactly what Kafka's Java client returns for
 // the same input, member order (static members first, Java's UTF-16 string
 // order) and KIP-881 rack awareness included, so that a Go leader in a
 // mixed group hands out what a Java leader would.
 //
+// Sticky and CooperativeSticky follow Kafka's rules (balance first, then
+// stickiness; generations decide conflicting claims; cooperative never
+// hands a partition straight from one owner to another) but cannot be
+// matched output for output: Kafka's choices depend on HashMap order, and
+// its heterogeneous path is a greedy heuristic. Ours is optimally balanced
+// ([VerifyBalanced]), moves the fewest partitions that balance allows, and
+// is deterministic.
+//
+// # The vote
+//
+// [Vote] computes which strategy a group coordinator picks among those the
+// members offer, with the tie-breaks of both coordinators in the field
+// ([JavaCoordinator], [ScalaCoordinator]); [ClientProtocol] gives the
+// rebalance protocol a consumer uses for its configured strategies; and
+// [Simulate] replays a rolling restart from one configuration to another,
+// flagging refused members and falls back to eager rebalancing.
+//
+// # Bytes
+//
+// Package [github.com/assigncalc/assigncalc/assign/wire] encodes and
+// decodes the consumer protocol (subscriptions, assignments, sticky user
+// data) and turns a JoinGroup member list into a [Group].
+//
 // # Invariants
 //
-// Every assignment a strategy returns satisfies [Verify] (validity):
+// Every assignment Range, RoundRobin and Sticky return, and every target of
+// CooperativeSticky, satisfies [Verify] (validity):
 //
 //	for every topic t some member subscribes to, present in Group.Topics
 //	with n > 0 partitions, and every 0 <= p < n:
 //	    exactly one member m is assigned (t, p), and t is in m.Topics;
 //	nothing else is assigned.
+//
+// Balance, for the sticky strategies ([VerifyBalanced]):
+//
+//	no chain of members m0, m1, ..., mk (k >= 1) in which each m(i) holds a
+//	partition of a topic m(i+1) subscribes to has count(m0) >= count(mk) + 2
+//
+// Stickiness: among balanced assignments, the sticky strategies keep the
+// largest number of surviving claims (a partition whose owner stays and
+// still subscribes does not move unless balance requires it).
+//
+// Cooperative safety ([CheckCooperative]): no partition is given to one
+// member in the same round in which another member still owns it; the
+// round after the owners revoke reaches the target.
 //
 // Determinism: the result is a function of the group's content only. The
 // order of Group.Members, of each member's Topics and Owned, and the
@@ -50,7 +94,13 @@
 //
 // # Kafka Improvement Proposals
 //
+//   - KIP-54: the sticky assignor.
+//   - KIP-341: sticky assignor generations; a partition prefers its
+//     previous owner when it must move.
 //   - KIP-345: static membership; static members sort first in Range and
 //     RoundRobin.
-//   - KIP-881: rack-aware assignment for Range (and the sticky assignors).
+//   - KIP-429: incremental cooperative rebalancing (CooperativeSticky).
+//   - KIP-881: rack-aware assignment for Range and the sticky assignors.
+//   - KAFKA-12984: equal-generation claims of one partition cancel.
+//   - KAFKA-18688: any member may hold the extra partition.
 package assign
