@@ -9,6 +9,7 @@
 //	go run ./cmd/compare                 # the small shapes
 //	go run ./cmd/compare -big            # also uniform-1000x100000 and uniform-2000x1000000
 //	go run ./cmd/compare -shapes hetero -strategies sticky,cooperative-sticky
+//	go run ./cmd/compare -bench new.txt  # tables of `go test -bench Assign` output instead
 //
 // Timings printed are of one run each, for orientation only; the
 // benchmarks (go test -bench Assign) are the measurements.
@@ -43,8 +44,23 @@ func run(args []string, stdout, stderr io.Writer) error {
 	shapes := fs.String("shapes", "", "run only the specs whose name matches `REGEXP`")
 	strategies := fs.String("strategies", "", "comma-separated `LIST` of strategies (default all)")
 	skip := fs.String("skip", workload.SlowPeers, "skip `IMPL/STRATEGY@SPEC,...` (peers too slow to wait for); empty runs all")
+	bench := fs.String("bench", "", "instead, print tables of the benchmark output in `FILE` (- for stdin): medians, ratios to ours, targets")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *bench != "" {
+		in := os.Stdin
+		if *bench != "-" {
+			f, err := os.Open(*bench)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			in = f
+		}
+		w := bufio.NewWriter(stdout)
+		defer w.Flush()
+		return benchTables(in, w)
 	}
 	re, err := regexp.Compile(*shapes)
 	if err != nil {
