@@ -10,7 +10,8 @@ import (
 // small workloads and holds our implementations to the bar:
 //
 //   - every result of ours is valid (cooperative: its first round is
-//     safe, and the second round withholds nothing);
+//     safe, and the second round withholds nothing) and the same in two
+//     runs;
 //   - our sticky and cooperative-sticky results are balanced (no
 //     improving chain, assign.VerifyBalanced), so no peer has a smaller
 //     spread or a smaller maximum;
@@ -47,6 +48,9 @@ func TestQualityAgainstPeers(t *testing.T) {
 						t.Logf("%s on %s: %s is wrong: %v %v %v", r.Strategy, r.Shape, r.Impl, r.Err, r.Invalid, r.Unsafe)
 					}
 					continue
+				}
+				if r.Impl == workload.Ours && r.RepeatChecked && !r.Repeatable {
+					t.Errorf("%s on %s: ours gave different results in two runs", r.Strategy, r.Shape)
 				}
 				if r.Strategy != workload.Sticky && r.Strategy != workload.CooperativeSticky {
 					continue

@@ -15,7 +15,13 @@ type Row struct {
 	Churn                 Churn
 	Members, Partitions   int
 
-	Err     error         // the implementation refused the group
+	Err error // the implementation refused the group
+
+	// Repeatable reports whether a second run, from a fresh Prepare, gave
+	// the same first-round result; RepeatChecked is false where the check
+	// was skipped (groups over 10,000 partitions).
+	Repeatable, RepeatChecked bool
+
 	Invalid error         // what assign.Verify found wrong, nil when valid
 	Elapsed time.Duration // wall time of one Run (the first round for cooperative)
 
@@ -137,6 +143,11 @@ func measure(im Impl, sh Shape, fresh assign.Assignment) (*Row, assign.Assignmen
 		r.Err = err
 		return r, nil
 	}
+	if r.Partitions <= 10000 {
+		again, _, err := runOnce(im, g)
+		r.RepeatChecked = err == nil
+		r.Repeatable = err == nil && equalAssignments(a, again)
+	}
 	prev := fresh // range, roundrobin: their own previous result
 	if im.Strategy == Sticky || im.Strategy == CooperativeSticky {
 		prev = assign.Owned(g)
@@ -217,6 +228,19 @@ func assigned(a assign.Assignment) int {
 		n += len(ps)
 	}
 	return n
+}
+
+func equalAssignments(a, b assign.Assignment) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for id, ps := range a {
+		qs, ok := b[id]
+		if !ok || !slices.Equal(ps, qs) {
+			return false
+		}
+	}
+	return true
 }
 
 // nextRound is g after a cooperative round that assigned a: every member

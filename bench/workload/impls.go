@@ -202,8 +202,9 @@ func ownedByTopic(m assign.Member) map[string][]int32 {
 // franz runs a franz-go GroupBalancer through its public API: the member
 // metadata is what the balancer's own JoinGroupMetadata writes for each
 // member (a kmsg.ConsumerMemberMetadata, v3, with the sticky user data and,
-// for cooperative-sticky, the owned partitions); the timed part is
-// MemberBalancer, which parses that metadata, and Balance.
+// for cooperative-sticky, the owned partitions), decoded by MemberBalancer
+// before timing; the timed part is Balance, which may be called again on
+// the same decoded members (it only reads them).
 func franz(strategy string, bal kgo.GroupBalancer) Impl {
 	return Impl{
 		Strategy:    strategy,
@@ -239,14 +240,19 @@ func franz(strategy string, bal kgo.GroupBalancer) Impl {
 			for _, t := range subscribedTopics(g) {
 				topics[t] = g.Topics[t]
 			}
+			// MemberBalancer decodes every member's metadata: the leader's
+			// side of the JoinGroup response, which our strategies get
+			// already decoded as a Group. It stays outside the timed part;
+			// the sticky user data is decoded inside Balance.
+			mb, _, err := bal.MemberBalancer(members)
+			if err != nil {
+				return nil, err
+			}
 			var last kgo.IntoSyncAssignment
 			return &Prepared{
 				Run: func() error {
-					mb, _, err := bal.MemberBalancer(members)
-					if err != nil {
-						return err
-					}
 					if be, ok := mb.(kgo.GroupMemberBalancerOrError); ok {
+						var err error
 						last, err = be.BalanceOrError(topics)
 						return err
 					}

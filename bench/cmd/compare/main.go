@@ -125,8 +125,8 @@ func cpuModel() string {
 
 func table(w io.Writer, spec workload.Spec, rows []*workload.Row, skips workload.Skips) {
 	fmt.Fprintf(w, "### %s (%d members, %d partitions)\n\n", spec.Name(), spec.C, spec.Partitions())
-	fmt.Fprintln(w, "| strategy | shape | impl | valid | min | max | spread | balanced | moved | bound | withheld | withheld 2nd | rounds | one run |")
-	fmt.Fprintln(w, "|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| strategy | shape | impl | valid | min | max | spread | balanced | same twice | moved | bound | withheld | withheld 2nd | rounds | one run |")
+	fmt.Fprintln(w, "|---|---|---|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rows {
 		valid := "yes"
 		switch {
@@ -148,16 +148,23 @@ func table(w io.Writer, spec workload.Spec, rows []*workload.Row, skips workload
 				balanced = "yes"
 			}
 		}
+		repeat := ""
+		if r.RepeatChecked {
+			repeat = "yes"
+			if !r.Repeatable {
+				repeat = "NO"
+			}
+		}
 		withheld, withheld2, rounds := "", "", ""
 		if r.Strategy == workload.CooperativeSticky {
 			withheld, withheld2, rounds = fmt.Sprint(r.Withheld), fmt.Sprint(r.Withheld2), fmt.Sprint(r.Rounds)
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s |\n",
-			r.Strategy, r.Shape, r.Impl, valid, r.Min, r.Max, r.Spread, balanced,
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.Strategy, r.Shape, r.Impl, valid, r.Min, r.Max, r.Spread, balanced, repeat,
 			dash(r.Moved), dash(r.Bound), withheld, withheld2, rounds, r.Elapsed.Round(time.Microsecond))
 	}
 	for _, s := range skips.For(spec) {
-		fmt.Fprintf(w, "| %s | %s (all) | %s | skipped: too slow at this size | | | | | | | | | | |\n", s.Strategy, spec.Name(), s.Impl)
+		fmt.Fprintf(w, "| %s | %s (all) | %s | skipped: too slow at this size | | | | | | | | | | | |\n", s.Strategy, spec.Name(), s.Impl)
 	}
 	fmt.Fprintln(w)
 }
