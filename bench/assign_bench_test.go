@@ -45,8 +45,9 @@ func shapesOf(b *testing.B, spec workload.Spec) []workload.Shape {
 // ours' result into a fresh map and backing array. The sticky strategies
 // also run on the churned groups. Peers' inputs (encoded member metadata
 // for franz-go, metadata structs for sarama and kafka-go) are built
-// before the timer starts; franz-go's timed part includes parsing that
-// metadata (MemberBalancer), which is part of its balancing API.
+// before the timer starts, and franz-go's MemberBalancer decodes that
+// metadata before it too: our strategies get the group decoded. What is
+// timed is the balancing call (Assign, Balance, Plan, AssignGroups).
 //
 // Metrics beside time: spread (most minus fewest partitions of a member;
 // not for cooperative-sticky, whose first round withholds partitions),
