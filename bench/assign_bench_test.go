@@ -90,6 +90,13 @@ func benchmarkOne(b *testing.B, im workload.Impl, sh workload.Shape) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	if sh.Spec.Big() {
+		// One untimed run first: a slow implementation gets only one or
+		// two timed runs, which would otherwise pay for growing the heap.
+		if err := p.Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := p.Run(); err != nil {
