@@ -166,6 +166,7 @@ type index struct {
 
 	topics    []string // topic index => name; the subscribed topics that exist with >0 partitions, in Java string order
 	numParts  []int32  // topic index => partition count
+	start     []int32  // topic index => number of its partition 0 when partitions are numbered topic by topic; the last entry is the total
 	topicByID map[string]int32
 
 	subs [][]int32 // member index => subscribed topic indices, ascending, deduplicated; shared between members, never modify
@@ -263,6 +264,7 @@ func compile(g Group) (*index, error) {
 	slices.SortFunc(ix.topics, javaCompare)
 	ix.numParts = make([]int32, len(ix.topics))
 	ix.topicByID = make(map[string]int32, len(ix.topics))
+	ix.start = make([]int32, len(ix.topics)+1)
 	total := 0
 	for ti, t := range ix.topics {
 		ix.numParts[ti] = g.Topics[t]
@@ -271,6 +273,7 @@ func compile(g Group) (*index, error) {
 		if total > MaxPartitions {
 			return nil, topicError(t, fmt.Errorf("%w: the subscribed topics hold more than %d", ErrTooManyPartitions, MaxPartitions))
 		}
+		ix.start[ti+1] = int32(total)
 	}
 
 	// Subscriptions and claims.
@@ -337,19 +340,12 @@ func compile(g Group) (*index, error) {
 // partitionMarks remembers, for every partition of the index, the last
 // member that listed it, to find repeats in one member's Owned in O(1).
 type partitionMarks struct {
-	start []int32 // topic => global number of its partition 0
-	mark1 []int32 // global partition number => member index + 1, or 0
+	start []int32 // index.start
+	mark1 []int32 // partition number => member index + 1, or 0
 }
 
 func (ix *index) newPartitionMarks() *partitionMarks {
-	pm := &partitionMarks{start: make([]int32, len(ix.numParts))}
-	total := int32(0)
-	for t, n := range ix.numParts {
-		pm.start[t] = total
-		total += n
-	}
-	pm.mark1 = make([]int32, total)
-	return pm
+	return &partitionMarks{start: ix.start, mark1: make([]int32, ix.start[len(ix.numParts)])}
 }
 
 // mark records that member m lists partition p of topic t and reports
@@ -466,48 +462,65 @@ func (ix *index) replicaOn(t, p, r int32) bool {
 	return found
 }
 
-// builder collects an assignment on indices and turns it into an
-// [Assignment] with one backing array for all members.
+// builder collects an assignment on indices: the owner of every
+// partition, numbered topic by topic (see index.start).
 type builder struct {
 	ix    *index
-	parts [][]topicPart // member index => assigned partitions
+	owner []int32 // partition number => member index, or -1
 }
 
 func newBuilder(ix *index) *builder {
-	return &builder{ix: ix, parts: make([][]topicPart, len(ix.g.Members))}
+	owner := make([]int32, ix.start[len(ix.numParts)])
+	for i := range owner {
+		owner[i] = -1
+	}
+	return &builder{ix: ix, owner: owner}
 }
 
 func (b *builder) add(member int32, t, p int32) {
-	b.parts[member] = append(b.parts[member], topicPart{t, p})
+	b.owner[b.ix.start[t]+p] = member
 }
 
-// assignment returns the result with every member present and each list
-// sorted by [TopicPartition.Compare].
-func (b *builder) assignment() Assignment {
-	ix := b.ix
-	total := 0
-	for _, ps := range b.parts {
-		total += len(ps)
-	}
-	// Topic indices follow Java order; output follows Go order. Rank the
-	// topics once so that sorting compares integers.
-	rank := goRanks(ix.topics)
-	backing := make([]TopicPartition, 0, total)
-	out := make(Assignment, len(b.parts))
-	for m, ps := range b.parts {
-		slices.SortFunc(ps, func(x, y topicPart) int {
-			if c := cmp.Compare(rank[x.topic], rank[y.topic]); c != 0 {
-				return c
-			}
-			return cmp.Compare(x.part, y.part)
-		})
-		start := len(backing)
-		for _, tp := range ps {
-			backing = append(backing, TopicPartition{ix.topics[tp.topic], tp.part})
+func (b *builder) assignment() Assignment { return b.ix.assignmentOf(b.owner) }
+
+// assignmentOf turns the owner of every partition (a member index, or -1
+// for none) into an [Assignment]: every member present, each list sorted
+// by [TopicPartition.Compare], all lists in one backing array. Counting
+// each member's partitions first and then walking topics in Go string
+// order, partitions ascending, lays every list out in order: nothing is
+// sorted and nothing grows.
+func (ix *index) assignmentOf(owner []int32) Assignment {
+	n := len(ix.g.Members)
+	off := make([]int, n+1)
+	for _, m := range owner {
+		if m >= 0 {
+			off[m+1]++
 		}
+	}
+	for m := range n {
+		off[m+1] += off[m]
+	}
+	fill := slices.Clone(off[:n])
+	backing := make([]TopicPartition, off[n])
+	rank := goRanks(ix.topics)
+	byGo := make([]int32, len(rank))
+	for t, r := range rank {
+		byGo[r] = int32(t)
+	}
+	for _, t := range byGo {
+		name, first := ix.topics[t], ix.start[t]
+		for pid := first; pid < ix.start[t+1]; pid++ {
+			if m := owner[pid]; m >= 0 {
+				backing[fill[m]] = TopicPartition{name, pid - first}
+				fill[m]++
+			}
+		}
+	}
+	out := make(Assignment, n)
+	for m := range n {
 		var list []TopicPartition
-		if len(backing) > start {
-			list = backing[start:len(backing):len(backing)]
+		if off[m+1] > off[m] {
+			list = backing[off[m]:off[m+1]:off[m+1]]
 		}
 		out[ix.g.Members[m].ID] = list
 	}

@@ -389,45 +389,12 @@ func (sp *stickyProblem) assignment(owner []int32) Assignment {
 }
 
 func (sp *stickyProblem) assignmentWithout(owner []int32, skip []bool) Assignment {
-	ix := sp.ix
-	n := len(ix.g.Members)
-	// Count each member's partitions, then lay them out in one backing
-	// array: topics in Go string order, partitions ascending, which is
-	// the order of [TopicPartition.Compare], so nothing needs sorting.
-	off := make([]int, n+1)
+	members := make([]int32, len(owner)) // owner by member index, not rank
 	for pid, r := range owner {
-		if skip == nil || !skip[pid] {
-			off[ix.kafkaOrder[r]+1]++
+		members[pid] = sp.ix.kafkaOrder[r]
+		if skip != nil && skip[pid] {
+			members[pid] = -1
 		}
 	}
-	for m := range n {
-		off[m+1] += off[m]
-	}
-	fill := slices.Clone(off[:n])
-	backing := make([]TopicPartition, off[n])
-	rank := goRanks(ix.topics)
-	byGo := make([]int32, len(rank))
-	for t, r := range rank {
-		byGo[r] = int32(t)
-	}
-	for _, t := range byGo {
-		name := ix.topics[t]
-		for pid := sp.start[t]; pid < sp.start[t+1]; pid++ {
-			if skip != nil && skip[pid] {
-				continue
-			}
-			m := ix.kafkaOrder[owner[pid]]
-			backing[fill[m]] = TopicPartition{name, pid - sp.start[t]}
-			fill[m]++
-		}
-	}
-	out := make(Assignment, n)
-	for m := range n {
-		var list []TopicPartition
-		if off[m+1] > off[m] {
-			list = backing[off[m]:off[m+1]:off[m+1]]
-		}
-		out[ix.g.Members[m].ID] = list
-	}
-	return out
+	return sp.ix.assignmentOf(members)
 }
