@@ -62,10 +62,10 @@ func (CooperativeSticky) Assign(g Group) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sp.assignmentWithout(owner, withheld), nil
+	return sp.ix.assignmentOf(owner, withheld), nil
 }
 
-// cooperativeRound computes the target's owners (by rank) and the
+// cooperativeRound computes the target's owners (by member index) and the
 // partitions withheld this round (nil when none can be).
 func cooperativeRound(g Group) (*stickyProblem, []int32, []bool, error) {
 	ix, err := compile(g)
@@ -77,7 +77,8 @@ func cooperativeRound(g Group) (*stickyProblem, []int32, []bool, error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return sp, owner, sp.withheld(owner), nil
+	withheld := sp.withheld(owner)
+	return sp, sp.byMember(owner), withheld, nil
 }
 
 // CooperativePlan is one cooperative rebalance seen whole.
@@ -113,8 +114,8 @@ func (CooperativeSticky) Plan(g Group) (*CooperativePlan, error) {
 		withheld = make([]bool, total)
 	}
 	plan := &CooperativePlan{
-		Assignment: sp.assignmentWithout(owner, withheld),
-		Target:     sp.assignment(owner),
+		Assignment: ix.assignmentOf(owner, withheld),
+		Target:     ix.assignmentOf(owner, nil),
 		Revoked:    make(Assignment, len(g.Members)),
 		Pending:    make(Assignment, len(g.Members)),
 	}
@@ -125,7 +126,7 @@ func (CooperativeSticky) Plan(g Group) (*CooperativePlan, error) {
 		for _, tp := range m.Owned {
 			if t, ok := ix.topicByID[tp.Topic]; ok && tp.Partition >= 0 && tp.Partition < ix.numParts[t] {
 				pid := sp.start[t] + tp.Partition
-				if ix.kafkaOrder[owner[pid]] == int32(i) && !withheld[pid] {
+				if owner[pid] == int32(i) && !withheld[pid] {
 					continue // kept
 				}
 			}
@@ -136,7 +137,7 @@ func (CooperativeSticky) Plan(g Group) (*CooperativePlan, error) {
 	for t := range ix.numParts {
 		for pid := sp.start[t]; pid < sp.start[t+1]; pid++ {
 			if withheld[pid] {
-				id := ix.g.Members[ix.kafkaOrder[owner[pid]]].ID
+				id := ix.g.Members[owner[pid]].ID
 				plan.Pending[id] = append(plan.Pending[id], TopicPartition{ix.topics[t], pid - sp.start[t]})
 			}
 		}

@@ -481,19 +481,20 @@ func (b *builder) add(member int32, t, p int32) {
 	b.owner[b.ix.start[t]+p] = member
 }
 
-func (b *builder) assignment() Assignment { return b.ix.assignmentOf(b.owner) }
+func (b *builder) assignment() Assignment { return b.ix.assignmentOf(b.owner, nil) }
 
 // assignmentOf turns the owner of every partition (a member index, or -1
-// for none) into an [Assignment]: every member present, each list sorted
+// for none), less the partitions marked in skip (nil for none), into an
+// [Assignment]: every member present, each list sorted
 // by [TopicPartition.Compare], all lists in one backing array. Counting
 // each member's partitions first and then walking topics in Go string
 // order, partitions ascending, lays every list out in order: nothing is
 // sorted and nothing grows.
-func (ix *index) assignmentOf(owner []int32) Assignment {
+func (ix *index) assignmentOf(owner []int32, skip []bool) Assignment {
 	n := len(ix.g.Members)
 	off := make([]int, n+1)
-	for _, m := range owner {
-		if m >= 0 {
+	for pid, m := range owner {
+		if m >= 0 && (skip == nil || !skip[pid]) {
 			off[m+1]++
 		}
 	}
@@ -510,7 +511,7 @@ func (ix *index) assignmentOf(owner []int32) Assignment {
 	for _, t := range byGo {
 		name, first := ix.topics[t], ix.start[t]
 		for pid := first; pid < ix.start[t+1]; pid++ {
-			if m := owner[pid]; m >= 0 {
+			if m := owner[pid]; m >= 0 && (skip == nil || !skip[pid]) {
 				backing[fill[m]] = TopicPartition{name, pid - first}
 				fill[m]++
 			}

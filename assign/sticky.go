@@ -114,7 +114,7 @@ func (Sticky) Assign(g Group) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sp.assignment(owner), nil
+	return ix.assignmentOf(sp.byMember(owner), nil), nil
 }
 
 // solve returns the owner (by rank) of every partition. It then settles
@@ -382,19 +382,11 @@ func (sp *stickyProblem) racks() {
 	sp.prob.Rack, sp.prob.Replicas = rack, replicas
 }
 
-// assignment turns owners (by rank) into an [Assignment]; skip, when not
-// nil, marks partitions to leave out.
-func (sp *stickyProblem) assignment(owner []int32) Assignment {
-	return sp.assignmentWithout(owner, nil)
-}
-
-func (sp *stickyProblem) assignmentWithout(owner []int32, skip []bool) Assignment {
-	members := make([]int32, len(owner)) // owner by member index, not rank
+// byMember turns owners by rank, as [balance.Solve] returns them, into
+// owners by member index, in place, and returns owner.
+func (sp *stickyProblem) byMember(owner []int32) []int32 {
 	for pid, r := range owner {
-		members[pid] = sp.ix.kafkaOrder[r]
-		if skip != nil && skip[pid] {
-			members[pid] = -1
-		}
+		owner[pid] = sp.ix.kafkaOrder[r]
 	}
-	return sp.ix.assignmentOf(members)
+	return owner
 }
