@@ -43,7 +43,8 @@ func shapesOf(b *testing.B, spec workload.Spec) []workload.Shape {
 // Range and roundrobin ignore previous ownership, so they run on the
 // fresh groups only, beside the write-output floor: the time to write
 // ours' result into a fresh map and backing array. The sticky strategies
-// also run on the churned groups. Peers' inputs (encoded member metadata
+// also run on the churned groups, join1 included: after leave1 and
+// replace10 every claim can be kept, join1 makes them move partitions. Peers' inputs (encoded member metadata
 // for franz-go, metadata structs for sarama and kafka-go) are built
 // before the timer starts, and franz-go's MemberBalancer decodes that
 // metadata before it too: our strategies get the group decoded. What is
@@ -65,7 +66,7 @@ func BenchmarkAssign(b *testing.B) {
 						if spec.Big() && !*big {
 							continue
 						}
-						churns := []workload.Churn{workload.Fresh, workload.Leave1, workload.Replace10}
+						churns := []workload.Churn{workload.Fresh, workload.Leave1, workload.Replace10, workload.Join1}
 						if strategy == workload.Range || strategy == workload.RoundRobin {
 							churns = churns[:1]
 						}

@@ -25,8 +25,7 @@
 //	           owning nothing, and nobody leaves. This one is not in the
 //	           issue: with leave1 and replace10 every balanced result can
 //	           keep every claim, so only join1 tells sticky assignors
-//	           apart by the partitions they move. The compare command
-//	           runs it; the benchmarks do not.
+//	           apart by the partitions they move.
 //
 // Members keep their positions in Group.Members; a newcomer takes the
 // place of the member it replaces, or comes last.
