@@ -53,7 +53,7 @@
 // members offer, with the tie-breaks of both coordinators in the field
 // ([JavaCoordinator], [ScalaCoordinator]); [ClientProtocol] gives the
 // rebalance protocol a consumer uses for its configured strategies; and
-// [Simulate] replays a rolling restart from one configuration to another,
+// [SimulateRollout] replays a rolling restart from one configuration to another,
 // flagging refused members and falls back to eager rebalancing.
 //
 // # Bytes

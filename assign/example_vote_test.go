@@ -69,8 +69,8 @@ func ExampleClientProtocol() {
 // rolling bounces of a three-member group: no member is ever refused, the
 // vote switches to cooperative-sticky once every member offers it, and the
 // group turns cooperative once the last member has dropped range.
-func ExampleSimulate() {
-	steps, err := assign.Simulate(assign.Rollout{
+func ExampleSimulateRollout() {
+	steps, err := assign.SimulateRollout(assign.Rollout{
 		Members: []assign.VoteMember{
 			{ID: "c0", Protocols: []string{"range"}},
 			{ID: "c1", Protocols: []string{"range"}},
@@ -106,8 +106,8 @@ func ExampleSimulate() {
 
 // A one-step switch from range to cooperative-sticky: the restarted member
 // shares no strategy with the members still on range and is refused.
-func ExampleSimulate_oneStep() {
-	steps, _ := assign.Simulate(assign.Rollout{
+func ExampleSimulateRollout_oneStep() {
+	steps, _ := assign.SimulateRollout(assign.Rollout{
 		Members: []assign.VoteMember{
 			{ID: "c0", Protocols: []string{"range"}},
 			{ID: "c1", Protocols: []string{"range"}},

@@ -89,7 +89,7 @@ func (s RolloutStep) Safe() bool { return !s.Refused() && !s.FellBack }
 // member that is not in the group.
 var ErrUnknownMember = errors.New("member not in the group")
 
-// Simulate replays a rolling restart and returns the group's state before
+// SimulateRollout replays a rolling restart and returns the group's state before
 // it and after every restart.
 //
 // Members are dynamic: a restarted consumer leaves the group (LeaveGroup on
@@ -104,9 +104,9 @@ var ErrUnknownMember = errors.New("member not in the group")
 // ahead of it. Static members (group.instance.id), which rejoin in place,
 // are not modelled.
 //
-// Simulate returns an [*InputError] for the errors of [Vote] and for an
+// SimulateRollout returns an [*InputError] for the errors of [Vote] and for an
 // Order naming an unknown member or naming one twice.
-func Simulate(r Rollout) ([]RolloutStep, error) {
+func SimulateRollout(r Rollout) ([]RolloutStep, error) {
 	order := r.Order
 	if order == nil {
 		for _, m := range r.Members {

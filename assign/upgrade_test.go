@@ -29,7 +29,7 @@ func TestTwoStepUpgradeIsSafe(t *testing.T) {
 		for _, m := range members {
 			ids = append(ids, m.ID)
 		}
-		steps, err := assign.Simulate(assign.Rollout{
+		steps, err := assign.SimulateRollout(assign.Rollout{
 			Members:     members,
 			Phases:      [][]string{{"cooperative-sticky", "range"}, {"cooperative-sticky"}},
 			Order:       rapid.Permutation(ids).Draw(t, "order"),
@@ -62,7 +62,7 @@ func TestTwoStepUpgradeIsSafe(t *testing.T) {
 // INCONSISTENT_GROUP_PROTOCOL whenever another member is left on range.
 func TestOneStepSwitchIsRefused(t *testing.T) {
 	for n := 2; n <= 5; n++ {
-		steps, err := assign.Simulate(assign.Rollout{
+		steps, err := assign.SimulateRollout(assign.Rollout{
 			Members:     rangeGroup(n),
 			Phases:      [][]string{{"cooperative-sticky"}},
 			Coordinator: assign.JavaCoordinator,
@@ -100,7 +100,7 @@ func TestRolloutOverlapProperty(t *testing.T) {
 			members = append(members, assign.VoteMember{ID: fmt.Sprintf("c%d", i), Protocols: initial})
 		}
 		phases := [][]string{list("phase1"), list("phase2")}
-		steps, err := assign.Simulate(assign.Rollout{Members: members, Phases: phases, Coordinator: assign.JavaCoordinator})
+		steps, err := assign.SimulateRollout(assign.Rollout{Members: members, Phases: phases, Coordinator: assign.JavaCoordinator})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,10 +125,10 @@ func TestRolloutOverlapProperty(t *testing.T) {
 
 func TestSimulateInputErrors(t *testing.T) {
 	for _, order := range [][]string{{"c9"}, {"c0", "c0"}} {
-		_, err := assign.Simulate(assign.Rollout{Members: rangeGroup(2), Phases: [][]string{{"sticky"}}, Order: order})
+		_, err := assign.SimulateRollout(assign.Rollout{Members: rangeGroup(2), Phases: [][]string{{"sticky"}}, Order: order})
 		var ie *assign.InputError
 		if !errors.As(err, &ie) {
-			t.Errorf("Simulate(order %q) error = %v, want an *InputError", order, err)
+			t.Errorf("SimulateRollout(order %q) error = %v, want an *InputError", order, err)
 		}
 	}
 }

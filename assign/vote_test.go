@@ -199,7 +199,7 @@ func (c voteCase) run(t *testing.T) string {
 		}
 		return "order: " + strings.Join(order, " ") + "\n"
 	case "rollout":
-		steps, err := Simulate(Rollout{Members: voteGroup(c.members...), Phases: c.phases, Order: c.order, Coordinator: coord})
+		steps, err := SimulateRollout(Rollout{Members: voteGroup(c.members...), Phases: c.phases, Order: c.order, Coordinator: coord})
 		if err != nil {
 			return "error: " + err.Error() + "\n"
 		}

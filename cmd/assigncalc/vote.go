@@ -271,7 +271,7 @@ func upgrade(e *env, c *cli.Context, coord assign.Coordinator, format string) er
 	for i := range n {
 		ro.Members = append(ro.Members, assign.VoteMember{ID: "c" + strconv.Itoa(i), Protocols: start})
 	}
-	steps, err := assign.Simulate(ro)
+	steps, err := assign.SimulateRollout(ro)
 	if err != nil {
 		return err
 	}
