@@ -91,16 +91,23 @@ func Summarize(g Group, a Assignment) Stats {
 // in prev. Partitions absent from prev (new, or unowned before) do not
 // count.
 func Moved(prev, next Assignment) int {
-	owner := make(map[TopicPartition]string)
-	for id, tps := range prev {
-		for _, tp := range tps {
-			owner[tp] = id
+	ids := sortedKeys(prev)
+	owner := newSlots[int32](func(yield func(TopicPartition)) {
+		for _, id := range ids {
+			for _, tp := range prev[id] {
+				yield(tp)
+			}
+		}
+	})
+	for i, id := range ids {
+		for _, tp := range prev[id] {
+			*owner.at(tp) = int32(i) + 1
 		}
 	}
 	moved := 0
 	for id, tps := range next {
 		for _, tp := range tps {
-			if was, ok := owner[tp]; ok && was != id {
+			if was := owner.at(tp); was != nil && *was != 0 && ids[*was-1] != id {
 				moved++
 			}
 		}
@@ -114,33 +121,38 @@ func Moved(prev, next Assignment) int {
 // kept; a tie keeps none of them, as Kafka's sticky assignors do.
 func Owned(g Group) Assignment {
 	type claim struct {
-		member string
+		member int32 // index in g.Members + 1; 0 for none yet
 		gen    int32
 		tied   bool
 	}
-	claims := make(map[TopicPartition]*claim)
-	out := make(Assignment, len(g.Members))
-	for _, m := range g.Members {
-		out[m.ID] = nil
+	claims := newSlots[claim](func(yield func(TopicPartition)) {
+		for _, m := range g.Members {
+			for _, tp := range m.Owned {
+				yield(tp)
+			}
+		}
+	})
+	for i, m := range g.Members {
 		for _, tp := range m.Owned {
-			c := claims[tp]
+			c := claims.at(tp)
 			switch {
-			case c == nil:
-				claims[tp] = &claim{member: m.ID, gen: m.Generation}
-			case m.Generation > c.gen:
-				*c = claim{member: m.ID, gen: m.Generation}
-			case m.Generation == c.gen && m.ID != c.member:
+			case c.member == 0 || m.Generation > c.gen:
+				*c = claim{member: int32(i) + 1, gen: m.Generation}
+			case m.Generation == c.gen && m.ID != g.Members[c.member-1].ID:
 				c.tied = true
 			}
 		}
 	}
-	for tp, c := range claims {
-		if !c.tied {
-			out[c.member] = append(out[c.member], tp)
+	out := make(Assignment, len(g.Members))
+	for i, m := range g.Members {
+		var kept []TopicPartition
+		for _, tp := range m.Owned {
+			if c := claims.at(tp); c.member == int32(i)+1 && !c.tied {
+				kept = append(kept, tp)
+			}
 		}
-	}
-	for id := range out {
-		slices.SortFunc(out[id], TopicPartition.Compare)
+		slices.SortFunc(kept, TopicPartition.Compare)
+		out[m.ID] = slices.Compact(kept) // a member listing a partition twice keeps it once
 	}
 	return out
 }

@@ -2,10 +2,13 @@ package assign
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"pgregory.net/rapid"
 )
 
 func TestSummarize(t *testing.T) {
@@ -78,4 +81,98 @@ func TestOwned(t *testing.T) {
 			t.Errorf("Owned(order %v) mismatch (-want +got):\n%s", order, diff)
 		}
 	}
+}
+
+// movedReference and ownedReference state Moved and Owned the obvious
+// way, with a map over every partition.
+func movedReference(prev, next Assignment) int {
+	owner := make(map[TopicPartition]string)
+	for id, tps := range prev {
+		for _, tp := range tps {
+			owner[tp] = id
+		}
+	}
+	moved := 0
+	for id, tps := range next {
+		for _, tp := range tps {
+			if was, ok := owner[tp]; ok && was != id {
+				moved++
+			}
+		}
+	}
+	return moved
+}
+
+func ownedReference(g Group) Assignment {
+	type claim struct {
+		member string
+		gen    int32
+		tied   bool
+	}
+	claims := make(map[TopicPartition]*claim)
+	out := make(Assignment, len(g.Members))
+	for _, m := range g.Members {
+		out[m.ID] = nil
+		for _, tp := range m.Owned {
+			c := claims[tp]
+			switch {
+			case c == nil:
+				claims[tp] = &claim{member: m.ID, gen: m.Generation}
+			case m.Generation > c.gen:
+				*c = claim{member: m.ID, gen: m.Generation}
+			case m.Generation == c.gen && m.ID != c.member:
+				c.tied = true
+			}
+		}
+	}
+	for tp, c := range claims {
+		if !c.tied && !slices.Contains(out[c.member], tp) {
+			out[c.member] = append(out[c.member], tp)
+		}
+	}
+	for id := range out {
+		slices.SortFunc(out[id], TopicPartition.Compare)
+	}
+	return out
+}
+
+// partitionLists draws lists of partitions with dense numbers, repeats,
+// negative and huge numbers, so that both of slots' layouts are used.
+func partitionLists(t *rapid.T, ids []string) map[string][]TopicPartition {
+	part := rapid.OneOf(rapid.Int32Range(0, 9), rapid.Int32Range(0, 9), rapid.SampledFrom([]int32{-1, 1 << 20, math.MaxInt32}))
+	tp := rapid.Custom(func(t *rapid.T) TopicPartition {
+		return TopicPartition{rapid.SampledFrom([]string{"t", "u", ""}).Draw(t, "topic"), part.Draw(t, "partition")}
+	})
+	lists := make(map[string][]TopicPartition)
+	for _, id := range ids {
+		lists[id] = rapid.SliceOfN(tp, 0, 12).Draw(t, "list")
+	}
+	return lists
+}
+
+func TestMovedAndOwnedMatchReferences(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ids := []string{"a", "b", "c"}
+		prev, next := Assignment(partitionLists(t, ids)), Assignment(partitionLists(t, ids[1:]))
+		// An assignment names each partition once: keep the first listing.
+		seen := make(map[TopicPartition]bool)
+		for _, id := range ids {
+			prev[id] = slices.DeleteFunc(prev[id], func(tp TopicPartition) bool {
+				dup := seen[tp]
+				seen[tp] = true
+				return dup
+			})
+		}
+		if got, want := Moved(prev, next), movedReference(prev, next); got != want {
+			t.Fatalf("Moved = %d, want %d", got, want)
+		}
+		var g Group
+		for id, owned := range partitionLists(t, ids) {
+			g.Members = append(g.Members, Member{ID: id, Owned: owned, Generation: rapid.Int32Range(-1, 2).Draw(t, "generation")})
+		}
+		slices.SortFunc(g.Members, func(a, b Member) int { return strings.Compare(a.ID, b.ID) })
+		if diff := cmp.Diff(ownedReference(g), Owned(g), cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("Owned mismatch (-want +got):\n%s", diff)
+		}
+	})
 }
