@@ -115,33 +115,49 @@ func VerifyBalanced(g Group, a Assignment) error {
 			heldTopics[m] = append(heldTopics[m], int32(t))
 		}
 	}
-	// Search from each member in order of decreasing count, so the chain
-	// reported starts at the heaviest member that has one.
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(x, y int) int { return count[y] - count[x] })
+	// A chain from a member with count c to one with count <= c-2 exists
+	// if and only if, for the level L = c, a search from every member with
+	// count >= L reaches a member with count <= L-2. So one search per
+	// distinct count, highest first, each visiting every topic once:
+	// O(levels * (members + sum of subscriptions)).
+	levels := slices.Clone(count)
+	slices.Sort(levels)
+	levels = slices.Compact(levels)
+	slices.Reverse(levels)
 	prev := make([]int32, n)
-	for _, src := range order {
-		for i := range prev {
-			prev[i] = -2
+	topicSeen := make([]bool, len(ix.topics))
+	for _, level := range levels {
+		if level < levels[len(levels)-1]+2 {
+			break // nobody is low enough for this level or any below
 		}
-		prev[src] = -1
-		queue := []int32{int32(src)}
+		clear(topicSeen)
+		var queue []int32
+		for m := range n {
+			prev[m] = -2 // unvisited
+			if count[m] >= level {
+				prev[m] = -1 // a source
+				queue = append(queue, int32(m))
+			}
+		}
 		for len(queue) > 0 {
 			m := queue[0]
 			queue = queue[1:]
-			if count[m] <= count[src]-2 {
+			if count[m] <= level-2 {
 				chain := []string{g.Members[m].ID}
+				src := m
 				for p := prev[m]; p >= 0; p = prev[p] {
 					chain = append(chain, g.Members[p].ID)
+					src = p
 				}
 				slices.Reverse(chain)
 				return invalidf("unbalanced: partitions can shift along %q, from %d partitions to %d",
 					chain, count[src], count[m])
 			}
 			for _, t := range heldTopics[m] {
+				if topicSeen[t] {
+					continue
+				}
+				topicSeen[t] = true
 				for _, next := range subscribers[t] {
 					if prev[next] == -2 {
 						prev[next] = m

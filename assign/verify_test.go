@@ -45,33 +45,53 @@ func TestVerify(t *testing.T) {
 }
 
 func TestVerifyBalanced(t *testing.T) {
-	// Members 1: {t1}, 2: {t1, t2}, 3: {t2}; t1 and t2 have two partitions.
-	// Giving 1 both of t1, and 2 and 3 one each of t2, leaves counts
-	// 2, 1, 1: balanced. Giving 1 nothing, 2 both t1 and one t2, 3 the
-	// other: counts 0, 3, 1, and 2 can pass a t1 partition to 1 directly.
-	// Giving 1 both t1 partitions, 2 both t2, 3 nothing: counts 2, 2, 0; no
-	// direct pair helps 3 (1 holds no t2), but the chain 1 -> 2 -> 3 does:
-	// 1 hands a t1 partition to 2, and 2 a t2 partition to 3, ending 1, 2, 1.
-	g := Group{
-		Topics: map[string]int32{"t1": 2, "t2": 2},
-		Members: []Member{
-			{ID: "1", Topics: []string{"t1"}},
-			{ID: "2", Topics: []string{"t1", "t2"}},
-			{ID: "3", Topics: []string{"t2"}},
-		},
+	// Members 1: {t1}, 2: {t1, t2}, 3: {t2}.
+	subs := []Member{
+		{ID: "1", Topics: []string{"t1"}},
+		{ID: "2", Topics: []string{"t1", "t2"}},
+		{ID: "3", Topics: []string{"t2"}},
 	}
 	tests := []struct {
-		name string
-		a    Assignment
-		want string
+		name   string
+		topics map[string]int32
+		a      Assignment
+		want   string
 	}{
-		{"balanced", Assignment{"1": {{"t1", 0}, {"t1", 1}}, "2": {{"t2", 0}}, "3": {{"t2", 1}}}, ""},
-		{"direct pair", Assignment{"1": nil, "2": {{"t1", 0}, {"t1", 1}, {"t2", 0}}, "3": {{"t2", 1}}}, `along ["2" "1"], from 3 partitions to 0`},
-		{"chain", Assignment{"1": {{"t1", 0}, {"t1", 1}}, "2": {{"t2", 0}, {"t2", 1}}, "3": nil}, `along ["1" "2" "3"], from 2 partitions to 0`},
+		{
+			// t1 and t2 with two partitions each: counts 2, 1, 1.
+			name:   "balanced",
+			topics: map[string]int32{"t1": 2, "t2": 2},
+			a:      Assignment{"1": {{"t1", 0}, {"t1", 1}}, "2": {{"t2", 0}}, "3": {{"t2", 1}}},
+		},
+		{
+			// Counts 0, 3, 1: 2 holds t1, which 1 subscribes to.
+			name:   "direct pair",
+			topics: map[string]int32{"t1": 2, "t2": 2},
+			a:      Assignment{"1": nil, "2": {{"t1", 0}, {"t1", 1}, {"t2", 0}}, "3": {{"t2", 1}}},
+			want:   `along ["2" "1"], from 3 partitions to 0`,
+		},
+		{
+			// t1 with two partitions, t2 with one: counts 2, 1, 0. No pair
+			// differs by two where a partition could pass (1 -> 2 is 2 to
+			// 1; 2 -> 3 is 1 to 0), but 1 can pass a t1 partition to 2 while
+			// 2 passes t2-0 to 3, ending 1, 1, 1. Kafka's pairwise check
+			// would stop here.
+			name:   "chain",
+			topics: map[string]int32{"t1": 2, "t2": 1},
+			a:      Assignment{"1": {{"t1", 0}, {"t1", 1}}, "2": {{"t2", 0}}, "3": nil},
+			want:   `along ["1" "2" "3"], from 2 partitions to 0`,
+		},
+		{
+			// Counts 2, 2, 0, yet balanced: 3 subscribes only to t2, which
+			// has no partitions, so nothing can reach it.
+			name:   "uneven but nothing can move",
+			topics: map[string]int32{"t1": 4, "t2": 0},
+			a:      Assignment{"1": {{"t1", 0}, {"t1", 1}}, "2": {{"t1", 2}, {"t1", 3}}, "3": nil},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := VerifyBalanced(g, tc.a)
+			err := VerifyBalanced(Group{Topics: tc.topics, Members: subs}, tc.a)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatalf("VerifyBalanced = %v, want nil", err)
