@@ -503,12 +503,7 @@ func (ix *index) assignmentOf(owner []int32, skip []bool) Assignment {
 	}
 	fill := slices.Clone(off[:n])
 	backing := make([]TopicPartition, off[n])
-	rank := goRanks(ix.topics)
-	byGo := make([]int32, len(rank))
-	for t, r := range rank {
-		byGo[r] = int32(t)
-	}
-	for _, t := range byGo {
+	for _, t := range ix.goOrder() {
 		name, first := ix.topics[t], ix.start[t]
 		for pid := first; pid < ix.start[t+1]; pid++ {
 			if m := owner[pid]; m >= 0 && (skip == nil || !skip[pid]) {
@@ -517,8 +512,14 @@ func (ix *index) assignmentOf(owner []int32, skip []bool) Assignment {
 			}
 		}
 	}
-	out := make(Assignment, n)
-	for m := range n {
+	return ix.assignmentFrom(off, backing)
+}
+
+// assignmentFrom returns the Assignment whose member m (an index) has
+// backing[off[m]:off[m+1]].
+func (ix *index) assignmentFrom(off []int, backing []TopicPartition) Assignment {
+	out := make(Assignment, len(ix.g.Members))
+	for m := range ix.g.Members {
 		var list []TopicPartition
 		if off[m+1] > off[m] {
 			list = backing[off[m]:off[m+1]:off[m+1]]
@@ -528,18 +529,15 @@ func (ix *index) assignmentOf(owner []int32, skip []bool) Assignment {
 	return out
 }
 
-// goRanks returns, for names in any order, each one's rank in Go string order.
-func goRanks(names []string) []int32 {
-	order := make([]int32, len(names))
+// goOrder returns the topic indices in Go string order of their names, the
+// order of [TopicPartition.Compare].
+func (ix *index) goOrder() []int32 {
+	order := make([]int32, len(ix.topics))
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(names[a], names[b]) })
-	rank := make([]int32, len(names))
-	for r, i := range order {
-		rank[i] = int32(r)
-	}
-	return rank
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(ix.topics[a], ix.topics[b]) })
+	return order
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -89,13 +89,58 @@ func (Range) Assign(g Group) (Assignment, error) {
 		return nil, err
 	}
 	r := newRanger(ix)
-	if r.needsRacks() {
-		r.matchRacks()
+	if !r.needsRacks() {
+		return r.ranges(), nil
 	}
+	r.b = newBuilder(ix)
+	r.matchRacks()
 	for t := range ix.topics {
 		r.fillRanges(int32(t))
 	}
 	return r.b.assignment(), nil
+}
+
+// ranges is Range without rack awareness. Every subscriber gets one
+// contiguous run of each topic, so the result is written straight into
+// its lists, topics in Go order and partitions ascending (the order of
+// [TopicPartition.Compare]), with no bookkeeping per partition.
+func (r *ranger) ranges() Assignment {
+	ix := r.ix
+	n := len(ix.g.Members)
+	// run returns the first partition and the length of the run of the
+	// k-th subscriber (in Kafka's member order) of topic t.
+	run := func(t, k int32) (first, length int32) {
+		q, e := r.quota[t], r.extra[t]
+		first = k*q + min(k, e)
+		length = q
+		if k < e {
+			length++
+		}
+		return first, length
+	}
+	off := make([]int, n+1)
+	for t := range ix.topics {
+		for k, m := range r.subs[r.first[t]:r.first[t+1]] {
+			_, length := run(int32(t), int32(k))
+			off[m+1] += int(length)
+		}
+	}
+	for m := range n {
+		off[m+1] += off[m]
+	}
+	fill := slices.Clone(off[:n])
+	backing := make([]TopicPartition, off[n])
+	for _, t := range ix.goOrder() {
+		name := ix.topics[t]
+		for k, m := range r.subs[r.first[t]:r.first[t+1]] {
+			first, length := run(t, int32(k))
+			for p := first; p < first+length; p++ {
+				backing[fill[m]] = TopicPartition{name, p}
+				fill[m]++
+			}
+		}
+	}
+	return ix.assignmentFrom(off, backing)
 }
 
 // ranger holds the per-topic state of a range assignment, the state Kafka's
@@ -128,7 +173,6 @@ func newRanger(ix *index) *ranger {
 	nt := len(ix.topics)
 	r := &ranger{
 		ix:      ix,
-		b:       newBuilder(ix),
 		first:   make([]int32, nt+1),
 		quota:   make([]int32, nt),
 		extra:   make([]int32, nt),
