@@ -150,8 +150,9 @@ type ranger struct {
 	b  *builder
 
 	// Subscribers of topic t, in Kafka's member order, are
-	// subs[first[t]:first[t+1]]; count is parallel to subs and says how
-	// many partitions of t each has been given so far.
+	// subs[first[t]:first[t+1]]. On the rack-aware path, count is
+	// parallel to subs and says how many partitions of t each has been
+	// given so far.
 	first []int32
 	subs  []int32 // member indices
 	count []int32
@@ -160,10 +161,9 @@ type ranger struct {
 	extra   []int32 // topic => subscribers that may still take one partition above quota
 	pending []int32 // topic => partitions not assigned yet
 
-	// taken[partFirst[t]+p] reports whether (t, p) is assigned. Nil until
+	// taken[ix.start[t]+p] reports whether (t, p) is assigned. Nil until
 	// rack matching runs; without it, ranges need no bookkeeping.
-	partFirst []int32
-	taken     []bool
+	taken []bool
 
 	need      []bool // topic => rack-aware assignment would change something
 	anyRacked []bool // topic => some subscriber declares a rack
@@ -189,7 +189,6 @@ func newRanger(ix *index) *ranger {
 		r.first[t+1] += r.first[t]
 	}
 	r.subs = make([]int32, r.first[nt])
-	r.count = make([]int32, r.first[nt])
 	next := slices.Clone(r.first[:nt])
 	for _, m := range ix.kafkaOrder {
 		for _, t := range ix.subs[m] {
@@ -218,7 +217,7 @@ func (r *ranger) room(t, i int32) int32 {
 func (r *ranger) give(t, i, p int32) {
 	r.b.add(r.subs[i], t, p)
 	if r.taken != nil {
-		r.taken[r.partFirst[t]+p] = true
+		r.taken[r.ix.start[t]+p] = true
 	}
 	r.count[i]++
 	if r.count[i] == r.quota[t]+1 {
@@ -234,7 +233,7 @@ func (r *ranger) fillRanges(t int32) {
 	p, n := int32(0), r.ix.numParts[t]
 	for i := r.first[t]; i < r.first[t+1] && r.pending[t] > 0; i++ {
 		for k := r.room(t, i); k > 0; k-- {
-			for r.taken != nil && r.taken[r.partFirst[t]+p] {
+			for r.taken != nil && r.taken[r.ix.start[t]+p] {
 				p++
 			}
 			if p >= n {
@@ -302,11 +301,8 @@ func (r *ranger) needsRacks() bool {
 func (r *ranger) matchRacks() {
 	ix := r.ix
 	nt := len(ix.topics)
-	r.partFirst = make([]int32, nt+1)
-	for t := range nt {
-		r.partFirst[t+1] = r.partFirst[t] + ix.numParts[t]
-	}
-	r.taken = make([]bool, r.partFirst[nt])
+	r.taken = make([]bool, ix.start[nt])
+	r.count = make([]int32, len(r.subs))
 
 	// Group topics by subscribers and partition count, in topic order.
 	// Kafka groups in hash order, but groups are disjoint and each topic's
@@ -400,7 +396,7 @@ func (r *ranger) matchTopic(t int32, m *rackMatcher) {
 	}
 	var anyPart int32 // cursor over all partitions, for subscribers without a rack
 	n := ix.numParts[t]
-	base := r.partFirst[t]
+	base := r.ix.start[t]
 	for i := r.first[t]; i < r.first[t+1] && r.pending[t] > 0; i++ {
 		room := r.room(t, i)
 		rk := ix.memberRack[r.subs[i]]

@@ -197,7 +197,7 @@ func (sp *stickyProblem) withheld(owner []int32) []bool {
 type stickyProblem struct {
 	ix    *index
 	prob  balance.Problem
-	start []int32 // topic => first partition number; the last entry is the total
+	start []int32 // index.start: topic => first partition number; the last entry is the total
 	rank  []int32 // member index => position in Kafka's member order
 
 	// identical is set when every member subscribes to the same topics,
@@ -213,7 +213,7 @@ type stickyProblem struct {
 
 func newStickyProblem(ix *index) *stickyProblem {
 	n := len(ix.g.Members)
-	sp := &stickyProblem{ix: ix, start: balance.Start(ix.numParts), rank: make([]int32, n)}
+	sp := &stickyProblem{ix: ix, start: ix.start, rank: make([]int32, n)}
 	for r, m := range ix.kafkaOrder {
 		sp.rank[m] = int32(r)
 	}
