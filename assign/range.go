@@ -88,9 +88,12 @@ func (Range) Assign(g Group) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !mayNeedRacks(ix) {
+		return rangeWithoutRacks(ix), nil
+	}
 	r := newRanger(ix)
 	if !r.needsRacks() {
-		return r.ranges(), nil
+		return rangeWithoutRacks(ix), nil
 	}
 	r.b = newBuilder(ix)
 	r.matchRacks()
@@ -98,49 +101,6 @@ func (Range) Assign(g Group) (Assignment, error) {
 		r.fillRanges(int32(t))
 	}
 	return r.b.assignment(), nil
-}
-
-// ranges is Range without rack awareness. Every subscriber gets one
-// contiguous run of each topic, so the result is written straight into
-// its lists, topics in Go order and partitions ascending (the order of
-// [TopicPartition.Compare]), with no bookkeeping per partition.
-func (r *ranger) ranges() Assignment {
-	ix := r.ix
-	n := len(ix.g.Members)
-	// run returns the first partition and the length of the run of the
-	// k-th subscriber (in Kafka's member order) of topic t.
-	run := func(t, k int32) (first, length int32) {
-		q, e := r.quota[t], r.extra[t]
-		first = k*q + min(k, e)
-		length = q
-		if k < e {
-			length++
-		}
-		return first, length
-	}
-	off := make([]int, n+1)
-	for t := range ix.topics {
-		for k, m := range r.subs[r.first[t]:r.first[t+1]] {
-			_, length := run(int32(t), int32(k))
-			off[m+1] += int(length)
-		}
-	}
-	for m := range n {
-		off[m+1] += off[m]
-	}
-	fill := slices.Clone(off[:n])
-	backing := make([]TopicPartition, off[n])
-	for _, t := range ix.goOrder() {
-		name := ix.topics[t]
-		for k, m := range r.subs[r.first[t]:r.first[t+1]] {
-			first, length := run(t, int32(k))
-			for p := first; p < first+length; p++ {
-				backing[fill[m]] = TopicPartition{name, p}
-				fill[m]++
-			}
-		}
-	}
-	return ix.assignmentFrom(off, backing)
 }
 
 // ranger holds the per-topic state of a range assignment, the state Kafka's
@@ -243,6 +203,14 @@ func (r *ranger) fillRanges(t int32) {
 			p++
 		}
 	}
+}
+
+// mayNeedRacks reports whether some member declares a rack and some topic
+// has known replica racks: without both, no topic needs rack awareness, and
+// [ranger.needsRacks] need not be asked.
+func mayNeedRacks(ix *index) bool {
+	return slices.ContainsFunc(ix.memberRack, func(rk int32) bool { return rk >= 0 }) &&
+		slices.ContainsFunc(ix.partRacks, func(pr [][]int32) bool { return pr != nil })
 }
 
 // needsRacks decides, topic by topic, whether rack-aware assignment would

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/assigntest"
@@ -613,10 +614,31 @@ func BenchmarkRange(b *testing.B) {
 
 func BenchmarkRoundRobin(b *testing.B) { benchmarkStrategy(b, assign.RoundRobin{}, 0) }
 
+// javaOrder compares valid UTF-8 strings as Java's String.compareTo does:
+// by UTF-16 code units, literally.
+func javaOrder(a, b string) int {
+	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+}
+
+// javaMemberOrder orders members as Kafka's MemberInfo does: static members
+// first by group.instance.id, then dynamic members by member ID, both in
+// Java's order.
+func javaMemberOrder(a, b assign.Member) int {
+	switch {
+	case a.InstanceID != "" && b.InstanceID != "":
+		return javaOrder(a.InstanceID, b.InstanceID)
+	case a.InstanceID != "":
+		return -1
+	case b.InstanceID != "":
+		return 1
+	}
+	return javaOrder(a.ID, b.ID)
+}
+
 // rangeReference is an obviously-correct, slow statement of Kafka's range
 // rules (see [assign.Range]) on strings, for differential testing of the
-// indexed implementation. It orders names with strings.Compare, so it is
-// only valid for ASCII names, where Go's and Java's orders agree.
+// indexed implementation. It orders names as Java does (see javaOrder), so
+// it is valid for any valid UTF-8 names.
 func rangeReference(g assign.Group) assign.Assignment {
 	type topicState struct {
 		name         string
@@ -628,19 +650,9 @@ func rangeReference(g assign.Group) assign.Assignment {
 	rackOf := make(map[string]string)
 	out := make(assign.Assignment)
 	members := slices.Clone(g.Members)
-	slices.SortFunc(members, func(a, b assign.Member) int {
-		switch {
-		case a.InstanceID != "" && b.InstanceID != "":
-			return strings.Compare(a.InstanceID, b.InstanceID)
-		case a.InstanceID != "":
-			return -1
-		case b.InstanceID != "":
-			return 1
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	slices.SortFunc(members, javaMemberOrder)
 	var states []*topicState
-	for _, topic := range slices.Sorted(maps.Keys(g.Topics)) {
+	for _, topic := range slices.SortedFunc(maps.Keys(g.Topics), javaOrder) {
 		n := int(g.Topics[topic])
 		st := &topicState{name: topic, count: make(map[string]int), owner: make([]string, n)}
 		for _, m := range members {
@@ -761,7 +773,7 @@ func rangeReference(g assign.Group) assign.Assignment {
 }
 
 // TestRangeMatchesReference checks the indexed Range against
-// rangeReference on random racked groups with ASCII names, small enough
+// rangeReference on random racked groups, small enough
 // that co-partitioned topics and mixed racked and rackless members are
 // common.
 func TestRangeMatchesReference(t *testing.T) {
@@ -769,6 +781,8 @@ func TestRangeMatchesReference(t *testing.T) {
 		"few partitions": {MaxMembers: 5, MaxTopics: 4, MaxPartitions: 3, Static: true, Racks: true},
 		"more":           {MaxMembers: 7, MaxTopics: 5, MaxPartitions: 9, Static: true, Racks: true},
 		"identical":      {MaxMembers: 5, MaxTopics: 4, MaxPartitions: 4, Racks: true, Identical: true},
+		"odd":            {MaxMembers: 7, MaxTopics: 5, MaxPartitions: 9, Static: true, Racks: true, Odd: true},
+		"identical, odd": {MaxMembers: 9, MaxTopics: 5, MaxPartitions: 12, Static: true, Identical: true, Odd: true},
 	}
 	for _, name := range slices.Sorted(maps.Keys(shapes)) {
 		t.Run(name, rapid.MakeCheck(func(t *rapid.T) {

@@ -53,17 +53,79 @@ func (RoundRobin) Assign(g Group) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := newBuilder(ix)
+	if subscribers, ok := commonSubscribers(ix); ok {
+		return roundRobinCommon(ix, subscribers), nil
+	}
+	return roundRobinMixed(ix), nil
+}
+
+// roundRobinCommon is RoundRobin when every subscriber subscribes to every
+// topic. Nobody is ever skipped then, so the i-th partition dealt (numbered
+// topic by topic in Java's order, which is what ix.start numbers) goes to
+// subscribers[i%c]: subscriber k gets P/c partitions of the P in all, one
+// more when k < P%c, and each list is written directly.
+func roundRobinCommon(ix *index, subscribers []int32) Assignment {
+	nm := len(ix.g.Members)
+	c := len(subscribers)
+	off := make([]int, nm+1)
+	if c == 0 {
+		return ix.assignmentFrom(off, nil)
+	}
+	total := int(ix.start[len(ix.topics)])
+	for k, m := range subscribers {
+		off[m+1] = total / c
+		if k < total%c {
+			off[m+1]++
+		}
+	}
+	for m := range nm {
+		off[m+1] += off[m]
+	}
+	cursor := make([]int, c) // subscriber k => where its next partition goes in backing
+	for k, m := range subscribers {
+		cursor[k] = off[m]
+	}
+
+	backing := make([]TopicPartition, total)
+	order := writeOrder(ix)
+	for i := range ix.topics {
+		t := int32(i)
+		if order != nil {
+			t = order[i]
+		}
+		name := ix.topics[t]
+		k := int(ix.start[t]) % c
+		for p := range ix.numParts[t] {
+			backing[cursor[k]] = TopicPartition{name, p}
+			cursor[k]++
+			if k++; k == c {
+				k = 0
+			}
+		}
+	}
+	return ix.assignmentFrom(off, backing)
+}
+
+// roundRobinMixed is RoundRobin for any subscriptions: it deals every
+// partition, records its owner, then writes the lists.
+func roundRobinMixed(ix *index) Assignment {
 	nt := len(ix.topics)
-	nm := int32(len(ix.kafkaOrder))
+	nm := len(ix.g.Members)
+	np := int32(len(ix.kafkaOrder))
 
 	// Positions in member order of each topic's subscribers, ascending, as
 	// compressed rows: subscribers of t are at[first[t]:first[t+1]].
+	// Members sharing a subscription slice are counted together.
 	first := make([]int32, nt+1)
-	for _, sub := range ix.subs {
-		for _, t := range sub {
-			first[t+1]++
+	for i := 0; i < len(ix.subs); {
+		sub, j := ix.subs[i], i+1
+		for j < len(ix.subs) && sameSlice(ix.subs[j], sub) {
+			j++
 		}
+		for _, t := range sub {
+			first[t+1] += int32(j - i)
+		}
+		i = j
 	}
 	for t := range nt {
 		first[t+1] += first[t]
@@ -79,18 +141,54 @@ func (RoundRobin) Assign(g Group) (Assignment, error) {
 
 	// Within one topic the pointer visits the topic's subscribers in
 	// circular order, so each topic needs only a search for where it starts.
-	var pointer int32 // position in member order of the next member to consider
+	owner := make([]int32, ix.start[nt]) // partition number => member index
+	var pointer int32                    // position in member order of the next member to consider
 	for t := range nt {
 		row := at[first[t]:first[t+1]]
+		if len(row) == 0 {
+			continue // not subscribed: never in ix.topics
+		}
 		k, _ := slices.BinarySearch(row, pointer)
-		for p := range ix.numParts[t] {
+		for pid := ix.start[t]; pid < ix.start[t+1]; pid++ {
 			if k == len(row) {
 				k = 0
 			}
-			b.add(ix.kafkaOrder[row[k]], int32(t), p)
-			pointer = (row[k] + 1) % nm
+			owner[pid] = ix.kafkaOrder[row[k]]
+			pointer = (row[k] + 1) % np
 			k++
 		}
 	}
-	return b.assignment(), nil
+
+	// off[m+2] counts member m's partitions; after the prefix sums off[m+1]
+	// is where its list starts and serves as its cursor while writing, which
+	// leaves off[:nm+1] the offsets of the lists.
+	off := make([]int, nm+2)
+	for t := range nt {
+		if first[t+1] == first[t] {
+			continue // owner holds no member for these
+		}
+		for _, m := range owner[ix.start[t]:ix.start[t+1]] {
+			off[m+2]++
+		}
+	}
+	for i := 2; i < len(off); i++ {
+		off[i] += off[i-1]
+	}
+	backing := make([]TopicPartition, off[nm+1])
+	order := writeOrder(ix)
+	for i := range nt {
+		t := int32(i)
+		if order != nil {
+			t = order[i]
+		}
+		if first[t+1] == first[t] {
+			continue
+		}
+		name, base := ix.topics[t], ix.start[t]
+		for p, m := range owner[base:ix.start[t+1]] {
+			backing[off[m+1]] = TopicPartition{name, int32(p)}
+			off[m+1]++
+		}
+	}
+	return ix.assignmentFrom(off[:nm+1], backing)
 }

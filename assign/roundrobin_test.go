@@ -4,7 +4,6 @@ import (
 	"errors"
 	"maps"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -174,26 +173,16 @@ func TestRoundRobinIdenticalSubscriptionsBalanced(t *testing.T) {
 
 // roundRobinReference deals partitions literally as Kafka's javadoc says,
 // stepping a pointer one member at a time, for differential testing of the
-// indexed RoundRobin. Like rangeReference it is valid for ASCII names only.
+// indexed RoundRobin. Like rangeReference it orders names as Java does.
 func roundRobinReference(g assign.Group) assign.Assignment {
 	members := slices.Clone(g.Members)
-	slices.SortFunc(members, func(a, b assign.Member) int {
-		switch {
-		case a.InstanceID != "" && b.InstanceID != "":
-			return strings.Compare(a.InstanceID, b.InstanceID)
-		case a.InstanceID != "":
-			return -1
-		case b.InstanceID != "":
-			return 1
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	slices.SortFunc(members, javaMemberOrder)
 	out := make(assign.Assignment)
 	for _, m := range members {
 		out[m.ID] = nil
 	}
 	pointer := 0
-	for _, topic := range slices.Sorted(maps.Keys(g.Topics)) {
+	for _, topic := range slices.SortedFunc(maps.Keys(g.Topics), javaOrder) {
 		if !slices.ContainsFunc(members, func(m assign.Member) bool { return slices.Contains(m.Topics, topic) }) {
 			continue
 		}
@@ -213,15 +202,21 @@ func roundRobinReference(g assign.Group) assign.Assignment {
 }
 
 func TestRoundRobinMatchesReference(t *testing.T) {
-	shape := assigntest.Shape{MaxMembers: 7, MaxTopics: 5, MaxPartitions: 9, Static: true}
-	rapid.Check(t, func(t *rapid.T) {
-		g := assigntest.GroupOf(shape).Draw(t, "group")
-		got, err := assign.RoundRobin{}.Assign(g)
-		if err != nil {
-			t.Fatalf("RoundRobin.Assign: %v", err)
-		}
-		if diff := cmp.Diff(roundRobinReference(g), got, cmpopts.EquateEmpty()); diff != "" {
-			t.Fatalf("RoundRobin(g) mismatch (-reference +got):\n%s", diff)
-		}
-	})
+	shapes := map[string]assigntest.Shape{
+		"ascii":          {MaxMembers: 7, MaxTopics: 5, MaxPartitions: 9, Static: true},
+		"odd":            {MaxMembers: 7, MaxTopics: 5, MaxPartitions: 9, Static: true, Racks: true, Odd: true},
+		"identical, odd": {MaxMembers: 9, MaxTopics: 5, MaxPartitions: 12, Static: true, Identical: true, Odd: true},
+	}
+	for _, name := range slices.Sorted(maps.Keys(shapes)) {
+		t.Run(name, rapid.MakeCheck(func(t *rapid.T) {
+			g := assigntest.GroupOf(shapes[name]).Draw(t, "group")
+			got, err := assign.RoundRobin{}.Assign(g)
+			if err != nil {
+				t.Fatalf("RoundRobin.Assign: %v", err)
+			}
+			if diff := cmp.Diff(roundRobinReference(g), got, cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("RoundRobin(g) mismatch (-reference +got):\n%s", diff)
+			}
+		}))
+	}
 }

@@ -1,0 +1,158 @@
+package assign_test
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/assigntest"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"pgregory.net/rapid"
+)
+
+// commonGroup draws groups made for the paths of Range and RoundRobin that
+// serve members sharing one subscription: every member subscribes to all
+// the topics (through one shared slice, a reordered copy, a copy naming a
+// topic twice or an unknown topic) or to nothing. Topics may have no
+// partitions, names may sort differently in Java and Go, members may be
+// static, and there may be more or fewer members than partitions. With
+// deviate, one member subscribes to a random subset instead, which sends
+// the group down the general path with subscriptions that are nearly
+// common.
+func commonGroup(deviate bool) *rapid.Generator[assign.Group] {
+	odd := []string{"", "\uff21", "\U00010400", "\U0001f600", "\ue000", "é", "Z"}
+	return rapid.Custom(func(t *rapid.T) assign.Group {
+		g := assign.Group{Topics: make(map[string]int32)}
+		var topics []string
+		for i := range rapid.IntRange(1, 5).Draw(t, "topics") {
+			name := rapid.SampledFrom(odd).Draw(t, "topicPrefix") + fmt.Sprintf("t%d", i)
+			topics = append(topics, name)
+			g.Topics[name] = int32(rapid.IntRange(0, 15).Draw(t, "partitions"))
+		}
+		nm := rapid.IntRange(1, 12).Draw(t, "members")
+		for i := range nm {
+			m := assign.Member{ID: rapid.SampledFrom(odd).Draw(t, "idPrefix") + fmt.Sprintf("c%d", i), Generation: -1}
+			if rapid.Bool().Draw(t, "static") {
+				m.InstanceID = rapid.SampledFrom(odd).Draw(t, "instancePrefix") + fmt.Sprintf("i%d", i)
+			}
+			switch rapid.IntRange(0, 5).Draw(t, "subscription") {
+			case 0, 1:
+				m.Topics = topics // shared, as in most real groups
+			case 2:
+				m.Topics = rapid.Permutation(topics).Draw(t, "reordered")
+			case 3:
+				m.Topics = append(slices.Clone(topics), topics[0])
+			case 4:
+				m.Topics = append(slices.Clone(topics), "unknown")
+			case 5:
+				// an empty subscription: takes part in nothing
+			}
+			g.Members = append(g.Members, m)
+		}
+		if deviate {
+			i := rapid.IntRange(0, nm-1).Draw(t, "deviant")
+			g.Members[i].Topics = rapid.SliceOfDistinct(rapid.SampledFrom(topics), rapid.ID[string]).Draw(t, "subset")
+		}
+		return g
+	})
+}
+
+// TestRangeRoundRobinCommonSubscription checks Range and RoundRobin against
+// their references on groups whose members share one subscription, and on
+// groups where one member breaks the pattern, and that reordering the
+// members changes nothing.
+func TestRangeRoundRobinCommonSubscription(t *testing.T) {
+	refs := []struct {
+		s   assign.Strategy
+		ref func(assign.Group) assign.Assignment
+	}{{assign.Range{}, rangeReference}, {assign.RoundRobin{}, roundRobinReference}}
+	for _, deviate := range []bool{false, true} {
+		for _, r := range refs {
+			t.Run(fmt.Sprintf("%s/deviate=%t", r.s.Name(), deviate), rapid.MakeCheck(func(t *rapid.T) {
+				g := commonGroup(deviate).Draw(t, "group")
+				got, err := r.s.Assign(g)
+				if err != nil {
+					t.Fatalf("%s.Assign: %v", r.s.Name(), err)
+				}
+				if diff := cmp.Diff(r.ref(g), got, cmpopts.EquateEmpty()); diff != "" {
+					t.Fatalf("%s(g) mismatch (-reference +got):\n%s", r.s.Name(), diff)
+				}
+				if err := assign.Verify(g, got); err != nil {
+					t.Fatal(err)
+				}
+				shuffled, err := r.s.Assign(assigntest.Shuffled(g).Draw(t, "shuffled"))
+				if err != nil {
+					t.Fatalf("%s.Assign(shuffled): %v", r.s.Name(), err)
+				}
+				if diff := cmp.Diff(got, shuffled, cmpopts.EquateEmpty()); diff != "" {
+					t.Fatalf("%s(shuffled g) mismatch (-%[1]s(g) +%[1]s(shuffled)):\n%s", r.s.Name(), diff)
+				}
+			}))
+		}
+	}
+}
+
+// TestRangeRoundRobinBenchShapes checks Range and RoundRobin against their
+// references on smaller versions of the benchmarks' groups (bench/workload):
+// everybody on everything, with more members than partitions per topic and
+// fewer, and overlapping different subscriptions.
+func TestRangeRoundRobinBenchShapes(t *testing.T) {
+	uniform := func(c, nt, p int) assign.Group {
+		g := assign.Group{Topics: make(map[string]int32)}
+		var topics []string
+		for i := range nt {
+			name := fmt.Sprintf("topic-%05d", i)
+			topics = append(topics, name)
+			g.Topics[name] = int32(p)
+		}
+		for j := range c {
+			g.Members = append(g.Members, assign.Member{ID: fmt.Sprintf("consumer-%05d", j), Topics: topics, Generation: -1})
+		}
+		return g
+	}
+	hetero := func(c, nt int) assign.Group {
+		g := assign.Group{Topics: make(map[string]int32)}
+		for i := range nt {
+			g.Topics[fmt.Sprintf("topic-%05d", i)] = int32(1 + i*7919%64)
+		}
+		for j := range c {
+			m := assign.Member{ID: fmt.Sprintf("consumer-%05d", j), Generation: -1}
+			for i := range nt {
+				if (i*31+j*17)%5 < 3 {
+					m.Topics = append(m.Topics, fmt.Sprintf("topic-%05d", i))
+				}
+			}
+			g.Members = append(g.Members, m)
+		}
+		return g
+	}
+	groups := map[string]assign.Group{
+		"uniform-10x100":   uniform(10, 10, 10),
+		"uniform-100x3000": uniform(100, 100, 30),
+		"uniform-30x1000":  uniform(30, 10, 100),
+		"uniform-7x30":     uniform(7, 3, 10),
+		"hetero-100x200t":  hetero(100, 200),
+		"hetero-40x30t":    hetero(40, 30),
+	}
+	for _, s := range []assign.Strategy{assign.Range{}, assign.RoundRobin{}} {
+		ref := rangeReference
+		if s.Name() == "roundrobin" {
+			ref = roundRobinReference
+		}
+		for _, name := range slices.Sorted(maps.Keys(groups)) {
+			t.Run(s.Name()+"/"+name, func(t *testing.T) {
+				g := groups[name]
+				got, err := s.Assign(g)
+				if err != nil {
+					t.Fatalf("%s.Assign: %v", s.Name(), err)
+				}
+				if diff := cmp.Diff(ref(g), got, cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("%s(g) mismatch (-reference +got):\n%s", s.Name(), diff)
+				}
+			})
+		}
+	}
+}
