@@ -171,11 +171,14 @@ type index struct {
 
 	subs [][]int32 // member index => subscribed topic indices, ascending, deduplicated; shared between members, never modify
 
-	// owned lists each member's claims that still exist, in input order.
+	// ownedPids[ownedOff[m]:ownedOff[m+1]] lists the partitions member m
+	// claims that still exist, numbered as in start, in input order.
 	// Claims of topics nobody subscribes to are dropped; claims of topics
 	// the member itself no longer subscribes to are kept (cooperative
-	// assignment must know the member still holds them).
-	owned [][]topicPart
+	// assignment must know the member still holds them). ownedOff is nil
+	// when nobody owns anything.
+	ownedOff  []int32
+	ownedPids []int32
 
 	// kafkaOrder lists member indices in the order Kafka's MemberInfo
 	// sorts them: static members first by group.instance.id, then dynamic
@@ -188,12 +191,6 @@ type index struct {
 	rackNames  []string
 	memberRack []int32
 	partRacks  [][][]int32
-}
-
-// topicPart is a partition by topic index.
-type topicPart struct {
-	topic int32
-	part  int32
 }
 
 func compile(g Group) (*index, error) {
@@ -276,53 +273,28 @@ func compile(g Group) (*index, error) {
 		ix.start[ti+1] = int32(total)
 	}
 
-	// Subscriptions and claims.
+	// Subscriptions.
 	ix.subs = make([][]int32, len(g.Members))
-	ix.owned = make([][]topicPart, len(g.Members))
 	last = nil
 	var lastSub []int32
-	var seen *partitionMarks // which member last listed each partition in Owned
 	for i := range g.Members {
 		m := &g.Members[i]
 		if i > 0 && sameStrings(m.Topics, last) {
 			ix.subs[i] = lastSub // shared: subs are read-only
-		} else {
-			var sub []int32
-			for _, t := range m.Topics {
-				if ti, ok := ix.topicByID[t]; ok {
-					sub = append(sub, ti)
-				}
-			}
-			slices.Sort(sub)
-			ix.subs[i] = slices.Compact(sub)
-			last, lastSub = m.Topics, ix.subs[i]
-		}
-
-		if len(m.Owned) == 0 {
 			continue
 		}
-		if seen == nil {
-			seen = ix.newPartitionMarks()
+		var sub []int32
+		for _, t := range m.Topics {
+			if ti, ok := ix.topicByID[t]; ok {
+				sub = append(sub, ti)
+			}
 		}
-		owned := make([]topicPart, 0, len(m.Owned))
-		lastTopic, ti, known := "", int32(0), false // "" is never a known topic
-		for _, tp := range m.Owned {
-			// Owned partitions come grouped by topic: look a topic up once.
-			if tp.Topic != lastTopic {
-				ti, known = ix.topicByID[tp.Topic]
-				lastTopic = tp.Topic
-			}
-			if !known || tp.Partition < 0 || tp.Partition >= ix.numParts[ti] {
-				continue // the partition no longer exists, or nobody wants it: dropped, as Kafka does
-			}
-			if !seen.mark(ti, tp.Partition, int32(i)) {
-				e := memberError(i, m, ErrDuplicateOwned)
-				e.Topic, e.Partition = tp.Topic, tp.Partition
-				return nil, e
-			}
-			owned = append(owned, topicPart{ti, tp.Partition})
-		}
-		ix.owned[i] = owned
+		slices.Sort(sub)
+		ix.subs[i] = slices.Compact(sub)
+		last, lastSub = m.Topics, ix.subs[i]
+	}
+	if err := ix.compileOwned(); err != nil {
+		return nil, err
 	}
 
 	ix.kafkaOrder = make([]int32, len(g.Members))
@@ -337,26 +309,103 @@ func compile(g Group) (*index, error) {
 	return ix, nil
 }
 
-// partitionMarks remembers, for every partition of the index, the last
-// member that listed it, to find repeats in one member's Owned in O(1).
-type partitionMarks struct {
-	start []int32 // index.start
-	mark1 []int32 // partition number => member index + 1, or 0
-}
-
-func (ix *index) newPartitionMarks() *partitionMarks {
-	return &partitionMarks{start: ix.start, mark1: make([]int32, ix.start[len(ix.numParts)])}
-}
-
-// mark records that member m lists partition p of topic t and reports
-// whether m had not listed it before.
-func (pm *partitionMarks) mark(t, p, m int32) bool {
-	at := &pm.mark1[pm.start[t]+p]
-	if *at == m+1 {
-		return false
+// compileOwned numbers every member's claims (ownedOff, ownedPids) and
+// refuses a partition listed twice by one member.
+//
+// Clients list owned partitions topic by topic, partitions ascending, as
+// every assignment is sorted: a member whose list has that shape cannot
+// repeat a partition, which a stamp per topic and the last partition seen
+// prove in O(1) per claim. Only a member whose list has another shape is
+// checked with a mark per partition.
+func (ix *index) compileOwned() error {
+	g := ix.g
+	total := 0
+	for i := range g.Members {
+		total += len(g.Members[i].Owned)
 	}
-	*at = m + 1
-	return true
+	if total == 0 {
+		return nil
+	}
+	ix.ownedOff = make([]int32, len(g.Members)+1)
+	pids := make([]int32, 0, total)
+	// Sorted lists go from a topic to the next one in Go order: guess it
+	// with one string comparison before asking the map.
+	after := make([]int32, len(ix.topics)) // topic => the next topic in Go order, or -1
+	order := ix.goOrder()
+	for k, t := range order {
+		after[t] = -1
+		if k+1 < len(order) {
+			after[t] = order[k+1]
+		}
+	}
+	runOf := make([]int32, len(ix.topics)) // topic => 1 + the last member with a run of it
+	var marks []int32                      // pid => 1 + the last member marked listing it; nil until needed
+	for i := range g.Members {
+		m := &g.Members[i]
+		first := len(pids)
+		sorted := true                                                   // so far: runs of distinct topics, partitions ascending within each
+		lastTopic, ti, known, lastPart := "", int32(0), false, int32(-1) // "" is never a known topic
+		for _, tp := range m.Owned {
+			if tp.Topic != lastTopic {
+				if known && after[ti] >= 0 && ix.topics[after[ti]] == tp.Topic {
+					ti = after[ti]
+				} else {
+					ti, known = ix.topicByID[tp.Topic]
+				}
+				lastTopic, lastPart = tp.Topic, -1
+				if known {
+					sorted = sorted && runOf[ti] != int32(i)+1
+					runOf[ti] = int32(i) + 1
+				}
+			}
+			if !known || tp.Partition < 0 || tp.Partition >= ix.numParts[ti] {
+				continue // the partition no longer exists, or nobody wants it: dropped, as Kafka does
+			}
+			sorted = sorted && tp.Partition > lastPart
+			lastPart = tp.Partition
+			pids = append(pids, ix.start[ti]+tp.Partition)
+		}
+		if !sorted {
+			if marks == nil {
+				marks = make([]int32, ix.start[len(ix.topics)])
+			}
+			for _, pid := range pids[first:] {
+				if marks[pid] == int32(i)+1 {
+					t := topicAt(ix.start, pid)
+					e := memberError(i, m, ErrDuplicateOwned)
+					e.Topic, e.Partition = ix.topics[t], pid-ix.start[t]
+					return e
+				}
+				marks[pid] = int32(i) + 1
+			}
+		}
+		ix.ownedOff[i+1] = int32(len(pids))
+	}
+	ix.ownedPids = pids
+	return nil
+}
+
+// owned returns the partitions member m claims (see index.ownedPids).
+func (ix *index) owned(m int32) []int32 {
+	if ix.ownedOff == nil {
+		return nil
+	}
+	return ix.ownedPids[ix.ownedOff[m]:ix.ownedOff[m+1]]
+}
+
+// topicAt returns the topic of partition number pid: the last t with
+// start[t] <= pid < start[t+1].
+func topicAt(start []int32, pid int32) int32 {
+	lo, hi := 0, len(start)-1 // start[lo] <= pid < start[hi]
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if start[mid] <= pid {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return int32(lo)
 }
 
 // sameStrings reports whether a and b hold the same strings, at once when
@@ -384,13 +433,6 @@ func compareKafkaMembers(a, b *Member) int {
 		return 1
 	}
 	return javaCompare(a.ID, b.ID)
-}
-
-func compareTopicPart(a, b topicPart) int {
-	if c := cmp.Compare(a.topic, b.topic); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.part, b.part)
 }
 
 // internRacks interns member racks and the replica racks of subscribed

@@ -2,9 +2,12 @@ package assign
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 func TestValidateRefuses(t *testing.T) {
@@ -142,7 +145,7 @@ func TestCompileInterns(t *testing.T) {
 		Topics     []string
 		NumParts   []int32
 		Subs       [][]int32
-		Owned      [][]topicPart
+		Owned      [][]int32
 		KafkaOrder []int32
 		RackNames  []string
 		MemberRack []int32
@@ -152,17 +155,80 @@ func TestCompileInterns(t *testing.T) {
 		Topics:     []string{"b", "\U00010400", "\uff21"},
 		NumParts:   []int32{3, 1, 2},
 		Subs:       [][]int32{{0, 2}, {1}, nil},
-		Owned:      [][]topicPart{{{0, 1}}, nil, nil},
-		KafkaOrder: []int32{2, 1, 0}, // y, z, then dynamic m1
+		Owned:      [][]int32{{1}, nil, nil}, // b-9 no longer exists; b-1 is partition number 1
+		KafkaOrder: []int32{2, 1, 0},         // y, z, then dynamic m1
 		RackNames:  []string{"r1", "r2"},
 		MemberRack: []int32{-1, -1, 0},
 		PartRacks:  [][][]int32{{{0, 1}, {}, {}}, nil, nil},
 	}
-	got := summary{ix.topics, ix.numParts, ix.subs, ix.owned, ix.kafkaOrder, ix.rackNames, ix.memberRack, ix.partRacks}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(topicPart{})); diff != "" {
+	owned := make([][]int32, len(g.Members))
+	for m := range owned {
+		if o := ix.owned(int32(m)); len(o) > 0 {
+			owned[m] = o
+		}
+	}
+	got := summary{ix.topics, ix.numParts, ix.subs, owned, ix.kafkaOrder, ix.rackNames, ix.memberRack, ix.partRacks}
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("compile(g) mismatch (-want +got):\n%s", diff)
 	}
 	if !ix.replicaOn(0, 0, 1) || ix.replicaOn(0, 1, 0) || ix.replicaOn(1, 0, 0) || ix.replicaOn(0, 0, -1) {
 		t.Errorf("replicaOn disagrees with PartitionRacks")
 	}
+}
+
+// TestDuplicateOwnedFound checks the duplicate-claim check of compile,
+// whose fast path trusts lists sorted topic by topic, against a map of
+// what each member listed, on lists of every shape: sorted, shuffled, with
+// repeats, with topics that nobody subscribes to or that no longer exist.
+func TestDuplicateOwnedFound(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		topics := []string{"a", "b", "c", "gone"}
+		g := Group{Topics: map[string]int32{
+			"a": rapid.Int32Range(0, 4).Draw(t, "a"),
+			"b": rapid.Int32Range(0, 4).Draw(t, "b"),
+			"c": rapid.Int32Range(0, 4).Draw(t, "c"),
+		}}
+		n := rapid.IntRange(1, 3).Draw(t, "members")
+		for i := range n {
+			m := Member{ID: fmt.Sprint("m", i)}
+			m.Topics = rapid.SliceOfDistinct(rapid.SampledFrom(topics[:3]), rapid.ID).Draw(t, "topics")
+			m.Owned = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) TopicPartition {
+				return TopicPartition{rapid.SampledFrom(topics).Draw(t, "topic"), rapid.Int32Range(-1, 4).Draw(t, "partition")}
+			}), 0, 8).Draw(t, "owned")
+			if rapid.Bool().Draw(t, "sorted") {
+				slices.SortFunc(m.Owned, TopicPartition.Compare)
+			}
+			g.Members = append(g.Members, m)
+		}
+		subscribed := make(map[string]bool)
+		for _, m := range g.Members {
+			for _, tp := range m.Topics {
+				subscribed[tp] = true
+			}
+		}
+		var want *InputError // the first repeat of the first member with one
+		for i, m := range g.Members {
+			seen := make(map[TopicPartition]bool)
+			for _, tp := range m.Owned {
+				if !subscribed[tp.Topic] || tp.Partition < 0 || tp.Partition >= g.Topics[tp.Topic] {
+					continue
+				}
+				if seen[tp] && want == nil {
+					want = &InputError{Member: m.ID, Index: i, Topic: tp.Topic, Partition: tp.Partition, Err: ErrDuplicateOwned}
+				}
+				seen[tp] = true
+			}
+		}
+		err := g.Validate()
+		if want == nil {
+			if err != nil {
+				t.Fatalf("Validate() = %v, want nil", err)
+			}
+			return
+		}
+		var got *InputError
+		if !errors.As(err, &got) || *got != *want {
+			t.Fatalf("Validate() = %v, want %v", err, want)
+		}
+	})
 }

@@ -1,7 +1,6 @@
 package assign
 
 import (
-	"math"
 	"slices"
 
 	"github.com/assigncalc/assigncalc/assign/internal/balance"
@@ -128,21 +127,20 @@ func (Sticky) Assign(g Group) (Assignment, error) {
 // does the same so that both assignors share one target.
 func (sp *stickyProblem) solve() ([]int32, error) {
 	owner, err := balance.Solve(&sp.prob)
-	if err != nil || sp.listed == nil {
-		return owner, err
+	if err != nil {
+		return nil, err
 	}
 	withheld := sp.withheld(owner)
 	n := count(withheld)
 	for n > 0 {
-		claim := make([]int32, len(owner))
-		for pid, m := range owner {
-			claim[pid] = m
-			if withheld[pid] {
+		claim := owner // reused: the next claims are this target less what it withholds
+		for pid, w := range withheld {
+			if w {
 				claim[pid] = -1
 			}
 		}
 		next := sp.prob
-		next.Claim, next.Prev, next.Pass = claim, nil, nil
+		next.Claim, next.Prev, next.Late = claim, nil, nil
 		if owner, err = balance.Solve(&next); err != nil {
 			return nil, err
 		}
@@ -167,26 +165,39 @@ func count(bs []bool) int {
 }
 
 // withheld marks the partitions CooperativeSticky holds back this round
-// when owner is the target: those given to a member that does not list
-// them while another does, and those claimed by several members at the
-// newest generation. It is nil when nobody owns anything.
+// when owner (by rank) is the target: those given to a member that does
+// not list them while another does, and those claimed by several members
+// at the newest generation. It is nil when it would mark nothing.
+//
+// A partition its claimant keeps is listed by its owner; only the others
+// need a look at who lists them, so a round that moves nothing costs one
+// pass over the partitions.
 func (sp *stickyProblem) withheld(owner []int32) []bool {
-	if sp.listed == nil {
+	if sp.state == nil {
 		return nil
 	}
+	var withheld []bool
+	unsure := false // some mark still depends on whether the owner lists it
+	for pid, st := range sp.state {
+		if st == 0 || st&tied == 0 && sp.prob.Claim[pid] == owner[pid] {
+			continue
+		}
+		if withheld == nil {
+			withheld = make([]bool, len(owner))
+		}
+		withheld[pid] = true
+		unsure = unsure || st&tied == 0
+	}
+	if !unsure {
+		return withheld
+	}
 	ix := sp.ix
-	ownerLists := make([]bool, len(owner))
-	for m, owned := range ix.owned {
-		for _, tp := range owned {
-			pid := sp.start[tp.topic] + tp.part
-			if ix.kafkaOrder[owner[pid]] == int32(m) {
-				ownerLists[pid] = true
+	for r, m := range ix.kafkaOrder {
+		for _, pid := range ix.owned(m) {
+			if withheld[pid] && owner[pid] == int32(r) && sp.state[pid]&tied == 0 {
+				withheld[pid] = false // its owner lists it
 			}
 		}
-	}
-	withheld := ownerLists // reused: each entry is read before it is written
-	for pid := range withheld {
-		withheld[pid] = sp.tied[pid] || sp.listed[pid] > 0 && !ownerLists[pid]
 	}
 	return withheld
 }
@@ -204,12 +215,17 @@ type stickyProblem struct {
 	// which are then all the topics of the index.
 	identical bool
 
-	// tied marks the partitions claimed by several members at the newest
-	// generation; listed counts the members whose Owned lists each one
-	// (saturating at 255). Both are nil when nobody owns anything.
-	tied   []bool
-	listed []uint8
+	// state marks, per partition, whether some member lists it in Owned
+	// (listed) and whether several do at the newest generation (tied). It
+	// is nil when nobody owns anything.
+	state []uint8
 }
+
+// Bits of stickyProblem.state.
+const (
+	listed uint8 = 1 << iota
+	tied
+)
 
 func newStickyProblem(ix *index) *stickyProblem {
 	n := len(ix.g.Members)
@@ -233,40 +249,51 @@ func newStickyProblem(ix *index) *stickyProblem {
 	return sp
 }
 
-// claims fills prob.Claim, prob.Prev and prob.Pass (see [Sticky]), tied
-// and listed.
+// claims fills prob.Claim, prob.Prev and prob.Late (see [Sticky]) and
+// state.
 func (sp *stickyProblem) claims() {
 	ix := sp.ix
-	total := sp.start[len(ix.numParts)]
-	someClaim := false
-	for _, o := range ix.owned {
-		someClaim = someClaim || len(o) > 0
-	}
-	if !someClaim {
+	if len(ix.ownedPids) == 0 {
 		return
 	}
-	top := make([]int32, total)   // pid => highest generation claiming it, when listed
-	claim := make([]int32, total) // pid => rank of the one claimant at top, -1 when tied
-	listed := make([]uint8, total)
-	sp.tied = make([]bool, total)
-	lower := false
-	for _, m := range ix.kafkaOrder {
+	total := sp.start[len(ix.numParts)]
+	// When every member that lists something does so at one generation,
+	// as after any ordinary rebalance, equal claims tie and none is lower.
+	mixed := false
+	gen0, some := int32(0), false
+	for m := range ix.g.Members {
+		if len(ix.owned(int32(m))) == 0 {
+			continue
+		}
 		gen := ix.g.Members[m].Generation
-		for _, tp := range ix.owned[m] {
-			pid := sp.start[tp.topic] + tp.part
-			first := listed[pid] == 0
-			if listed[pid] < math.MaxUint8 {
-				listed[pid]++
-			}
+		mixed = mixed || some && gen != gen0
+		gen0, some = gen, true
+	}
+	var top []int32               // pid => highest generation claiming it, when listed and mixed
+	claim := make([]int32, total) // pid => rank of the one claimant at top, -1 when tied; meaningful when listed
+	state := make([]uint8, total) // listed, for now
+	if mixed {
+		top = make([]int32, total)
+	}
+	lower := false
+	for r, m := range ix.kafkaOrder {
+		gen := ix.g.Members[m].Generation
+		for _, pid := range ix.owned(m) {
 			switch {
-			case first || gen > top[pid]:
-				lower = lower || !first
-				top[pid], claim[pid] = gen, sp.rank[m]
-			case gen == top[pid]:
+			case state[pid] == 0:
+				claim[pid] = int32(r)
+			case !mixed || gen == top[pid]:
 				claim[pid] = -1
+			case gen > top[pid]:
+				lower = true
+				claim[pid] = int32(r)
 			default:
 				lower = true
 			}
+			if mixed && (state[pid] == 0 || gen > top[pid]) {
+				top[pid] = gen
+			}
+			state[pid] = listed
 		}
 	}
 	var prev []int32
@@ -278,12 +305,11 @@ func (sp *stickyProblem) claims() {
 		for i := range prev {
 			prev[i] = -1
 		}
-		for _, m := range ix.kafkaOrder {
+		for r, m := range ix.kafkaOrder {
 			gen := ix.g.Members[m].Generation
-			for _, tp := range ix.owned[m] {
-				pid := sp.start[tp.topic] + tp.part
-				if gen < top[pid] && (prev[pid] < 0 || gen > prevGen[pid]) && sp.subscribes(m, tp.topic) {
-					prev[pid], prevGen[pid] = sp.rank[m], gen
+			for _, pid := range ix.owned(m) {
+				if gen < top[pid] && (prev[pid] < 0 || gen > prevGen[pid]) && sp.subscribes(m, topicAt(sp.start, pid)) {
+					prev[pid], prevGen[pid] = int32(r), gen
 				}
 			}
 		}
@@ -291,10 +317,10 @@ func (sp *stickyProblem) claims() {
 	for t := range ix.numParts {
 		for pid := sp.start[t]; pid < sp.start[t+1]; pid++ {
 			switch c := claim[pid]; {
-			case listed[pid] == 0:
+			case state[pid] == 0:
 				claim[pid] = -1
 			case c < 0:
-				sp.tied[pid] = true
+				state[pid] |= tied
 			case !sp.subscribes(ix.kafkaOrder[c], int32(t)):
 				claim[pid] = -1 // the winner no longer subscribes: it cannot keep it
 			}
@@ -304,20 +330,14 @@ func (sp *stickyProblem) claims() {
 		}
 	}
 	sp.prob.Claim, sp.prob.Prev = claim, prev
-	sp.listed = listed
+	sp.state = state
 	// Partitions nobody lists are handed out first; those someone lists
 	// (which a cooperative member must revoke before they move) after,
 	// with a fresh round-robin, as the follow-up round of
 	// CooperativeSticky deals them once revoked: the fixed-point step of
 	// solve then usually confirms the first answer. Sticky does the same
 	// so that both reach one target.
-	pass := make([]uint8, total)
-	for pid := range pass {
-		if listed[pid] > 0 {
-			pass[pid] = 1
-		}
-	}
-	sp.prob.Pass = pass
+	sp.prob.Late = state
 }
 
 func (sp *stickyProblem) subscribes(m int32, t int32) bool {

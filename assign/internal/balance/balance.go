@@ -127,15 +127,16 @@ type Problem struct {
 	// entries (or a nil slice) mean unknown.
 	Replicas [][]int32
 
-	// Pass optionally groups the pids handed out when the fast path fills
-	// members below target: pids with a lower Pass are handed out first
-	// (previous owners first within a pass), and the round-robin restarts
-	// at the lowest member with room for each pass. nil puts every pid in
-	// pass 0. The sticky adapter hands out partitions nobody owns before
-	// those a member must first revoke, so that the latter are dealt as
-	// the follow-up cooperative round will deal them. The general path
-	// ignores it.
-	Pass []uint8
+	// Late optionally marks pids the fast path hands out only after all
+	// the others, when it fills members below target: pids with a zero
+	// entry go first (previous owners first), then, with the round-robin
+	// restarted at the lowest member with room, pids with a nonzero entry
+	// (previous owners first again). nil hands every pid out in one pass.
+	// The sticky adapter marks the partitions some member lists, which a
+	// cooperative member must revoke before they move, so that they are
+	// dealt as the follow-up cooperative round will deal them. The general
+	// path ignores it.
+	Late []uint8
 }
 
 // ErrInternal reports a broken invariant of the solver: a bug, never bad
@@ -200,7 +201,7 @@ func valid(p *Problem, start, owner []int32, same bool) error {
 
 func check(p *Problem, start []int32, total int, same bool) error {
 	if p.Claim != nil && len(p.Claim) != total || p.Prev != nil && len(p.Prev) != total ||
-		p.Replicas != nil && len(p.Replicas) != total || p.Pass != nil && len(p.Pass) != total {
+		p.Replicas != nil && len(p.Replicas) != total || p.Late != nil && len(p.Late) != total {
 		return fmt.Errorf("%w: per-partition slices must have %d entries", ErrInternal, total)
 	}
 	if p.Rack != nil && len(p.Rack) != len(p.Subs) {
@@ -295,7 +296,7 @@ func fast(p *Problem, start []int32, total int) []int32 {
 func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 	n := len(p.Subs)
 	owner := make([]int32, total)
-	if shortcut && p.Claim == nil && p.Prev == nil && p.Pass == nil && (p.Rack == nil || p.Replicas == nil) {
+	if shortcut && p.Claim == nil && p.Prev == nil && p.Late == nil && (p.Rack == nil || p.Replicas == nil) {
 		// Nothing is claimed and nothing prefers anyone: the round-robin
 		// below deals pid i to member i mod n (the first total mod n
 		// members, which get the extra partitions, are the lowest).
@@ -304,47 +305,34 @@ func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 		}
 		return owner
 	}
-	for i := range owner {
-		owner[i] = -1
-	}
 	if len(p.Subs[0]) == 0 {
+		for pid := range owner {
+			owner[pid] = -1
+		}
 		return owner // nobody subscribes to anything: total is 0 here in practice
 	}
 
-	// Claims per member, as a CSR in pid order (so grouped by topic).
-	claims := make([]int32, n+1)
+	// Targets: the r members with the most claims get q+1.
+	claims := make([]int32, n)
 	if p.Claim != nil {
 		for _, m := range p.Claim {
 			if m >= 0 {
-				claims[m+1]++
+				claims[m]++
 			}
 		}
 	}
-	for m := range n {
-		claims[m+1] += claims[m]
-	}
-	byMember := make([]int32, claims[n])
-	fill := slices.Clone(claims[:n])
-	if p.Claim != nil {
-		for pid, m := range p.Claim {
-			if m >= 0 {
-				byMember[fill[m]] = int32(pid)
-				fill[m]++
-			}
-		}
-	}
-
-	// Targets: the r members with the most claims get q+1.
 	q, r := total/n, total%n
 	target := make([]int32, n)
-	order := make([]int32, n)
-	for m := range order {
-		order[m] = int32(m)
+	for m := range target {
 		target[m] = int32(q)
 	}
 	if r > 0 {
+		order := make([]int32, n)
+		for m := range order {
+			order[m] = int32(m)
+		}
 		slices.SortFunc(order, func(a, b int32) int {
-			if c := cmp.Compare(claims[b+1]-claims[b], claims[a+1]-claims[a]); c != 0 {
+			if c := cmp.Compare(claims[b], claims[a]); c != 0 {
 				return c
 			}
 			return cmp.Compare(a, b)
@@ -354,37 +342,68 @@ func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 		}
 	}
 
+	// A member with no more claims than its target keeps them all; the
+	// claims of the others are listed per member (a CSR in pid order, so
+	// grouped by topic) to choose which to keep.
+	over := make([]int32, n+1) // member => its first slot in byMember, for members over target
+	for m := range n {
+		over[m+1] = over[m]
+		if claims[m] > target[m] {
+			over[m+1] += claims[m]
+		}
+	}
+	byMember := make([]int32, over[n])
+	fill := over // reused: over[m] becomes the next free slot, then the end of m's list
+	for pid := range owner {
+		m := int32(-1)
+		if p.Claim != nil {
+			m = p.Claim[pid]
+		}
+		if m >= 0 && claims[m] > target[m] {
+			byMember[fill[m]] = int32(pid)
+			fill[m]++
+			m = -1
+		}
+		owner[pid] = m
+	}
 	// Keep claims up to target, spreading what is kept across topics.
 	deficit := target // reused: target minus what the member holds
 	var scratch []int32
+	end := int32(0)
 	for m := range int32(n) {
-		mine := byMember[claims[m]:claims[m+1]]
-		if int32(len(mine)) <= target[m] {
-			for _, pid := range mine {
-				owner[pid] = m
-			}
-			deficit[m] -= int32(len(mine))
+		first := end // fill[m-1]: where m's list starts
+		end = fill[m]
+		if claims[m] <= target[m] {
+			deficit[m] -= claims[m]
 			continue
 		}
-		scratch = keepSpread(p, start, m, mine, target[m], owner, scratch)
+		scratch = keepSpread(p, start, m, byMember[first:end], target[m], owner, scratch)
 		deficit[m] = 0
 	}
 
 	// Hand out the rest, pass by pass.
-	passes := 1
-	if p.Pass != nil {
-		for _, ps := range p.Pass {
-			passes = max(passes, int(ps)+1)
+	var free []int32 // pids nobody keeps, ascending
+	for pid, m := range owner {
+		if m < 0 {
+			free = append(free, int32(pid))
 		}
+	}
+	if len(free) == 0 {
+		return owner
+	}
+	passes := 1
+	if p.Late != nil {
+		passes = 2
 	}
 	f := newFiller(p, deficit)
 	for pass := range passes {
+		inPass := func(pid int32) bool { return p.Late == nil || (p.Late[pid] != 0) == (pass == 1) }
 		// Previous owners first (KIP-341), so that a partition returns
 		// home whatever its number; then round-robin from the lowest
 		// member with room.
 		if p.Prev != nil {
-			for pid := range int32(total) {
-				if owner[pid] < 0 && (p.Pass == nil || int(p.Pass[pid]) == pass) {
+			for _, pid := range free {
+				if owner[pid] < 0 && inPass(pid) {
 					if pr := p.Prev[pid]; pr >= 0 && f.deficit[pr] > 0 {
 						f.give(pr)
 						owner[pid] = pr
@@ -393,8 +412,8 @@ func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 			}
 		}
 		f.reset()
-		for pid := range int32(total) {
-			if owner[pid] < 0 && (p.Pass == nil || int(p.Pass[pid]) == pass) {
+		for _, pid := range free {
+			if owner[pid] < 0 && inPass(pid) {
 				owner[pid] = f.take(pid)
 			}
 		}
