@@ -7,42 +7,42 @@ import (
 	"slices"
 )
 
-// Kinds of pid a member holds: its own claim, another member's claim, or
-// an unclaimed pid. Moving one away costs +1, 0 (or -1 to its claimant),
-// and 0.
-const (
-	own = iota
-	foreign
-	free
-)
-
 const inf = math.MaxInt32 / 2
 
 // solver is the general path's state; see the package documentation.
+//
+// It keeps no per-(member, topic) counters: the arcs of the move graph
+// are read off owner and the problem's own slices. A topic's pids are
+// the range start[t]..start[t+1], so its holders and the cost of each
+// holder's arc to it come from one pass over that range; a member's
+// arcs from topics are its subscriptions; and the -1 arcs into a
+// member are its claims that someone else holds, listed once per
+// claimant (claimOff, claimed).
 type solver struct {
 	p     *Problem
 	n     int32 // members; search nodes 0..n-1 are members, n+t is topic t
 	start []int32
-	topic []int32 // pid => topic
 
-	owner []int32      // pid => member
-	load  []int32      // member => pids held
-	held  [3][][]int32 // kind => member => pids held of that kind
-	pos   []int32      // pid => index in its held list
+	owner []int32 // pid => member
+	load  []int32 // member => pids held
 
-	subOff         []int32 // member => its first slot; slot = subOff[m] + index of t in Subs[m]
-	cntOwn, cntNon []int32 // slot => own claims held, other pids held
+	// The pids member m claims are claimed[claimOff[m]:claimOff[m+1]],
+	// ascending; both are nil without claims. away[m] counts those that
+	// another member holds, and foreign sums away: the number of -1 arcs.
+	claimOff, claimed []int32
+	away              []int32
+	foreign           int
 
-	subscribers [][]int32 // topic => members subscribed, ascending
-	heapAbove   int       // see the constant
+	heapAbove int // see the constant
 
-	// The search.
-	dist    []int32 // node => shortest distance from the sources
-	pred    []int32 // node => previous node on the path, -1 at a source
-	predPid []int32 // member node => pid moved on a -1 arc into it, or -1
-	inQueue []bool
-	visits  []int32
-	queue   []int32
+	// The search, backwards from the targets.
+	dist     []int32 // node => cost of a cheapest path of moves to a target
+	next     []int32 // node => next node on that path, -1 at its target
+	nextPid  []int32 // member node => pid it gives on a -1 arc to next, or -1
+	inQueue  []bool
+	visits   []int32
+	queue    []int32
+	searches int // searches run, for tests
 }
 
 // heapAbove is the product of a topic's subscribers and unclaimed pids
@@ -68,77 +68,51 @@ func generalWith(p *Problem, start []int32, total, heapAbove int) ([]int32, erro
 
 func newSolver(p *Problem, start []int32, total int) *solver {
 	n := len(p.Subs)
-	T := len(p.Parts)
+	V := n + len(p.Parts)
 	s := &solver{p: p, n: int32(n), start: start,
-		topic: make([]int32, total), owner: make([]int32, total), pos: make([]int32, total),
-		load: make([]int32, n), subOff: make([]int32, n+1),
-		subscribers: make([][]int32, T),
-		dist:        make([]int32, n+T), pred: make([]int32, n+T), predPid: make([]int32, n+T),
-		inQueue: make([]bool, n+T), visits: make([]int32, n+T)}
-	for t := range T {
-		for pid := start[t]; pid < start[t+1]; pid++ {
-			s.topic[pid] = int32(t)
+		owner: make([]int32, total), load: make([]int32, n),
+		dist: make([]int32, V), next: make([]int32, V), nextPid: make([]int32, V),
+		inQueue: make([]bool, V), visits: make([]int32, V)}
+	if p.Claim != nil {
+		s.away = make([]int32, n)
+		s.claimOff = make([]int32, n+1)
+		for _, c := range p.Claim {
+			if c >= 0 {
+				s.claimOff[c+1]++
+			}
 		}
-	}
-	for k := range s.held {
-		s.held[k] = make([][]int32, n)
-	}
-	for m, sub := range p.Subs {
-		s.subOff[m+1] = s.subOff[m] + int32(len(sub))
-		for _, t := range sub {
-			s.subscribers[t] = append(s.subscribers[t], int32(m))
+		for m := range n {
+			s.claimOff[m+1] += s.claimOff[m]
 		}
-	}
-	s.cntOwn = make([]int32, s.subOff[n])
-	s.cntNon = make([]int32, s.subOff[n])
-	for i := range s.owner {
-		s.owner[i] = -1
+		s.claimed = make([]int32, s.claimOff[n])
+		fill := s.load // borrowed as a cursor; place recounts loads
+		for pid, c := range p.Claim {
+			if c >= 0 {
+				s.claimed[s.claimOff[c]+fill[c]] = int32(pid)
+				fill[c]++
+			}
+		}
+		clear(fill)
 	}
 	return s
 }
 
-func (s *solver) kind(pid, m int32) int {
-	switch c := get(s.p.Claim, pid); {
-	case c == m:
-		return own
-	case c >= 0:
-		return foreign
+// move gives pid to member to.
+func (s *solver) move(pid, to int32) {
+	from := s.owner[pid]
+	if c := get(s.p.Claim, pid); c >= 0 {
+		if c != from {
+			s.away[c]--
+			s.foreign--
+		}
+		if c != to {
+			s.away[c]++
+			s.foreign++
+		}
 	}
-	return free
-}
-
-func (s *solver) slot(m, t int32) int32 {
-	i, _ := slices.BinarySearch(s.p.Subs[m], t)
-	return s.subOff[m] + int32(i)
-}
-
-func (s *solver) add(pid, m int32) {
-	k := s.kind(pid, m)
-	s.owner[pid] = m
-	s.load[m]++
-	s.pos[pid] = int32(len(s.held[k][m]))
-	s.held[k][m] = append(s.held[k][m], pid)
-	if k == own {
-		s.cntOwn[s.slot(m, s.topic[pid])]++
-	} else {
-		s.cntNon[s.slot(m, s.topic[pid])]++
-	}
-}
-
-func (s *solver) remove(pid int32) {
-	m := s.owner[pid]
-	k := s.kind(pid, m)
-	list := s.held[k][m]
-	i, last := s.pos[pid], list[len(list)-1]
-	list[i], s.pos[last] = last, i
-	s.held[k][m] = list[:len(list)-1]
-	s.owner[pid] = -1
-	s.load[m]--
-	if k == own {
-		s.cntOwn[s.slot(m, s.topic[pid])]--
-	} else {
-		s.cntNon[s.slot(m, s.topic[pid])]--
-	}
+	s.owner[pid] = to
+	s.load[from]--
+	s.load[to]++
 }
 
 // place keeps every claim and puts each unclaimed pid on a subscriber
@@ -149,64 +123,94 @@ func (s *solver) remove(pid int32) {
 // unclaimed pids use heaps (one for all subscribers, one per rack) that
 // make the same choices in O(log n) each.
 func (s *solver) place() {
-	for pid := range int32(len(s.owner)) {
-		if c := get(s.p.Claim, pid); c >= 0 {
-			s.add(pid, c)
+	for pid := range s.owner {
+		c := get(s.p.Claim, int32(pid))
+		s.owner[pid] = c
+		if c >= 0 {
+			s.load[c]++
+		}
+	}
+	// Subscribers per topic, ascending (CSR).
+	T := len(s.p.Parts)
+	subOff := make([]int32, T+1)
+	for _, sub := range s.p.Subs {
+		for _, t := range sub {
+			subOff[t+1]++
+		}
+	}
+	for t := range T {
+		subOff[t+1] += subOff[t]
+	}
+	subs := make([]int32, subOff[T])
+	fill := slices.Clone(subOff[:T])
+	for m, sub := range s.p.Subs {
+		for _, t := range sub {
+			subs[fill[t]] = int32(m)
+			fill[t]++
 		}
 	}
 	// Topics with the fewest subscribers first: they have the least
 	// choice, so the others can make up for them, which leaves fewer
 	// partitions for the balancing phase to shift.
-	order := make([]int32, len(s.p.Parts))
+	order := fill // reused
 	for t := range order {
 		order[t] = int32(t)
 	}
 	slices.SortStableFunc(order, func(a, b int32) int {
-		return cmp.Compare(len(s.subscribers[a]), len(s.subscribers[b]))
+		return cmp.Compare(subOff[a+1]-subOff[a], subOff[b+1]-subOff[b])
 	})
+	cnt := make([]int32, s.n) // member => pids of the current topic it holds; 0 between topics
 	var pl *placer
 	for _, t := range order {
-		subs := s.subscribers[t]
+		tsubs := subs[subOff[t]:subOff[t+1]]
 		unclaimed := 0
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
-			if s.owner[pid] < 0 {
+			if m := s.owner[pid]; m >= 0 {
+				cnt[m]++
+			} else {
 				unclaimed++
 			}
 		}
-		if unclaimed == 0 || len(subs) == 0 {
-			continue // nobody subscribes: impossible, topics exist only when subscribed
-		}
-		if unclaimed*len(subs) > s.heapAbove {
+		switch {
+		case unclaimed == 0 || len(tsubs) == 0:
+			// Nothing to place (nobody subscribing is impossible: topics
+			// exist only when subscribed).
+		case unclaimed*len(tsubs) > s.heapAbove:
 			if pl == nil {
-				pl = newPlacer(s)
+				pl = newPlacer(s, cnt)
 			}
-			pl.topic(t)
-			continue
+			pl.topic(t, tsubs)
+		default:
+			for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+				if s.owner[pid] < 0 {
+					m := s.scan(pid, tsubs, cnt)
+					s.owner[pid] = m
+					s.load[m]++
+					cnt[m]++
+				}
+			}
 		}
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
-			if s.owner[pid] < 0 {
-				s.add(pid, s.scan(pid, t, subs))
+			if m := s.owner[pid]; m >= 0 {
+				cnt[m] = 0
 			}
 		}
 	}
 }
 
-// scan chooses where place puts pid by looking at every subscriber.
-func (s *solver) scan(pid, t int32, subs []int32) int32 {
-	count := func(m int32) int32 {
-		sl := s.slot(m, t)
-		return s.cntOwn[sl] + s.cntNon[sl]
-	}
+// scan chooses where place puts pid by looking at every subscriber; cnt
+// holds their pids of the topic.
+func (s *solver) scan(pid int32, subs, cnt []int32) int32 {
 	low := int32(inf)
 	for _, m := range subs {
-		low = min(low, count(m))
+		low = min(low, cnt[m])
 	}
-	if pr := get(s.p.Prev, pid); pr >= 0 && count(pr) == low {
+	if pr := get(s.p.Prev, pid); pr >= 0 && cnt[pr] == low {
 		return pr
 	}
 	best, bestRack, bestLoad := int32(-1), false, int32(inf)
 	for _, m := range subs {
-		if count(m) != low {
+		if cnt[m] != low {
 			continue
 		}
 		rack := s.p.rackMatch(pid, m)
@@ -222,18 +226,19 @@ func (s *solver) scan(pid, t int32, subs []int32) int32 {
 // those on rack r.
 type placer struct {
 	s     *solver
-	cnt   []int32 // member => pids of the current topic it holds
+	cnt   []int32  // the solver's: member => pids of the current topic it holds
+	key   []uint64 // member => cnt<<32 | load, for the current topic
 	heaps []memberHeap
 }
 
-func newPlacer(s *solver) *placer {
+func newPlacer(s *solver, cnt []int32) *placer {
 	racks := 0
 	if s.p.Rack != nil && s.p.Replicas != nil {
 		for _, r := range s.p.Rack {
 			racks = max(racks, int(r)+1)
 		}
 	}
-	pl := &placer{s: s, cnt: make([]int32, s.n), heaps: make([]memberHeap, 1+racks)}
+	pl := &placer{s: s, cnt: cnt, key: make([]uint64, s.n), heaps: make([]memberHeap, 1+racks)}
 	// A member is in heap 0 and at most one rack heap: the rack heaps can
 	// share one position index.
 	all, byRack := make([]int32, s.n), make([]int32, s.n)
@@ -241,20 +246,19 @@ func newPlacer(s *solver) *placer {
 		all[m], byRack[m] = -1, -1
 	}
 	for i := range pl.heaps {
-		pl.heaps[i] = memberHeap{pl: pl, pos: byRack}
+		pl.heaps[i] = memberHeap{key: pl.key, pos: byRack}
 	}
 	pl.heaps[0].pos = all
 	return pl
 }
 
-func (pl *placer) topic(t int32) {
+func (pl *placer) topic(t int32, subs []int32) {
 	s := pl.s
 	for i := range pl.heaps {
 		pl.heaps[i].clear()
 	}
-	for _, m := range s.subscribers[t] {
-		sl := s.slot(m, t)
-		pl.cnt[m] = s.cntOwn[sl] + s.cntNon[sl]
+	for _, m := range subs {
+		pl.key[m] = uint64(pl.cnt[m])<<32 | uint64(s.load[m])
 		pl.heaps[0].items = append(pl.heaps[0].items, m)
 		if len(pl.heaps) > 1 && s.p.Rack[m] >= 0 {
 			pl.heaps[1+s.p.Rack[m]].items = append(pl.heaps[1+s.p.Rack[m]].items, m)
@@ -279,13 +283,15 @@ func (pl *placer) topic(t int32) {
 					continue
 				}
 				m := pl.heaps[1+r].items[0]
-				if pl.cnt[m] == low && (!found || pl.less(m, best)) {
+				if pl.cnt[m] == low && (!found || pl.heaps[0].less(m, best)) {
 					best, found = m, true
 				}
 			}
 		}
-		s.add(pid, best)
+		s.owner[pid] = best
+		s.load[best]++
 		pl.cnt[best]++
+		pl.key[best] += 1<<32 | 1
 		pl.heaps[0].fix(best)
 		if len(pl.heaps) > 1 && s.p.Rack[best] >= 0 {
 			pl.heaps[1+s.p.Rack[best]].fix(best)
@@ -293,23 +299,17 @@ func (pl *placer) topic(t int32) {
 	}
 }
 
-func (pl *placer) less(a, b int32) bool {
-	if pl.cnt[a] != pl.cnt[b] {
-		return pl.cnt[a] < pl.cnt[b]
-	}
-	la, lb := pl.s.load[a], pl.s.load[b]
-	if la != lb {
-		return la < lb
-	}
-	return a < b
-}
-
-// memberHeap is a binary min-heap of members under placer.less that knows
+// memberHeap is a binary min-heap of members by (key, member) that knows
 // where each member sits, so a member whose key grew can sink.
 type memberHeap struct {
-	pl    *placer
+	key   []uint64
 	items []int32
 	pos   []int32 // member => index in items, or -1
+}
+
+func (h *memberHeap) less(a, b int32) bool {
+	ka, kb := h.key[a], h.key[b]
+	return ka < kb || ka == kb && a < b
 }
 
 func (h *memberHeap) clear() {
@@ -342,10 +342,10 @@ func (h *memberHeap) down(i int) {
 		if c >= n {
 			return
 		}
-		if c+1 < n && h.pl.less(h.items[c+1], h.items[c]) {
+		if c+1 < n && h.less(h.items[c+1], h.items[c]) {
 			c++
 		}
-		if !h.pl.less(h.items[c], h.items[i]) {
+		if !h.less(h.items[c], h.items[i]) {
 			return
 		}
 		h.items[i], h.items[c] = h.items[c], h.items[i]
@@ -354,57 +354,81 @@ func (h *memberHeap) down(i int) {
 	}
 }
 
-// search computes shortest move-cost paths from every member of load
-// level, all at distance 0.
-func (s *solver) search(level int32) error {
+// search computes, for every node, the cost of a cheapest path of moves
+// from it to a target, a member d with minLoad <= load(d) <= maxLoad
+// (Bellman-Ford with a queue on the reversed arcs, from every target at
+// distance 0). The reversed arcs out of member b are t -> b for every
+// topic t it subscribes to (cost 0) and a -> b for every claim of b that
+// a holds (cost -1); those out of topic t are a -> t for every holder a
+// of a pid of t, cost 0 if one of them is not a's own claim, else 1
+// (relaxing once per pid takes that minimum).
+func (s *solver) search(minLoad, maxLoad int32) error {
+	s.searches++
 	for i := range s.dist {
-		s.dist[i], s.pred[i], s.predPid[i], s.visits[i] = inf, -1, -1, 0
+		s.dist[i], s.next[i], s.nextPid[i], s.visits[i] = inf, -1, -1, 0
 	}
 	q := s.queue[:0]
 	for m := range s.n {
-		if s.load[m] == level {
+		if l := s.load[m]; l >= minLoad && l <= maxLoad {
 			s.dist[m] = 0
 			s.inQueue[m] = true
 			q = append(q, m)
 		}
 	}
 	limit := int32(len(s.dist)) + 2
-	relax := func(v, d, from, pid int32) {
-		if d >= s.dist[v] {
-			return
-		}
-		s.dist[v], s.pred[v], s.predPid[v] = d, from, pid
-		if !s.inQueue[v] {
-			s.inQueue[v] = true
-			s.visits[v]++
-			q = append(q, v)
-		}
-	}
 	for head := 0; head < len(q); head++ {
 		u := q[head]
 		s.inQueue[u] = false
 		if s.visits[u] > limit {
-			s.queue = q
+			s.queue = q[:0]
 			return fmt.Errorf("%w: negative cycle in the move graph", ErrInternal)
 		}
 		du := s.dist[u]
 		if u >= s.n {
-			for _, b := range s.subscribers[u-s.n] {
-				relax(b, du, u, -1)
+			t := u - s.n
+			for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+				a := s.owner[pid]
+				if a < 0 {
+					continue // unplaced: impossible after place, and caught by valid
+				}
+				d := du
+				if s.p.Claim != nil && s.p.Claim[pid] == a {
+					d++
+				}
+				if d < s.dist[a] {
+					s.dist[a], s.next[a], s.nextPid[a] = d, u, -1
+					if !s.inQueue[a] {
+						s.inQueue[a] = true
+						s.visits[a]++
+						q = append(q, a)
+					}
+				}
 			}
-			continue
-		}
-		off := s.subOff[u]
-		for j, t := range s.p.Subs[u] {
-			switch {
-			case s.cntNon[off+int32(j)] > 0:
-				relax(s.n+t, du, u, -1)
-			case s.cntOwn[off+int32(j)] > 0:
-				relax(s.n+t, du+1, u, -1)
+		} else {
+			for _, t := range s.p.Subs[u] {
+				v := s.n + t
+				if du < s.dist[v] {
+					s.dist[v], s.next[v] = du, u
+					if !s.inQueue[v] {
+						s.inQueue[v] = true
+						s.visits[v]++
+						q = append(q, v)
+					}
+				}
 			}
-		}
-		for _, pid := range s.held[foreign][u] {
-			relax(s.p.Claim[pid], du-1, u, pid)
+			if s.away != nil && s.away[u] > 0 {
+				for _, pid := range s.claimed[s.claimOff[u]:s.claimOff[u+1]] {
+					a := s.owner[pid]
+					if a != u && du-1 < s.dist[a] {
+						s.dist[a], s.next[a], s.nextPid[a] = du-1, u, pid
+						if !s.inQueue[a] {
+							s.inQueue[a] = true
+							s.visits[a]++
+							q = append(q, a)
+						}
+					}
+				}
+			}
 		}
 		// Compact the queue now and then so it does not grow without bound.
 		if head > 4096 && head > len(q)/2 {
@@ -419,32 +443,31 @@ func (s *solver) search(level int32) error {
 type link struct{ pid, to int32 }
 
 // augment shifts one pid along each link of the path the search found
-// to d. Every pid is chosen before any moves, from the state the search
-// saw.
-func (s *solver) augment(d int32, links []link) ([]link, error) {
+// from src. Every pid is chosen before any moves, from the state the
+// search saw.
+func (s *solver) augment(src int32, links []link) ([]link, error) {
 	links = links[:0]
-	v := d
-	for steps := int32(0); s.pred[v] >= 0; steps++ {
+	v := src
+	for steps := int32(0); s.next[v] >= 0; steps++ {
 		if steps > s.n {
 			return links, fmt.Errorf("%w: search path does not end", ErrInternal)
 		}
-		if pid := s.predPid[v]; pid >= 0 {
-			links = append(links, link{pid, v})
-			v = s.pred[v]
+		if pid := s.nextPid[v]; pid >= 0 {
+			links = append(links, link{pid, s.next[v]})
+			v = s.next[v]
 			continue
 		}
-		tnode := s.pred[v]
-		a := s.pred[tnode]
-		pid := s.choose(a, tnode-s.n, v)
-		if pid < 0 {
+		tnode := s.next[v]
+		b := s.next[tnode]
+		pid := s.choose(v, tnode-s.n, b)
+		if pid < 0 || b < 0 {
 			return links, fmt.Errorf("%w: no partition to move", ErrInternal)
 		}
-		links = append(links, link{pid, v})
-		v = a
+		links = append(links, link{pid, b})
+		v = b
 	}
 	for _, l := range links {
-		s.remove(l.pid)
-		s.add(l.pid, l.to)
+		s.move(l.pid, l.to)
 	}
 	return links, nil
 }
@@ -454,28 +477,49 @@ func (s *solver) augment(d int32, links []link) ([]link, error) {
 // b's rack, then the highest pid (members keep their lowest partitions,
 // as on the fast path).
 func (s *solver) choose(a, t, b int32) int32 {
-	kinds := [2][]int32{s.held[free][a], s.held[foreign][a]}
-	if s.cntNon[s.slot(a, t)] == 0 {
-		kinds = [2][]int32{s.held[own][a], nil}
-	}
-	best, bestScore := int32(-1), -1
-	for _, held := range kinds {
-		for _, pid := range held {
-			if s.topic[pid] != t {
-				continue
-			}
-			score := 0
-			if get(s.p.Prev, pid) == b {
-				score = 2
-			} else if s.p.rackMatch(pid, b) {
-				score = 1
-			}
-			if score > bestScore || score == bestScore && pid > best {
-				best, bestScore = pid, score
-			}
+	var best [2]int32 // by ownership: not a's claim, a's claim
+	bestScore := [2]int{-1, -1}
+	for pid := s.start[t+1] - 1; pid >= s.start[t]; pid-- {
+		if s.owner[pid] != a {
+			continue
+		}
+		k := 0
+		if get(s.p.Claim, pid) == a {
+			k = 1
+		}
+		score := 0
+		if get(s.p.Prev, pid) == b {
+			score = 2
+		} else if s.p.rackMatch(pid, b) {
+			score = 1
+		}
+		if score > bestScore[k] {
+			best[k], bestScore[k] = pid, score
 		}
 	}
-	return best
+	switch {
+	case bestScore[0] >= 0:
+		return best[0]
+	case bestScore[1] >= 0:
+		return best[1]
+	}
+	return -1
+}
+
+// arcCost returns the cost of the arc a -> topic t: 0 when a holds a pid
+// of t that is not its own claim, 1 when it holds only its own, -1 when
+// it holds none.
+func (s *solver) arcCost(a, t int32) int32 {
+	cost := int32(-1)
+	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+		if s.owner[pid] == a {
+			if get(s.p.Claim, pid) != a {
+				return 0
+			}
+			cost = 1
+		}
+	}
+	return cost
 }
 
 // levels returns the distinct loads, highest first.
@@ -509,14 +553,19 @@ func (s *solver) balance() error {
 
 // settleTies removes every path of kind (iii): load(d) = load(s) - 1 and a
 // negative cost, so that the members keeping the larger counts are those
-// that keep the most claims (KAFKA-18688).
+// that keep the most claims (KAFKA-18688). A path of negative cost needs
+// an arc of cost -1, a pid held away from its claimant: without one
+// there is nothing to do.
 func (s *solver) settleTies() error {
 	if s.p.Claim == nil {
 		return nil
 	}
-	for changed := true; changed; {
+	for changed := true; changed && s.foreign > 0; {
 		changed = false
 		for _, level := range s.levels() {
+			if s.foreign == 0 {
+				break
+			}
 			shifted, err := s.shiftAll(level, level-1, level-1, 0)
 			if err != nil {
 				return err
@@ -528,94 +577,99 @@ func (s *solver) settleTies() error {
 }
 
 // shiftAll shifts partitions from members of load level to members d
-// with minLoad <= load(d) <= maxLoad along shortest paths of cost below
-// maxDist until there are none, and reports whether it shifted any.
+// with minLoad <= load(d) <= maxLoad along paths of cost below maxDist
+// until there are none, and reports whether it shifted any.
 //
-// One search serves many shifts. Its distances are a potential under
-// which every arc has a reduced cost >= 0 and the arcs of its paths 0;
+// One search serves many shifts: it runs backwards from every target,
+// so that each source, and not only each target, has a path, and a
+// target that needs several partitions can take them from several
+// sources in one search. Its distances are a potential under which
+// every arc has a reduced cost >= 0 and the arcs of its paths 0;
 // shifting along such a path keeps both true (the reversed arcs are
-// tight, arcs that appear are tight, arcs that vanish do not matter), so
-// another path of the same search that is still intact is still a
-// shortest path, and the successive-shortest-path lemma applies to it.
+// tight, arcs that appear are tight, arcs that vanish or grow dearer do
+// not matter), so another path of the same search that is still intact
+// is still a cheapest path of its source, and augmenting along it keeps
+// the move graph free of negative cycles. Sources go cheapest first.
 func (s *solver) shiftAll(level, minLoad, maxLoad, maxDist int32) (bool, error) {
 	shifted := false
 	var cands []int32
-	var moves []link
+	var links []link
 	var err error
 	for {
-		if err := s.search(level); err != nil {
+		if !s.someLoad(level, level) || !s.someLoad(minLoad, maxLoad) {
+			return shifted, nil
+		}
+		if err := s.search(minLoad, maxLoad); err != nil {
 			return shifted, err
 		}
-		cands = s.targets(minLoad, maxLoad, maxDist, cands[:0])
+		cands = s.sources(level, maxDist, cands[:0])
 		if len(cands) == 0 {
 			return shifted, nil
 		}
-		for _, d := range cands {
-			if l := s.load[d]; l < minLoad || l > maxLoad || !s.intact(d, level) {
+		progress := false
+		for _, src := range cands {
+			if s.load[src] != level || !s.intact(src, minLoad, maxLoad) {
 				continue
 			}
-			if moves, err = s.augment(d, moves); err != nil {
+			if links, err = s.augment(src, links); err != nil {
 				return shifted, err
 			}
-			shifted = true
+			shifted, progress = true, true
+		}
+		if !progress {
+			// The cheapest path of a fresh search is intact.
+			return shifted, fmt.Errorf("%w: no path of the search can be followed", ErrInternal)
 		}
 	}
 }
 
-// targets appends to out the members d with minLoad <= load(d) <=
-// maxLoad that the search reached at a distance below maxDist, the least
-// distance first, then the least load, then the lowest member.
-func (s *solver) targets(minLoad, maxLoad, maxDist int32, out []int32) []int32 {
+// someLoad reports whether some member has minLoad <= load <= maxLoad.
+func (s *solver) someLoad(minLoad, maxLoad int32) bool {
+	for _, l := range s.load {
+		if l >= minLoad && l <= maxLoad {
+			return true
+		}
+	}
+	return false
+}
+
+// sources appends to out the members of load level whose path to a
+// target costs less than maxDist, the cheapest first, then the lowest
+// member.
+func (s *solver) sources(level, maxDist int32, out []int32) []int32 {
 	for m := range s.n {
-		if l := s.load[m]; l >= minLoad && l <= maxLoad && s.dist[m] < maxDist {
+		if s.load[m] == level && s.dist[m] < maxDist {
 			out = append(out, m)
 		}
 	}
-	slices.SortFunc(out, func(a, b int32) int {
-		if c := cmp.Compare(s.dist[a], s.dist[b]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(s.load[a], s.load[b]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
+	slices.SortStableFunc(out, func(a, b int32) int {
+		return cmp.Compare(s.dist[a], s.dist[b])
 	})
 	return out
 }
 
-// intact reports whether the path the last search found to d can still
-// be followed at the cost it saw: its source still has load level, and
-// every link still exists with that cost.
-func (s *solver) intact(d, level int32) bool {
-	v := d
-	for steps := int32(0); s.pred[v] >= 0; steps++ {
+// intact reports whether the path the last search found from src can
+// still be followed at the cost it saw: every link still exists with
+// that cost, and it still ends at a member with minLoad <= load <=
+// maxLoad.
+func (s *solver) intact(src, minLoad, maxLoad int32) bool {
+	v := src
+	for steps := int32(0); s.next[v] >= 0; steps++ {
 		if steps > s.n {
 			return false
 		}
-		if pid := s.predPid[v]; pid >= 0 {
-			a := s.pred[v]
-			if s.owner[pid] != a {
+		if pid := s.nextPid[v]; pid >= 0 {
+			if s.owner[pid] != v {
 				return false
 			}
-			v = a
+			v = s.next[v]
 			continue
 		}
-		tnode := s.pred[v]
-		a := s.pred[tnode]
-		sl := s.slot(a, tnode-s.n)
-		switch s.dist[tnode] - s.dist[a] {
-		case 0:
-			if s.cntNon[sl] == 0 {
-				return false
-			}
-		case 1:
-			if s.cntNon[sl] != 0 || s.cntOwn[sl] == 0 {
-				return false
-			}
-		default:
+		tnode := s.next[v]
+		if c := s.arcCost(v, tnode-s.n); c < 0 || c != s.dist[v]-s.dist[tnode] {
 			return false
 		}
-		v = a
+		v = s.next[tnode]
 	}
-	return s.load[v] == level
+	return s.load[v] >= minLoad && s.load[v] <= maxLoad
 }

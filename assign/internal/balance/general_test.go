@@ -1,0 +1,234 @@
+package balance
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// mediumProblem draws a heterogeneous problem too big to enumerate and,
+// at its larger sizes, for referenceFlow: up to 14 members, 6 topics of
+// up to 30 partitions, claims that need not be balanced (so that the
+// solver has shifting to do), previous owners and racks.
+func mediumProblem(t *rapid.T) *Problem {
+	n := rapid.IntRange(1, 14).Draw(t, "members")
+	T := rapid.IntRange(1, 6).Draw(t, "topics")
+	p := &Problem{Parts: make([]int32, T), Subs: make([][]int32, n)}
+	for i := range T {
+		p.Parts[i] = int32(rapid.IntRange(0, 30).Draw(t, "parts"))
+	}
+	density := rapid.IntRange(1, 4).Draw(t, "density") // subscribes with probability density/5
+	for m := range n {
+		for i := range T {
+			if rapid.IntRange(0, 4).Draw(t, "sub") < density {
+				p.Subs[m] = append(p.Subs[m], int32(i))
+			}
+		}
+	}
+	for i := range T { // every topic needs a subscriber
+		anyone := false
+		for m := range n {
+			anyone = anyone || subscribes(p.Subs[m], int32(i))
+		}
+		if !anyone {
+			m := rapid.IntRange(0, n-1).Draw(t, "adopter")
+			p.Subs[m] = append(p.Subs[m], int32(i))
+			slices.Sort(p.Subs[m])
+		}
+	}
+	start := Start(p.Parts)
+	total := start[T]
+	// Claims lean on a few members so that loads start uneven.
+	heavy := rapid.IntRange(0, n-1).Draw(t, "heavy")
+	p.Claim = make([]int32, total)
+	p.Prev = make([]int32, total)
+	withRacks := rapid.Bool().Draw(t, "racks")
+	if withRacks {
+		p.Rack = make([]int32, n)
+		p.Replicas = make([][]int32, total)
+		for m := range n {
+			p.Rack[m] = int32(rapid.IntRange(-1, 2).Draw(t, "rack"))
+		}
+	}
+	for ti := range T {
+		var subs []int32
+		for m := range n {
+			if subscribes(p.Subs[m], int32(ti)) {
+				subs = append(subs, int32(m))
+			}
+		}
+		for pid := start[ti]; pid < start[ti+1]; pid++ {
+			p.Claim[pid], p.Prev[pid] = -1, -1
+			switch rapid.IntRange(0, 3).Draw(t, "claimed") {
+			case 0:
+			case 1:
+				if subscribes(p.Subs[heavy], int32(ti)) {
+					p.Claim[pid] = int32(heavy)
+				}
+			default:
+				p.Claim[pid] = rapid.SampledFrom(subs).Draw(t, "claim")
+			}
+			if rapid.IntRange(0, 3).Draw(t, "prev") == 0 {
+				p.Prev[pid] = rapid.SampledFrom(subs).Draw(t, "prevOwner")
+			}
+			if withRacks {
+				p.Replicas[pid] = []int32{int32(rapid.IntRange(0, 2).Draw(t, "replica"))}
+			}
+		}
+	}
+	return p
+}
+
+// certify reports whether owner is optimal for p by the optimality condition
+// of the convex-cost flow, computed independently of the solver on the
+// explicit graph of members (an arc a -> b of cost w for every pid a
+// holds and b may hold, all pairs by Floyd-Warshall): no cycle of moves
+// has a negative cost, and no path of moves s -> d has load(d) <=
+// load(s) - 2, or load(d) = load(s) - 1 and a negative cost.
+func certify(p *Problem, owner []int32) error {
+	start := Start(p.Parts)
+	n := len(p.Subs)
+	const none = 1 << 30
+	dist := make([][]int, n)
+	for a := range dist {
+		dist[a] = make([]int, n)
+		for b := range dist[a] {
+			dist[a][b] = none
+		}
+	}
+	load := make([]int, n)
+	cost := func(pid int, m int32) int {
+		if c := p.Claim[pid]; c >= 0 && c != m {
+			return 1
+		}
+		return 0
+	}
+	for ti := range p.Parts {
+		for pid := int(start[ti]); pid < int(start[ti+1]); pid++ {
+			a := owner[pid]
+			load[a]++
+			for b := range int32(n) {
+				if b != a && subscribes(p.Subs[b], int32(ti)) {
+					dist[a][b] = min(dist[a][b], cost(pid, b)-cost(pid, a))
+				}
+			}
+		}
+	}
+	for k := range n {
+		for i := range n {
+			if dist[i][k] == none {
+				continue
+			}
+			for j := range n {
+				if dist[k][j] != none {
+					dist[i][j] = min(dist[i][j], dist[i][k]+dist[k][j])
+				}
+			}
+		}
+	}
+	for s := range n {
+		if dist[s][s] < 0 {
+			return fmt.Errorf("a cycle of moves through member %d costs %d", s, dist[s][s])
+		}
+		for d := range n {
+			if d == s || dist[s][d] == none {
+				continue
+			}
+			if load[d] <= load[s]-2 || load[d] == load[s]-1 && dist[s][d] < 0 {
+				return fmt.Errorf("path %d (load %d) -> %d (load %d) of cost %d remains", s, load[s], d, load[d], dist[s][d])
+			}
+		}
+	}
+	return nil
+}
+
+// TestGeneralOptimalOnMediumProblems certifies the general path's result
+// on problems too big to enumerate, and compares it with referenceFlow
+// where that is fast enough.
+func TestGeneralOptimalOnMediumProblems(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := mediumProblem(t)
+		start := Start(p.Parts)
+		total := int(start[len(p.Parts)])
+		if total == 0 {
+			return
+		}
+		owner, err := general(p, start, total)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validOwners(t, p, owner)
+		if err := certify(p, owner); err != nil {
+			t.Fatal(err)
+		}
+		if total*len(p.Subs) <= 200 {
+			gotSq, gotMoves := measure(p, owner)
+			wantSq, wantMoves := referenceFlow(p)
+			if gotSq != wantSq || gotMoves != wantMoves {
+				t.Fatalf("general: sum of squares %d, moves %d; reference flow %d, %d", gotSq, gotMoves, wantSq, wantMoves)
+			}
+		}
+		again, err := general(p, start, total)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(owner, again) {
+			t.Fatalf("two runs differ: %v, then %v", owner, again)
+		}
+	})
+}
+
+// TestCertifyCatchesSuboptimal: the certificate accepts an optimum and
+// rejects results one step away from it, so that passing it means
+// something.
+func TestCertifyCatchesSuboptimal(t *testing.T) {
+	p := &Problem{Parts: []int32{4, 1}, Subs: [][]int32{{0}, {0, 1}}, Claim: []int32{0, 0, 1, 1, -1}}
+	tests := []struct {
+		owner []int32
+		ok    bool
+	}{
+		{[]int32{0, 0, 1, 1, 1}, true},
+		{[]int32{0, 0, 0, 1, 1}, false}, // loads 3 and 2, but a move returns home: (iii)
+		{[]int32{0, 0, 0, 0, 1}, false}, // loads 4 and 1: (ii)
+		{[]int32{1, 0, 0, 1, 1}, false}, // pid 0 and 2 could swap back: (i)
+	}
+	for _, tc := range tests {
+		if err := certify(p, tc.owner); (err == nil) != tc.ok {
+			t.Errorf("certify(%v) = %v, want ok %v", tc.owner, err, tc.ok)
+		}
+	}
+}
+
+// TestJoinerFilledInOneSearch: a member joining a balanced group takes
+// its share from many members in one search (the search runs backwards
+// from it, so every source has a path to it), and proving that no
+// shift is left costs at most one more per phase.
+func TestJoinerFilledInOneSearch(t *testing.T) {
+	p := heteroProblem(60, 120)
+	owner, err := Solve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := churned(p, owner, "join1")
+	start := Start(q.Parts)
+	s := newSolver(q, start, int(start[len(q.Parts)]))
+	s.heapAbove = heapAbove
+	s.place()
+	if err := s.balance(); err != nil {
+		t.Fatal(err)
+	}
+	joiner := s.n - 1
+	if s.load[joiner] < s.load[0]-1 {
+		t.Fatalf("joiner holds %d, member 0 %d", s.load[joiner], s.load[0])
+	}
+	if s.searches > 2 {
+		t.Errorf("balancing took %d searches, want at most 2", s.searches)
+	}
+	before := s.searches
+	if err := s.settleTies(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("joiner took %d partitions; searches: %d to balance, %d to settle ties", s.load[joiner], before, s.searches-before)
+}
