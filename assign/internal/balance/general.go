@@ -130,39 +130,23 @@ func (s *solver) place() {
 			s.load[c]++
 		}
 	}
-	// Subscribers per topic, ascending (CSR).
-	T := len(s.p.Parts)
-	subOff := make([]int32, T+1)
-	for _, sub := range s.p.Subs {
-		for _, t := range sub {
-			subOff[t+1]++
-		}
-	}
-	for t := range T {
-		subOff[t+1] += subOff[t]
-	}
-	subs := make([]int32, subOff[T])
-	fill := slices.Clone(subOff[:T])
-	for m, sub := range s.p.Subs {
-		for _, t := range sub {
-			subs[fill[t]] = int32(m)
-			fill[t]++
-		}
-	}
+	sc := newSubClasses(s.p.Subs, len(s.p.Parts), hashSub)
 	// Topics with the fewest subscribers first: they have the least
 	// choice, so the others can make up for them, which leaves fewer
-	// partitions for the balancing phase to shift.
-	order := fill // reused
-	for t := range order {
-		order[t] = int32(t)
+	// partitions for the balancing phase to shift. (Sorting count<<32 | t
+	// is a stable sort by count.)
+	T := len(s.p.Parts)
+	keys := make([]uint64, T)
+	for t := range keys {
+		keys[t] = uint64(sc.count(int32(t)))<<32 | uint64(t)
 	}
-	slices.SortStableFunc(order, func(a, b int32) int {
-		return cmp.Compare(subOff[a+1]-subOff[a], subOff[b+1]-subOff[b])
-	})
+	slices.Sort(keys)
+	tsubs := make([]int32, 0, s.n)
 	cnt := make([]int32, s.n) // member => pids of the current topic it holds; 0 between topics
 	var pl *placer
-	for _, t := range order {
-		tsubs := subs[subOff[t]:subOff[t+1]]
+	for _, key := range keys {
+		t := int32(key)
+		tsubs = sc.subscribers(t, tsubs[:0])
 		unclaimed := 0
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 			if m := s.owner[pid]; m >= 0 {
@@ -179,7 +163,7 @@ func (s *solver) place() {
 			if pl == nil {
 				pl = newPlacer(s, cnt)
 			}
-			pl.topic(t, tsubs)
+			pl.topic(t, tsubs, unclaimed)
 		default:
 			for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 				if s.owner[pid] < 0 {
@@ -198,8 +182,125 @@ func (s *solver) place() {
 	}
 }
 
-// scan chooses where place puts pid by looking at every subscriber; cnt
-// holds their pids of the topic.
+// subClasses groups members by subscription: members with equal Subs
+// form a class, numbered by their lowest member, and each topic lists
+// the classes subscribing to it. Members usually share a few
+// subscriptions, so this gathers a topic's subscribers without a list
+// per (topic, member) pair, which costs a scattered write per pair.
+type subClasses struct {
+	memberOff, members []int32 // class k => its members, ascending: members[memberOff[k]:memberOff[k+1]]
+	classOff, classes  []int32 // topic t => its classes, ascending: classes[classOff[t]:classOff[t+1]]
+}
+
+func newSubClasses(subs [][]int32, topics int, hash func([]int32) uint64) *subClasses {
+	n := len(subs)
+	classOf := make([]int32, n)
+	var reps []int32 // class => its lowest member
+	// Classes by a hash of the subscription; those sharing a hash are
+	// chained through sameHash. The map is only looked up, never ranged
+	// over.
+	byHash := make(map[uint64]int32)
+	var sameHash []int32
+	for m, sub := range subs {
+		if m > 0 && sameSlice(sub, subs[m-1]) {
+			classOf[m] = classOf[m-1]
+			continue
+		}
+		if m > 0 && sameSlice(sub, subs[0]) {
+			classOf[m] = 0
+			continue
+		}
+		h := hash(sub)
+		first, ok := byHash[h]
+		k := int32(-1)
+		if ok {
+			for c := first; c >= 0; c = sameHash[c] {
+				if slices.Equal(subs[reps[c]], sub) {
+					k = c
+					break
+				}
+			}
+		}
+		if k < 0 {
+			k = int32(len(reps))
+			reps = append(reps, int32(m))
+			sameHash = append(sameHash, -1)
+			if ok {
+				sameHash[k], sameHash[first] = sameHash[first], k
+			} else {
+				byHash[h] = k
+			}
+		}
+		classOf[m] = k
+	}
+	K := len(reps)
+	sc := &subClasses{memberOff: make([]int32, K+1), members: make([]int32, n), classOff: make([]int32, topics+1)}
+	for _, k := range classOf {
+		sc.memberOff[k+1]++
+	}
+	for k := range K {
+		sc.memberOff[k+1] += sc.memberOff[k]
+		for _, t := range subs[reps[k]] {
+			sc.classOff[t+1]++
+		}
+	}
+	for t := range topics {
+		sc.classOff[t+1] += sc.classOff[t]
+	}
+	fill := slices.Clone(sc.memberOff[:K])
+	for m, k := range classOf {
+		sc.members[fill[k]] = int32(m)
+		fill[k]++
+	}
+	sc.classes = make([]int32, sc.classOff[topics])
+	fill = slices.Clone(sc.classOff[:topics])
+	for k := range K {
+		for _, t := range subs[reps[k]] {
+			sc.classes[fill[t]] = int32(k)
+			fill[t]++
+		}
+	}
+	return sc
+}
+
+// hashSub hashes a subscription: FNV-1a on four interleaved lanes, which
+// do not wait on each other's multiplications.
+func hashSub(sub []int32) uint64 {
+	const prime = 1099511628211
+	h := [4]uint64{14695981039346656037, 1, 2, 3}
+	i := 0
+	for ; i+4 <= len(sub); i += 4 {
+		h[0] = (h[0] ^ uint64(uint32(sub[i]))) * prime
+		h[1] = (h[1] ^ uint64(uint32(sub[i+1]))) * prime
+		h[2] = (h[2] ^ uint64(uint32(sub[i+2]))) * prime
+		h[3] = (h[3] ^ uint64(uint32(sub[i+3]))) * prime
+	}
+	for ; i < len(sub); i++ {
+		h[0] = (h[0] ^ uint64(uint32(sub[i]))) * prime
+	}
+	return (h[0]^h[1]*3^h[2]*5^h[3]*7)*prime ^ uint64(len(sub))
+}
+
+// count returns the number of members subscribing to t.
+func (sc *subClasses) count(t int32) int32 {
+	c := int32(0)
+	for _, k := range sc.classes[sc.classOff[t]:sc.classOff[t+1]] {
+		c += sc.memberOff[k+1] - sc.memberOff[k]
+	}
+	return c
+}
+
+// subscribers appends the members subscribing to t to out, class by
+// class.
+func (sc *subClasses) subscribers(t int32, out []int32) []int32 {
+	for _, k := range sc.classes[sc.classOff[t]:sc.classOff[t+1]] {
+		out = append(out, sc.members[sc.memberOff[k]:sc.memberOff[k+1]]...)
+	}
+	return out
+}
+
+// scan chooses where place puts pid by looking at every subscriber, in
+// any order; cnt holds their pids of the topic.
 func (s *solver) scan(pid int32, subs, cnt []int32) int32 {
 	low := int32(inf)
 	for _, m := range subs {
@@ -214,7 +315,7 @@ func (s *solver) scan(pid int32, subs, cnt []int32) int32 {
 			continue
 		}
 		rack := s.p.rackMatch(pid, m)
-		if best < 0 || rack && !bestRack || rack == bestRack && s.load[m] < bestLoad {
+		if best < 0 || rack && !bestRack || rack == bestRack && (s.load[m] < bestLoad || s.load[m] == bestLoad && m < best) {
 			best, bestRack, bestLoad = m, rack, s.load[m]
 		}
 	}
@@ -225,10 +326,11 @@ func (s *solver) scan(pid int32, subs, cnt []int32) int32 {
 // load, member): heap 0 holds every subscriber of the topic, heap 1+r
 // those on rack r.
 type placer struct {
-	s     *solver
-	cnt   []int32  // the solver's: member => pids of the current topic it holds
-	key   []uint64 // member => cnt<<32 | load, for the current topic
-	heaps []memberHeap
+	s      *solver
+	cnt    []int32  // the solver's: member => pids of the current topic it holds
+	key    []uint64 // member => cnt<<32 | load, for the current topic
+	heaps  []memberHeap
+	packed []uint64 // scratch for spread
 }
 
 func newPlacer(s *solver, cnt []int32) *placer {
@@ -252,8 +354,19 @@ func newPlacer(s *solver, cnt []int32) *placer {
 	return pl
 }
 
-func (pl *placer) topic(t int32, subs []int32) {
+// topic places the unclaimed pids of t, whose subscribers are subs.
+//
+// Each heap holds only the unclaimed smallest of its members: placing a
+// pid raises one member's key, so while fewer than unclaimed pids are
+// placed some member among those is untouched, and it precedes every
+// member left out, whose key can only have grown. The heads of the heaps
+// are therefore those of heaps of every member.
+func (pl *placer) topic(t int32, subs []int32, unclaimed int) {
 	s := pl.s
+	fresh := int32(unclaimed) == s.start[t+1]-s.start[t]
+	if pl.plain(t) && pl.spread(t, subs, unclaimed, fresh) {
+		return
+	}
 	for i := range pl.heaps {
 		pl.heaps[i].clear()
 	}
@@ -265,7 +378,9 @@ func (pl *placer) topic(t int32, subs []int32) {
 		}
 	}
 	for i := range pl.heaps {
-		pl.heaps[i].init()
+		h := &pl.heaps[i]
+		h.items = h.smallest(h.items, unclaimed)
+		h.init()
 	}
 	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 		if s.owner[pid] >= 0 {
@@ -299,6 +414,107 @@ func (pl *placer) topic(t int32, subs []int32) {
 	}
 }
 
+// plain reports whether no unclaimed pid of t has a previous owner or
+// rack preference, so that each goes to the head of heap 0.
+func (pl *placer) plain(t int32) bool {
+	s := pl.s
+	if s.p.Prev == nil && len(pl.heaps) == 1 {
+		return true
+	}
+	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+		if s.owner[pid] < 0 && (get(s.p.Prev, pid) >= 0 || len(pl.heaps) > 1 && s.p.Replicas[pid] != nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// spread places the unclaimed pids of t, when plain, without a heap if
+// at least unclaimed subscribers share the lowest count of t: a member
+// that receives one leaves that count, so the heap would hand one pid
+// to each of the unclaimed smallest of them by (load, member), in that
+// order. It reports whether it placed them. fresh says that nobody
+// holds a pid of t yet.
+func (pl *placer) spread(t int32, subs []int32, unclaimed int, fresh bool) bool {
+	s := pl.s
+	// (load, member) packed in one word, so that comparing is one branch.
+	cands := pl.packed[:0]
+	if fresh {
+		for _, m := range subs {
+			cands = append(cands, uint64(s.load[m])<<32|uint64(m))
+		}
+	} else {
+		low := int32(inf)
+		for _, m := range subs {
+			low = min(low, pl.cnt[m])
+		}
+		for _, m := range subs {
+			if pl.cnt[m] == low {
+				cands = append(cands, uint64(s.load[m])<<32|uint64(m))
+			}
+		}
+	}
+	pl.packed = cands
+	if len(cands) < unclaimed {
+		return false
+	}
+	best := smallest(cands, unclaimed)
+	slices.Sort(best)
+	i := 0
+	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+		if s.owner[pid] < 0 {
+			m := int32(uint32(best[i]))
+			i++
+			s.owner[pid] = m
+			s.load[m]++
+			pl.cnt[m]++
+		}
+	}
+	return true
+}
+
+// smallest moves the keep smallest of xs to its front, in no particular
+// order, and returns them: a max-heap of the best so far, which most
+// values leave after one comparison with its head.
+func smallest(xs []uint64, keep int) []uint64 {
+	if keep <= 0 {
+		return xs[:0]
+	}
+	if len(xs) <= keep {
+		return xs
+	}
+	best := xs[:keep]
+	for i := keep/2 - 1; i >= 0; i-- {
+		downMax(best, i)
+	}
+	for _, x := range xs[keep:] {
+		if x < best[0] {
+			best[0] = x
+			downMax(best, 0)
+		}
+	}
+	return best
+}
+
+// downMax sinks xs[i] in the max-heap xs.
+func downMax(xs []uint64, i int) {
+	n := len(xs)
+	for {
+		c := 2*i + 1
+		if c >= n {
+			return
+		}
+		if c+1 < n && xs[c] < xs[c+1] {
+			c++
+		}
+		if xs[i] >= xs[c] {
+			return
+		}
+		xs[i], xs[c] = xs[c], xs[i]
+		i = c
+	}
+}
+
 // memberHeap is a binary min-heap of members by (key, member) that knows
 // where each member sits, so a member whose key grew can sink.
 type memberHeap struct {
@@ -325,6 +541,48 @@ func (h *memberHeap) init() {
 	}
 	for i := len(h.items)/2 - 1; i >= 0; i-- {
 		h.down(i)
+	}
+}
+
+// smallest moves the keep smallest of items to its front, in no
+// particular order, and returns them: a max-heap of the best so far
+// (most members fail one comparison with its head).
+func (h *memberHeap) smallest(items []int32, keep int) []int32 {
+	if keep <= 0 {
+		return items[:0]
+	}
+	if len(items) <= keep {
+		return items
+	}
+	best := items[:keep]
+	for i := keep/2 - 1; i >= 0; i-- {
+		h.downMax(best, i)
+	}
+	for _, m := range items[keep:] {
+		if h.less(m, best[0]) {
+			best[0] = m
+			h.downMax(best, 0)
+		}
+	}
+	return best
+}
+
+// downMax sinks items[i] in the max-heap items.
+func (h *memberHeap) downMax(items []int32, i int) {
+	n := len(items)
+	for {
+		c := 2*i + 1
+		if c >= n {
+			return
+		}
+		if c+1 < n && h.less(items[c], items[c+1]) {
+			c++
+		}
+		if !h.less(items[i], items[c]) {
+			return
+		}
+		items[i], items[c] = items[c], items[i]
+		i = c
 	}
 }
 

@@ -232,3 +232,66 @@ func TestJoinerFilledInOneSearch(t *testing.T) {
 	}
 	t.Logf("joiner took %d partitions; searches: %d to balance, %d to settle ties", s.load[joiner], before, s.searches-before)
 }
+
+// TestSubClasses: a topic's subscribers gathered class by class are
+// exactly its subscribers, whatever the hash (a constant one chains every
+// class under one key), and each class holds equal subscriptions.
+func TestSubClasses(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 30).Draw(t, "members")
+		T := rapid.IntRange(1, 5).Draw(t, "topics")
+		subs := make([][]int32, n)
+		for m := range n {
+			switch {
+			case m > 0 && rapid.IntRange(0, 2).Draw(t, "share") == 0:
+				subs[m] = subs[rapid.IntRange(0, m-1).Draw(t, "with")] // one slice
+			default:
+				for i := range T {
+					if rapid.Bool().Draw(t, "sub") {
+						subs[m] = append(subs[m], int32(i))
+					}
+				}
+			}
+		}
+		hashes := []struct {
+			name string
+			hash func([]int32) uint64
+		}{
+			{"fnv", hashSub},
+			{"constant", func([]int32) uint64 { return 7 }},
+		}
+		for _, h := range hashes {
+			name := h.name
+			sc := newSubClasses(subs, T, h.hash)
+			for k := range len(sc.memberOff) - 1 {
+				ms := sc.members[sc.memberOff[k]:sc.memberOff[k+1]]
+				if len(ms) == 0 || !slices.IsSorted(ms) {
+					t.Fatalf("%s: class %d has members %v", name, k, ms)
+				}
+				for _, m := range ms {
+					if !slices.Equal(subs[m], subs[ms[0]]) {
+						t.Fatalf("%s: class %d mixes %v and %v", name, k, subs[ms[0]], subs[m])
+					}
+				}
+				for j := range k {
+					if slices.Equal(subs[ms[0]], subs[sc.members[sc.memberOff[j]]]) {
+						t.Fatalf("%s: classes %d and %d are equal", name, j, k)
+					}
+				}
+			}
+			for ti := range int32(T) {
+				var want []int32
+				for m := range int32(n) {
+					if subscribes(subs[m], ti) {
+						want = append(want, m)
+					}
+				}
+				got := sc.subscribers(ti, nil)
+				slices.Sort(got)
+				if !slices.Equal(got, want) || int(sc.count(ti)) != len(want) {
+					t.Fatalf("%s: topic %d: subscribers %v (count %d), want %v", name, ti, got, sc.count(ti), want)
+				}
+			}
+		}
+	})
+}
