@@ -217,7 +217,9 @@ func compile(g Group) (*index, error) {
 	}
 
 	// Metadata: every topic, subscribed or not, must be sane.
-	for _, t := range sortedKeys(g.Topics) {
+	meta := sortedKeys(g.Topics)
+	metaParts := make([]int32, len(meta)) // parallel to meta
+	for k, t := range meta {
 		n := g.Topics[t]
 		if t == "" {
 			return nil, topicError(t, ErrEmptyTopicName)
@@ -225,6 +227,7 @@ func compile(g Group) (*index, error) {
 		if n < 0 {
 			return nil, topicError(t, fmt.Errorf("%w %d", ErrNegativePartitions, n))
 		}
+		metaParts[k] = n
 	}
 	for _, t := range sortedKeys(g.PartitionRacks) {
 		n, ok := g.Topics[t]
@@ -236,62 +239,8 @@ func compile(g Group) (*index, error) {
 		}
 	}
 
-	// Topics: those subscribed by someone that exist with partitions.
-	// Members usually share one subscription: skipping a member whose
-	// topics equal the previous member's costs a string comparison per
-	// topic, far less than a map lookup.
-	subscribed := make(map[string]bool)
-	var last []string
-	for i := range g.Members {
-		topics := g.Members[i].Topics
-		if sameStrings(topics, last) {
-			continue
-		}
-		last = topics
-		for _, t := range topics {
-			if !subscribed[t] && g.Topics[t] > 0 {
-				subscribed[t] = true
-			}
-		}
-	}
-	ix.topics = make([]string, 0, len(subscribed))
-	for t := range subscribed {
-		ix.topics = append(ix.topics, t)
-	}
-	slices.SortFunc(ix.topics, javaCompare)
-	ix.numParts = make([]int32, len(ix.topics))
-	ix.topicByID = make(map[string]int32, len(ix.topics))
-	ix.start = make([]int32, len(ix.topics)+1)
-	total := 0
-	for ti, t := range ix.topics {
-		ix.numParts[ti] = g.Topics[t]
-		ix.topicByID[t] = int32(ti)
-		total += int(g.Topics[t])
-		if total > MaxPartitions {
-			return nil, topicError(t, fmt.Errorf("%w: the subscribed topics hold more than %d", ErrTooManyPartitions, MaxPartitions))
-		}
-		ix.start[ti+1] = int32(total)
-	}
-
-	// Subscriptions.
-	ix.subs = make([][]int32, len(g.Members))
-	last = nil
-	var lastSub []int32
-	for i := range g.Members {
-		m := &g.Members[i]
-		if i > 0 && sameStrings(m.Topics, last) {
-			ix.subs[i] = lastSub // shared: subs are read-only
-			continue
-		}
-		var sub []int32
-		for _, t := range m.Topics {
-			if ti, ok := ix.topicByID[t]; ok {
-				sub = append(sub, ti)
-			}
-		}
-		slices.Sort(sub)
-		ix.subs[i] = slices.Compact(sub)
-		last, lastSub = m.Topics, ix.subs[i]
+	if err := ix.compileSubs(meta, metaParts); err != nil {
+		return nil, err
 	}
 	if err := ix.compileOwned(); err != nil {
 		return nil, err
@@ -307,6 +256,117 @@ func compile(g Group) (*index, error) {
 
 	ix.internRacks()
 	return ix, nil
+}
+
+// compileSubs finds the topics someone subscribes to that exist with
+// partitions (ix.topics, in Java order, with numParts, start and
+// topicByID) and every member's subscription as ascending topic indices
+// (ix.subs). meta is the metadata's topic names in Go order, metaParts
+// their partition counts.
+//
+// Names are looked up once per distinct subscription: members that share
+// their Topics with the member before them (as clients that build every
+// member alike do) share its subscription too, at the cost of comparing
+// string headers. Subscriptions are mostly listed in sorted order, so each
+// name is first compared with the few metadata names after the one before
+// it, and only then looked up in a map.
+func (ix *index) compileSubs(meta []string, metaParts []int32) error {
+	g := ix.g
+	pos := make(map[string]int32, len(meta)) // name => position in meta
+	for k, t := range meta {
+		pos[t] = int32(k)
+	}
+	// Subscriptions as positions in meta first, all in one array.
+	distinct := 0
+	var last []string
+	for i := range g.Members {
+		if i == 0 || !sameStrings(g.Members[i].Topics, last) {
+			distinct += len(g.Members[i].Topics)
+			last = g.Members[i].Topics
+		}
+	}
+	backing := make([]int32, 0, distinct)
+	used := make([]bool, len(meta))
+	ix.subs = make([][]int32, len(g.Members))
+	const guesses = 4
+	shared := make([]bool, len(g.Members)) // member => its subscription is the one before it
+	for i := range g.Members {
+		topics := g.Members[i].Topics
+		if i > 0 && sameStrings(topics, last) {
+			shared[i] = true
+			continue
+		}
+		last = topics
+		first := len(backing)
+		k := int32(-1) // position of the last name found
+		for _, t := range topics {
+			found := false
+			for j := k + 1; j < int32(len(meta)) && j <= k+guesses; j++ {
+				if meta[j] == t {
+					k, found = j, true
+					break
+				}
+			}
+			if !found {
+				if k, found = pos[t]; !found {
+					k = -1
+					continue // not in the metadata: skipped, as Kafka does
+				}
+			}
+			if metaParts[k] > 0 {
+				backing = append(backing, k)
+				used[k] = true
+			}
+		}
+		ix.subs[i] = backing[first:len(backing):len(backing)]
+	}
+
+	// Topics in Java order: Go's order but for names with characters
+	// beyond the Basic Multilingual Plane, so this sort finds them nearly
+	// sorted.
+	ix.topics = make([]string, 0, len(meta))
+	for k, t := range meta {
+		if used[k] {
+			ix.topics = append(ix.topics, t)
+		}
+	}
+	slices.SortFunc(ix.topics, javaCompare)
+	ix.numParts = make([]int32, len(ix.topics))
+	ix.topicByID = make(map[string]int32, len(ix.topics))
+	ix.start = make([]int32, len(ix.topics)+1)
+	topicOf := make([]int32, len(meta)) // position in meta => topic index, for the used ones
+	total := 0
+	for ti, t := range ix.topics {
+		k := pos[t]
+		topicOf[k] = int32(ti)
+		ix.numParts[ti] = metaParts[k]
+		ix.topicByID[t] = int32(ti)
+		total += int(metaParts[k])
+		if total > MaxPartitions {
+			return topicError(t, fmt.Errorf("%w: the subscribed topics hold more than %d", ErrTooManyPartitions, MaxPartitions))
+		}
+		ix.start[ti+1] = int32(total)
+	}
+
+	// Positions to topic indices, ascending, without repeats; each
+	// distinct subscription once.
+	for i, sub := range ix.subs {
+		if shared[i] {
+			ix.subs[i] = ix.subs[i-1] // read-only from here on
+			continue
+		}
+		for j, k := range sub {
+			sub[j] = topicOf[k]
+		}
+		if !slices.IsSorted(sub) {
+			slices.Sort(sub)
+		}
+		if sub = slices.Compact(sub); len(sub) == 0 {
+			sub = nil
+		}
+		ix.subs[i] = slices.Clip(sub)
+	}
+	return nil
 }
 
 // compileOwned numbers every member's claims (ownedOff, ownedPids) and

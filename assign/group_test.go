@@ -232,3 +232,64 @@ func TestDuplicateOwnedFound(t *testing.T) {
 		}
 	})
 }
+
+// TestCompileSubscriptions checks the topics and subscriptions compile
+// finds (with its guesses from the metadata's order and its sharing
+// between neighbours) against a map-based statement, on subscriptions in
+// any order with repeats, unknown topics, empty topics, non-BMP names,
+// and neighbours sharing one slice.
+func TestCompileSubscriptions(t *testing.T) {
+	names := []string{"a", "b", "c", "d", "e", "f", "\U00010400", "\uff21", "unknown"}
+	rapid.Check(t, func(t *rapid.T) {
+		g := Group{Topics: make(map[string]int32)}
+		for _, name := range names[:len(names)-1] {
+			if rapid.Bool().Draw(t, "exists") {
+				g.Topics[name] = rapid.Int32Range(0, 3).Draw(t, "partitions")
+			}
+		}
+		for i := range rapid.IntRange(0, 5).Draw(t, "members") {
+			m := Member{ID: fmt.Sprint("m", i)}
+			if i > 0 && rapid.Bool().Draw(t, "share") {
+				m.Topics = g.Members[i-1].Topics
+			} else {
+				m.Topics = rapid.SliceOfN(rapid.SampledFrom(names), 0, 12).Draw(t, "topics")
+				if rapid.Bool().Draw(t, "sorted") {
+					slices.Sort(m.Topics)
+				}
+			}
+			g.Members = append(g.Members, m)
+		}
+		ix, err := compile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, m := range g.Members {
+			for _, name := range m.Topics {
+				if g.Topics[name] > 0 && !slices.Contains(want, name) {
+					want = append(want, name)
+				}
+			}
+		}
+		slices.SortFunc(want, javaCompare)
+		if !slices.Equal(ix.topics, want) {
+			t.Fatalf("topics = %q, want %q", ix.topics, want)
+		}
+		for i, m := range g.Members {
+			var sub []int32
+			for ti, name := range want {
+				if slices.Contains(m.Topics, name) {
+					sub = append(sub, int32(ti))
+				}
+			}
+			if !slices.Equal(ix.subs[i], sub) {
+				t.Fatalf("member %d subscribes to %v, want %v", i, ix.subs[i], sub)
+			}
+			for ti, name := range want {
+				if ix.numParts[ti] != g.Topics[name] || ix.start[ti+1]-ix.start[ti] != g.Topics[name] || ix.topicByID[name] != int32(ti) {
+					t.Fatalf("topic %q: numbered inconsistently", name)
+				}
+			}
+		}
+	})
+}
