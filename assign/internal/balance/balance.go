@@ -370,19 +370,22 @@ func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 	deficit := target // reused: target minus what the member holds
 	var scratch []int32
 	end := int32(0)
+	kept := 0
 	for m := range int32(n) {
 		first := end // fill[m-1]: where m's list starts
 		end = fill[m]
 		if claims[m] <= target[m] {
 			deficit[m] -= claims[m]
+			kept += int(claims[m])
 			continue
 		}
 		scratch = keepSpread(p, start, m, byMember[first:end], target[m], owner, scratch)
+		kept += int(target[m])
 		deficit[m] = 0
 	}
 
 	// Hand out the rest, pass by pass.
-	var free []int32 // pids nobody keeps, ascending
+	free := make([]int32, 0, total-kept) // pids nobody keeps, ascending
 	for pid, m := range owner {
 		if m < 0 {
 			free = append(free, int32(pid))
