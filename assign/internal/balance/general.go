@@ -14,10 +14,11 @@ const inf = math.MaxInt32 / 2
 // It keeps no per-(member, topic) counters: the arcs of the move graph
 // are read off owner and the problem's own slices. A topic's pids are
 // the range start[t]..start[t+1], so its holders and the cost of each
-// holder's arc to it come from one pass over that range; a member's
-// arcs from topics are its subscriptions; and the -1 arcs into a
-// member are its claims that someone else holds, listed once per
-// claimant (claimOff, claimed).
+// holder's arc to it come from one pass over that range; the members
+// that may take a pid of topic t are its subscribers (subClasses); the
+// -1 arcs into a member are its claims that someone else holds, listed
+// once per claimant (claimOff, claimed); and those out of a member are
+// among the pids it holds, which the forward search lists (held).
 type solver struct {
 	p     *Problem
 	n     int32 // members; search nodes 0..n-1 are members, n+t is topic t
@@ -35,10 +36,21 @@ type solver struct {
 
 	heapAbove int // see the constant
 
-	// The search, backwards from the targets.
-	dist     []int32 // node => cost of a cheapest path of moves to a target
-	next     []int32 // node => next node on that path, -1 at its target
-	nextPid  []int32 // member node => pid it gives on a -1 arc to next, or -1
+	sc *subClasses // set by place
+
+	// The pids each member holds, as doubly linked lists (heldNext and
+	// heldPrev are by pid, -1 at the ends), and the topic of every pid:
+	// built by the first forward search, nil until then.
+	heldHead, heldNext, heldPrev []int32
+	topic                        []int32
+
+	// The last search. Forward, it runs from the sources and link leads
+	// from a node back towards them; backward, it runs from the targets
+	// and link leads from a node on towards them.
+	forward  bool
+	dist     []int32 // node => cost of a cheapest path from a source, or to a target
+	link     []int32 // node => the neighbour on that path, -1 at its end
+	linkPid  []int32 // member node => the pid of the -1 arc to or from link, or -1
 	inQueue  []bool
 	visits   []int32
 	queue    []int32
@@ -47,7 +59,7 @@ type solver struct {
 
 // heapAbove is the product of a topic's subscribers and unclaimed pids
 // above which place uses heaps rather than scans.
-const heapAbove = 1024
+const heapAbove = 64
 
 func general(p *Problem, start []int32, total int) ([]int32, error) {
 	return generalWith(p, start, total, heapAbove)
@@ -71,7 +83,7 @@ func newSolver(p *Problem, start []int32, total int) *solver {
 	V := n + len(p.Parts)
 	s := &solver{p: p, n: int32(n), start: start,
 		owner: make([]int32, total), load: make([]int32, n),
-		dist: make([]int32, V), next: make([]int32, V), nextPid: make([]int32, V),
+		dist: make([]int32, V), link: make([]int32, V), linkPid: make([]int32, V),
 		inQueue: make([]bool, V), visits: make([]int32, V)}
 	if p.Claim != nil {
 		s.away = make([]int32, n)
@@ -113,6 +125,51 @@ func (s *solver) move(pid, to int32) {
 	s.owner[pid] = to
 	s.load[from]--
 	s.load[to]++
+	if s.heldHead != nil {
+		s.unhold(pid, from)
+		s.hold(pid, to)
+	}
+}
+
+func (s *solver) hold(pid, m int32) {
+	h := s.heldHead[m]
+	s.heldNext[pid], s.heldPrev[pid] = h, -1
+	if h >= 0 {
+		s.heldPrev[h] = pid
+	}
+	s.heldHead[m] = pid
+}
+
+func (s *solver) unhold(pid, m int32) {
+	nx, pv := s.heldNext[pid], s.heldPrev[pid]
+	if pv >= 0 {
+		s.heldNext[pv] = nx
+	} else {
+		s.heldHead[m] = nx
+	}
+	if nx >= 0 {
+		s.heldPrev[nx] = pv
+	}
+}
+
+// buildHeld builds the held lists and topic, for the forward search.
+func (s *solver) buildHeld() {
+	total := len(s.owner)
+	s.heldHead = make([]int32, s.n)
+	s.heldNext, s.heldPrev, s.topic = make([]int32, total), make([]int32, total), make([]int32, total)
+	for m := range s.heldHead {
+		s.heldHead[m] = -1
+	}
+	for t := range int32(len(s.p.Parts)) {
+		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+			s.topic[pid] = t
+		}
+	}
+	for pid := int32(total) - 1; pid >= 0; pid-- {
+		if m := s.owner[pid]; m >= 0 {
+			s.hold(pid, m)
+		}
+	}
 }
 
 // place keeps every claim and puts each unclaimed pid on a subscriber
@@ -131,6 +188,7 @@ func (s *solver) place() {
 		}
 	}
 	sc := newSubClasses(s.p.Subs, len(s.p.Parts), hashSub)
+	s.sc = sc
 	// Topics with the fewest subscribers first: they have the least
 	// choice, so the others can make up for them, which leaves fewer
 	// partitions for the balancing phase to shift. (Sorting count<<32 | t
@@ -612,25 +670,45 @@ func (h *memberHeap) down(i int) {
 	}
 }
 
-// search computes, for every node, the cost of a cheapest path of moves
-// from it to a target, a member d with minLoad <= load(d) <= maxLoad
-// (Bellman-Ford with a queue on the reversed arcs, from every target at
-// distance 0). The reversed arcs out of member b are t -> b for every
-// topic t it subscribes to (cost 0) and a -> b for every claim of b that
-// a holds (cost -1); those out of topic t are a -> t for every holder a
-// of a pid of t, cost 0 if one of them is not a's own claim, else 1
-// (relaxing once per pid takes that minimum).
-func (s *solver) search(minLoad, maxLoad int32) error {
+// search computes the cost of a cheapest path of moves between the
+// sources (members of load level) and every node, forward from the
+// sources or backward from the targets (members d with minLoad <=
+// load(d) <= maxLoad), by Bellman-Ford with a queue from every root at
+// distance 0.
+//
+// Forward, the arcs out of member a are a -> t for the topic t of every
+// pid it holds (cost 1 for its own claim, else 0; relaxing once per pid
+// takes the minimum) and a -> c for every pid it holds that c claims
+// (cost -1); those out of topic t are t -> b for every subscriber b
+// (cost 0). Backward, the same arcs are followed the other way: into
+// member b come t -> b for every topic t it subscribes to and a -> b for
+// every claim of b that a holds; into topic t, a -> t for every holder a
+// of a pid of t.
+func (s *solver) search(forward bool, level, minLoad, maxLoad int32) error {
 	s.searches++
+	s.forward = forward
+	if forward && s.heldHead == nil {
+		s.buildHeld()
+	}
 	for i := range s.dist {
-		s.dist[i], s.next[i], s.nextPid[i], s.visits[i] = inf, -1, -1, 0
+		s.dist[i], s.link[i], s.linkPid[i], s.visits[i] = inf, -1, -1, 0
 	}
 	q := s.queue[:0]
 	for m := range s.n {
-		if l := s.load[m]; l >= minLoad && l <= maxLoad {
+		if l := s.load[m]; forward && l == level || !forward && l >= minLoad && l <= maxLoad {
 			s.dist[m] = 0
 			s.inQueue[m] = true
 			q = append(q, m)
+		}
+	}
+	relax := func(v, d, from, pid int32) {
+		if d < s.dist[v] {
+			s.dist[v], s.link[v], s.linkPid[v] = d, from, pid
+			if !s.inQueue[v] {
+				s.inQueue[v] = true
+				s.visits[v]++
+				q = append(q, v)
+			}
 		}
 	}
 	limit := int32(len(s.dist)) + 2
@@ -642,49 +720,48 @@ func (s *solver) search(minLoad, maxLoad int32) error {
 			return fmt.Errorf("%w: negative cycle in the move graph", ErrInternal)
 		}
 		du := s.dist[u]
-		if u >= s.n {
+		switch {
+		case forward && u < s.n:
+			for pid := s.heldHead[u]; pid >= 0; pid = s.heldNext[pid] {
+				switch c := get(s.p.Claim, pid); {
+				case c == u:
+					relax(s.n+s.topic[pid], du+1, u, -1)
+				case c >= 0:
+					relax(s.n+s.topic[pid], du, u, -1)
+					relax(c, du-1, u, pid)
+				default:
+					relax(s.n+s.topic[pid], du, u, -1)
+				}
+			}
+		case forward:
+			t := u - s.n
+			for _, k := range s.sc.classes[s.sc.classOff[t]:s.sc.classOff[t+1]] {
+				for _, b := range s.sc.members[s.sc.memberOff[k]:s.sc.memberOff[k+1]] {
+					relax(b, du, u, -1)
+				}
+			}
+		case u < s.n:
+			for _, t := range s.p.Subs[u] {
+				relax(s.n+t, du, u, -1)
+			}
+			if s.away != nil && s.away[u] > 0 {
+				for _, pid := range s.claimed[s.claimOff[u]:s.claimOff[u+1]] {
+					if a := s.owner[pid]; a != u {
+						relax(a, du-1, u, pid)
+					}
+				}
+			}
+		default:
 			t := u - s.n
 			for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 				a := s.owner[pid]
 				if a < 0 {
 					continue // unplaced: impossible after place, and caught by valid
 				}
-				d := du
-				if s.p.Claim != nil && s.p.Claim[pid] == a {
-					d++
-				}
-				if d < s.dist[a] {
-					s.dist[a], s.next[a], s.nextPid[a] = d, u, -1
-					if !s.inQueue[a] {
-						s.inQueue[a] = true
-						s.visits[a]++
-						q = append(q, a)
-					}
-				}
-			}
-		} else {
-			for _, t := range s.p.Subs[u] {
-				v := s.n + t
-				if du < s.dist[v] {
-					s.dist[v], s.next[v] = du, u
-					if !s.inQueue[v] {
-						s.inQueue[v] = true
-						s.visits[v]++
-						q = append(q, v)
-					}
-				}
-			}
-			if s.away != nil && s.away[u] > 0 {
-				for _, pid := range s.claimed[s.claimOff[u]:s.claimOff[u+1]] {
-					a := s.owner[pid]
-					if a != u && du-1 < s.dist[a] {
-						s.dist[a], s.next[a], s.nextPid[a] = du-1, u, pid
-						if !s.inQueue[a] {
-							s.inQueue[a] = true
-							s.visits[a]++
-							q = append(q, a)
-						}
-					}
+				if get(s.p.Claim, pid) == a {
+					relax(a, du+1, u, -1)
+				} else {
+					relax(a, du, u, -1)
 				}
 			}
 		}
@@ -698,36 +775,72 @@ func (s *solver) search(minLoad, maxLoad int32) error {
 	return nil
 }
 
-type link struct{ pid, to int32 }
+// step is one move of a path: a pid from member from to member to,
+// through topic t at an arc cost of cost, or (t < 0) the given pid home
+// to its claimant to.
+type step struct{ from, to, t, pid, cost int32 }
 
-// augment shifts one pid along each link of the path the search found
-// from src. Every pid is chosen before any moves, from the state the
-// search saw.
-func (s *solver) augment(src int32, links []link) ([]link, error) {
-	links = links[:0]
-	v := src
-	for steps := int32(0); s.next[v] >= 0; steps++ {
-		if steps > s.n {
-			return links, fmt.Errorf("%w: search path does not end", ErrInternal)
+// path returns the moves of the last search's path that ends at end (a
+// source backward, a target forward), from its source to its target.
+func (s *solver) path(end int32, steps []step) ([]step, error) {
+	steps = steps[:0]
+	v := end
+	for s.link[v] >= 0 {
+		if len(steps) > int(s.n) {
+			return steps, fmt.Errorf("%w: search path does not end", ErrInternal)
 		}
-		if pid := s.nextPid[v]; pid >= 0 {
-			links = append(links, link{pid, s.next[v]})
-			v = s.next[v]
-			continue
+		u := s.link[v]
+		switch {
+		case s.linkPid[v] >= 0 && s.forward:
+			steps = append(steps, step{from: u, to: v, t: -1, pid: s.linkPid[v]})
+			v = u
+		case s.linkPid[v] >= 0:
+			steps = append(steps, step{from: v, to: u, t: -1, pid: s.linkPid[v]})
+			v = u
+		case s.forward:
+			a := s.link[u]
+			steps = append(steps, step{from: a, to: v, t: u - s.n, pid: -1, cost: s.dist[u] - s.dist[a]})
+			v = a
+		default:
+			b := s.link[u]
+			steps = append(steps, step{from: v, to: b, t: u - s.n, pid: -1, cost: s.dist[v] - s.dist[u]})
+			v = b
 		}
-		tnode := s.next[v]
-		b := s.next[tnode]
-		pid := s.choose(v, tnode-s.n, b)
-		if pid < 0 || b < 0 {
-			return links, fmt.Errorf("%w: no partition to move", ErrInternal)
+		if v < 0 {
+			return steps, fmt.Errorf("%w: search path leaves the members", ErrInternal)
 		}
-		links = append(links, link{pid, b})
-		v = b
 	}
-	for _, l := range links {
-		s.move(l.pid, l.to)
+	if s.forward {
+		slices.Reverse(steps)
 	}
-	return links, nil
+	return steps, nil
+}
+
+// intact reports whether every move of steps can still be made at the
+// cost the search saw.
+func (s *solver) intact(steps []step) bool {
+	for _, st := range steps {
+		if st.t < 0 && s.owner[st.pid] != st.from || st.t >= 0 && s.arcCost(st.from, st.t) != st.cost {
+			return false
+		}
+	}
+	return true
+}
+
+// augment makes the moves of steps. Every pid is chosen before any
+// moves, from the state the search saw.
+func (s *solver) augment(steps []step) error {
+	for i := range steps {
+		if st := &steps[i]; st.t >= 0 {
+			if st.pid = s.choose(st.from, st.t, st.to); st.pid < 0 {
+				return fmt.Errorf("%w: no partition to move", ErrInternal)
+			}
+		}
+	}
+	for _, st := range steps {
+		s.move(st.pid, st.to)
+	}
+	return nil
 }
 
 // choose picks a pid of topic t that a holds to move to b: one that is not
@@ -735,6 +848,7 @@ func (s *solver) augment(src int32, links []link) ([]link, error) {
 // b's rack, then the highest pid (members keep their lowest partitions,
 // as on the fast path).
 func (s *solver) choose(a, t, b int32) int32 {
+	prefs := s.p.Prev != nil || s.p.Rack != nil && s.p.Replicas != nil
 	var best [2]int32 // by ownership: not a's claim, a's claim
 	bestScore := [2]int{-1, -1}
 	for pid := s.start[t+1] - 1; pid >= s.start[t]; pid-- {
@@ -744,6 +858,8 @@ func (s *solver) choose(a, t, b int32) int32 {
 		k := 0
 		if get(s.p.Claim, pid) == a {
 			k = 1
+		} else if !prefs {
+			return pid // the highest that is not a's claim
 		}
 		score := 0
 		if get(s.p.Prev, pid) == b {
@@ -799,11 +915,14 @@ func (s *solver) balance() error {
 			if level < low+2 {
 				break
 			}
-			shifted, err := s.shiftAll(level, math.MinInt32, level-2, inf)
+			shifted, err := s.shiftAll(level, false, math.MinInt32, level-2, inf)
 			if err != nil {
 				return err
 			}
-			changed = changed || shifted
+			if shifted {
+				changed = true
+				break // the levels changed: start again from the top
+			}
 		}
 	}
 	return nil
@@ -824,7 +943,7 @@ func (s *solver) settleTies() error {
 			if s.foreign == 0 {
 				break
 			}
-			shifted, err := s.shiftAll(level, level-1, level-1, 0)
+			shifted, err := s.shiftAll(level, true, level-1, level-1, 0)
 			if err != nil {
 				return err
 			}
@@ -836,98 +955,80 @@ func (s *solver) settleTies() error {
 
 // shiftAll shifts partitions from members of load level to members d
 // with minLoad <= load(d) <= maxLoad along paths of cost below maxDist
-// until there are none, and reports whether it shifted any.
+// until there are none, and reports whether it shifted any. A shift
+// must leave load(d) below load(s) (tie) or at least two below it (not
+// tie), with the loads at the time of the shift.
 //
-// One search serves many shifts: it runs backwards from every target,
-// so that each source, and not only each target, has a path, and a
-// target that needs several partitions can take them from several
-// sources in one search. Its distances are a potential under which
-// every arc has a reduced cost >= 0 and the arcs of its paths 0;
-// shifting along such a path keeps both true (the reversed arcs are
-// tight, arcs that appear are tight, arcs that vanish or grow dearer do
-// not matter), so another path of the same search that is still intact
-// is still a cheapest path of its source, and augmenting along it keeps
-// the move graph free of negative cycles. Sources go cheapest first.
-func (s *solver) shiftAll(level, minLoad, maxLoad, maxDist int32) (bool, error) {
+// One search serves many shifts. It runs from the smaller side, so that
+// every member of the larger side has a path: backward from the
+// targets when sources are as many (a member joining takes its share
+// from many sources in one search), forward from the sources otherwise
+// (a member holding too much hands it to many targets). Its distances
+// are a potential under which every arc has a reduced cost >= 0 and the
+// arcs of its paths 0; shifting along such a path keeps both true (the
+// reversed arcs are tight, arcs that appear are tight, arcs that vanish
+// or grow dearer do not matter), so a path of the same search that is
+// still intact is still tight: shifting along it keeps the move graph
+// free of negative cycles, and it costs what the search saw. So the
+// paths are followed cheapest first, and again in further passes while
+// they are intact and the loads at their ends still allow a shift.
+func (s *solver) shiftAll(level int32, tie bool, minLoad, maxLoad, maxDist int32) (bool, error) {
 	shifted := false
-	var cands []int32
-	var links []link
+	var ends []int32
+	var steps []step
 	var err error
 	for {
-		if !s.someLoad(level, level) || !s.someLoad(minLoad, maxLoad) {
+		sources, targets := 0, 0
+		for _, l := range s.load {
+			if l == level {
+				sources++
+			}
+			if l >= minLoad && l <= maxLoad {
+				targets++
+			}
+		}
+		if sources == 0 || targets == 0 {
 			return shifted, nil
 		}
-		if err := s.search(minLoad, maxLoad); err != nil {
+		forward := sources < targets
+		if err := s.search(forward, level, minLoad, maxLoad); err != nil {
 			return shifted, err
 		}
-		cands = s.sources(level, maxDist, cands[:0])
-		if len(cands) == 0 {
+		ends = ends[:0]
+		for m := range s.n {
+			if l := s.load[m]; s.dist[m] < maxDist && (forward && l >= minLoad && l <= maxLoad || !forward && l == level) {
+				ends = append(ends, m)
+			}
+		}
+		if len(ends) == 0 {
 			return shifted, nil
 		}
+		slices.SortStableFunc(ends, func(a, b int32) int {
+			return cmp.Compare(s.dist[a], s.dist[b])
+		})
 		progress := false
-		for _, src := range cands {
-			if s.load[src] != level || !s.intact(src, minLoad, maxLoad) {
-				continue
+		for again := true; again; {
+			again = false
+			for _, e := range ends {
+				if steps, err = s.path(e, steps); err != nil {
+					return shifted, err
+				}
+				if len(steps) == 0 {
+					continue // a member both source and target: impossible
+				}
+				src, dst := s.load[steps[0].from], s.load[steps[len(steps)-1].to]
+				if tie && dst != src-1 || !tie && dst > src-2 || !s.intact(steps) {
+					continue
+				}
+				if err := s.augment(steps); err != nil {
+					return shifted, err
+				}
+				shifted, progress, again = true, true, true
 			}
-			if links, err = s.augment(src, links); err != nil {
-				return shifted, err
-			}
-			shifted, progress = true, true
 		}
 		if !progress {
 			// The cheapest path of a fresh search is intact.
 			return shifted, fmt.Errorf("%w: no path of the search can be followed", ErrInternal)
 		}
 	}
-}
-
-// someLoad reports whether some member has minLoad <= load <= maxLoad.
-func (s *solver) someLoad(minLoad, maxLoad int32) bool {
-	for _, l := range s.load {
-		if l >= minLoad && l <= maxLoad {
-			return true
-		}
-	}
-	return false
-}
-
-// sources appends to out the members of load level whose path to a
-// target costs less than maxDist, the cheapest first, then the lowest
-// member.
-func (s *solver) sources(level, maxDist int32, out []int32) []int32 {
-	for m := range s.n {
-		if s.load[m] == level && s.dist[m] < maxDist {
-			out = append(out, m)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b int32) int {
-		return cmp.Compare(s.dist[a], s.dist[b])
-	})
-	return out
-}
-
-// intact reports whether the path the last search found from src can
-// still be followed at the cost it saw: every link still exists with
-// that cost, and it still ends at a member with minLoad <= load <=
-// maxLoad.
-func (s *solver) intact(src, minLoad, maxLoad int32) bool {
-	v := src
-	for steps := int32(0); s.next[v] >= 0; steps++ {
-		if steps > s.n {
-			return false
-		}
-		if pid := s.nextPid[v]; pid >= 0 {
-			if s.owner[pid] != v {
-				return false
-			}
-			v = s.next[v]
-			continue
-		}
-		tnode := s.next[v]
-		if c := s.arcCost(v, tnode-s.n); c < 0 || c != s.dist[v]-s.dist[tnode] {
-			return false
-		}
-		v = s.next[tnode]
-	}
-	return s.load[v] >= minLoad && s.load[v] <= maxLoad
 }
