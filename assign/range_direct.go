@@ -66,25 +66,13 @@ func writeOrder(ix *index) []int32 {
 
 // rangeWithoutRacks is Range when rack awareness changes nothing: the k-th
 // subscriber (in member order) of a topic with n partitions and c
-// subscribers gets the contiguous run of [rangeRun].
+// subscribers gets n/c partitions, one more when k < n%c, in one contiguous
+// run after those of the subscribers before it.
 func rangeWithoutRacks(ix *index) Assignment {
 	if subscribers, ok := commonSubscribers(ix); ok {
 		return rangeCommon(ix, subscribers)
 	}
 	return rangeMixed(ix)
-}
-
-// rangeRun returns the first partition and the length of the run the k-th
-// of c subscribers of a topic with n partitions gets: n/c partitions, one
-// more for the first n%c subscribers.
-func rangeRun(n, c, k int32) (first, length int32) {
-	q, e := n/c, n%c
-	first = k*q + min(k, e)
-	length = q
-	if k < e {
-		length++
-	}
-	return first, length
 }
 
 // writeRun writes partitions first..first+len(dst)-1 of topic name to dst.
@@ -99,8 +87,7 @@ func writeRun(dst []TopicPartition, name string, first int32) {
 //
 // Member k gets, summed over topics, n/c partitions plus one for each topic
 // whose n%c exceeds k: its total follows from a histogram of n%c, without
-// visiting a (topic, subscriber) pair. Writing visits only the min(n, c)
-// subscribers of each topic that get something.
+// visiting a (topic, subscriber) pair.
 func rangeCommon(ix *index, subscribers []int32) Assignment {
 	nm := len(ix.g.Members)
 	c := int32(len(subscribers))
@@ -109,14 +96,29 @@ func rangeCommon(ix *index, subscribers []int32) Assignment {
 		return ix.assignmentFrom(off, nil)
 	}
 
+	// Topics in Go order, the order of every list, with what each
+	// subscriber gets: the k-th gets q partitions from k*q+min(k, e), one
+	// more when k < e.
+	type split struct {
+		name string
+		q, e int32 // n/c, n%c
+	}
+	topics := make([]split, len(ix.topics))
+	order := writeOrder(ix)
 	// cursor[k] is first a histogram of n%c, then, by suffix sums, the
-	// number of topics whose n%c exceeds k, and finally where the next
-	// partition of subscribers[k] goes in backing.
+	// number of topics whose n%c exceeds k.
 	cursor := make([]int, c)
-	quota := 0
-	for _, n := range ix.numParts {
+	quota, most := 0, int32(0) // most: the largest partition count
+	for i := range topics {
+		t := int32(i)
+		if order != nil {
+			t = order[i]
+		}
+		n := ix.numParts[t]
+		topics[i] = split{ix.topics[t], n / c, n % c}
 		quota += int(n / c)
 		cursor[n%c]++
+		most = max(most, n)
 	}
 	above := 0
 	for k := c - 1; k >= 0; k-- {
@@ -130,26 +132,61 @@ func rangeCommon(ix *index, subscribers []int32) Assignment {
 	for m := range nm {
 		off[m+1] += off[m]
 	}
+
+	backing := make([]TopicPartition, off[nm])
+	// Only the first min(c, most) subscribers get anything.
+	if getters := min(c, most); commonMemberMajor(ix, int(getters)) {
+		for k, m := range subscribers[:getters] {
+			k := int32(k)
+			list := backing[off[m]:off[m+1]]
+			for _, sp := range topics {
+				length := sp.q
+				if k < sp.e {
+					length++
+				}
+				writeRun(list[:length], sp.name, k*sp.q+min(k, sp.e))
+				list = list[length:]
+			}
+		}
+		return ix.assignmentFrom(off, backing)
+	}
+
+	// Topic by topic, visiting only the min(n, c) subscribers that get
+	// something; cursor[k] is where the next partition of subscribers[k]
+	// goes.
 	for k, m := range subscribers {
 		cursor[k] = off[m]
 	}
-
-	backing := make([]TopicPartition, off[nm])
-	order := writeOrder(ix)
-	for i := range ix.topics {
-		t := int32(i)
-		if order != nil {
-			t = order[i]
+	for _, sp := range topics {
+		givers := c // min(n, c)
+		if sp.q == 0 {
+			givers = sp.e
 		}
-		name, n := ix.topics[t], ix.numParts[t]
-		for k := range min(n, c) {
-			first, length := rangeRun(n, c, k)
+		var first int32
+		for k := range givers {
+			length := sp.q
+			if k < sp.e {
+				length++
+			}
 			at := cursor[k]
-			writeRun(backing[at:at+int(length)], name, first)
+			writeRun(backing[at:at+int(length)], sp.name, first)
 			cursor[k] = at + int(length)
+			first += length
 		}
 	}
 	return ix.assignmentFrom(off, backing)
+}
+
+// commonMemberMajor reports whether the lists of members who all subscribe
+// to every topic, of which getters get something, should be written one
+// member at a time, each list from start to end, rather than one topic at a
+// time, scattering every topic's partitions over the lists. Member by
+// member costs a step for every (getter, topic) pair but writes memory in
+// order; topic by topic pays only for what it writes but jumps from list to
+// list, which costs a cache and TLB miss each when lists are large. Member
+// by member wins once the pairs are no more than the partitions.
+func commonMemberMajor(ix *index, getters int) bool {
+	return getters*len(ix.topics) <= int(ix.start[len(ix.topics)])
 }
 
 // rangeMixed is Range for any subscriptions. One pass over the
@@ -189,9 +226,12 @@ func rangeMixed(ix *index) Assignment {
 		if c == 0 {
 			continue // not subscribed: never in ix.topics, but no division by zero
 		}
+		q, e := n/c, n%c
 		for k, m := range row[tr.start : tr.start+min(n, c)] {
-			_, length := rangeRun(n, c, int32(k))
-			off[m+2] += int(length)
+			off[m+2] += int(q)
+			if int32(k) < e {
+				off[m+2]++
+			}
 		}
 	}
 	for i := 2; i < len(off); i++ {
@@ -210,11 +250,17 @@ func rangeMixed(ix *index) Assignment {
 		if c == 0 {
 			continue
 		}
+		q, e := n/c, n%c
+		var first int32
 		for k, m := range row[tr.start : tr.start+min(n, c)] {
-			first, length := rangeRun(n, c, int32(k))
+			length := q
+			if int32(k) < e {
+				length++
+			}
 			at := off[m+1]
 			writeRun(backing[at:at+int(length)], name, first)
 			off[m+1] = at + int(length)
+			first += length
 		}
 	}
 	return ix.assignmentFrom(off[:nm+1], backing)

@@ -156,3 +156,40 @@ func TestRangeRoundRobinBenchShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneralPathsMatchReference runs the general paths of Range and
+// RoundRobin, and both ways of dealing RoundRobin, on groups of every kind,
+// common subscriptions included, and on groups of more than 64 members,
+// where a set of members takes more than one word.
+func TestGeneralPathsMatchReference(t *testing.T) {
+	shapes := map[string]*rapid.Generator[assign.Group]{
+		"odd":            assigntest.GroupOf(assigntest.Shape{MaxMembers: 9, MaxTopics: 5, MaxPartitions: 12, Static: true, Odd: true}),
+		"identical, odd": assigntest.GroupOf(assigntest.Shape{MaxMembers: 9, MaxTopics: 5, MaxPartitions: 12, Static: true, Identical: true, Odd: true}),
+		"many members":   assigntest.GroupOf(assigntest.Shape{MaxMembers: 200, MaxTopics: 4, MaxPartitions: 300, Static: true, Odd: true}),
+		"common":         commonGroup(false),
+		"nearly common":  commonGroup(true),
+	}
+	impls := []struct {
+		name   string
+		assign func(assign.Group) (assign.Assignment, error)
+		ref    func(assign.Group) assign.Assignment
+	}{
+		{"range, general", assign.RangeMixed, rangeReference},
+		{"roundrobin, rows", assign.RoundRobinDealtByRows, roundRobinReference},
+		{"roundrobin, sets", assign.RoundRobinDealtBySets, roundRobinReference},
+	}
+	for _, shape := range slices.Sorted(maps.Keys(shapes)) {
+		for _, im := range impls {
+			t.Run(im.name+"/"+shape, rapid.MakeCheck(func(t *rapid.T) {
+				g := shapes[shape].Draw(t, "group")
+				got, err := im.assign(g)
+				if err != nil {
+					t.Fatalf("%s: %v", im.name, err)
+				}
+				if diff := cmp.Diff(im.ref(g), got, cmpopts.EquateEmpty()); diff != "" {
+					t.Fatalf("%s(g) mismatch (-reference +got):\n%s", im.name, diff)
+				}
+			}))
+		}
+	}
+}

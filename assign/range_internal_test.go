@@ -90,3 +90,39 @@ func TestWriteOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSetsFit pins when RoundRobin deals with sets of members rather than
+// rows of positions: when the sets take no more words than the
+// subscriptions hold topics.
+func TestSetsFit(t *testing.T) {
+	group := func(members int, topicsOf func(j int) []string) Group {
+		g := Group{Topics: make(map[string]int32)}
+		for j := range members {
+			m := Member{ID: string(rune('a'+j%26)) + string(rune('0'+j/26)), Topics: topicsOf(j)}
+			for _, name := range m.Topics {
+				g.Topics[name] = 1
+			}
+			g.Members = append(g.Members, m)
+		}
+		return g
+	}
+	name := func(i int) string { return "t" + string(rune('a'+i%26)) + string(rune('0'+i/26)) }
+	for _, tc := range []struct {
+		desc string
+		g    Group
+		want bool
+	}{
+		// 100 members on 3 of 5 topics: 10 words against 300 subscriptions.
+		{"dense", group(100, func(j int) []string { return []string{name(j % 5), name((j + 1) % 5), name((j + 2) % 5)} }), true},
+		// 100 members on a topic each: 2 words per topic, 200 against 100.
+		{"one topic each", group(100, func(j int) []string { return []string{name(j)} }), false},
+	} {
+		ix, err := compile(tc.g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := setsFit(ix); got != tc.want {
+			t.Errorf("%s: setsFit = %t, want %t", tc.desc, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package assign
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // RoundRobin is Kafka's RoundRobinAssignor: every partition of every
 // subscribed topic is dealt in turn to the members, skipping those not
@@ -81,22 +84,55 @@ func roundRobinCommon(ix *index, subscribers []int32) Assignment {
 	for m := range nm {
 		off[m+1] += off[m]
 	}
-	cursor := make([]int, c) // subscriber k => where its next partition goes in backing
-	for k, m := range subscribers {
-		cursor[k] = off[m]
+	// Topics in Go order, the order of every list. Partition p of a topic
+	// goes to subscriber (ix.start[t]+p) % c: the k-th gets every c-th
+	// partition from (k-from) mod c, where from = ix.start[t] % c is the
+	// subscriber partition 0 goes to.
+	type deal struct {
+		name    string
+		n, from int32
 	}
-
-	backing := make([]TopicPartition, total)
+	topics := make([]deal, len(ix.topics))
 	order := writeOrder(ix)
-	for i := range ix.topics {
+	for i := range topics {
 		t := int32(i)
 		if order != nil {
 			t = order[i]
 		}
-		name := ix.topics[t]
-		k := int(ix.start[t]) % c
-		for p := range ix.numParts[t] {
-			backing[cursor[k]] = TopicPartition{name, p}
+		topics[i] = deal{ix.topics[t], ix.numParts[t], int32(int(ix.start[t]) % c)}
+	}
+
+	backing := make([]TopicPartition, total)
+	// Only the first min(c, total) subscribers get anything.
+	if getters := min(c, total); commonMemberMajor(ix, getters) {
+		for k, m := range subscribers[:getters] {
+			k := int32(k)
+			list := backing[off[m]:off[m+1]]
+			w := 0
+			for _, d := range topics {
+				p := k - d.from
+				if p < 0 {
+					p += int32(c)
+				}
+				for ; p < d.n; p += int32(c) {
+					list[w] = TopicPartition{d.name, p}
+					w++
+				}
+			}
+		}
+		return ix.assignmentFrom(off, backing)
+	}
+
+	// Partition by partition, dealt in turn; cursor[k] is where the next
+	// partition of subscribers[k] goes.
+	cursor := make([]int, c)
+	for k, m := range subscribers {
+		cursor[k] = off[m]
+	}
+	for _, d := range topics {
+		k := int(d.from)
+		for p := range d.n {
+			backing[cursor[k]] = TopicPartition{d.name, p}
 			cursor[k]++
 			if k++; k == c {
 				k = 0
@@ -109,8 +145,20 @@ func roundRobinCommon(ix *index, subscribers []int32) Assignment {
 // roundRobinMixed is RoundRobin for any subscriptions: it deals every
 // partition, records its owner, then writes the lists.
 func roundRobinMixed(ix *index) Assignment {
+	if setsFit(ix) {
+		return ix.assignmentOf(dealBySets(ix), nil, nil)
+	}
+	return ix.assignmentOf(dealByRows(ix), nil, nil)
+}
+
+// dealByRows deals every partition (see [RoundRobin]) and returns its
+// owner, by partition number: a member index, or -1 for the partitions of
+// a topic nobody subscribes to (there are none, as ix.topics holds only
+// subscribed topics, but the rule costs nothing). It lists each topic's
+// subscribers by position in member order, which takes memory in
+// proportion to the subscriptions.
+func dealByRows(ix *index) []int32 {
 	nt := len(ix.topics)
-	nm := len(ix.g.Members)
 	np := int32(len(ix.kafkaOrder))
 
 	// Positions in member order of each topic's subscribers, ascending, as
@@ -144,51 +192,92 @@ func roundRobinMixed(ix *index) Assignment {
 	owner := make([]int32, ix.start[nt]) // partition number => member index
 	var pointer int32                    // position in member order of the next member to consider
 	for t := range nt {
-		row := at[first[t]:first[t+1]]
+		row, parts := at[first[t]:first[t+1]], owner[ix.start[t]:ix.start[t+1]]
 		if len(row) == 0 {
-			continue // not subscribed: never in ix.topics
+			for i := range parts {
+				parts[i] = -1
+			}
+			continue
 		}
 		k, _ := slices.BinarySearch(row, pointer)
-		for pid := ix.start[t]; pid < ix.start[t+1]; pid++ {
+		for p := range parts {
 			if k == len(row) {
 				k = 0
 			}
-			owner[pid] = ix.kafkaOrder[row[k]]
+			parts[p] = ix.kafkaOrder[row[k]]
 			pointer = (row[k] + 1) % np
 			k++
 		}
 	}
+	return owner
+}
 
-	// off[m+2] counts member m's partitions; after the prefix sums off[m+1]
-	// is where its list starts and serves as its cursor while writing, which
-	// leaves off[:nm+1] the offsets of the lists.
-	off := make([]int, nm+2)
+// setsFit reports whether a table of topics x members bits (see
+// [dealBySets]) holds no more words than the subscriptions hold topics, so
+// that it takes no more memory than rows of positions would. It does not
+// when few members subscribe to each topic.
+func setsFit(ix *index) bool {
+	words := (len(ix.kafkaOrder) + 63) / 64
+	entries := 0
+	for _, sub := range ix.subs {
+		entries += len(sub)
+	}
+	return words*len(ix.topics) <= entries
+}
+
+// dealBySets is dealByRows with each topic's subscribers held as a set of
+// positions in member order, one bit each. Building the sets costs one OR
+// per subscription in a table of topics x members bits, which stays in
+// cache where rows of positions, four bytes each, would not.
+func dealBySets(ix *index) []int32 {
+	nt := len(ix.topics)
+	np := len(ix.kafkaOrder)
+	words := (np + 63) / 64
+	// Topic t's set is table[t*words:][:words]: bit pos%64 of word pos/64
+	// says whether the member at position pos subscribes.
+	table := make([]uint64, words*nt)
+	for pos, m := range ix.kafkaOrder {
+		w, bit := pos/64, uint64(1)<<(pos%64)
+		for _, t := range ix.subs[m] {
+			table[int(t)*words+w] |= bit
+		}
+	}
+
+	owner := make([]int32, ix.start[nt]) // partition number => member index
+	pointer := 0                         // position in member order of the next member to consider
 	for t := range nt {
-		if first[t+1] == first[t] {
-			continue // owner holds no member for these
-		}
-		for _, m := range owner[ix.start[t]:ix.start[t+1]] {
-			off[m+2]++
-		}
-	}
-	for i := 2; i < len(off); i++ {
-		off[i] += off[i-1]
-	}
-	backing := make([]TopicPartition, off[nm+1])
-	order := writeOrder(ix)
-	for i := range nt {
-		t := int32(i)
-		if order != nil {
-			t = order[i]
-		}
-		if first[t+1] == first[t] {
-			continue
-		}
-		name, base := ix.topics[t], ix.start[t]
-		for p, m := range owner[base:ix.start[t+1]] {
-			backing[off[m+1]] = TopicPartition{name, int32(p)}
-			off[m+1]++
+		set, parts := table[t*words:][:words], owner[ix.start[t]:ix.start[t+1]]
+		for p := range parts {
+			pos := nextMember(set, pointer)
+			if pos < 0 {
+				pos = nextMember(set, 0) // wrap around
+			}
+			if pos < 0 {
+				parts[p] = -1 // nobody subscribes to t
+				continue
+			}
+			parts[p] = ix.kafkaOrder[pos]
+			pointer = pos + 1
+			if pointer == np {
+				pointer = 0
+			}
 		}
 	}
-	return ix.assignmentFrom(off[:nm+1], backing)
+	return owner
+}
+
+// nextMember returns the first position at or after from in set, or -1.
+func nextMember(set []uint64, from int) int {
+	w := from / 64
+	if w >= len(set) {
+		return -1
+	}
+	word := set[w] >> (from % 64) << (from % 64)
+	for word == 0 {
+		if w++; w == len(set) {
+			return -1
+		}
+		word = set[w]
+	}
+	return w*64 + bits.TrailingZeros64(word)
 }
