@@ -34,7 +34,7 @@ type solver struct {
 	away              []int32
 	foreign           int
 
-	heapAbove int // see the constant
+	options
 
 	sc *subClasses // set by place
 
@@ -51,6 +51,11 @@ type solver struct {
 	dist     []int32 // node => cost of a cheapest path from a source, or to a target
 	link     []int32 // node => the neighbour on that path, -1 at its end
 	linkPid  []int32 // member node => the pid of the -1 arc to or from link, or -1
+	layered  bool    // hop is set for the last search
+	rootLoad int32   // the most (forward) or least load of a root of the last search, -1 when not counted
+	hop      []int32 // node => fewest arcs on a tight path from a root, -1 when none
+	dead     []int32 // node => see tight
+	skip     []int32 // member => its subscriptions before this one are dead for good (forward)
 	inQueue  []bool
 	visits   []int32
 	queue    []int32
@@ -66,8 +71,20 @@ func general(p *Problem, start []int32, total int) ([]int32, error) {
 }
 
 func generalWith(p *Problem, start []int32, total, heapAbove int) ([]int32, error) {
+	return generalOpts(p, start, total, options{heapAbove: heapAbove})
+}
+
+// options are the solver's knobs; tests turn them to reach every
+// mechanism.
+type options struct {
+	heapAbove int  // see the constant
+	direction int8 // of the searches: 0 the smaller side, 1 forward, -1 backward
+	noTree    bool // never follow a search's own paths, only tight's
+}
+
+func generalOpts(p *Problem, start []int32, total int, o options) ([]int32, error) {
 	s := newSolver(p, start, total)
-	s.heapAbove = heapAbove
+	s.options = o
 	s.place()
 	if err := s.balance(); err != nil {
 		return nil, err
@@ -83,7 +100,7 @@ func newSolver(p *Problem, start []int32, total int) *solver {
 	V := n + len(p.Parts)
 	s := &solver{p: p, n: int32(n), start: start,
 		owner: make([]int32, total), load: make([]int32, n),
-		dist: make([]int32, V), link: make([]int32, V), linkPid: make([]int32, V),
+		dist: make([]int32, V), link: make([]int32, V), linkPid: make([]int32, V), dead: make([]int32, V), hop: make([]int32, V), skip: make([]int32, n),
 		inQueue: make([]bool, V), visits: make([]int32, V)}
 	if p.Claim != nil {
 		s.away = make([]int32, n)
@@ -772,12 +789,114 @@ func (s *solver) search(forward bool, level, minLoad, maxLoad int32) error {
 		}
 	}
 	s.queue = q[:0]
+	s.layered, s.rootLoad = false, -1
 	return nil
 }
 
-// step is one move of a path: a pid from member from to member to,
-// through topic t at an arc cost of cost, or (t < 0) the given pid home
-// to its claimant to.
+// someRoot reports whether some root of the last search may have a load
+// that meets need (see tight). rootLoad may be stale after shifts, but
+// only on the hopeful side: sources only lose load, targets only gain.
+func (s *solver) someRoot(need int32) bool {
+	if s.rootLoad < 0 {
+		best := int32(-1)
+		for m := range s.n {
+			if l := s.load[m]; s.link[m] < 0 && s.dist[m] == 0 && (best < 0 || s.forward && l > best || !s.forward && l < best) {
+				best = l
+			}
+		}
+		s.rootLoad = best
+	}
+	if s.forward {
+		return s.rootLoad >= need
+	}
+	return s.rootLoad >= 0 && s.rootLoad <= -need
+}
+
+// layer sets hop: breadth first from the roots of the last search over
+// its tight arcs (those costing exactly the difference of the distances
+// at their ends), in the search's direction.
+func (s *solver) layer() {
+	s.layered = true
+	if !s.forward && s.heldHead == nil {
+		s.buildHeld() // tight walks along the arcs out of members
+	}
+	for i := range s.hop {
+		s.hop[i] = -1
+	}
+	clear(s.skip)
+	q := s.queue[:0]
+	for m := range s.n {
+		if s.link[m] < 0 && s.dist[m] == 0 {
+			s.hop[m] = 0
+			q = append(q, m)
+		}
+	}
+	visit := func(v, from int32) {
+		if s.hop[v] < 0 {
+			s.hop[v] = s.hop[from] + 1
+			q = append(q, v)
+		}
+	}
+	for head := 0; head < len(q); head++ {
+		u := q[head]
+		du := s.dist[u]
+		switch {
+		case s.forward && u < s.n:
+			for pid := s.heldHead[u]; pid >= 0; pid = s.heldNext[pid] {
+				c := get(s.p.Claim, pid)
+				cost := int32(0)
+				if c == u {
+					cost = 1
+				}
+				if t := s.n + s.topic[pid]; s.dist[t] == du+cost {
+					visit(t, u)
+				}
+				if c >= 0 && c != u && s.dist[c] == du-1 {
+					visit(c, u)
+				}
+			}
+		case s.forward:
+			t := u - s.n
+			for _, k := range s.sc.classes[s.sc.classOff[t]:s.sc.classOff[t+1]] {
+				for _, b := range s.sc.members[s.sc.memberOff[k]:s.sc.memberOff[k+1]] {
+					if s.dist[b] == du {
+						visit(b, u)
+					}
+				}
+			}
+		case u < s.n:
+			for _, t := range s.p.Subs[u] {
+				if s.dist[s.n+t] == du {
+					visit(s.n+t, u)
+				}
+			}
+			if s.away != nil && s.away[u] > 0 {
+				for _, pid := range s.claimed[s.claimOff[u]:s.claimOff[u+1]] {
+					if a := s.owner[pid]; a != u && s.dist[a] == du-1 {
+						visit(a, u)
+					}
+				}
+			}
+		default:
+			t := u - s.n
+			for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+				a := s.owner[pid]
+				cost := int32(0)
+				if get(s.p.Claim, pid) == a {
+					cost = 1
+				}
+				if a >= 0 && s.dist[a] == du+cost {
+					visit(a, u)
+				}
+			}
+		}
+	}
+	s.queue = q[:0]
+}
+
+// step is one move of a path: a pid of topic t from member from to
+// member to, at an arc cost of cost, or (t < 0) the given pid home to
+// its claimant to.
 type step struct{ from, to, t, pid, cost int32 }
 
 // path returns the moves of the last search's path that ends at end (a
@@ -825,6 +944,159 @@ func (s *solver) intact(steps []step) bool {
 		}
 	}
 	return true
+}
+
+// shiftable reports whether the loads at the ends of steps let a
+// partition shift along it.
+func (s *solver) shiftable(steps []step, tie bool) bool {
+	if len(steps) == 0 {
+		return false // a member both source and target: impossible
+	}
+	src, dst := s.load[steps[0].from], s.load[steps[len(steps)-1].to]
+	return tie && dst == src-1 || !tie && dst <= src-2
+}
+
+// tight finds, after a search, a path of moves that is tight under its
+// distances (every arc costs exactly the difference of the distances at
+// its ends) between end and a root of the search (a member it started
+// from, still at distance 0) whose load lets the path shift a partition:
+// root load >= need when forward (end is a target, the root a source),
+// <= -need when backward (end is a source, the root a target). It
+// appends the path's moves to steps, from source to target, and reports
+// whether it found one.
+//
+// It walks the arcs against their direction when forward, along them
+// when backward, depth first, each step one hop closer to the roots (see
+// layer), so that paths stay short and never loop. A node from which no such root could be
+// reached for some need is marked dead for every need as hard or
+// harder (dead[v] <= need): sources only lose load and targets only
+// gain, so it stays so, but for arcs that shifting creates, which a
+// later search sees.
+func (s *solver) tight(end, need int32, steps []step) ([]step, bool) {
+	n0 := len(steps)
+	steps, ok := s.tightMember(end, need, steps)
+	if ok && !s.forward {
+		slices.Reverse(steps[n0:])
+	}
+	return steps, ok
+}
+
+func (s *solver) isRoot(m, need int32) bool {
+	if s.link[m] >= 0 || s.dist[m] != 0 {
+		return false
+	}
+	if s.forward {
+		return s.load[m] >= need
+	}
+	return s.load[m] <= -need
+}
+
+func (s *solver) tightMember(v, need int32, steps []step) ([]step, bool) {
+	if s.hop[v] < 0 || s.dead[v] <= need {
+		return steps, false
+	}
+	if s.isRoot(v, need) {
+		return steps, true
+	}
+	dv := s.dist[v]
+	var ok bool
+	if s.forward {
+		// Into v: t -> v from its topics, a -> v for its claims a holds.
+		sub := s.p.Subs[v]
+		for j := s.skip[v]; j < int32(len(sub)); j++ {
+			t := sub[j]
+			if j == s.skip[v] && s.dead[s.n+t] == math.MinInt32 {
+				s.skip[v]++ // dead for good: never look at it again
+				continue
+			}
+			if s.dist[s.n+t] == dv && s.hop[s.n+t] == s.hop[v]-1 {
+				var a int32
+				if a, steps, ok = s.tightTopic(t, need, steps); ok {
+					return append(steps, step{from: a, to: v, t: t, pid: -1}), true
+				}
+			}
+		}
+		if s.away != nil && s.away[v] > 0 {
+			for _, pid := range s.claimed[s.claimOff[v]:s.claimOff[v+1]] {
+				if a := s.owner[pid]; a != v && s.dist[a]-1 == dv && s.hop[a] == s.hop[v]-1 {
+					if steps, ok = s.tightMember(a, need, steps); ok {
+						return append(steps, step{from: a, to: v, t: -1, pid: pid}), true
+					}
+				}
+			}
+		}
+	} else {
+		// Out of v: v -> t for the topics of the pids it holds, v -> c
+		// for the pids it holds that c claims.
+		for pid := s.heldHead[v]; pid >= 0; pid = s.heldNext[pid] {
+			t, c := s.topic[pid], get(s.p.Claim, pid)
+			cost := int32(0)
+			if c == v {
+				cost = 1
+			}
+			if s.dist[s.n+t]+cost == dv && s.hop[s.n+t] == s.hop[v]-1 {
+				var b int32
+				if b, steps, ok = s.tightTopic(t, need, steps); ok {
+					return append(steps, step{from: v, to: b, t: t, pid: -1}), true
+				}
+			}
+			if c >= 0 && c != v && s.dist[c]-1 == dv && s.hop[c] == s.hop[v]-1 {
+				if steps, ok = s.tightMember(c, need, steps); ok {
+					return append(steps, step{from: v, to: c, t: -1, pid: pid}), true
+				}
+			}
+		}
+	}
+	s.dead[v] = min(s.dead[v], need)
+	return steps, false
+}
+
+// tightTopic continues tight from topic t: forward to a holder of one
+// of its pids, backward to a subscriber. It returns that member.
+func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
+	u := s.n + t
+	if s.dead[u] <= need {
+		return -1, steps, false
+	}
+	du := s.dist[u]
+	var ok bool
+	found := false // an arc on to the roots at all
+	if s.forward {
+		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+			a := s.owner[pid]
+			cost := int32(0)
+			if get(s.p.Claim, pid) == a {
+				cost = 1
+			}
+			// The arc a -> t costs the least over a's pids of t; a pid
+			// dearer than that cannot be tight, as the distances stay a
+			// potential.
+			if a >= 0 && s.dist[a]+cost == du && s.hop[a] == s.hop[u]-1 {
+				found = true
+				if steps, ok = s.tightMember(a, need, steps); ok {
+					return a, steps, true
+				}
+			}
+		}
+	} else {
+		for _, k := range s.sc.classes[s.sc.classOff[t]:s.sc.classOff[t+1]] {
+			for _, b := range s.sc.members[s.sc.memberOff[k]:s.sc.memberOff[k+1]] {
+				if s.dist[b] == du && s.hop[b] == s.hop[u]-1 {
+					found = true
+					if steps, ok = s.tightMember(b, need, steps); ok {
+						return b, steps, true
+					}
+				}
+			}
+		}
+	}
+	s.dead[u] = min(s.dead[u], need)
+	if !found {
+		// Shifting only ever adds arcs that lead away from the roots, so
+		// it stays so until the next search.
+		s.dead[u] = math.MinInt32
+	}
+	return -1, steps, false
 }
 
 // augment makes the moves of steps. Every pid is chosen before any
@@ -956,27 +1228,27 @@ func (s *solver) settleTies() error {
 // shiftAll shifts partitions from members of load level to members d
 // with minLoad <= load(d) <= maxLoad along paths of cost below maxDist
 // until there are none, and reports whether it shifted any. A shift
-// must leave load(d) below load(s) (tie) or at least two below it (not
-// tie), with the loads at the time of the shift.
+// needs load(d) = load(s) - 1 (tie) or load(d) <= load(s) - 2 (not tie),
+// with the loads at the time of the shift.
 //
 // One search serves many shifts. It runs from the smaller side, so that
-// every member of the larger side has a path: backward from the
-// targets when sources are as many (a member joining takes its share
+// every member of the larger side (an end) has a path: backward from
+// the targets when sources are as many (a member joining takes its share
 // from many sources in one search), forward from the sources otherwise
 // (a member holding too much hands it to many targets). Its distances
-// are a potential under which every arc has a reduced cost >= 0 and the
-// arcs of its paths 0; shifting along such a path keeps both true (the
-// reversed arcs are tight, arcs that appear are tight, arcs that vanish
-// or grow dearer do not matter), so a path of the same search that is
-// still intact is still tight: shifting along it keeps the move graph
-// free of negative cycles, and it costs what the search saw. So the
-// paths are followed cheapest first, and again in further passes while
-// they are intact and the loads at their ends still allow a shift.
+// are a potential under which every arc has a reduced cost >= 0: tight
+// arcs, of reduced cost 0, include those of its paths. Shifting along a
+// tight path keeps that true (the reversed arcs are tight, arcs that
+// appear are tight, arcs that vanish or grow dearer do not matter), so
+// it keeps the move graph free of negative cycles, and a tight path
+// costs what the search saw: the distance of its end. So each end, the
+// cheapest first, follows the search's own path while it is intact, and
+// when it is not, another tight path (tight); in passes, one shift per
+// end and pass, while the loads allow.
 func (s *solver) shiftAll(level int32, tie bool, minLoad, maxLoad, maxDist int32) (bool, error) {
 	shifted := false
 	var ends []int32
 	var steps []step
-	var err error
 	for {
 		sources, targets := 0, 0
 		for _, l := range s.load {
@@ -991,6 +1263,9 @@ func (s *solver) shiftAll(level int32, tie bool, minLoad, maxLoad, maxDist int32
 			return shifted, nil
 		}
 		forward := sources < targets
+		if s.direction != 0 {
+			forward = s.direction > 0
+		}
 		if err := s.search(forward, level, minLoad, maxLoad); err != nil {
 			return shifted, err
 		}
@@ -1006,19 +1281,51 @@ func (s *solver) shiftAll(level int32, tie bool, minLoad, maxLoad, maxDist int32
 		slices.SortStableFunc(ends, func(a, b int32) int {
 			return cmp.Compare(s.dist[a], s.dist[b])
 		})
+		for i := range s.dead {
+			s.dead[i] = inf
+		}
 		progress := false
 		for again := true; again; {
 			again = false
 			for _, e := range ends {
-				if steps, err = s.path(e, steps); err != nil {
+				// Each end shifts at most one partition per pass, so that
+				// loads move evenly, and only while it is still a source or
+				// a target.
+				if l := s.load[e]; !forward && l != level || forward && (l < minLoad || l > maxLoad) {
+					continue
+				}
+				var need int32
+				switch {
+				case forward && tie:
+					need = s.load[e] + 1
+				case forward:
+					need = s.load[e] + 2
+				case tie:
+					need = -(s.load[e] - 1)
+				default:
+					need = -(s.load[e] - 2)
+				}
+				// The search's own path first; another tight one if that is
+				// spent.
+				var err error
+				if steps, err = s.path(e, steps[:0]); err != nil {
 					return shifted, err
 				}
-				if len(steps) == 0 {
-					continue // a member both source and target: impossible
-				}
-				src, dst := s.load[steps[0].from], s.load[steps[len(steps)-1].to]
-				if tie && dst != src-1 || !tie && dst > src-2 || !s.intact(steps) {
-					continue
+				if s.noTree || !s.shiftable(steps, tie) || !s.intact(steps) {
+					if !s.someRoot(need) {
+						continue // tight would search in vain
+					}
+					if !s.layered {
+						s.layer()
+					}
+					var ok bool
+					if steps, ok = s.tight(e, need, steps[:0]); !ok {
+						s.rootLoad = -1 // perhaps stale: recount before the next walk
+						continue
+					}
+					if !s.shiftable(steps, tie) {
+						return shifted, fmt.Errorf("%w: a tight path cannot shift", ErrInternal)
+					}
 				}
 				if err := s.augment(steps); err != nil {
 					return shifted, err

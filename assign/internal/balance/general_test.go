@@ -295,3 +295,71 @@ func TestSubClasses(t *testing.T) {
 		}
 	})
 }
+
+// TestHeavyMemberInOneSearch: a member that subscribes to everything and
+// owns everything hands 99 joiners their shares in one search (forward
+// from it, along the tight paths of the search in passes), where a search
+// per partition moved used to be needed.
+func TestHeavyMemberInOneSearch(t *testing.T) {
+	p := heteroProblem(100, 200)
+	all := make([]int32, len(p.Parts))
+	for i := range all {
+		all[i] = int32(i)
+	}
+	p.Subs[0] = all
+	start := Start(p.Parts)
+	total := int(start[len(p.Parts)])
+	p.Claim = make([]int32, total) // all member 0's
+	s := newSolver(p, start, total)
+	s.heapAbove = heapAbove
+	s.place()
+	if err := s.balance(); err != nil {
+		t.Fatal(err)
+	}
+	if s.searches > 2 {
+		t.Errorf("balancing took %d searches, want at most 2", s.searches)
+	}
+	if err := s.settleTies(); err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := slices.Min(s.load), slices.Max(s.load)
+	if hi-lo > 1 {
+		t.Errorf("loads from %d to %d", lo, hi)
+	}
+}
+
+// TestGeneralOptimalWhateverTheRoute: the result is optimal whichever side
+// the searches run from, and when every shift takes a path found by
+// tight rather than the search's own.
+func TestGeneralOptimalWhateverTheRoute(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := mediumProblem(t)
+		start := Start(p.Parts)
+		total := int(start[len(p.Parts)])
+		if total == 0 {
+			return
+		}
+		o := options{
+			heapAbove: heapAbove,
+			direction: int8(rapid.IntRange(-1, 1).Draw(t, "direction")),
+			noTree:    rapid.Bool().Draw(t, "noTree"),
+		}
+		owner, err := generalOpts(p, start, total, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validOwners(t, p, owner)
+		if err := certify(p, owner); err != nil {
+			t.Fatal(err)
+		}
+		want, err := general(p, start, total)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotSq, gotMoves := measure(p, owner)
+		wantSq, wantMoves := measure(p, want)
+		if gotSq != wantSq || gotMoves != wantMoves {
+			t.Fatalf("%+v: sum of squares %d, moves %d; default options %d, %d", o, gotSq, gotMoves, wantSq, wantMoves)
+		}
+	})
+}
