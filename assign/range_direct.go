@@ -17,11 +17,14 @@ import "slices"
 // commonSubscribers returns the members that subscribe to some topic, in
 // Kafka's member order, and reports whether all of them subscribe to every
 // topic of ix. Members with an empty subscription take part in neither
-// strategy, so they do not break the pattern.
+// strategy, so they do not break the pattern. The result may be
+// ix.kafkaOrder itself: it is read-only.
 func commonSubscribers(ix *index) ([]int32, bool) {
 	var common []int32
+	idle := 0 // members with an empty subscription
 	for _, sub := range ix.subs {
 		if len(sub) == 0 {
+			idle++
 			continue
 		}
 		if common == nil {
@@ -37,7 +40,10 @@ func commonSubscribers(ix *index) ([]int32, bool) {
 	if len(common) != len(ix.topics) {
 		return nil, false
 	}
-	subscribers := make([]int32, 0, len(ix.kafkaOrder))
+	if idle == 0 {
+		return ix.kafkaOrder, true
+	}
+	subscribers := make([]int32, 0, len(ix.kafkaOrder)-idle)
 	for _, m := range ix.kafkaOrder {
 		if len(ix.subs[m]) > 0 {
 			subscribers = append(subscribers, m)
@@ -75,13 +81,6 @@ func rangeWithoutRacks(ix *index) Assignment {
 	return rangeMixed(ix)
 }
 
-// writeRun writes partitions first..first+len(dst)-1 of topic name to dst.
-func writeRun(dst []TopicPartition, name string, first int32) {
-	for i := range dst {
-		dst[i] = TopicPartition{name, first + int32(i)}
-	}
-}
-
 // rangeCommon is Range when every subscriber subscribes to every topic:
 // subscribers[k] is the k-th subscriber of every topic.
 //
@@ -91,7 +90,10 @@ func writeRun(dst []TopicPartition, name string, first int32) {
 func rangeCommon(ix *index, subscribers []int32) Assignment {
 	nm := len(ix.g.Members)
 	c := int32(len(subscribers))
-	off := make([]int, nm+1)
+	// off[:nm+1] are the offsets of the lists in backing; cursor, sharing
+	// its allocation, is scratch indexed by subscriber.
+	off := make([]int, nm+1+int(c))
+	off, cursor := off[:nm+1], off[nm+1:]
 	if c == 0 {
 		return ix.assignmentFrom(off, nil)
 	}
@@ -107,7 +109,6 @@ func rangeCommon(ix *index, subscribers []int32) Assignment {
 	order := writeOrder(ix)
 	// cursor[k] is first a histogram of n%c, then, by suffix sums, the
 	// number of topics whose n%c exceeds k.
-	cursor := make([]int, c)
 	quota, most := 0, int32(0) // most: the largest partition count
 	for i := range topics {
 		t := int32(i)
@@ -139,13 +140,17 @@ func rangeCommon(ix *index, subscribers []int32) Assignment {
 		for k, m := range subscribers[:getters] {
 			k := int32(k)
 			list := backing[off[m]:off[m+1]]
+			w := 0
 			for _, sp := range topics {
-				length := sp.q
+				first := k*sp.q + min(k, sp.e)
+				end := first + sp.q
 				if k < sp.e {
-					length++
+					end++
 				}
-				writeRun(list[:length], sp.name, k*sp.q+min(k, sp.e))
-				list = list[length:]
+				for p := first; p < end; p++ {
+					list[w] = TopicPartition{sp.name, p}
+					w++
+				}
 			}
 		}
 		return ix.assignmentFrom(off, backing)
@@ -169,8 +174,11 @@ func rangeCommon(ix *index, subscribers []int32) Assignment {
 				length++
 			}
 			at := cursor[k]
-			writeRun(backing[at:at+int(length)], sp.name, first)
-			cursor[k] = at + int(length)
+			for p := first; p < first+length; p++ {
+				backing[at] = TopicPartition{sp.name, p}
+				at++
+			}
+			cursor[k] = at
 			first += length
 		}
 	}
@@ -258,8 +266,11 @@ func rangeMixed(ix *index) Assignment {
 				length++
 			}
 			at := off[m+1]
-			writeRun(backing[at:at+int(length)], name, first)
-			off[m+1] = at + int(length)
+			for p := first; p < first+length; p++ {
+				backing[at] = TopicPartition{name, p}
+				at++
+			}
+			off[m+1] = at
 			first += length
 		}
 	}

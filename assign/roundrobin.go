@@ -70,7 +70,10 @@ func (RoundRobin) Assign(g Group) (Assignment, error) {
 func roundRobinCommon(ix *index, subscribers []int32) Assignment {
 	nm := len(ix.g.Members)
 	c := len(subscribers)
-	off := make([]int, nm+1)
+	// off[:nm+1] are the offsets of the lists in backing; cursor, sharing
+	// its allocation, is scratch indexed by subscriber.
+	off := make([]int, nm+1+c)
+	off, cursor := off[:nm+1], off[nm+1:]
 	if c == 0 {
 		return ix.assignmentFrom(off, nil)
 	}
@@ -125,7 +128,6 @@ func roundRobinCommon(ix *index, subscribers []int32) Assignment {
 
 	// Partition by partition, dealt in turn; cursor[k] is where the next
 	// partition of subscribers[k] goes.
-	cursor := make([]int, c)
 	for k, m := range subscribers {
 		cursor[k] = off[m]
 	}
@@ -146,9 +148,51 @@ func roundRobinCommon(ix *index, subscribers []int32) Assignment {
 // partition, records its owner, then writes the lists.
 func roundRobinMixed(ix *index) Assignment {
 	if setsFit(ix) {
-		return ix.assignmentOf(dealBySets(ix), nil, nil)
+		return writeOwners(ix, dealBySets(ix))
 	}
-	return ix.assignmentOf(dealByRows(ix), nil, nil)
+	return writeOwners(ix, dealByRows(ix))
+}
+
+// writeOwners returns the assignment giving partition number pid to member
+// owner[pid] (an index, or -1 for nobody). It counts each member's
+// partitions, lays the lists out in one backing array and writes every
+// partition straight into its member's list, topics in Go order.
+//
+// index.assignmentOf does the same with a counting sort of partition
+// numbers first and one sweep per member after; on RoundRobin's owners,
+// where consecutive partitions go to different members and a member's
+// partitions are spread over many topics, writing directly measured 1.1
+// to 7 times faster on the benchmarks' groups (7 on hetero-1000x2000t).
+func writeOwners(ix *index, owner []int32) Assignment {
+	// off[m+2] counts member m's partitions; after the prefix sums off[m+1]
+	// is where its list starts and serves as its cursor while writing, which
+	// leaves off[:nm+1] the offsets of the lists.
+	nm := len(ix.g.Members)
+	off := make([]int, nm+2)
+	for _, m := range owner {
+		if m >= 0 {
+			off[m+2]++
+		}
+	}
+	for i := 2; i < len(off); i++ {
+		off[i] += off[i-1]
+	}
+	backing := make([]TopicPartition, off[nm+1])
+	order := writeOrder(ix)
+	for i := range ix.topics {
+		t := int32(i)
+		if order != nil {
+			t = order[i]
+		}
+		name, base := ix.topics[t], ix.start[t]
+		for p, m := range owner[base:ix.start[t+1]] {
+			if m >= 0 {
+				backing[off[m+1]] = TopicPartition{name, int32(p)}
+				off[m+1]++
+			}
+		}
+	}
+	return ix.assignmentFrom(off[:nm+1], backing)
 }
 
 // dealByRows deals every partition (see [RoundRobin]) and returns its
@@ -233,24 +277,26 @@ func dealBySets(ix *index) []int32 {
 	nt := len(ix.topics)
 	np := len(ix.kafkaOrder)
 	words := (np + 63) / 64
-	// Topic t's set is table[t*words:][:words]: bit pos%64 of word pos/64
-	// says whether the member at position pos subscribes.
+	// Bit pos%64 of word table[pos/64*nt+t] says whether the member at
+	// position pos subscribes to t. Word by word, topics are adjacent, so
+	// a member's subscription (ascending topics) sets bits in one sweep.
 	table := make([]uint64, words*nt)
 	for pos, m := range ix.kafkaOrder {
-		w, bit := pos/64, uint64(1)<<(pos%64)
+		row, bit := table[pos/64*nt:][:nt], uint64(1)<<(pos%64)
 		for _, t := range ix.subs[m] {
-			table[int(t)*words+w] |= bit
+			row[t] |= bit
 		}
 	}
 
 	owner := make([]int32, ix.start[nt]) // partition number => member index
 	pointer := 0                         // position in member order of the next member to consider
 	for t := range nt {
-		set, parts := table[t*words:][:words], owner[ix.start[t]:ix.start[t+1]]
+		set := subscriberSet{table[t:], nt, words}
+		parts := owner[ix.start[t]:ix.start[t+1]]
 		for p := range parts {
-			pos := nextMember(set, pointer)
+			pos := set.next(pointer)
 			if pos < 0 {
-				pos = nextMember(set, 0) // wrap around
+				pos = set.next(0) // wrap around
 			}
 			if pos < 0 {
 				parts[p] = -1 // nobody subscribes to t
@@ -266,18 +312,26 @@ func dealBySets(ix *index) []int32 {
 	return owner
 }
 
-// nextMember returns the first position at or after from in set, or -1.
-func nextMember(set []uint64, from int) int {
+// subscriberSet is one topic's column of dealBySets's table: word w of
+// the set is table[w*stride].
+type subscriberSet struct {
+	table  []uint64
+	stride int
+	words  int
+}
+
+// next returns the first position at or after from in the set, or -1.
+func (s subscriberSet) next(from int) int {
 	w := from / 64
-	if w >= len(set) {
+	if w >= s.words {
 		return -1
 	}
-	word := set[w] >> (from % 64) << (from % 64)
+	word := s.table[w*s.stride] >> (from % 64) << (from % 64)
 	for word == 0 {
-		if w++; w == len(set) {
+		if w++; w == s.words {
 			return -1
 		}
-		word = set[w]
+		word = s.table[w*s.stride]
 	}
 	return w*64 + bits.TrailingZeros64(word)
 }
