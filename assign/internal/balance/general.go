@@ -339,16 +339,17 @@ func newSubClasses(subs [][]int32, topics int, hash func([]int32) uint64) *subCl
 }
 
 // hashSub hashes a subscription: FNV-1a on four interleaved lanes, which
-// do not wait on each other's multiplications.
+// do not wait on each other's multiplications, two topics per word.
 func hashSub(sub []int32) uint64 {
 	const prime = 1099511628211
 	h := [4]uint64{14695981039346656037, 1, 2, 3}
+	word := func(i int) uint64 { return uint64(uint32(sub[i]))<<32 | uint64(uint32(sub[i+1])) }
 	i := 0
-	for ; i+4 <= len(sub); i += 4 {
-		h[0] = (h[0] ^ uint64(uint32(sub[i]))) * prime
-		h[1] = (h[1] ^ uint64(uint32(sub[i+1]))) * prime
-		h[2] = (h[2] ^ uint64(uint32(sub[i+2]))) * prime
-		h[3] = (h[3] ^ uint64(uint32(sub[i+3]))) * prime
+	for ; i+8 <= len(sub); i += 8 {
+		h[0] = (h[0] ^ word(i)) * prime
+		h[1] = (h[1] ^ word(i+2)) * prime
+		h[2] = (h[2] ^ word(i+4)) * prime
+		h[3] = (h[3] ^ word(i+6)) * prime
 	}
 	for ; i < len(sub); i++ {
 		h[0] = (h[0] ^ uint64(uint32(sub[i]))) * prime
