@@ -28,8 +28,9 @@ type solver struct {
 	load  []int32 // member => pids held
 
 	// The pids member m claims are claimed[claimOff[m]:claimOff[m+1]],
-	// ascending; both are nil without claims. away[m] counts those that
-	// another member holds, and foreign sums away: the number of -1 arcs.
+	// ascending; both are nil without claims or before the first search.
+	// away[m] counts those that another member holds, and foreign sums
+	// away: the number of -1 arcs.
 	claimOff, claimed []int32
 	away              []int32
 	foreign           int
@@ -97,33 +98,41 @@ func generalOpts(p *Problem, start []int32, total int, o options) ([]int32, erro
 
 func newSolver(p *Problem, start []int32, total int) *solver {
 	n := len(p.Subs)
-	V := n + len(p.Parts)
-	s := &solver{p: p, n: int32(n), start: start,
-		owner: make([]int32, total), load: make([]int32, n),
-		dist: make([]int32, V), link: make([]int32, V), linkPid: make([]int32, V), dead: make([]int32, V), hop: make([]int32, V), skip: make([]int32, n),
-		inQueue: make([]bool, V), visits: make([]int32, V)}
-	if p.Claim != nil {
-		s.away = make([]int32, n)
-		s.claimOff = make([]int32, n+1)
-		for _, c := range p.Claim {
-			if c >= 0 {
-				s.claimOff[c+1]++
-			}
-		}
-		for m := range n {
-			s.claimOff[m+1] += s.claimOff[m]
-		}
-		s.claimed = make([]int32, s.claimOff[n])
-		fill := s.load // borrowed as a cursor; place recounts loads
-		for pid, c := range p.Claim {
-			if c >= 0 {
-				s.claimed[s.claimOff[c]+fill[c]] = int32(pid)
-				fill[c]++
-			}
-		}
-		clear(fill)
+	return &solver{p: p, n: int32(n), start: start, owner: make([]int32, total), load: make([]int32, n)}
+}
+
+// prepareSearch allocates what searches need, at the first: most
+// problems need none. Nothing has moved yet then, so no claim is away.
+func (s *solver) prepareSearch() {
+	if s.dist != nil {
+		return
 	}
-	return s
+	n := int(s.n)
+	V := n + len(s.p.Parts)
+	s.dist, s.link, s.linkPid = make([]int32, V), make([]int32, V), make([]int32, V)
+	s.dead, s.hop, s.skip = make([]int32, V), make([]int32, V), make([]int32, n)
+	s.inQueue, s.visits = make([]bool, V), make([]int32, V)
+	if s.p.Claim == nil {
+		return
+	}
+	s.away = make([]int32, n)
+	s.claimOff = make([]int32, n+1)
+	for _, c := range s.p.Claim {
+		if c >= 0 {
+			s.claimOff[c+1]++
+		}
+	}
+	for m := range n {
+		s.claimOff[m+1] += s.claimOff[m]
+	}
+	s.claimed = make([]int32, s.claimOff[n])
+	fill := slices.Clone(s.claimOff[:n])
+	for pid, c := range s.p.Claim {
+		if c >= 0 {
+			s.claimed[fill[c]] = int32(pid)
+			fill[c]++
+		}
+	}
 }
 
 // move gives pid to member to.
@@ -704,6 +713,7 @@ func (h *memberHeap) down(i int) {
 // of a pid of t.
 func (s *solver) search(forward bool, level, minLoad, maxLoad int32) error {
 	s.searches++
+	s.prepareSearch()
 	s.forward = forward
 	if forward && s.heldHead == nil {
 		s.buildHeld()
