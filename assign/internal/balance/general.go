@@ -48,19 +48,20 @@ type solver struct {
 	// The last search. Forward, it runs from the sources and link leads
 	// from a node back towards them; backward, it runs from the targets
 	// and link leads from a node on towards them.
-	forward  bool
-	dist     []int32 // node => cost of a cheapest path from a source, or to a target
-	link     []int32 // node => the neighbour on that path, -1 at its end
-	linkPid  []int32 // member node => the pid of the -1 arc to or from link, or -1
-	layered  bool    // hop is set for the last search
-	rootLoad int32   // the most (forward) or least load of a root of the last search, -1 when not counted
-	hop      []int32 // node => fewest arcs on a tight path from a root, -1 when none
-	dead     []int32 // node => see tight
-	skip     []int32 // member => its subscriptions before this one are dead for good (forward)
-	inQueue  []bool
-	visits   []int32
-	queue    []int32
-	searches int // searches run, for tests
+	forward   bool
+	dist      []int32 // node => cost of a cheapest path from a source, or to a target
+	link      []int32 // node => the neighbour on that path, -1 at its end
+	linkPid   []int32 // member node => the pid of the -1 arc to or from link, or -1
+	layered   bool    // hop is set for the last search
+	rootLoad  int32   // the most (forward) or least load of a root of the last search, -1 when not counted
+	rootStale bool    // a shift since rootLoad was counted
+	hop       []int32 // node => fewest arcs on a tight path from a root, -1 when none
+	dead      []int32 // node => see tight
+	skip      []int32 // member => its subscriptions before this one are dead for good (forward)
+	inQueue   []bool
+	visits    []int32
+	queue     []int32
+	searches  int // searches run, for tests
 }
 
 // heapAbove is the product of a topic's subscribers and unclaimed pids
@@ -815,7 +816,7 @@ func (s *solver) someRoot(need int32) bool {
 				best = l
 			}
 		}
-		s.rootLoad = best
+		s.rootLoad, s.rootStale = best, false
 	}
 	if s.forward {
 		return s.rootLoad >= need
@@ -1331,7 +1332,9 @@ func (s *solver) shiftAll(level int32, tie bool, minLoad, maxLoad, maxDist int32
 					}
 					var ok bool
 					if steps, ok = s.tight(e, need, steps[:0]); !ok {
-						s.rootLoad = -1 // perhaps stale: recount before the next walk
+						if s.rootStale {
+							s.rootLoad = -1 // recount before the next walk
+						}
 						continue
 					}
 					if !s.shiftable(steps, tie) {
@@ -1342,6 +1345,7 @@ func (s *solver) shiftAll(level int32, tie bool, minLoad, maxLoad, maxDist int32
 					return shifted, err
 				}
 				shifted, progress, again = true, true, true
+				s.rootStale = true
 			}
 		}
 		if !progress {
