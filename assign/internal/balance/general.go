@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -231,17 +232,23 @@ func (s *solver) place() {
 	var pl *placer
 	for _, key := range keys {
 		t := int32(key)
-		tsubs = sc.subscribers(t, tsubs[:0])
 		unclaimed := 0
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
-			if m := s.owner[pid]; m >= 0 {
-				cnt[m]++
-			} else {
+			if s.owner[pid] < 0 {
 				unclaimed++
 			}
 		}
+		if unclaimed == 0 {
+			continue
+		}
+		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+			if m := s.owner[pid]; m >= 0 {
+				cnt[m]++
+			}
+		}
+		tsubs = sc.subscribers(t, tsubs[:0])
 		switch {
-		case unclaimed == 0 || len(tsubs) == 0:
+		case len(tsubs) == 0:
 			// Nothing to place (nobody subscribing is impossible: topics
 			// exist only when subscribed).
 		case unclaimed*len(tsubs) > s.heapAbove:
@@ -275,6 +282,10 @@ func (s *solver) place() {
 type subClasses struct {
 	memberOff, members []int32 // class k => its members, ascending: members[memberOff[k]:memberOff[k+1]]
 	classOff, classes  []int32 // topic t => its classes, ascending: classes[classOff[t]:classOff[t+1]]
+	// bits holds each class's members as a bit set of words words, when
+	// that is small; union is scratch for one topic's.
+	bits, union []uint64
+	words       int
 }
 
 func newSubClasses(subs [][]int32, topics int, hash func([]int32) uint64) *subClasses {
@@ -320,6 +331,13 @@ func newSubClasses(subs [][]int32, topics int, hash func([]int32) uint64) *subCl
 	}
 	K := len(reps)
 	sc := &subClasses{memberOff: make([]int32, K+1), members: make([]int32, n), classOff: make([]int32, topics+1)}
+	if words := (n + 63) / 64; K*words <= 1<<16 {
+		sc.words = words
+		sc.bits, sc.union = make([]uint64, K*words), make([]uint64, words)
+		for m, k := range classOf {
+			sc.bits[int(k)*words+m/64] |= 1 << (m % 64)
+		}
+	}
 	for _, k := range classOf {
 		sc.memberOff[k+1]++
 	}
@@ -385,6 +403,33 @@ func (sc *subClasses) subscribers(t int32, out []int32) []int32 {
 	return out
 }
 
+// sorted appends the members subscribing to t to out, ascending.
+func (sc *subClasses) sorted(t int32, out []int32) []int32 {
+	ks := sc.classes[sc.classOff[t]:sc.classOff[t+1]]
+	switch {
+	case len(ks) == 1:
+		return append(out, sc.members[sc.memberOff[ks[0]]:sc.memberOff[ks[0]+1]]...)
+	case sc.bits != nil:
+		u := sc.union
+		clear(u)
+		for _, k := range ks {
+			for i, w := range sc.bits[int(k)*sc.words : int(k+1)*sc.words] {
+				u[i] |= w
+			}
+		}
+		for i, w := range u {
+			for ; w != 0; w &= w - 1 {
+				out = append(out, int32(i*64+bits.TrailingZeros64(w)))
+			}
+		}
+		return out
+	}
+	n0 := len(out)
+	out = sc.subscribers(t, out)
+	slices.Sort(out[n0:])
+	return out
+}
+
 // scan chooses where place puts pid by looking at every subscriber, in
 // any order; cnt holds their pids of the topic.
 func (s *solver) scan(pid int32, subs, cnt []int32) int32 {
@@ -412,11 +457,14 @@ func (s *solver) scan(pid int32, subs, cnt []int32) int32 {
 // load, member): heap 0 holds every subscriber of the topic, heap 1+r
 // those on rack r.
 type placer struct {
-	s      *solver
-	cnt    []int32  // the solver's: member => pids of the current topic it holds
-	key    []uint64 // member => cnt<<32 | load, for the current topic
-	heaps  []memberHeap
-	packed []uint64 // scratch for spread
+	s       *solver
+	cnt     []int32  // the solver's: member => pids of the current topic it holds
+	key     []uint64 // member => cnt<<32 | load, for the current topic
+	heaps   []memberHeap
+	packed  []uint64 // scratch for spread
+	levels  []int32  // scratch for spread
+	picks   []int32  // scratch for spread
+	ordered []int32  // scratch for spread
 }
 
 func newPlacer(s *solver, cnt []int32) *placer {
@@ -523,33 +571,42 @@ func (pl *placer) plain(t int32) bool {
 // holds a pid of t yet.
 func (pl *placer) spread(t int32, subs []int32, unclaimed int, fresh bool) bool {
 	s := pl.s
-	// (load, member) packed in one word, so that comparing is one branch.
-	cands := pl.packed[:0]
-	if fresh {
-		for _, m := range subs {
-			cands = append(cands, uint64(s.load[m])<<32|uint64(m))
-		}
-	} else {
-		low := int32(inf)
+	low := int32(0)
+	if !fresh {
+		low = int32(inf)
 		for _, m := range subs {
 			low = min(low, pl.cnt[m])
 		}
+	}
+	// The candidates are those at count low. Counting them by load takes
+	// the subscribers in order, which costs a pass; it pays when many of
+	// them take a pid.
+	var best []int32
+	if unclaimed*4 >= len(subs) {
+		minL, maxL, cands := int32(inf), int32(-1), 0
 		for _, m := range subs {
 			if pl.cnt[m] == low {
-				cands = append(cands, uint64(s.load[m])<<32|uint64(m))
+				minL, maxL = min(minL, s.load[m]), max(maxL, s.load[m])
+				cands++
 			}
 		}
+		if cands < unclaimed {
+			return false
+		}
+		if maxL-minL < int32(4*len(subs)+64) {
+			pl.ordered = s.sc.sorted(t, pl.ordered[:0])
+			best = pl.bucketed(pl.ordered, low, minL, maxL, unclaimed)
+		}
 	}
-	pl.packed = cands
-	if len(cands) < unclaimed {
-		return false
+	if best == nil {
+		if best = pl.selected(subs, low, unclaimed); best == nil {
+			return false
+		}
 	}
-	best := smallest(cands, unclaimed)
-	slices.Sort(best)
 	i := 0
 	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 		if s.owner[pid] < 0 {
-			m := int32(uint32(best[i]))
+			m := best[i]
 			i++
 			s.owner[pid] = m
 			s.load[m]++
@@ -557,6 +614,70 @@ func (pl *placer) spread(t int32, subs []int32, unclaimed int, fresh bool) bool 
 		}
 	}
 	return true
+}
+
+// bucketed returns the keep smallest by (load, member) of the members of
+// subs (ascending) at count low, whose loads lie in [minL, maxL], in that
+// order: a counting sort by load, stable, so members stay ascending
+// within a load.
+func (pl *placer) bucketed(subs []int32, low, minL, maxL int32, keep int) []int32 {
+	s := pl.s
+	levels := int(maxL-minL) + 1
+	pos := slices.Grow(pl.levels[:0], levels)[:levels]
+	clear(pos)
+	for _, m := range subs {
+		if pl.cnt[m] == low {
+			pos[s.load[m]-minL]++
+		}
+	}
+	// pos[l] becomes where load minL+l starts in the order; loads from
+	// top on do not fit in keep.
+	at, top := int32(0), int32(levels)
+	for l := range int32(levels) {
+		c := pos[l]
+		pos[l] = at
+		if at += c; int(at) >= keep {
+			top = l + 1
+			break
+		}
+	}
+	best := slices.Grow(pl.picks[:0], keep)[:keep]
+	for _, m := range subs {
+		if pl.cnt[m] != low {
+			continue
+		}
+		if l := s.load[m] - minL; l < top && int(pos[l]) < keep {
+			best[pos[l]] = m
+			pos[l]++
+		}
+	}
+	pl.levels, pl.picks = pos, best
+	return best
+}
+
+// selected is bucketed by selection, for subs in any order, or nil when
+// fewer than keep members are at count low.
+func (pl *placer) selected(subs []int32, low int32, keep int) []int32 {
+	s := pl.s
+	// (load, member) packed in one word, so that comparing is one branch.
+	cands := pl.packed[:0]
+	for _, m := range subs {
+		if pl.cnt[m] == low {
+			cands = append(cands, uint64(s.load[m])<<32|uint64(m))
+		}
+	}
+	pl.packed = cands
+	if len(cands) < keep {
+		return nil
+	}
+	sel := smallest(cands, keep)
+	slices.Sort(sel)
+	best := slices.Grow(pl.picks[:0], keep)[:keep]
+	for i, x := range sel {
+		best[i] = int32(uint32(x))
+	}
+	pl.picks = best
+	return best
 }
 
 // smallest moves the keep smallest of xs to its front, in no particular

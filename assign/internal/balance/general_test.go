@@ -233,8 +233,8 @@ func TestJoinerFilledInOneSearch(t *testing.T) {
 	t.Logf("joiner took %d partitions; searches: %d to balance, %d to settle ties", s.load[joiner], before, s.searches-before)
 }
 
-// TestSubClasses: a topic's subscribers gathered class by class are
-// exactly its subscribers, whatever the hash (a constant one chains every
+// TestSubClasses: a topic's subscribers gathered from its classes are
+// exactly its subscribers, ascending, whatever the hash (a constant one chains every
 // class under one key), and each class holds equal subscriptions.
 func TestSubClasses(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -286,10 +286,14 @@ func TestSubClasses(t *testing.T) {
 						want = append(want, m)
 					}
 				}
-				got := sc.subscribers(ti, nil)
-				slices.Sort(got)
+				got := sc.sorted(ti, []int32{-7})[1:] // appends after what is there
 				if !slices.Equal(got, want) || int(sc.count(ti)) != len(want) {
-					t.Fatalf("%s: topic %d: subscribers %v (count %d), want %v", name, ti, got, sc.count(ti), want)
+					t.Fatalf("%s: topic %d: sorted subscribers %v (count %d), want %v", name, ti, got, sc.count(ti), want)
+				}
+				got = sc.subscribers(ti, nil)
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s: topic %d: subscribers %v, want %v", name, ti, got, want)
 				}
 			}
 		}
@@ -360,6 +364,47 @@ func TestGeneralOptimalWhateverTheRoute(t *testing.T) {
 		wantSq, wantMoves := measure(p, want)
 		if gotSq != wantSq || gotMoves != wantMoves {
 			t.Fatalf("%+v: sum of squares %d, moves %d; default options %d, %d", o, gotSq, gotMoves, wantSq, wantMoves)
+		}
+	})
+}
+
+// TestSpreadPicks: counting by load and selecting pick the same members,
+// the keep smallest by (load, member) among those at count low, in that
+// order.
+func TestSpreadPicks(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 40).Draw(t, "members")
+		p := &Problem{Parts: []int32{1}, Subs: make([][]int32, n)}
+		s := newSolver(p, Start(p.Parts), 1)
+		pl := newPlacer(s, make([]int32, n))
+		spreadLoads := rapid.IntRange(0, 300).Draw(t, "spread")
+		var subs []int32
+		for m := range int32(n) {
+			s.load[m] = int32(rapid.IntRange(0, spreadLoads).Draw(t, "load"))
+			pl.cnt[m] = int32(rapid.IntRange(0, 2).Draw(t, "cnt"))
+			if rapid.Bool().Draw(t, "subscribes") {
+				subs = append(subs, m)
+			}
+		}
+		low := int32(rapid.IntRange(0, 2).Draw(t, "low"))
+		var want []int32
+		minL, maxL := int32(inf), int32(-1)
+		for _, m := range subs {
+			if pl.cnt[m] == low {
+				want = append(want, m)
+				minL, maxL = min(minL, s.load[m]), max(maxL, s.load[m])
+			}
+		}
+		if len(want) == 0 {
+			return
+		}
+		slices.SortStableFunc(want, func(a, b int32) int { return int(s.load[a] - s.load[b]) })
+		keep := rapid.IntRange(1, len(want)).Draw(t, "keep")
+		want = want[:keep]
+		bucketed := slices.Clone(pl.bucketed(subs, low, minL, maxL, keep))
+		selected := slices.Clone(pl.selected(subs, low, keep))
+		if !slices.Equal(bucketed, want) || !slices.Equal(selected, want) {
+			t.Fatalf("bucketed %v, selected %v, want %v", bucketed, selected, want)
 		}
 	})
 }
