@@ -42,7 +42,8 @@ type solver struct {
 
 	// The pids each member holds, as doubly linked lists (heldNext and
 	// heldPrev are by pid, -1 at the ends), and the topic of every pid:
-	// built by the first forward search, nil until then.
+	// built for the arcs out of members when first needed (a forward
+	// search, or tight after a backward one), nil until then.
 	heldHead, heldNext, heldPrev []int32
 	topic                        []int32
 
@@ -180,7 +181,7 @@ func (s *solver) unhold(pid, m int32) {
 	}
 }
 
-// buildHeld builds the held lists and topic, for the forward search.
+// buildHeld builds the held lists and topic.
 func (s *solver) buildHeld() {
 	total := len(s.owner)
 	s.heldHead = make([]int32, s.n)
@@ -206,7 +207,8 @@ func (s *solver) buildHeld() {
 // one of those, else one on a rack holding a replica, else the least
 // loaded, else the lowest member. Topics with many subscribers and many
 // unclaimed pids use heaps (one for all subscribers, one per rack) that
-// make the same choices in O(log n) each.
+// make the same choices in O(log n) each, or without previous owners and
+// racks (plain) pick the same members in one go (spread).
 func (s *solver) place() {
 	for pid := range s.owner {
 		c := get(s.p.Claim, int32(pid))
@@ -1100,11 +1102,12 @@ func (s *solver) shiftable(steps []step, tie bool) bool {
 //
 // It walks the arcs against their direction when forward, along them
 // when backward, depth first, each step one hop closer to the roots (see
-// layer), so that paths stay short and never loop. A node from which no such root could be
-// reached for some need is marked dead for every need as hard or
-// harder (dead[v] <= need): sources only lose load and targets only
-// gain, so it stays so, but for arcs that shifting creates, which a
-// later search sees.
+// layer), so that paths stay short and never loop. A node from which no
+// such root could be reached for some need is marked dead for every need
+// as hard or harder (dead[v] <= need): sources only lose load and
+// targets only gain, so it stays so, but for arcs that shifting creates,
+// which a later search sees. (Missing a path costs a search, never
+// optimality: shiftAll searches again until a search finds none.)
 func (s *solver) tight(end, need int32, steps []step) ([]step, bool) {
 	n0 := len(steps)
 	steps, ok := s.tightMember(end, need, steps)
