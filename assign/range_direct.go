@@ -6,8 +6,9 @@ import "slices"
 // lists of the [Assignment]: count what each member gets, lay the lists out
 // in one backing array, then walk the topics in Go string order and append
 // each partition to its member's list. Lists come out sorted by
-// [TopicPartition.Compare] with nothing sorted and nothing grown, and no
-// per-partition owner table is kept.
+// [TopicPartition.Compare] with nothing sorted and nothing grown. Only
+// RoundRobin with different subscriptions records an owner per partition
+// first (see writeOwners).
 //
 // When every member that subscribes to anything subscribes to the same
 // topics (the usual group, and the one compile shares one subs slice for),
@@ -201,7 +202,10 @@ func commonMemberMajor(ix *index, getters int) bool {
 // subscriptions in member order counts each topic's subscribers and records
 // the first n of a topic with n partitions, the only ones that can get
 // anything, at row[ix.start[t]:][:n]: the rows fill one array as large as
-// the partitions, whatever the subscriptions.
+// the partitions, whatever the subscriptions. Members next to each other in
+// member order that share one subscription slice are taken together, so a
+// group where most members share a subscription costs little more than one
+// where all do.
 func rangeMixed(ix *index) Assignment {
 	nm := len(ix.g.Members)
 	type topicRow struct {
@@ -214,14 +218,31 @@ func rangeMixed(ix *index) Assignment {
 		topics[t] = topicRow{parts: ix.numParts[t], start: ix.start[t]}
 	}
 	row := make([]int32, ix.start[len(ix.topics)])
-	for _, m := range ix.kafkaOrder {
-		for _, t := range ix.subs[m] {
-			tr := &topics[t]
-			if k := tr.subscribers; k < tr.parts {
-				row[tr.start+k] = m
-			}
-			tr.subscribers++
+	for i := 0; i < len(ix.kafkaOrder); {
+		m := ix.kafkaOrder[i]
+		sub, j := ix.subs[m], i+1
+		for j < len(ix.kafkaOrder) && sameSlice(ix.subs[ix.kafkaOrder[j]], sub) {
+			j++
 		}
+		if j == i+1 {
+			for _, t := range sub {
+				tr := &topics[t]
+				if k := tr.subscribers; k < tr.parts {
+					row[tr.start+k] = m
+				}
+				tr.subscribers++
+			}
+		} else {
+			run := ix.kafkaOrder[i:j]
+			for _, t := range sub {
+				tr := &topics[t]
+				if k := tr.subscribers; k < tr.parts {
+					copy(row[tr.start+k:tr.start+tr.parts], run)
+				}
+				tr.subscribers += int32(len(run))
+			}
+		}
+		i = j
 	}
 
 	// off[m+2] counts member m's partitions; after the prefix sums off[m+1]

@@ -157,17 +157,43 @@ func TestRangeRoundRobinBenchShapes(t *testing.T) {
 	}
 }
 
+// runsGroup draws groups of 65 to 300 members, in member order as listed,
+// in runs that share one subscription (one slice, which compile shares
+// between neighbours): the general paths take such runs together, and
+// with more than 64 members a run can span words of RoundRobin's sets.
+func runsGroup() *rapid.Generator[assign.Group] {
+	return rapid.Custom(func(t *rapid.T) assign.Group {
+		g := assign.Group{Topics: make(map[string]int32)}
+		var topics []string
+		for i := range rapid.IntRange(1, 5).Draw(t, "topics") {
+			name := fmt.Sprintf("t%d", i)
+			topics = append(topics, name)
+			g.Topics[name] = int32(rapid.IntRange(0, 40).Draw(t, "partitions"))
+		}
+		var sub []string
+		for i := range rapid.IntRange(65, 300).Draw(t, "members") {
+			if i == 0 || rapid.IntRange(0, 9).Draw(t, "newRun") == 0 {
+				sub = rapid.SliceOfDistinct(rapid.SampledFrom(topics), rapid.ID[string]).Draw(t, "subscription")
+			}
+			g.Members = append(g.Members, assign.Member{ID: fmt.Sprintf("c%04d", i), Topics: sub, Generation: -1})
+		}
+		return g
+	})
+}
+
 // TestGeneralPathsMatchReference runs the general paths of Range and
 // RoundRobin, and both ways of dealing RoundRobin, on groups of every kind,
 // common subscriptions included, and on groups of more than 64 members,
-// where a set of members takes more than one word.
+// where a set of members takes more than one word and members sharing a
+// subscription can span words (runs).
 func TestGeneralPathsMatchReference(t *testing.T) {
 	shapes := map[string]*rapid.Generator[assign.Group]{
 		"odd":            assigntest.GroupOf(assigntest.Shape{MaxMembers: 9, MaxTopics: 5, MaxPartitions: 12, Static: true, Odd: true}),
 		"identical, odd": assigntest.GroupOf(assigntest.Shape{MaxMembers: 9, MaxTopics: 5, MaxPartitions: 12, Static: true, Identical: true, Odd: true}),
-		"many members":   assigntest.GroupOf(assigntest.Shape{MaxMembers: 200, MaxTopics: 4, MaxPartitions: 300, Static: true, Odd: true}),
+		"many members":   assigntest.GroupOf(assigntest.Shape{MaxMembers: 200, MaxTopics: 4, MaxPartitions: 60, Static: true, Odd: true}),
 		"common":         commonGroup(false),
 		"nearly common":  commonGroup(true),
+		"runs":           runsGroup(),
 	}
 	impls := []struct {
 		name   string

@@ -280,12 +280,23 @@ func dealBySets(ix *index) []int32 {
 	// Bit pos%64 of word table[pos/64*nt+t] says whether the member at
 	// position pos subscribes to t. Word by word, topics are adjacent, so
 	// a member's subscription (ascending topics) sets bits in one sweep.
+	// Members next to each other in member order that share one
+	// subscription slice set their bits together, a word at a time.
 	table := make([]uint64, words*nt)
-	for pos, m := range ix.kafkaOrder {
-		row, bit := table[pos/64*nt:][:nt], uint64(1)<<(pos%64)
-		for _, t := range ix.subs[m] {
-			row[t] |= bit
+	for i := 0; i < np; {
+		sub, j := ix.subs[ix.kafkaOrder[i]], i+1
+		for j < np && sameSlice(ix.subs[ix.kafkaOrder[j]], sub) {
+			j++
 		}
+		for w := i / 64; w <= (j-1)/64; w++ {
+			lo, hi := max(i, w*64)-w*64, min(j, w*64+64)-w*64 // bits [lo, hi) of word w
+			mask := ^uint64(0) >> (64 - (hi - lo)) << lo
+			row := table[w*nt:][:nt]
+			for _, t := range sub {
+				row[t] |= mask
+			}
+		}
+		i = j
 	}
 
 	owner := make([]int32, ix.start[nt]) // partition number => member index
