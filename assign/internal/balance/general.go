@@ -35,6 +35,7 @@ type solver struct {
 	claimOff, claimed []int32
 	away              []int32
 	foreign           int
+	ownHeld           []int32 // member => its own claims it holds; nil without claims
 
 	options
 
@@ -145,10 +146,14 @@ func (s *solver) move(pid, to int32) {
 		if c != from {
 			s.away[c]--
 			s.foreign--
+		} else {
+			s.ownHeld[c]--
 		}
 		if c != to {
 			s.away[c]++
 			s.foreign++
+		} else {
+			s.ownHeld[c]++
 		}
 	}
 	s.owner[pid] = to
@@ -210,11 +215,15 @@ func (s *solver) buildHeld() {
 // make the same choices in O(log n) each, or without previous owners and
 // racks (plain) pick the same members in one go (spread).
 func (s *solver) place() {
+	if s.p.Claim != nil {
+		s.ownHeld = make([]int32, s.n)
+	}
 	for pid := range s.owner {
 		c := get(s.p.Claim, int32(pid))
 		s.owner[pid] = c
 		if c >= 0 {
 			s.load[c]++
+			s.ownHeld[c]++
 		}
 	}
 	sc := newSubClasses(s.p.Subs, len(s.p.Parts), hashSub)
@@ -1259,15 +1268,10 @@ func (s *solver) choose(a, t, b int32) int32 {
 	prefs := s.p.Prev != nil || s.p.Rack != nil && s.p.Replicas != nil
 	var best [2]int32 // by ownership: not a's claim, a's claim
 	bestScore := [2]int{-1, -1}
-	for pid := s.start[t+1] - 1; pid >= s.start[t]; pid-- {
-		if s.owner[pid] != a {
-			continue
-		}
+	consider := func(pid int32) bool {
 		k := 0
 		if get(s.p.Claim, pid) == a {
 			k = 1
-		} else if !prefs {
-			return pid // the highest that is not a's claim
 		}
 		score := 0
 		if get(s.p.Prev, pid) == b {
@@ -1275,8 +1279,31 @@ func (s *solver) choose(a, t, b int32) int32 {
 		} else if s.p.rackMatch(pid, b) {
 			score = 1
 		}
-		if score > bestScore[k] {
+		if score > bestScore[k] || score == bestScore[k] && pid > best[k] {
 			best[k], bestScore[k] = pid, score
+		}
+		return k == 0 && !prefs // the highest pid not a's claim is the answer
+	}
+	if mine, ok := s.onlyOwn(a, t); ok {
+		for i := len(mine) - 1; i >= 0; i-- {
+			if pid := mine[i]; s.owner[pid] == a {
+				consider(pid)
+				if !prefs {
+					break // the highest
+				}
+			}
+		}
+	} else if s.byHeld(a, t) {
+		for pid := s.heldHead[a]; pid >= 0; pid = s.heldNext[pid] {
+			if s.topic[pid] == t {
+				consider(pid)
+			}
+		}
+	} else {
+		for pid := s.start[t+1] - 1; pid >= s.start[t]; pid-- {
+			if s.owner[pid] == a && consider(pid) {
+				break
+			}
 		}
 	}
 	switch {
@@ -1288,11 +1315,54 @@ func (s *solver) choose(a, t, b int32) int32 {
 	return -1
 }
 
+// onlyOwn reports whether every pid a holds is its own claim, and if so
+// returns a's claims of topic t (ascending; some may be held by others).
+func (s *solver) onlyOwn(a, t int32) ([]int32, bool) {
+	if s.ownHeld == nil || s.ownHeld[a] != s.load[a] {
+		return nil, false
+	}
+	mine := s.claimed[s.claimOff[a]:s.claimOff[a+1]]
+	lo, _ := slices.BinarySearch(mine, s.start[t])
+	hi, _ := slices.BinarySearch(mine, s.start[t+1])
+	return mine[lo:hi], true
+}
+
+// byHeld reports whether the pids a holds are fewer to look through than
+// those of t (building the held lists if so).
+func (s *solver) byHeld(a, t int32) bool {
+	if int(s.start[t+1]-s.start[t]) <= 2*int(s.load[a])+16 {
+		return false
+	}
+	if s.heldHead == nil {
+		s.buildHeld()
+	}
+	return true
+}
+
 // arcCost returns the cost of the arc a -> topic t: 0 when a holds a pid
 // of t that is not its own claim, 1 when it holds only its own, -1 when
 // it holds none.
 func (s *solver) arcCost(a, t int32) int32 {
 	cost := int32(-1)
+	if mine, ok := s.onlyOwn(a, t); ok {
+		for _, pid := range mine {
+			if s.owner[pid] == a {
+				return 1
+			}
+		}
+		return -1
+	}
+	if s.byHeld(a, t) {
+		for pid := s.heldHead[a]; pid >= 0; pid = s.heldNext[pid] {
+			if s.topic[pid] == t {
+				if get(s.p.Claim, pid) != a {
+					return 0
+				}
+				cost = 1
+			}
+		}
+		return cost
+	}
 	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 		if s.owner[pid] == a {
 			if get(s.p.Claim, pid) != a {
