@@ -57,25 +57,38 @@
 //     the fewest of its topic. Every possible move then costs >= 0, so
 //     (i) holds.
 //   - phase 1 removes every path (ii): shortest paths by w (Bellman-Ford
-//     with a queue; sound because (i) holds) from a virtual source joined
-//     at cost 0 to the members of one load level L, to a member with
-//     load <= L-2, and one partition shifted along each link. Augmenting along a shortest path preserves (i) (the
-//     successive-shortest-path lemma) and lowers sum(load^2), so it ends.
+//     with a queue; sound because (i) holds) between the members of one
+//     load level L and the members with load <= L-2, and one partition
+//     shifted along each link of a path. Augmenting along a shortest path
+//     preserves (i) (the successive-shortest-path lemma) and lowers
+//     sum(load^2), so it ends.
 //   - phase 2 removes every path (iii) the same way; it keeps sum(load^2)
 //     and lowers moves, so it ends, and no path (ii) can reappear because
-//     sum(load^2) is already minimal.
+//     sum(load^2) is already minimal. It is skipped when no pid is held
+//     away from its claimant: without an arc of cost -1 no path costs
+//     less than 0.
 //
 // With no negative cycle left the assignment is optimal for 1 then 2.
-// One search serves many shifts: its distances stay a valid potential
-// while intact paths of its tree are shifted one after another (see
-// shiftAll).
+//
+// One search serves many shifts. It runs from the smaller side: backward
+// from the targets when there are as many sources (a joining member takes
+// its whole share in one search), forward from the sources otherwise (an
+// overloaded member hands out to many targets at once). Its distances are
+// a potential under which every arc has a reduced cost >= 0, and shifting
+// along a tight path (every arc of reduced cost 0) keeps that true. So
+// every end of the search shifts along the search's own path while that
+// path is intact, and otherwise along another tight path, found by a
+// depth-first walk that goes one hop closer to the roots at each step;
+// only when none is left does the solver search again (see shiftAll).
 //
 // Moves go through topics: the search graph has a node per member and per
 // topic, arcs a -> t of cost 0 when a holds a non-own pid of t, else +1
 // when it holds one of its own claims of t; arcs t -> b of cost 0 for
 // every subscriber b of t; and arcs a -> Claim[pid] of cost -1 for every
-// pid a holds that another member claims (few: each is a move). Counters
-// per (member, subscribed topic) make each arc's cost O(1).
+// pid a holds that another member claims (few: each is a move). Arc costs
+// are read off a topic's pid range, an index of the claims, or lists of
+// the pids each member holds, built only when a search needs them; no
+// counter per (member, topic) is kept.
 //
 // Complexity: one search is O(V*E) in the worst case and close to O(E) in
 // practice, with V = n+T and E = 2*sum(len(Subs[m])) + moves; the number
@@ -159,20 +172,20 @@ func Solve(p *Problem) ([]int32, error) {
 	start := Start(p.Parts)
 	total := int(start[len(p.Parts)])
 	same := Identical(p.Subs)
-	if err := check(p, start, total, same); err != nil {
+	sets, err := check(p, start, total, same)
+	if err != nil {
 		return nil, err
 	}
 	if total == 0 {
 		return []int32{}, nil
 	}
 	var owner []int32
-	var err error
 	if same {
 		owner = fast(p, start, total)
 	} else if owner, err = general(p, start, total); err != nil {
 		return nil, err
 	}
-	if err := valid(p, start, owner, same); err != nil {
+	if err := valid(p, start, owner, sets); err != nil {
 		return nil, err
 	}
 	return owner, nil
@@ -181,13 +194,15 @@ func Solve(p *Problem) ([]int32, error) {
 // valid is a last line of defence: every pid has an owner that
 // subscribes to its topic, and with identical subscriptions loads differ
 // by at most one. (The general path's last searches prove its balance.)
-func valid(p *Problem, start, owner []int32, same bool) error {
+// sets is nil when subscriptions are identical.
+func valid(p *Problem, start, owner []int32, sets *topicSets) error {
 	n := int32(len(p.Subs))
+	same := sets == nil
 	load := make([]int32, n)
 	for t := range p.Parts {
 		for pid := start[t]; pid < start[t+1]; pid++ {
 			m := owner[pid]
-			if m < 0 || m >= n || !same && !subscribes(p.Subs[m], int32(t)) {
+			if m < 0 || m >= n || !same && !sets.has(m, int32(t)) {
 				return fmt.Errorf("%w: partition %d of topic %d has no valid owner", ErrInternal, pid-start[t], t)
 			}
 			load[m]++
@@ -199,13 +214,15 @@ func valid(p *Problem, start, owner []int32, same bool) error {
 	return nil
 }
 
-func check(p *Problem, start []int32, total int, same bool) error {
+// check refuses a malformed problem. Unless subscriptions are identical
+// it returns the subscriptions as sets, for valid to use too.
+func check(p *Problem, start []int32, total int, same bool) (*topicSets, error) {
 	if p.Claim != nil && len(p.Claim) != total || p.Prev != nil && len(p.Prev) != total ||
 		p.Replicas != nil && len(p.Replicas) != total || p.Late != nil && len(p.Late) != total {
-		return fmt.Errorf("%w: per-partition slices must have %d entries", ErrInternal, total)
+		return nil, fmt.Errorf("%w: per-partition slices must have %d entries", ErrInternal, total)
 	}
 	if p.Rack != nil && len(p.Rack) != len(p.Subs) {
-		return fmt.Errorf("%w: racks for %d members, want %d", ErrInternal, len(p.Rack), len(p.Subs))
+		return nil, fmt.Errorf("%w: racks for %d members, want %d", ErrInternal, len(p.Rack), len(p.Subs))
 	}
 	n := int32(len(p.Subs))
 	subscribed := make([]bool, len(p.Parts))
@@ -215,18 +232,22 @@ func check(p *Problem, start []int32, total int, same bool) error {
 		}
 		for i, t := range sub {
 			if t < 0 || int(t) >= len(p.Parts) || i > 0 && sub[i-1] >= t {
-				return fmt.Errorf("%w: subscriptions must be ascending topic numbers", ErrInternal)
+				return nil, fmt.Errorf("%w: subscriptions must be ascending topic numbers", ErrInternal)
 			}
 			subscribed[t] = true
 		}
 	}
 	for t, parts := range p.Parts {
 		if parts < 0 || parts > 0 && !subscribed[t] {
-			return fmt.Errorf("%w: topic %d has %d partitions and no subscriber", ErrInternal, t, parts)
+			return nil, fmt.Errorf("%w: topic %d has %d partitions and no subscriber", ErrInternal, t, parts)
 		}
 	}
 	// With identical subscriptions every member subscribes to every
 	// topic that has partitions (each has a subscriber, checked above).
+	var sets *topicSets
+	if !same {
+		sets = newTopicSets(p.Subs, len(p.Parts))
+	}
 	for _, by := range [][]int32{p.Claim, p.Prev} {
 		if by == nil {
 			continue
@@ -235,20 +256,68 @@ func check(p *Problem, start []int32, total int, same bool) error {
 			for pid := start[t]; pid < start[t+1]; pid++ {
 				m := by[pid]
 				if m < -1 || m >= n {
-					return fmt.Errorf("%w: member %d out of range", ErrInternal, m)
+					return nil, fmt.Errorf("%w: member %d out of range", ErrInternal, m)
 				}
-				if m >= 0 && !same && !subscribes(p.Subs[m], int32(t)) {
-					return fmt.Errorf("%w: member %d claims a partition of topic %d it does not subscribe to", ErrInternal, m, t)
+				if m >= 0 && !same && !sets.has(m, int32(t)) {
+					return nil, fmt.Errorf("%w: member %d claims a partition of topic %d it does not subscribe to", ErrInternal, m, t)
 				}
 			}
 		}
 	}
-	return nil
+	return sets, nil
 }
 
 func subscribes(sub []int32, t int32) bool {
 	_, ok := slices.BinarySearch(sub, t)
 	return ok
+}
+
+// topicSets answers whether member m subscribes to topic t in O(1): one
+// bit per topic and distinct subscription, members that share their
+// neighbour's subscription slice sharing its row. When the rows would
+// take more words than the subscriptions have entries (many topics, each
+// member on few), it binary-searches the subscriptions instead.
+type topicSets struct {
+	subs  [][]int32
+	words int     // per row
+	row   []int32 // member => its row; nil when searching instead
+	bits  []uint64
+}
+
+func newTopicSets(subs [][]int32, topics int) *topicSets {
+	ts := &topicSets{subs: subs, words: (topics + 63) / 64}
+	row := make([]int32, len(subs))
+	rows, entries := 0, 0
+	for m, sub := range subs {
+		if m > 0 && sameSlice(sub, subs[m-1]) {
+			row[m] = row[m-1]
+			continue
+		}
+		row[m] = int32(rows)
+		rows++
+		entries += len(sub)
+	}
+	if rows*ts.words > entries+len(subs) {
+		return ts
+	}
+	ts.row, ts.bits = row, make([]uint64, rows*ts.words)
+	for m, sub := range subs {
+		if m > 0 && row[m] == row[m-1] {
+			continue
+		}
+		bits := ts.bits[int(row[m])*ts.words:]
+		for _, t := range sub {
+			bits[t>>6] |= 1 << (t & 63)
+		}
+	}
+	return ts
+}
+
+func (ts *topicSets) has(m, t int32) bool {
+	if ts.row == nil {
+		return subscribes(ts.subs[m], t)
+	}
+	return ts.bits[int(ts.row[m])*ts.words+int(t>>6)]&(1<<(t&63)) != 0
 }
 
 // Identical reports whether every member subscribes to the same topics,
