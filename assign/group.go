@@ -168,6 +168,7 @@ type index struct {
 	numParts  []int32  // topic index => partition count
 	start     []int32  // topic index => number of its partition 0 when partitions are numbered topic by topic; the last entry is the total
 	topicByID map[string]int32
+	byGoName  []int32 // topic indices in Go string order of the names; see goOrder
 
 	subs [][]int32 // member index => subscribed topic indices, ascending, deduplicated; shared between members, never modify
 
@@ -348,6 +349,13 @@ func (ix *index) compileSubs(meta []string, metaParts []int32) error {
 		ix.start[ti+1] = int32(total)
 	}
 
+	ix.byGoName = make([]int32, 0, len(ix.topics))
+	for k := range meta {
+		if used[k] {
+			ix.byGoName = append(ix.byGoName, topicOf[k])
+		}
+	}
+
 	// Positions to topic indices, ascending, without repeats; each
 	// distinct subscription once.
 	for i, sub := range ix.subs {
@@ -388,16 +396,14 @@ func (ix *index) compileOwned() error {
 	}
 	ix.ownedOff = make([]int32, len(g.Members)+1)
 	pids := make([]int32, 0, total)
-	// Sorted lists go from a topic to the next one in Go order: guess it
-	// with one string comparison before asking the map.
-	after := make([]int32, len(ix.topics)) // topic => the next topic in Go order, or -1
+	// Sorted lists go from a topic to one of the next few in Go order:
+	// try those with a string comparison each before asking the map.
 	order := ix.goOrder()
+	rank := make([]int32, len(order)) // topic => its position in order
 	for k, t := range order {
-		after[t] = -1
-		if k+1 < len(order) {
-			after[t] = order[k+1]
-		}
+		rank[t] = int32(k)
 	}
+	const guesses = 1
 	runOf := make([]int32, len(ix.topics)) // topic => 1 + the last member with a run of it
 	var marks []int32                      // pid => 1 + the last member marked listing it; nil until needed
 	for i := range g.Members {
@@ -407,9 +413,16 @@ func (ix *index) compileOwned() error {
 		lastTopic, ti, known, lastPart := "", int32(0), false, int32(-1) // "" is never a known topic
 		for _, tp := range m.Owned {
 			if tp.Topic != lastTopic {
-				if known && after[ti] >= 0 && ix.topics[after[ti]] == tp.Topic {
-					ti = after[ti]
-				} else {
+				guessed := false
+				if known {
+					for k := rank[ti] + 1; k < int32(len(order)) && k <= rank[ti]+guesses; k++ {
+						if ix.topics[order[k]] == tp.Topic {
+							ti, guessed = order[k], true
+							break
+						}
+					}
+				}
+				if !guessed {
 					ti, known = ix.topicByID[tp.Topic]
 				}
 				lastTopic, lastPart = tp.Topic, -1
@@ -659,14 +672,8 @@ func (ix *index) assignmentFrom(off []int, backing []TopicPartition) Assignment 
 
 // goOrder returns the topic indices in Go string order of their names, the
 // order of [TopicPartition.Compare].
-func (ix *index) goOrder() []int32 {
-	order := make([]int32, len(ix.topics))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(ix.topics[a], ix.topics[b]) })
-	return order
-}
+// The slice is shared: never modify it.
+func (ix *index) goOrder() []int32 { return ix.byGoName }
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

@@ -275,6 +275,13 @@ func TestCompileSubscriptions(t *testing.T) {
 		if !slices.Equal(ix.topics, want) {
 			t.Fatalf("topics = %q, want %q", ix.topics, want)
 		}
+		var byGo []string
+		for _, ti := range ix.goOrder() {
+			byGo = append(byGo, ix.topics[ti])
+		}
+		if !slices.IsSorted(byGo) || len(byGo) != len(want) {
+			t.Fatalf("goOrder gives %q, not the topics in Go order", byGo)
+		}
 		for i, m := range g.Members {
 			var sub []int32
 			for ti, name := range want {

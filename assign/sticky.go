@@ -244,6 +244,9 @@ func newStickyProblem(ix *index) *stickyProblem {
 		}
 	}
 	sp.prob = balance.Problem{Parts: ix.numParts, Subs: subs}
+	if !sp.identical {
+		sp.prob.Sets = balance.NewTopicSets(subs, len(ix.numParts))
+	}
 	sp.claims()
 	sp.racks()
 	return sp
@@ -308,7 +311,7 @@ func (sp *stickyProblem) claims() {
 		for r, m := range ix.kafkaOrder {
 			gen := ix.g.Members[m].Generation
 			for _, pid := range ix.owned(m) {
-				if gen < top[pid] && (prev[pid] < 0 || gen > prevGen[pid]) && sp.subscribes(m, topicAt(sp.start, pid)) {
+				if gen < top[pid] && (prev[pid] < 0 || gen > prevGen[pid]) && sp.subscribes(int32(r), topicAt(sp.start, pid)) {
 					prev[pid], prevGen[pid] = int32(r), gen
 				}
 			}
@@ -321,7 +324,7 @@ func (sp *stickyProblem) claims() {
 				claim[pid] = -1
 			case c < 0:
 				state[pid] |= tied
-			case !sp.subscribes(ix.kafkaOrder[c], int32(t)):
+			case !sp.subscribes(c, int32(t)):
 				claim[pid] = -1 // the winner no longer subscribes: it cannot keep it
 			}
 			if prev != nil && prev[pid] == claim[pid] {
@@ -340,12 +343,9 @@ func (sp *stickyProblem) claims() {
 	sp.prob.Late = state
 }
 
-func (sp *stickyProblem) subscribes(m int32, t int32) bool {
-	if sp.identical {
-		return true
-	}
-	_, ok := slices.BinarySearch(sp.ix.subs[m], t)
-	return ok
+// subscribes reports whether the member of rank r subscribes to topic t.
+func (sp *stickyProblem) subscribes(r int32, t int32) bool {
+	return sp.identical || sp.prob.Sets.Has(r, t)
 }
 
 // racks turns rack preference on when Kafka's sticky assignor would

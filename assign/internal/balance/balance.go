@@ -140,6 +140,10 @@ type Problem struct {
 	// entries (or a nil slice) mean unknown.
 	Replicas [][]int32
 
+	// Sets optionally holds Subs as [TopicSets], when the caller has
+	// built them already; Solve builds them when needed otherwise.
+	Sets *TopicSets
+
 	// Late optionally marks pids the fast path hands out only after all
 	// the others, when it fills members below target: pids with a zero
 	// entry go first (previous owners first), then, with the round-robin
@@ -195,14 +199,14 @@ func Solve(p *Problem) ([]int32, error) {
 // subscribes to its topic, and with identical subscriptions loads differ
 // by at most one. (The general path's last searches prove its balance.)
 // sets is nil when subscriptions are identical.
-func valid(p *Problem, start, owner []int32, sets *topicSets) error {
+func valid(p *Problem, start, owner []int32, sets *TopicSets) error {
 	n := int32(len(p.Subs))
 	same := sets == nil
 	load := make([]int32, n)
 	for t := range p.Parts {
 		for pid := start[t]; pid < start[t+1]; pid++ {
 			m := owner[pid]
-			if m < 0 || m >= n || !same && !sets.has(m, int32(t)) {
+			if m < 0 || m >= n || !same && !sets.Has(m, int32(t)) {
 				return fmt.Errorf("%w: partition %d of topic %d has no valid owner", ErrInternal, pid-start[t], t)
 			}
 			load[m]++
@@ -216,7 +220,7 @@ func valid(p *Problem, start, owner []int32, sets *topicSets) error {
 
 // check refuses a malformed problem. Unless subscriptions are identical
 // it returns the subscriptions as sets, for valid to use too.
-func check(p *Problem, start []int32, total int, same bool) (*topicSets, error) {
+func check(p *Problem, start []int32, total int, same bool) (*TopicSets, error) {
 	if p.Claim != nil && len(p.Claim) != total || p.Prev != nil && len(p.Prev) != total ||
 		p.Replicas != nil && len(p.Replicas) != total || p.Late != nil && len(p.Late) != total {
 		return nil, fmt.Errorf("%w: per-partition slices must have %d entries", ErrInternal, total)
@@ -244,9 +248,11 @@ func check(p *Problem, start []int32, total int, same bool) (*topicSets, error) 
 	}
 	// With identical subscriptions every member subscribes to every
 	// topic that has partitions (each has a subscriber, checked above).
-	var sets *topicSets
+	var sets *TopicSets
 	if !same {
-		sets = newTopicSets(p.Subs, len(p.Parts))
+		if sets = p.Sets; sets == nil {
+			sets = NewTopicSets(p.Subs, len(p.Parts))
+		}
 	}
 	for _, by := range [][]int32{p.Claim, p.Prev} {
 		if by == nil {
@@ -258,7 +264,7 @@ func check(p *Problem, start []int32, total int, same bool) (*topicSets, error) 
 				if m < -1 || m >= n {
 					return nil, fmt.Errorf("%w: member %d out of range", ErrInternal, m)
 				}
-				if m >= 0 && !same && !sets.has(m, int32(t)) {
+				if m >= 0 && !same && !sets.Has(m, int32(t)) {
 					return nil, fmt.Errorf("%w: member %d claims a partition of topic %d it does not subscribe to", ErrInternal, m, t)
 				}
 			}
@@ -272,20 +278,22 @@ func subscribes(sub []int32, t int32) bool {
 	return ok
 }
 
-// topicSets answers whether member m subscribes to topic t in O(1): one
+// TopicSets answers whether member m subscribes to topic t in O(1): one
 // bit per topic and distinct subscription, members that share their
 // neighbour's subscription slice sharing its row. When the rows would
 // take more words than the subscriptions have entries (many topics, each
 // member on few), it binary-searches the subscriptions instead.
-type topicSets struct {
+type TopicSets struct {
 	subs  [][]int32
 	words int     // per row
 	row   []int32 // member => its row; nil when searching instead
 	bits  []uint64
 }
 
-func newTopicSets(subs [][]int32, topics int) *topicSets {
-	ts := &topicSets{subs: subs, words: (topics + 63) / 64}
+// NewTopicSets returns the sets of subs (ascending topic numbers below
+// topics, as in [Problem.Subs]).
+func NewTopicSets(subs [][]int32, topics int) *TopicSets {
+	ts := &TopicSets{subs: subs, words: (topics + 63) / 64}
 	row := make([]int32, len(subs))
 	rows, entries := 0, 0
 	for m, sub := range subs {
@@ -313,7 +321,8 @@ func newTopicSets(subs [][]int32, topics int) *topicSets {
 	return ts
 }
 
-func (ts *topicSets) has(m, t int32) bool {
+// Has reports whether member m subscribes to topic t.
+func (ts *TopicSets) Has(m, t int32) bool {
 	if ts.row == nil {
 		return subscribes(ts.subs[m], t)
 	}

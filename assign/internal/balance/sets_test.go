@@ -7,7 +7,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestTopicSets checks topicSets against a binary search of the
+// TestTopicSets checks TopicSets against a binary search of the
 // subscriptions, on dense subscriptions (bit rows, some shared between
 // neighbours) and sparse ones (searched).
 func TestTopicSets(t *testing.T) {
@@ -24,10 +24,10 @@ func TestTopicSets(t *testing.T) {
 			slices.Sort(sub)
 			subs[m] = sub
 		}
-		ts := newTopicSets(subs, topics)
+		ts := NewTopicSets(subs, topics)
 		for m := range subs {
 			for tp := range int32(topics) {
-				if got, want := ts.has(int32(m), tp), subscribes(subs[m], tp); got != want {
+				if got, want := ts.Has(int32(m), tp), subscribes(subs[m], tp); got != want {
 					t.Fatalf("has(%d, %d) = %v, want %v (bit rows: %v)", m, tp, got, want, ts.row != nil)
 				}
 			}
