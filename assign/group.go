@@ -396,8 +396,10 @@ func (ix *index) compileOwned() error {
 	}
 	ix.ownedOff = make([]int32, len(g.Members)+1)
 	pids := make([]int32, 0, total)
-	// Sorted lists go from a topic to one of the next few in Go order:
-	// try those with a string comparison each before asking the map.
+	// A sorted list often goes from a topic to the next one in Go order
+	// (a member usually owns some of every topic): try it with a string
+	// comparison before asking the map. Trying more costs more than the
+	// map when members own few partitions of many topics.
 	order := ix.goOrder()
 	rank := make([]int32, len(order)) // topic => its position in order
 	for k, t := range order {
