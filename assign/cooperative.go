@@ -62,7 +62,7 @@ func (CooperativeSticky) Assign(g Group) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sp.ix.assignmentOf(owner, withheld, sp.prob.Claim), nil
+	return sp.ix.assignmentOf(owner, withheld), nil
 }
 
 // cooperativeRound computes the target's owners (by member index) and the
@@ -114,8 +114,8 @@ func (CooperativeSticky) Plan(g Group) (*CooperativePlan, error) {
 		withheld = make([]bool, total)
 	}
 	plan := &CooperativePlan{
-		Assignment: ix.assignmentOf(owner, withheld, sp.prob.Claim),
-		Target:     ix.assignmentOf(owner, nil, sp.prob.Claim),
+		Assignment: ix.assignmentOf(owner, withheld),
+		Target:     ix.assignmentOf(owner, nil),
 		Revoked:    make(Assignment, len(g.Members)),
 		Pending:    make(Assignment, len(g.Members)),
 	}

@@ -8,7 +8,7 @@ import "slices"
 // each partition to its member's list. Lists come out sorted by
 // [TopicPartition.Compare] with nothing sorted and nothing grown. Only
 // RoundRobin with different subscriptions records an owner per partition
-// first (see writeOwners).
+// first (see index.assignmentOf).
 //
 // When every member that subscribes to anything subscribes to the same
 // topics (the usual group, and the one compile shares one subs slice for),

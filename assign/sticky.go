@@ -113,7 +113,7 @@ func (Sticky) Assign(g Group) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ix.assignmentOf(sp.byMember(owner), nil, sp.prob.Claim), nil
+	return ix.assignmentOf(sp.byMember(owner), nil), nil
 }
 
 // solve returns the owner (by rank) of every partition. It then settles
