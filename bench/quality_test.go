@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/bench/workload"
 )
 
@@ -80,5 +82,54 @@ func TestQualityAgainstPeers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEagerAgreesWithFranzGo holds our range and roundrobin results to
+// franz-go's on every small workload: franz-go implements the Java
+// client's two assignors independently of us, so agreeing with it on
+// groups this size is evidence beyond our own tests against Kafka's
+// examples. (sarama's roundrobin and kafka-go's assignors order members
+// or partitions otherwise and differ from Java's; see RESULTS.md.)
+func TestEagerAgreesWithFranzGo(t *testing.T) {
+	for _, strategy := range []string{workload.Range, workload.RoundRobin} {
+		for _, spec := range workload.Specs() {
+			if spec.Big() {
+				continue
+			}
+			shapes, err := workload.Shapes(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := shapes[workload.Fresh].Group
+			results := make(map[string]assign.Assignment)
+			for _, im := range workload.Impls(strategy, false) {
+				if im.Name != workload.Ours && im.Name != workload.FranzGo {
+					continue
+				}
+				p, err := im.Prepare(g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := p.Run(); err != nil {
+					t.Fatalf("%s %s on %s: %v", im.Name, strategy, spec.Name(), err)
+				}
+				if results[im.Name], err = p.Result(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ours, franz := results[workload.Ours], results[workload.FranzGo]
+			if ours == nil || franz == nil {
+				t.Fatalf("%s on %s: missing a result", strategy, spec.Name())
+			}
+			for _, m := range g.Members {
+				got, want := ours[m.ID], franz[m.ID]
+				slices.SortFunc(want, assign.TopicPartition.Compare)
+				if !slices.Equal(got, want) {
+					t.Errorf("%s on %s: member %s gets %d partitions from us, %d from franz-go, not the same ones", strategy, spec.Name(), m.ID, len(got), len(want))
+					break
+				}
+			}
+		}
 	}
 }
