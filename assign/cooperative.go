@@ -62,11 +62,12 @@ func (CooperativeSticky) Assign(g Group) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sp.ix.assignmentOf(owner, withheld), nil
+	return sp.ix.assignmentOf(owner, withheld, sp.ix.kafkaOrder), nil
 }
 
-// cooperativeRound computes the target's owners (by member index) and the
-// partitions withheld this round (nil when none can be).
+// cooperativeRound computes the target's owners (by rank in Kafka's
+// member order) and the partitions withheld this round (nil when none
+// can be).
 func cooperativeRound(g Group) (*stickyProblem, []int32, []bool, error) {
 	ix, err := compile(g)
 	if err != nil {
@@ -78,7 +79,7 @@ func cooperativeRound(g Group) (*stickyProblem, []int32, []bool, error) {
 		return nil, nil, nil, err
 	}
 	withheld := sp.withheld(owner)
-	return sp, sp.byMember(owner), withheld, nil
+	return sp, owner, withheld, nil
 }
 
 // CooperativePlan is one cooperative rebalance seen whole.
@@ -108,14 +109,15 @@ func (CooperativeSticky) Plan(g Group) (*CooperativePlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	owner = sp.byMember(owner)
 	ix := sp.ix
 	total := sp.start[len(ix.numParts)]
 	if withheld == nil {
 		withheld = make([]bool, total)
 	}
 	plan := &CooperativePlan{
-		Assignment: ix.assignmentOf(owner, withheld),
-		Target:     ix.assignmentOf(owner, nil),
+		Assignment: ix.assignmentOf(owner, withheld, nil),
+		Target:     ix.assignmentOf(owner, nil, nil),
 		Revoked:    make(Assignment, len(g.Members)),
 		Pending:    make(Assignment, len(g.Members)),
 	}

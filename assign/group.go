@@ -598,11 +598,12 @@ func (b *builder) add(member int32, t, p int32) {
 	b.owner[b.ix.start[t]+p] = member
 }
 
-func (b *builder) assignment() Assignment { return b.ix.assignmentOf(b.owner, nil) }
+func (b *builder) assignment() Assignment { return b.ix.assignmentOf(b.owner, nil, nil) }
 
 // assignmentOf turns the owner of every partition (a member index, or -1
-// for none), less the partitions marked in skip (nil for none), into an
-// [Assignment]: every member present, each list sorted
+// for none; with members non-nil, an index into members, which holds
+// member indices), less the partitions marked in skip (nil for none),
+// into an [Assignment]: every member present, each list sorted
 // by [TopicPartition.Compare], all lists in one backing array. Counting
 // each member's partitions first and then walking topics in Go string
 // order, partitions ascending, lays every list out in order: nothing is
@@ -610,18 +611,32 @@ func (b *builder) assignment() Assignment { return b.ix.assignmentOf(b.owner, ni
 //
 // (Sorting partition numbers by member first, to write each list in one
 // sequential sweep, measured slower: up to 4x on round-robin owners.)
-func (ix *index) assignmentOf(owner []int32, skip []bool) Assignment {
+func (ix *index) assignmentOf(owner []int32, skip []bool, members []int32) Assignment {
 	n := len(ix.g.Members)
-	off := make([]int, n+1)
-	for pid, m := range owner {
-		if m >= 0 && (skip == nil || !skip[pid]) {
-			off[m+1]++
+	fill := make([]int, n) // owner value => its partitions; then where its next one goes
+	for pid, v := range owner {
+		if v >= 0 && (skip == nil || !skip[pid]) {
+			fill[v]++
 		}
+	}
+	off := make([]int, n+1) // member index => where its list starts
+	for v, c := range fill {
+		m := v
+		if members != nil {
+			m = int(members[v])
+		}
+		off[m+1] = c
 	}
 	for m := range n {
 		off[m+1] += off[m]
 	}
-	fill := slices.Clone(off[:n])
+	for v := range fill {
+		m := v
+		if members != nil {
+			m = int(members[v])
+		}
+		fill[v] = off[m]
+	}
 	backing := make([]TopicPartition, off[n])
 	for _, t := range ix.goOrder() {
 		name, first, end := ix.topics[t], ix.start[t], ix.start[t+1]

@@ -148,9 +148,9 @@ func roundRobinCommon(ix *index, subscribers []int32) Assignment {
 // partition, records its owner, then writes the lists.
 func roundRobinMixed(ix *index) Assignment {
 	if setsFit(ix) {
-		return ix.assignmentOf(dealBySets(ix), nil)
+		return ix.assignmentOf(dealBySets(ix), nil, nil)
 	}
-	return ix.assignmentOf(dealByRows(ix), nil)
+	return ix.assignmentOf(dealByRows(ix), nil, nil)
 }
 
 // dealByRows deals every partition (see [RoundRobin]) and returns its

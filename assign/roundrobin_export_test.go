@@ -22,7 +22,7 @@ func RoundRobinDealtByRows(g Group) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ix.assignmentOf(dealByRows(ix), nil), nil
+	return ix.assignmentOf(dealByRows(ix), nil, nil), nil
 }
 
 // RoundRobinDealtBySets is RoundRobin by dealBySets whatever the
@@ -32,5 +32,5 @@ func RoundRobinDealtBySets(g Group) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ix.assignmentOf(dealBySets(ix), nil), nil
+	return ix.assignmentOf(dealBySets(ix), nil, nil), nil
 }

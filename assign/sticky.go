@@ -113,7 +113,7 @@ func (Sticky) Assign(g Group) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ix.assignmentOf(sp.byMember(owner), nil), nil
+	return ix.assignmentOf(owner, nil, ix.kafkaOrder), nil // owners by rank
 }
 
 // solve returns the owner (by rank) of every partition. It then settles
@@ -273,8 +273,11 @@ func (sp *stickyProblem) claims() {
 		gen0, some = gen, true
 	}
 	var top []int32               // pid => highest generation claiming it, when listed and mixed
-	claim := make([]int32, total) // pid => rank of the one claimant at top, -1 when tied; meaningful when listed
-	state := make([]uint8, total) // listed, for now
+	claim := make([]int32, total) // pid => rank of the one claimant at top, or -1 (nobody, or tied)
+	state := make([]uint8, total)
+	for pid := range claim {
+		claim[pid] = -1
+	}
 	if mixed {
 		top = make([]int32, total)
 	}
@@ -284,19 +287,18 @@ func (sp *stickyProblem) claims() {
 		for _, pid := range ix.owned(m) {
 			switch {
 			case state[pid] == 0:
-				claim[pid] = int32(r)
+				claim[pid], state[pid] = int32(r), listed
 			case !mixed || gen == top[pid]:
-				claim[pid] = -1
+				claim[pid], state[pid] = -1, listed|tied
 			case gen > top[pid]:
 				lower = true
-				claim[pid] = int32(r)
+				claim[pid], state[pid] = int32(r), listed // no longer tied, if it was
 			default:
 				lower = true
 			}
-			if mixed && (state[pid] == 0 || gen > top[pid]) {
+			if mixed && (gen > top[pid] || state[pid]&tied == 0 && claim[pid] == int32(r)) {
 				top[pid] = gen
 			}
-			state[pid] = listed
 		}
 	}
 	var prev []int32
@@ -318,13 +320,11 @@ func (sp *stickyProblem) claims() {
 		}
 	}
 	for t := range ix.numParts {
+		if sp.identical && prev == nil {
+			break // every winner still subscribes, and there is no previous owner to clear
+		}
 		for pid := sp.start[t]; pid < sp.start[t+1]; pid++ {
-			switch c := claim[pid]; {
-			case state[pid] == 0:
-				claim[pid] = -1
-			case c < 0:
-				state[pid] |= tied
-			case !sp.subscribes(c, int32(t)):
+			if c := claim[pid]; c >= 0 && !sp.subscribes(c, int32(t)) {
 				claim[pid] = -1 // the winner no longer subscribes: it cannot keep it
 			}
 			if prev != nil && prev[pid] == claim[pid] {
