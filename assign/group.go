@@ -401,11 +401,13 @@ func (ix *index) compileOwned() error {
 	// comparison before asking the map. Trying more costs more than the
 	// map when members own few partitions of many topics.
 	order := ix.goOrder()
-	rank := make([]int32, len(order)) // topic => its position in order
+	after := make([]int32, len(order)) // topic => the next topic in Go order, or -1
 	for k, t := range order {
-		rank[t] = int32(k)
+		after[t] = -1
+		if k+1 < len(order) {
+			after[t] = order[k+1]
+		}
 	}
-	const guesses = 1
 	runOf := make([]int32, len(ix.topics)) // topic => 1 + the last member with a run of it
 	var marks []int32                      // pid => 1 + the last member marked listing it; nil until needed
 	for i := range g.Members {
@@ -415,16 +417,9 @@ func (ix *index) compileOwned() error {
 		lastTopic, ti, known, lastPart := "", int32(0), false, int32(-1) // "" is never a known topic
 		for _, tp := range m.Owned {
 			if tp.Topic != lastTopic {
-				guessed := false
-				if known {
-					for k := rank[ti] + 1; k < int32(len(order)) && k <= rank[ti]+guesses; k++ {
-						if ix.topics[order[k]] == tp.Topic {
-							ti, guessed = order[k], true
-							break
-						}
-					}
-				}
-				if !guessed {
+				if known && after[ti] >= 0 && ix.topics[after[ti]] == tp.Topic {
+					ti = after[ti]
+				} else {
 					ti, known = ix.topicByID[tp.Topic]
 				}
 				lastTopic, lastPart = tp.Topic, -1

@@ -63,9 +63,10 @@ func sameTopics(a, b []int32) bool {
 // or nil when that is index order (Java's order), as it is unless some name
 // holds a supplementary character or invalid UTF-8.
 func writeOrder(ix *index) []int32 {
-	for i := 1; i < len(ix.topics); i++ {
-		if ix.topics[i-1] >= ix.topics[i] {
-			return ix.goOrder()
+	order := ix.goOrder()
+	for k, t := range order {
+		if t != int32(k) {
+			return order
 		}
 	}
 	return nil
