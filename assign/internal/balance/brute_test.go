@@ -33,38 +33,12 @@ func tinyProblem(t *rapid.T) *Problem {
 			}
 		}
 	}
-	start := Start(p.Parts)
-	total := start[T]
-	p.Claim = make([]int32, total)
-	p.Prev = make([]int32, total)
-	withRacks := rapid.Bool().Draw(t, "racks")
-	if withRacks {
-		p.Rack = make([]int32, n)
-		p.Replicas = make([][]int32, total)
-		for m := range n {
-			p.Rack[m] = int32(rapid.IntRange(-1, 2).Draw(t, "rack"))
+	drawHistory(t, p, func(_ int32, subs []int32) int32 {
+		if len(subs) > 0 && rapid.IntRange(0, 2).Draw(t, "claimed") > 0 {
+			return rapid.SampledFrom(subs).Draw(t, "claim")
 		}
-	}
-	for ti := range T {
-		var subs []int32
-		for m := range n {
-			if subscribes(p.Subs[m], int32(ti)) {
-				subs = append(subs, int32(m))
-			}
-		}
-		for pid := start[ti]; pid < start[ti+1]; pid++ {
-			p.Claim[pid], p.Prev[pid] = -1, -1
-			if len(subs) > 0 && rapid.IntRange(0, 2).Draw(t, "claimed") > 0 {
-				p.Claim[pid] = rapid.SampledFrom(subs).Draw(t, "claim")
-			}
-			if len(subs) > 0 && rapid.IntRange(0, 3).Draw(t, "prev") == 0 {
-				p.Prev[pid] = rapid.SampledFrom(subs).Draw(t, "prevOwner")
-			}
-			if withRacks {
-				p.Replicas[pid] = []int32{int32(rapid.IntRange(0, 2).Draw(t, "replica"))}
-			}
-		}
-	}
+		return -1
+	})
 	// A topic nobody subscribes to cannot be assigned; drop its partitions
 	// as the adapter drops such topics.
 	for ti := range T {
@@ -75,6 +49,60 @@ func tinyProblem(t *rapid.T) *Problem {
 		if !anyone && p.Parts[ti] > 0 {
 			return tinyProblem(t)
 		}
+	}
+	return p
+}
+
+// drawHistory fills p.Claim, p.Prev and, half the time, racks (p.Rack,
+// one replica per pid). For each pid, claim draws its claimant from the
+// subscribers subs of its topic t (or returns -1), and one time in four
+// a previous owner is drawn among them.
+func drawHistory(t *rapid.T, p *Problem, claim func(t int32, subs []int32) int32) {
+	n := len(p.Subs)
+	start := Start(p.Parts)
+	total := start[len(p.Parts)]
+	p.Claim = make([]int32, total)
+	p.Prev = make([]int32, total)
+	withRacks := rapid.Bool().Draw(t, "racks")
+	if withRacks {
+		p.Rack = make([]int32, n)
+		p.Replicas = make([][]int32, total)
+		for m := range n {
+			p.Rack[m] = int32(rapid.IntRange(-1, 2).Draw(t, "rack"))
+		}
+	}
+	for ti := range p.Parts {
+		var subs []int32
+		for m := range n {
+			if subscribes(p.Subs[m], int32(ti)) {
+				subs = append(subs, int32(m))
+			}
+		}
+		for pid := start[ti]; pid < start[ti+1]; pid++ {
+			p.Claim[pid], p.Prev[pid] = claim(int32(ti), subs), -1
+			if len(subs) > 0 && rapid.IntRange(0, 3).Draw(t, "prev") == 0 {
+				p.Prev[pid] = rapid.SampledFrom(subs).Draw(t, "prevOwner")
+			}
+			if withRacks {
+				p.Replicas[pid] = []int32{int32(rapid.IntRange(0, 2).Draw(t, "replica"))}
+			}
+		}
+	}
+}
+
+// identicalProblem draws members that all subscribe to every topic, with
+// up to maxParts partitions per topic and neither claims nor racks.
+func identicalProblem(t *rapid.T, maxMembers, maxTopics, maxParts int) *Problem {
+	n := rapid.IntRange(1, maxMembers).Draw(t, "members")
+	T := rapid.IntRange(1, maxTopics).Draw(t, "topics")
+	p := &Problem{Parts: make([]int32, T), Subs: make([][]int32, n)}
+	all := make([]int32, T)
+	for i := range T {
+		p.Parts[i] = int32(rapid.IntRange(0, maxParts).Draw(t, "parts"))
+		all[i] = int32(i)
+	}
+	for m := range n {
+		p.Subs[m] = all
 	}
 	return p
 }
@@ -243,19 +271,10 @@ func TestSolveRefusesMalformed(t *testing.T) {
 // methods, agree on balance and moves.
 func TestFastMatchesGeneral(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(1, 12).Draw(t, "members")
-		T := rapid.IntRange(1, 4).Draw(t, "topics")
-		p := &Problem{Parts: make([]int32, T), Subs: make([][]int32, n)}
-		all := make([]int32, T)
-		for i := range T {
-			p.Parts[i] = int32(rapid.IntRange(0, 40).Draw(t, "parts"))
-			all[i] = int32(i)
-		}
-		for m := range n {
-			p.Subs[m] = all
-		}
+		p := identicalProblem(t, 12, 4, 40)
+		n := len(p.Subs)
 		start := Start(p.Parts)
-		total := int(start[T])
+		total := int(start[len(p.Parts)])
 		if total == 0 {
 			return
 		}
@@ -284,19 +303,9 @@ func TestFastMatchesGeneral(t *testing.T) {
 // deals exactly as the round-robin it replaces.
 func TestFreshShortcut(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(1, 20).Draw(t, "members")
-		T := rapid.IntRange(1, 5).Draw(t, "topics")
-		p := &Problem{Parts: make([]int32, T), Subs: make([][]int32, n)}
-		all := make([]int32, T)
-		for i := range T {
-			p.Parts[i] = int32(rapid.IntRange(0, 50).Draw(t, "parts"))
-			all[i] = int32(i)
-		}
-		for m := range n {
-			p.Subs[m] = all
-		}
+		p := identicalProblem(t, 20, 5, 50)
 		start := Start(p.Parts)
-		total := int(start[T])
+		total := int(start[len(p.Parts)])
 		closed, dealt := fastWith(p, start, total, true), fastWith(p, start, total, false)
 		if !slices.Equal(closed, dealt) {
 			t.Fatalf("closed form %v, round-robin %v", closed, dealt)

@@ -38,46 +38,20 @@ func mediumProblem(t *rapid.T) *Problem {
 			slices.Sort(p.Subs[m])
 		}
 	}
-	start := Start(p.Parts)
-	total := start[T]
 	// Claims lean on a few members so that loads start uneven.
 	heavy := rapid.IntRange(0, n-1).Draw(t, "heavy")
-	p.Claim = make([]int32, total)
-	p.Prev = make([]int32, total)
-	withRacks := rapid.Bool().Draw(t, "racks")
-	if withRacks {
-		p.Rack = make([]int32, n)
-		p.Replicas = make([][]int32, total)
-		for m := range n {
-			p.Rack[m] = int32(rapid.IntRange(-1, 2).Draw(t, "rack"))
+	drawHistory(t, p, func(ti int32, subs []int32) int32 {
+		switch rapid.IntRange(0, 3).Draw(t, "claimed") {
+		case 0:
+		case 1:
+			if subscribes(p.Subs[heavy], ti) {
+				return int32(heavy)
+			}
+		default:
+			return rapid.SampledFrom(subs).Draw(t, "claim")
 		}
-	}
-	for ti := range T {
-		var subs []int32
-		for m := range n {
-			if subscribes(p.Subs[m], int32(ti)) {
-				subs = append(subs, int32(m))
-			}
-		}
-		for pid := start[ti]; pid < start[ti+1]; pid++ {
-			p.Claim[pid], p.Prev[pid] = -1, -1
-			switch rapid.IntRange(0, 3).Draw(t, "claimed") {
-			case 0:
-			case 1:
-				if subscribes(p.Subs[heavy], int32(ti)) {
-					p.Claim[pid] = int32(heavy)
-				}
-			default:
-				p.Claim[pid] = rapid.SampledFrom(subs).Draw(t, "claim")
-			}
-			if rapid.IntRange(0, 3).Draw(t, "prev") == 0 {
-				p.Prev[pid] = rapid.SampledFrom(subs).Draw(t, "prevOwner")
-			}
-			if withRacks {
-				p.Replicas[pid] = []int32{int32(rapid.IntRange(0, 2).Draw(t, "replica"))}
-			}
-		}
-	}
+		return -1
+	})
 	return p
 }
 
