@@ -259,21 +259,11 @@ func nextRound(g assign.Group, a assign.Assignment, gen int32) assign.Group {
 // movedFrom counts the partitions of next whose owner in prev is a member
 // of g other than their owner in next.
 func movedFrom(g assign.Group, prev, next assign.Assignment) int {
-	owner := make(map[assign.TopicPartition]string)
+	stayed := make(assign.Assignment, len(g.Members))
 	for _, m := range g.Members {
-		for _, tp := range prev[m.ID] {
-			owner[tp] = m.ID
-		}
+		stayed[m.ID] = prev[m.ID]
 	}
-	moved := 0
-	for id, tps := range next {
-		for _, tp := range tps {
-			if was, ok := owner[tp]; ok && was != id {
-				moved++
-			}
-		}
-	}
-	return moved
+	return assign.Moved(stayed, next)
 }
 
 // LowerBound returns a lower bound on the partitions any assignment of g
