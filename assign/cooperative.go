@@ -58,7 +58,7 @@ func (CooperativeSticky) Protocol() RebalanceProtocol { return Cooperative }
 // Assign returns this round's assignment: [CooperativePlan.Assignment].
 // It does not pass [Verify] while partitions are withheld.
 func (CooperativeSticky) Assign(g Group) (Assignment, error) {
-	sp, owner, withheld, err := cooperativeRound(g)
+	sp, owner, withheld, err := cooperativeRound(g, claimOwned)
 	if err != nil {
 		return nil, err
 	}
@@ -67,9 +67,9 @@ func (CooperativeSticky) Assign(g Group) (Assignment, error) {
 
 // cooperativeRound computes the target's owners (by rank in Kafka's
 // member order) and the partitions withheld this round (nil when none
-// can be).
-func cooperativeRound(g Group) (*stickyProblem, []int32, []bool, error) {
-	ix, err := compile(g)
+// can be). use is claimOwned but in tests.
+func cooperativeRound(g Group, use ownedUse) (*stickyProblem, []int32, []bool, error) {
+	ix, err := compile(g, use)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -105,7 +105,12 @@ type CooperativePlan struct {
 // Plan computes this round's assignment of g, the target, and what moves
 // in between.
 func (CooperativeSticky) Plan(g Group) (*CooperativePlan, error) {
-	sp, owner, withheld, err := cooperativeRound(g)
+	return plan(g, claimOwned)
+}
+
+// plan is Plan with compile's use of Owned chosen; see cooperativeRound.
+func plan(g Group, use ownedUse) (*CooperativePlan, error) {
+	sp, owner, withheld, err := cooperativeRound(g, use)
 	if err != nil {
 		return nil, err
 	}

@@ -182,6 +182,32 @@ func TestStickyAndCooperativeShareTarget(t *testing.T) {
 	})
 }
 
+// TestClaimsResolvedInCompile: when every claimant has one generation,
+// compile settles the claims as it reads them, without listing them per
+// member; the plan must be the one the per-member lists give.
+func TestClaimsResolvedInCompile(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := assigntest.GroupOf(assigntest.Small).Draw(t, "group")
+		if rapid.IntRange(0, 3).Draw(t, "mixed") > 0 {
+			gen := rapid.Int32Range(-1, 3).Draw(t, "generation")
+			for i := range g.Members {
+				g.Members[i].Generation = gen
+			}
+		}
+		want, err := assign.PlanFromLists(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := assign.CooperativeSticky{}.Plan(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("plan mismatch (-lists +resolved in compile):\n%s", diff)
+		}
+	})
+}
+
 // checkPlan checks a plan's own invariants: the target is valid and
 // balanced, the round is safe, and round plus pending is the target.
 func checkPlan(t *rapid.T, g assign.Group, plan *assign.CooperativePlan) {

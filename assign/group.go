@@ -153,7 +153,7 @@ func topicError(topic string, err error) *InputError {
 // rack list whose length differs from its topic's partition count, and a
 // partition listed twice in one member's Owned.
 func (g Group) Validate() error {
-	_, err := compile(g)
+	_, err := compile(g, checkOwned)
 	return err
 }
 
@@ -181,6 +181,14 @@ type index struct {
 	ownedOff  []int32
 	ownedPids []int32
 
+	// With claimOwned and claimants of one generation, claim and
+	// claimState replace ownedOff and ownedPids: claim[pid] is the rank
+	// in kafkaOrder of the one member listing pid, or -1 (nobody, or
+	// several: tied), and claimState[pid] holds the bits listed and tied
+	// of stickyProblem.state. Both are nil otherwise.
+	claim      []int32
+	claimState []uint8
+
 	// kafkaOrder lists member indices in the order Kafka's MemberInfo
 	// sorts them: static members first by group.instance.id, then dynamic
 	// members by member.id, both in Java's string order.
@@ -194,7 +202,8 @@ type index struct {
 	partRacks  [][][]int32
 }
 
-func compile(g Group) (*index, error) {
+// compile validates g and interns it; use says what to make of Owned.
+func compile(g Group, use ownedUse) (*index, error) {
 	ix := &index{g: &g}
 
 	// Members: IDs, instance IDs.
@@ -243,10 +252,6 @@ func compile(g Group) (*index, error) {
 	if err := ix.compileSubs(meta, metaParts); err != nil {
 		return nil, err
 	}
-	if err := ix.compileOwned(); err != nil {
-		return nil, err
-	}
-
 	ix.kafkaOrder = make([]int32, len(g.Members))
 	for i := range ix.kafkaOrder {
 		ix.kafkaOrder[i] = int32(i)
@@ -254,6 +259,9 @@ func compile(g Group) (*index, error) {
 	slices.SortFunc(ix.kafkaOrder, func(a, b int32) int {
 		return compareKafkaMembers(&g.Members[a], &g.Members[b])
 	})
+	if err := ix.compileOwned(use); err != nil {
+		return nil, err
+	}
 
 	ix.internRacks()
 	return ix, nil
@@ -377,25 +385,70 @@ func (ix *index) compileSubs(meta []string, metaParts []int32) error {
 	return nil
 }
 
-// compileOwned numbers every member's claims (ownedOff, ownedPids) and
+// ownedUse says what compile makes of the members' Owned lists. Every use
 // refuses a partition listed twice by one member.
+type ownedUse uint8
+
+const (
+	// checkOwned keeps nothing: Range and RoundRobin ignore ownership.
+	checkOwned ownedUse = iota
+
+	// listOwned numbers every member's claims (ownedOff, ownedPids).
+	listOwned
+
+	// claimOwned resolves the claims straight into claim and claimState
+	// when every member that lists something does so at one generation,
+	// as after any ordinary rebalance: the claim on a partition then
+	// goes to its only claimant whatever the order. Otherwise (the
+	// generations differ, so the order of claimants matters) it works
+	// as listOwned.
+	claimOwned
+)
+
+// compileOwned reads the members' claims for use.
 //
 // Clients list owned partitions topic by topic, partitions ascending, as
 // every assignment is sorted: a member whose list has that shape cannot
 // repeat a partition, which a stamp per topic and the last partition seen
 // prove in O(1) per claim. Only a member whose list has another shape is
 // checked with a mark per partition.
-func (ix *index) compileOwned() error {
+func (ix *index) compileOwned(use ownedUse) error {
 	g := ix.g
 	total := 0
+	gen, mixed, some := int32(0), false, false
 	for i := range g.Members {
-		total += len(g.Members[i].Owned)
+		m := &g.Members[i]
+		if len(m.Owned) > 0 {
+			total += len(m.Owned)
+			mixed = mixed || some && m.Generation != gen
+			gen, some = m.Generation, true
+		}
 	}
 	if total == 0 {
 		return nil
 	}
-	ix.ownedOff = make([]int32, len(g.Members)+1)
-	pids := make([]int32, 0, total)
+	if use == claimOwned && mixed {
+		use = listOwned
+	}
+	parts := ix.start[len(ix.topics)]
+	var pids []int32 // listOwned: every member's; otherwise the current member's
+	var rank []int32 // claimOwned: member index => position in Kafka's member order
+	switch use {
+	case listOwned:
+		ix.ownedOff = make([]int32, len(g.Members)+1)
+		pids = make([]int32, 0, total)
+	case claimOwned:
+		ix.claim = make([]int32, parts)
+		for pid := range ix.claim {
+			ix.claim[pid] = -1
+		}
+		ix.claimState = make([]uint8, parts)
+		rank = make([]int32, len(g.Members))
+		for r, m := range ix.kafkaOrder {
+			rank[m] = int32(r)
+		}
+	}
+	claim, state := ix.claim, ix.claimState
 	// A sorted list often goes from a topic to the next one in Go order
 	// (a member usually owns some of every topic): try it with a string
 	// comparison before asking the map. Trying more costs more than the
@@ -412,6 +465,9 @@ func (ix *index) compileOwned() error {
 	var marks []int32                      // pid => 1 + the last member marked listing it; nil until needed
 	for i := range g.Members {
 		m := &g.Members[i]
+		if use != listOwned {
+			pids = pids[:0]
+		}
 		first := len(pids)
 		sorted := true                                                   // so far: runs of distinct topics, partitions ascending within each
 		lastTopic, ti, known, lastPart := "", int32(0), false, int32(-1) // "" is never a known topic
@@ -433,11 +489,19 @@ func (ix *index) compileOwned() error {
 			}
 			sorted = sorted && tp.Partition > lastPart
 			lastPart = tp.Partition
-			pids = append(pids, ix.start[ti]+tp.Partition)
+			pid := ix.start[ti] + tp.Partition
+			pids = append(pids, pid)
+			if use == claimOwned {
+				if state[pid] == 0 {
+					claim[pid], state[pid] = rank[i], listed
+				} else {
+					claim[pid], state[pid] = -1, listed|tied // or listed twice by m: refused below
+				}
+			}
 		}
 		if !sorted {
 			if marks == nil {
-				marks = make([]int32, ix.start[len(ix.topics)])
+				marks = make([]int32, parts)
 			}
 			for _, pid := range pids[first:] {
 				if marks[pid] == int32(i)+1 {
@@ -449,9 +513,13 @@ func (ix *index) compileOwned() error {
 				marks[pid] = int32(i) + 1
 			}
 		}
-		ix.ownedOff[i+1] = int32(len(pids))
+		if use == listOwned {
+			ix.ownedOff[i+1] = int32(len(pids))
+		}
 	}
-	ix.ownedPids = pids
+	if use == listOwned {
+		ix.ownedPids = pids
+	}
 	return nil
 }
 

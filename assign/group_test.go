@@ -137,7 +137,7 @@ func TestCompileInterns(t *testing.T) {
 		},
 		PartitionRacks: map[string][][]string{"b": {{"r2", "r1", "r2"}, nil, {""}}},
 	}
-	ix, err := compile(g)
+	ix, err := compile(g, listOwned)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,10 +176,11 @@ func TestCompileInterns(t *testing.T) {
 	}
 }
 
-// TestDuplicateOwnedFound checks the duplicate-claim check of compile,
-// whose fast path trusts lists sorted topic by topic, against a map of
-// what each member listed, on lists of every shape: sorted, shuffled, with
-// repeats, with topics that nobody subscribes to or that no longer exist.
+// TestDuplicateOwnedFound checks the duplicate-claim check of compile, in
+// each of its uses, whose fast path trusts lists sorted topic by topic,
+// against a map of what each member listed, on lists of every shape:
+// sorted, shuffled, with repeats, with topics that nobody subscribes to or
+// that no longer exist.
 func TestDuplicateOwnedFound(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		topics := []string{"a", "b", "c", "gone"}
@@ -190,7 +191,7 @@ func TestDuplicateOwnedFound(t *testing.T) {
 		}}
 		n := rapid.IntRange(1, 3).Draw(t, "members")
 		for i := range n {
-			m := Member{ID: fmt.Sprint("m", i)}
+			m := Member{ID: fmt.Sprint("m", i), Generation: rapid.Int32Range(0, 1).Draw(t, "generation")}
 			m.Topics = rapid.SliceOfDistinct(rapid.SampledFrom(topics[:3]), rapid.ID).Draw(t, "topics")
 			m.Owned = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) TopicPartition {
 				return TopicPartition{rapid.SampledFrom(topics).Draw(t, "topic"), rapid.Int32Range(-1, 4).Draw(t, "partition")}
@@ -219,16 +220,18 @@ func TestDuplicateOwnedFound(t *testing.T) {
 				seen[tp] = true
 			}
 		}
-		err := g.Validate()
-		if want == nil {
-			if err != nil {
-				t.Fatalf("Validate() = %v, want nil", err)
+		for _, use := range []ownedUse{checkOwned, listOwned, claimOwned} {
+			_, err := compile(g, use)
+			if want == nil {
+				if err != nil {
+					t.Fatalf("compile(g, %d) = %v, want nil", use, err)
+				}
+				continue
 			}
-			return
-		}
-		var got *InputError
-		if !errors.As(err, &got) || *got != *want {
-			t.Fatalf("Validate() = %v, want %v", err, want)
+			var got *InputError
+			if !errors.As(err, &got) || *got != *want {
+				t.Fatalf("compile(g, %d) = %v, want %v", use, err, want)
+			}
 		}
 	})
 }
@@ -259,7 +262,7 @@ func TestCompileSubscriptions(t *testing.T) {
 			}
 			g.Members = append(g.Members, m)
 		}
-		ix, err := compile(g)
+		ix, err := compile(g, checkOwned)
 		if err != nil {
 			t.Fatal(err)
 		}

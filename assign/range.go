@@ -84,7 +84,7 @@ func (Range) Protocol() RebalanceProtocol { return Eager }
 // Assign computes Kafka's range assignment of g, or returns an [*InputError]
 // when g is invalid.
 func (Range) Assign(g Group) (Assignment, error) {
-	ix, err := compile(g)
+	ix, err := compile(g, checkOwned)
 	if err != nil {
 		return nil, err
 	}

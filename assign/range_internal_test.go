@@ -46,7 +46,7 @@ func TestCommonSubscribers(t *testing.T) {
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ix, err := compile(Group{Members: tc.members, Topics: parts})
+			ix, err := compile(Group{Members: tc.members, Topics: parts}, checkOwned)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +81,7 @@ func TestWriteOrder(t *testing.T) {
 		for _, name := range tc.topics {
 			parts[name] = 1
 		}
-		ix, err := compile(Group{Members: []Member{{ID: "c", Topics: tc.topics}}, Topics: parts})
+		ix, err := compile(Group{Members: []Member{{ID: "c", Topics: tc.topics}}, Topics: parts}, checkOwned)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +117,7 @@ func TestSetsFit(t *testing.T) {
 		// 100 members on a topic each: 2 words per topic, 200 against 100.
 		{"one topic each", group(100, func(j int) []string { return []string{name(j)} }), false},
 	} {
-		ix, err := compile(tc.g)
+		ix, err := compile(tc.g, checkOwned)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -52,7 +52,7 @@ func (RoundRobin) Protocol() RebalanceProtocol { return Eager }
 // Assign computes Kafka's round-robin assignment of g, or returns an
 // [*InputError] when g is invalid.
 func (RoundRobin) Assign(g Group) (Assignment, error) {
-	ix, err := compile(g)
+	ix, err := compile(g, checkOwned)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ package assign
 // RangeMixed is Range without racks, by rangeMixed whatever the
 // subscriptions.
 func RangeMixed(g Group) (Assignment, error) {
-	ix, err := compile(g)
+	ix, err := compile(g, checkOwned)
 	if err != nil {
 		return nil, err
 	}
@@ -18,7 +18,7 @@ func RangeMixed(g Group) (Assignment, error) {
 // RoundRobinDealtByRows is RoundRobin by dealByRows whatever the
 // subscriptions.
 func RoundRobinDealtByRows(g Group) (Assignment, error) {
-	ix, err := compile(g)
+	ix, err := compile(g, checkOwned)
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +28,7 @@ func RoundRobinDealtByRows(g Group) (Assignment, error) {
 // RoundRobinDealtBySets is RoundRobin by dealBySets whatever the
 // subscriptions.
 func RoundRobinDealtBySets(g Group) (Assignment, error) {
-	ix, err := compile(g)
+	ix, err := compile(g, checkOwned)
 	if err != nil {
 		return nil, err
 	}

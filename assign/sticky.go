@@ -104,7 +104,7 @@ func (Sticky) Protocol() RebalanceProtocol { return Eager }
 
 // Assign computes the sticky assignment of g.
 func (Sticky) Assign(g Group) (Assignment, error) {
-	ix, err := compile(g)
+	ix, err := compile(g, claimOwned)
 	if err != nil {
 		return nil, err
 	}
@@ -188,10 +188,13 @@ func (sp *stickyProblem) withheld(owner []int32) []bool {
 		withheld[pid] = true
 		unsure = unsure || st&tied == 0
 	}
-	if !unsure {
+	ix := sp.ix
+	if !unsure || ix.ownedPids == nil {
+		// Without ownedPids every listed partition has one lister at
+		// most, its claimant, unless tied: the owner of an unsure one
+		// does not list it.
 		return withheld
 	}
-	ix := sp.ix
 	for r, m := range ix.kafkaOrder {
 		for _, pid := range ix.owned(m) {
 			if withheld[pid] && owner[pid] == int32(r) && sp.state[pid]&tied == 0 {
@@ -256,12 +259,47 @@ func newStickyProblem(ix *index) *stickyProblem {
 // state.
 func (sp *stickyProblem) claims() {
 	ix := sp.ix
-	if len(ix.ownedPids) == 0 {
-		return
+	claim, state, prev := ix.claim, ix.claimState, []int32(nil)
+	if claim == nil {
+		if len(ix.ownedPids) == 0 {
+			return
+		}
+		claim, state, prev = sp.rankedClaims()
 	}
+	for t := range ix.numParts {
+		if sp.identical && prev == nil {
+			break // every winner still subscribes, and there is no previous owner to clear
+		}
+		for pid := sp.start[t]; pid < sp.start[t+1]; pid++ {
+			if c := claim[pid]; c >= 0 && !sp.subscribes(c, int32(t)) {
+				claim[pid] = -1 // the winner no longer subscribes: it cannot keep it
+			}
+			if prev != nil && prev[pid] == claim[pid] {
+				prev[pid] = -1
+			}
+		}
+	}
+	sp.prob.Claim, sp.prob.Prev = claim, prev
+	sp.state = state
+	// Partitions nobody lists are handed out first; those someone lists
+	// (which a cooperative member must revoke before they move) after,
+	// with a fresh round-robin, as the follow-up round of
+	// CooperativeSticky deals them once revoked: the fixed-point step of
+	// solve then usually confirms the first answer. Sticky does the same
+	// so that both reach one target.
+	sp.prob.Late = state
+}
+
+// rankedClaims settles the claims listed in ownedPids, whose claimants'
+// generations differ: the highest generation wins, a tie at the highest
+// leaves the partition unclaimed, and a member that lost to a higher
+// generation may be the previous owner. It returns the claim and state
+// that claims fills in, and the previous owners (nil when none).
+func (sp *stickyProblem) rankedClaims() (claim []int32, state []uint8, prev []int32) {
+	ix := sp.ix
 	total := sp.start[len(ix.numParts)]
 	// When every member that lists something does so at one generation,
-	// as after any ordinary rebalance, equal claims tie and none is lower.
+	// equal claims tie and none is lower.
 	mixed := false
 	gen0, some := int32(0), false
 	for m := range ix.g.Members {
@@ -272,9 +310,9 @@ func (sp *stickyProblem) claims() {
 		mixed = mixed || some && gen != gen0
 		gen0, some = gen, true
 	}
-	var top []int32               // pid => highest generation claiming it, when listed and mixed
-	claim := make([]int32, total) // pid => rank of the one claimant at top, or -1 (nobody, or tied)
-	state := make([]uint8, total)
+	var top []int32              // pid => highest generation claiming it, when listed and mixed
+	claim = make([]int32, total) // pid => rank of the one claimant at top, or -1 (nobody, or tied)
+	state = make([]uint8, total)
 	for pid := range claim {
 		claim[pid] = -1
 	}
@@ -301,7 +339,6 @@ func (sp *stickyProblem) claims() {
 			}
 		}
 	}
-	var prev []int32
 	if lower {
 		// The previous owner: the best claim below the top by a member
 		// that still subscribes; ties go to the first in member order.
@@ -319,28 +356,7 @@ func (sp *stickyProblem) claims() {
 			}
 		}
 	}
-	for t := range ix.numParts {
-		if sp.identical && prev == nil {
-			break // every winner still subscribes, and there is no previous owner to clear
-		}
-		for pid := sp.start[t]; pid < sp.start[t+1]; pid++ {
-			if c := claim[pid]; c >= 0 && !sp.subscribes(c, int32(t)) {
-				claim[pid] = -1 // the winner no longer subscribes: it cannot keep it
-			}
-			if prev != nil && prev[pid] == claim[pid] {
-				prev[pid] = -1
-			}
-		}
-	}
-	sp.prob.Claim, sp.prob.Prev = claim, prev
-	sp.state = state
-	// Partitions nobody lists are handed out first; those someone lists
-	// (which a cooperative member must revoke before they move) after,
-	// with a fresh round-robin, as the follow-up round of
-	// CooperativeSticky deals them once revoked: the fixed-point step of
-	// solve then usually confirms the first answer. Sticky does the same
-	// so that both reach one target.
-	sp.prob.Late = state
+	return claim, state, prev
 }
 
 // subscribes reports whether the member of rank r subscribes to topic t.

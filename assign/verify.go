@@ -27,7 +27,7 @@ var ErrInvalidAssignment = errors.New("invalid assignment")
 // first fault found, looking at members in the order of g.Members and at
 // partitions in list order. g must be valid (see [Group.Validate]).
 func Verify(g Group, a Assignment) error {
-	ix, err := compile(g)
+	ix, err := compile(g, checkOwned)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func VerifyBalanced(g Group, a Assignment) error {
 	if err := Verify(g, a); err != nil {
 		return err
 	}
-	ix, _ := compile(g)
+	ix, _ := compile(g, checkOwned)
 	n := len(g.Members)
 	count := make([]int, n)
 	holders := make([][]int32, len(ix.topics)) // topic => members holding one of its partitions
