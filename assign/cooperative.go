@@ -131,7 +131,7 @@ func plan(g Group, use ownedUse) (*CooperativePlan, error) {
 		plan.Revoked[m.ID] = nil
 		plan.Pending[m.ID] = nil
 		for _, tp := range m.Owned {
-			if t, ok := ix.topicByID[tp.Topic]; ok && tp.Partition >= 0 && tp.Partition < ix.numParts[t] {
+			if t, ok := ix.topicIndex(tp.Topic); ok && tp.Partition >= 0 && tp.Partition < ix.numParts[t] {
 				pid := sp.start[t] + tp.Partition
 				if owner[pid] == int32(i) && !withheld[pid] {
 					continue // kept

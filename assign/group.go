@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // TopicPartition names one partition of one topic.
@@ -164,11 +165,12 @@ func (g Group) Validate() error {
 type index struct {
 	g *Group
 
-	topics    []string // topic index => name; the subscribed topics that exist with >0 partitions, in Java string order
-	numParts  []int32  // topic index => partition count
-	start     []int32  // topic index => number of its partition 0 when partitions are numbered topic by topic; the last entry is the total
-	topicByID map[string]int32
-	byGoName  []int32 // topic indices in Go string order of the names; see goOrder
+	topics   []string    // topic index => name; the subscribed topics that exist with >0 partitions, in Java string order
+	numParts []int32     // topic index => partition count
+	start    []int32     // topic index => number of its partition 0 when partitions are numbered topic by topic; the last entry is the total
+	meta     sortedNames // every topic of the metadata, Go order
+	topicOf  []int32     // position in meta => topic index, or -1 when not subscribed or empty
+	byGoName []int32     // topic indices in Go string order of the names; see goOrder
 
 	subs [][]int32 // member index => subscribed topic indices, ascending, deduplicated; shared between members, never modify
 
@@ -197,6 +199,7 @@ type index struct {
 	// Racks, interned. memberRack[m] is -1 when the member has no rack.
 	// partRacks[t] is nil when the topic's replica racks are unknown;
 	// otherwise partRacks[t][p] lists the rack indices of p's replicas.
+	// Both are nil when no rack is named at all.
 	rackNames  []string
 	memberRack []int32
 	partRacks  [][][]int32
@@ -206,38 +209,49 @@ type index struct {
 func compile(g Group, use ownedUse) (*index, error) {
 	ix := &index{g: &g}
 
-	// Members: IDs, instance IDs.
-	ids := make(map[string]int, len(g.Members))
-	instances := make(map[string]int)
+	// Members: IDs, instance IDs. The first member at fault is reported,
+	// for the first of its faults in this order.
+	empty := -1
 	for i := range g.Members {
+		if g.Members[i].ID == "" {
+			empty = i
+			break
+		}
+	}
+	dupID := firstRepeat(g.Members, func(m *Member) string { return m.ID })
+	dupInstance := firstRepeat(g.Members, func(m *Member) string { return m.InstanceID })
+	if i := firstOf(empty, dupID, dupInstance); i >= 0 {
 		m := &g.Members[i]
-		if m.ID == "" {
+		switch i {
+		case empty:
 			return nil, memberError(i, m, ErrEmptyMemberID)
-		}
-		if _, dup := ids[m.ID]; dup {
+		case dupID:
 			return nil, memberError(i, m, ErrDuplicateMemberID)
-		}
-		ids[m.ID] = i
-		if m.InstanceID != "" {
-			if _, dup := instances[m.InstanceID]; dup {
-				return nil, memberError(i, m, fmt.Errorf("%w %q", ErrDuplicateInstanceID, m.InstanceID))
-			}
-			instances[m.InstanceID] = i
+		default:
+			return nil, memberError(i, m, fmt.Errorf("%w %q", ErrDuplicateInstanceID, m.InstanceID))
 		}
 	}
 
 	// Metadata: every topic, subscribed or not, must be sane.
-	meta := sortedKeys(g.Topics)
-	metaParts := make([]int32, len(meta)) // parallel to meta
-	for k, t := range meta {
-		n := g.Topics[t]
-		if t == "" {
-			return nil, topicError(t, ErrEmptyTopicName)
+	type topic struct {
+		name  string
+		parts int32
+	}
+	byName := make([]topic, 0, len(g.Topics))
+	for t, n := range g.Topics {
+		byName = append(byName, topic{t, n})
+	}
+	slices.SortFunc(byName, func(a, b topic) int { return strings.Compare(a.name, b.name) })
+	meta := make([]string, len(byName))
+	metaParts := make([]int32, len(byName)) // parallel to meta
+	for k, t := range byName {
+		if t.name == "" {
+			return nil, topicError(t.name, ErrEmptyTopicName)
 		}
-		if n < 0 {
-			return nil, topicError(t, fmt.Errorf("%w %d", ErrNegativePartitions, n))
+		if t.parts < 0 {
+			return nil, topicError(t.name, fmt.Errorf("%w %d", ErrNegativePartitions, t.parts))
 		}
-		metaParts[k] = n
+		meta[k], metaParts[k] = t.name, t.parts
 	}
 	for _, t := range sortedKeys(g.PartitionRacks) {
 		n, ok := g.Topics[t]
@@ -281,10 +295,7 @@ func compile(g Group, use ownedUse) (*index, error) {
 // it, and only then looked up in a map.
 func (ix *index) compileSubs(meta []string, metaParts []int32) error {
 	g := ix.g
-	pos := make(map[string]int32, len(meta)) // name => position in meta
-	for k, t := range meta {
-		pos[t] = int32(k)
-	}
+	ix.meta = newSortedNames(meta)
 	// Subscriptions as positions in meta first, all in one array.
 	distinct := 0
 	var last []string
@@ -317,7 +328,7 @@ func (ix *index) compileSubs(meta []string, metaParts []int32) error {
 				}
 			}
 			if !found {
-				if k, found = pos[t]; !found {
+				if k, found = ix.meta.find(t); !found {
 					k = -1
 					continue // not in the metadata: skipped, as Kafka does
 				}
@@ -331,37 +342,40 @@ func (ix *index) compileSubs(meta []string, metaParts []int32) error {
 	}
 
 	// Topics in Java order: Go's order but for names with characters
-	// beyond the Basic Multilingual Plane, so this sort finds them nearly
-	// sorted.
-	ix.topics = make([]string, 0, len(meta))
-	for k, t := range meta {
+	// beyond the Basic Multilingual Plane (or bytes that are not UTF-8),
+	// so this sort finds them nearly sorted, and ASCII names need none.
+	byGo := make([]int32, 0, len(meta)) // positions in meta of the topics, Go order
+	for k := range meta {
 		if used[k] {
-			ix.topics = append(ix.topics, t)
+			byGo = append(byGo, int32(k))
 		}
 	}
-	slices.SortFunc(ix.topics, javaCompare)
-	ix.numParts = make([]int32, len(ix.topics))
-	ix.topicByID = make(map[string]int32, len(ix.topics))
-	ix.start = make([]int32, len(ix.topics)+1)
-	topicOf := make([]int32, len(meta)) // position in meta => topic index, for the used ones
+	byJava := byGo
+	if !ascii(meta) {
+		byJava = slices.Clone(byGo)
+		slices.SortFunc(byJava, func(a, b int32) int { return javaCompare(meta[a], meta[b]) })
+	}
+	ix.topics = make([]string, len(byJava))
+	ix.numParts = make([]int32, len(byJava))
+	ix.start = make([]int32, len(byJava)+1)
+	ix.topicOf = make([]int32, len(meta))
+	for k := range ix.topicOf {
+		ix.topicOf[k] = -1
+	}
 	total := 0
-	for ti, t := range ix.topics {
-		k := pos[t]
-		topicOf[k] = int32(ti)
+	for ti, k := range byJava {
+		ix.topics[ti] = meta[k]
+		ix.topicOf[k] = int32(ti)
 		ix.numParts[ti] = metaParts[k]
-		ix.topicByID[t] = int32(ti)
 		total += int(metaParts[k])
 		if total > MaxPartitions {
-			return topicError(t, fmt.Errorf("%w: the subscribed topics hold more than %d", ErrTooManyPartitions, MaxPartitions))
+			return topicError(meta[k], fmt.Errorf("%w: the subscribed topics hold more than %d", ErrTooManyPartitions, MaxPartitions))
 		}
 		ix.start[ti+1] = int32(total)
 	}
-
-	ix.byGoName = make([]int32, 0, len(ix.topics))
-	for k := range meta {
-		if used[k] {
-			ix.byGoName = append(ix.byGoName, topicOf[k])
-		}
+	ix.byGoName = make([]int32, len(byGo))
+	for i, k := range byGo {
+		ix.byGoName[i] = ix.topicOf[k]
 	}
 
 	// Positions to topic indices, ascending, without repeats; each
@@ -372,7 +386,7 @@ func (ix *index) compileSubs(meta []string, metaParts []int32) error {
 			continue
 		}
 		for j, k := range sub {
-			sub[j] = topicOf[k]
+			sub[j] = ix.topicOf[k]
 		}
 		if !slices.IsSorted(sub) {
 			slices.Sort(sub)
@@ -476,7 +490,7 @@ func (ix *index) compileOwned(use ownedUse) error {
 				if known && after[ti] >= 0 && ix.topics[after[ti]] == tp.Topic {
 					ti = after[ti]
 				} else {
-					ti, known = ix.topicByID[tp.Topic]
+					ti, known = ix.topicIndex(tp.Topic)
 				}
 				lastTopic, lastPart = tp.Topic, -1
 				if known {
@@ -523,6 +537,44 @@ func (ix *index) compileOwned(use ownedUse) error {
 	return nil
 }
 
+// topicIndex returns the index of the topic named name, if someone
+// subscribes to it and it has partitions.
+func (ix *index) topicIndex(name string) (int32, bool) {
+	k, ok := ix.meta.find(name)
+	if !ok || ix.topicOf[k] < 0 {
+		return 0, false
+	}
+	return ix.topicOf[k], true
+}
+
+// sortedNames finds names in a list sorted in Go order: by binary search
+// when it is short, by a map built once otherwise.
+type sortedNames struct {
+	names []string
+	pos   map[string]int32 // name => position in names; nil when names is short
+}
+
+func newSortedNames(names []string) sortedNames {
+	s := sortedNames{names: names}
+	if len(names) > shortList {
+		s.pos = make(map[string]int32, len(names))
+		for k, name := range names {
+			s.pos[name] = int32(k)
+		}
+	}
+	return s
+}
+
+// find returns the position of name.
+func (s *sortedNames) find(name string) (int32, bool) {
+	if s.pos != nil {
+		k, ok := s.pos[name]
+		return k, ok
+	}
+	k, ok := slices.BinarySearch(s.names, name)
+	return int32(k), ok
+}
+
 // owned returns the partitions member m claims (see index.ownedPids).
 func (ix *index) owned(m int32) []int32 {
 	if ix.ownedOff == nil {
@@ -548,6 +600,63 @@ func topicAt(start []int32, pid int32) int32 {
 
 // sameStrings reports whether a and b hold the same strings, at once when
 // they share their backing array.
+// ascii reports whether every name is ASCII, whose Java order is Go's.
+func ascii(names []string) bool {
+	for _, name := range names {
+		for i := range len(name) {
+			if name[i] >= utf8.RuneSelf {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// firstRepeat returns the position of the first item whose non-empty key
+// equals an earlier item's, or -1. Short lists are compared pairwise,
+// which costs less than a map.
+func firstRepeat[T any](items []T, key func(*T) string) int {
+	if len(items) <= shortList {
+		for i := range items {
+			if k := key(&items[i]); k != "" {
+				for j := range i {
+					if key(&items[j]) == k {
+						return i
+					}
+				}
+			}
+		}
+		return -1
+	}
+	seen := make(map[string]struct{}, len(items))
+	for i := range items {
+		k := key(&items[i])
+		if k == "" {
+			continue
+		}
+		if _, dup := seen[k]; dup {
+			return i
+		}
+		seen[k] = struct{}{}
+	}
+	return -1
+}
+
+// shortList is the length up to which a list of names is searched without
+// a map.
+const shortList = 16
+
+// firstOf returns the smallest of the non-negative positions, or -1.
+func firstOf(positions ...int) int {
+	first := -1
+	for _, p := range positions {
+		if p >= 0 && (first < 0 || p < first) {
+			first = p
+		}
+	}
+	return first
+}
+
 func sameStrings(a, b []string) bool {
 	if len(a) != len(b) {
 		return false
@@ -593,6 +702,9 @@ func (ix *index) internRacks() {
 		}
 	}
 	ix.rackNames = sortedKeys(names)
+	if len(ix.rackNames) == 0 {
+		return
+	}
 	for i, r := range ix.rackNames {
 		names[r] = int32(i)
 	}

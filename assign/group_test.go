@@ -236,6 +236,27 @@ func TestDuplicateOwnedFound(t *testing.T) {
 	})
 }
 
+// TestFirstRepeat checks firstRepeat, pairwise on short lists and with a
+// map on long ones, against a statement of what it finds.
+func TestFirstRepeat(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		keys := rapid.SliceOfN(rapid.SampledFrom([]string{"", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z"}), 0, 3*shortList).Draw(t, "keys")
+		want := -1
+	search:
+		for i, k := range keys {
+			for _, earlier := range keys[:i] {
+				if k != "" && k == earlier {
+					want = i
+					break search
+				}
+			}
+		}
+		if got := firstRepeat(keys, func(k *string) string { return *k }); got != want {
+			t.Fatalf("firstRepeat(%q) = %d, want %d", keys, got, want)
+		}
+	})
+}
+
 // TestCompileSubscriptions checks the topics and subscriptions compile
 // finds (with its guesses from the metadata's order and its sharing
 // between neighbours) against a map-based statement, on subscriptions in
@@ -249,6 +270,9 @@ func TestCompileSubscriptions(t *testing.T) {
 			if rapid.Bool().Draw(t, "exists") {
 				g.Topics[name] = rapid.Int32Range(0, 3).Draw(t, "partitions")
 			}
+		}
+		for i := range rapid.IntRange(0, 2*shortList).Draw(t, "unsubscribed") {
+			g.Topics[fmt.Sprintf("x%02d", i)] = 1 // past shortList, names are found with a map
 		}
 		for i := range rapid.IntRange(0, 5).Draw(t, "members") {
 			m := Member{ID: fmt.Sprint("m", i)}
@@ -296,10 +320,18 @@ func TestCompileSubscriptions(t *testing.T) {
 				t.Fatalf("member %d subscribes to %v, want %v", i, ix.subs[i], sub)
 			}
 			for ti, name := range want {
-				if ix.numParts[ti] != g.Topics[name] || ix.start[ti+1]-ix.start[ti] != g.Topics[name] || ix.topicByID[name] != int32(ti) {
+				if got, ok := ix.topicIndex(name); !ok || got != int32(ti) || ix.numParts[ti] != g.Topics[name] || ix.start[ti+1]-ix.start[ti] != g.Topics[name] {
 					t.Fatalf("topic %q: numbered inconsistently", name)
 				}
 			}
+		}
+		for name := range g.Topics {
+			if _, ok := ix.topicIndex(name); ok != slices.Contains(want, name) {
+				t.Fatalf("topicIndex(%q) finds it: %v; subscribed with partitions: %v", name, ok, !ok)
+			}
+		}
+		if _, ok := ix.topicIndex("unknown"); ok {
+			t.Fatalf("topicIndex finds a topic missing from the metadata")
 		}
 	})
 }

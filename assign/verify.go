@@ -51,7 +51,7 @@ func Verify(g Group, a Assignment) error {
 			if k > 0 && list[k-1].Compare(tp) >= 0 {
 				return invalidf("member %q: %s listed after %s: not sorted, or repeated", m.ID, tp, list[k-1])
 			}
-			t, ok := ix.topicByID[tp.Topic]
+			t, ok := ix.topicIndex(tp.Topic)
 			if !ok || tp.Partition < 0 || tp.Partition >= ix.numParts[t] {
 				return invalidf("member %q: %s does not exist or nobody subscribes to its topic", m.ID, tp)
 			}
@@ -94,7 +94,8 @@ func VerifyBalanced(g Group, a Assignment) error {
 		count[i] = len(a[m.ID])
 		seen := -1
 		for _, tp := range a[m.ID] {
-			t := int(ix.topicByID[tp.Topic])
+			ti, _ := ix.topicIndex(tp.Topic) // Verify found it
+			t := int(ti)
 			if t != seen {
 				holders[t] = append(holders[t], int32(i))
 				seen = t
