@@ -58,21 +58,31 @@ func (CooperativeSticky) Protocol() RebalanceProtocol { return Cooperative }
 // Assign returns this round's assignment: [CooperativePlan.Assignment].
 // It does not pass [Verify] while partitions are withheld.
 func (CooperativeSticky) Assign(g Group) (Assignment, error) {
-	sp, owner, withheld, err := cooperativeRound(g, claimOwned)
+	return cooperativeAssign(g, keepOwned)
+}
+
+// cooperativeAssign is CooperativeSticky.Assign with compile's use of
+// Owned chosen: keepOwned but in tests. When every claim is kept, nothing
+// moves and nothing is withheld.
+func cooperativeAssign(g Group, use ownedUse) (Assignment, error) {
+	ix, err := compile(g, use)
 	if err != nil {
 		return nil, err
 	}
-	return sp.ix.assignmentOf(owner, withheld, sp.ix.kafkaOrder), nil
+	if ix.kept != nil {
+		return ix.keepAndDeal()
+	}
+	_, owner, withheld, err := cooperativeRound(ix)
+	if err != nil {
+		return nil, err
+	}
+	return ix.assignmentOf(owner, withheld, ix.kafkaOrder), nil
 }
 
 // cooperativeRound computes the target's owners (by rank in Kafka's
 // member order) and the partitions withheld this round (nil when none
-// can be). use is claimOwned but in tests.
-func cooperativeRound(g Group, use ownedUse) (*stickyProblem, []int32, []bool, error) {
-	ix, err := compile(g, use)
-	if err != nil {
-		return nil, nil, nil, err
-	}
+// can be).
+func cooperativeRound(ix *index) (*stickyProblem, []int32, []bool, error) {
 	sp := newStickyProblem(ix)
 	owner, err := sp.solve()
 	if err != nil {
@@ -108,14 +118,18 @@ func (CooperativeSticky) Plan(g Group) (*CooperativePlan, error) {
 	return plan(g, claimOwned)
 }
 
-// plan is Plan with compile's use of Owned chosen; see cooperativeRound.
+// plan is Plan with compile's use of Owned chosen: claimOwned but in
+// tests.
 func plan(g Group, use ownedUse) (*CooperativePlan, error) {
-	sp, owner, withheld, err := cooperativeRound(g, use)
+	ix, err := compile(g, use)
+	if err != nil {
+		return nil, err
+	}
+	sp, owner, withheld, err := cooperativeRound(ix)
 	if err != nil {
 		return nil, err
 	}
 	owner = sp.byMember(owner)
-	ix := sp.ix
 	total := sp.start[len(ix.numParts)]
 	if withheld == nil {
 		withheld = make([]bool, total)

@@ -191,6 +191,10 @@ type index struct {
 	claim      []int32
 	claimState []uint8
 
+	// With keepOwned, kept replaces claim and claimState when no claim
+	// can be lost; see [keptClaims].
+	kept *keptClaims
+
 	// kafkaOrder lists member indices in the order Kafka's MemberInfo
 	// sorts them: static members first by group.instance.id, then dynamic
 	// members by member.id, both in Java's string order.
@@ -273,11 +277,10 @@ func compile(g Group, use ownedUse) (*index, error) {
 	slices.SortFunc(ix.kafkaOrder, func(a, b int32) int {
 		return compareKafkaMembers(&g.Members[a], &g.Members[b])
 	})
+	ix.internRacks()
 	if err := ix.compileOwned(use); err != nil {
 		return nil, err
 	}
-
-	ix.internRacks()
 	return ix, nil
 }
 
@@ -417,6 +420,10 @@ const (
 	// generations differ, so the order of claimants matters) it works
 	// as listOwned.
 	claimOwned
+
+	// keepOwned is claimOwned, except that when no claim can be lost
+	// it records only what [keptClaims] holds, in kept.
+	keepOwned
 )
 
 // compileOwned reads the members' claims for use.
@@ -441,6 +448,12 @@ func (ix *index) compileOwned(use ownedUse) error {
 	if total == 0 {
 		return nil
 	}
+	if use == keepOwned {
+		if !mixed && ix.keepsEveryClaim() && ix.readKept() {
+			return nil
+		}
+		use = claimOwned // settle the claims partition by partition, refusing repeats
+	}
 	if use == claimOwned && mixed {
 		use = listOwned
 	}
@@ -463,18 +476,7 @@ func (ix *index) compileOwned(use ownedUse) error {
 		}
 	}
 	claim, state := ix.claim, ix.claimState
-	// A sorted list often goes from a topic to the next one in Go order
-	// (a member usually owns some of every topic): try it with a string
-	// comparison before asking the map. Trying more costs more than the
-	// map when members own few partitions of many topics.
-	order := ix.goOrder()
-	after := make([]int32, len(order)) // topic => the next topic in Go order, or -1
-	for k, t := range order {
-		after[t] = -1
-		if k+1 < len(order) {
-			after[t] = order[k+1]
-		}
-	}
+	after, _ := ix.goSteps()
 	runOf := make([]int32, len(ix.topics)) // topic => 1 + the last member with a run of it
 	var marks []int32                      // pid => 1 + the last member marked listing it; nil until needed
 	for i := range g.Members {
@@ -535,6 +537,25 @@ func (ix *index) compileOwned(use ownedUse) error {
 		ix.ownedPids = pids
 	}
 	return nil
+}
+
+// goSteps returns, for each topic, the next topic in Go order (-1 for the
+// last) and its position in Go order. A sorted list of partitions often
+// goes from a topic to the next one in Go order (a member usually owns
+// some of every topic): compile tries it with a string comparison before
+// looking the name up. Trying more costs more than the lookup when
+// members own few partitions of many topics.
+func (ix *index) goSteps() (after, goRank []int32) {
+	order := ix.goOrder()
+	after = make([]int32, len(order))
+	goRank = make([]int32, len(order))
+	for k, t := range order {
+		after[t], goRank[t] = -1, int32(k)
+		if k+1 < len(order) {
+			after[t] = order[k+1]
+		}
+	}
+	return after, goRank
 }
 
 // topicIndex returns the index of the topic named name, if someone

@@ -190,9 +190,13 @@ func TestDuplicateOwnedFound(t *testing.T) {
 			"c": rapid.Int32Range(0, 4).Draw(t, "c"),
 		}}
 		n := rapid.IntRange(1, 3).Draw(t, "members")
+		alike := rapid.Bool().Draw(t, "alike") // one subscription and one generation, as keepOwned wants
 		for i := range n {
 			m := Member{ID: fmt.Sprint("m", i), Generation: rapid.Int32Range(0, 1).Draw(t, "generation")}
 			m.Topics = rapid.SliceOfDistinct(rapid.SampledFrom(topics[:3]), rapid.ID).Draw(t, "topics")
+			if alike && i > 0 {
+				m.Topics, m.Generation = g.Members[0].Topics, g.Members[0].Generation
+			}
 			m.Owned = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) TopicPartition {
 				return TopicPartition{rapid.SampledFrom(topics).Draw(t, "topic"), rapid.Int32Range(-1, 4).Draw(t, "partition")}
 			}), 0, 8).Draw(t, "owned")
@@ -220,7 +224,7 @@ func TestDuplicateOwnedFound(t *testing.T) {
 				seen[tp] = true
 			}
 		}
-		for _, use := range []ownedUse{checkOwned, listOwned, claimOwned} {
+		for _, use := range []ownedUse{checkOwned, listOwned, claimOwned, keepOwned} {
 			_, err := compile(g, use)
 			if want == nil {
 				if err != nil {

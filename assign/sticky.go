@@ -104,9 +104,18 @@ func (Sticky) Protocol() RebalanceProtocol { return Eager }
 
 // Assign computes the sticky assignment of g.
 func (Sticky) Assign(g Group) (Assignment, error) {
-	ix, err := compile(g, claimOwned)
+	return stickyAssign(g, keepOwned)
+}
+
+// stickyAssign is Sticky.Assign with compile's use of Owned chosen:
+// keepOwned but in tests.
+func stickyAssign(g Group, use ownedUse) (Assignment, error) {
+	ix, err := compile(g, use)
 	if err != nil {
 		return nil, err
+	}
+	if ix.kept != nil {
+		return ix.keepAndDeal()
 	}
 	sp := newStickyProblem(ix)
 	owner, err := sp.solve()
@@ -364,13 +373,31 @@ func (sp *stickyProblem) subscribes(r int32, t int32) bool {
 	return sp.identical || sp.prob.Sets.Has(r, t)
 }
 
-// racks turns rack preference on when Kafka's sticky assignor would
-// (AbstractPartitionAssignor.useRackAwareAssignment): some member declares
-// a rack, some partition has a replica on a member's rack, and not every
-// partition has replicas on the same set of racks. Topics whose replica
-// racks are unknown take no part in the test.
+// racks turns rack preference on when [index.stickyRackAware] says so.
 func (sp *stickyProblem) racks() {
 	ix := sp.ix
+	if !ix.stickyRackAware() {
+		return
+	}
+	rack := make([]int32, len(ix.kafkaOrder))
+	for r, m := range ix.kafkaOrder {
+		rack[r] = ix.memberRack[m]
+	}
+	replicas := make([][]int32, sp.start[len(ix.numParts)])
+	for t, parts := range ix.partRacks {
+		for p, rs := range parts {
+			replicas[sp.start[t]+int32(p)] = rs
+		}
+	}
+	sp.prob.Rack, sp.prob.Replicas = rack, replicas
+}
+
+// stickyRackAware reports whether Kafka's sticky assignor would prefer
+// racks (AbstractPartitionAssignor.useRackAwareAssignment): some member
+// declares a rack, some partition has a replica on a member's rack, and
+// not every partition has replicas on the same set of racks. Topics whose
+// replica racks are unknown take no part in the test.
+func (ix *index) stickyRackAware() bool {
 	memberRacks := make([]bool, len(ix.rackNames))
 	anyMember := false
 	for _, r := range ix.memberRack {
@@ -379,7 +406,7 @@ func (sp *stickyProblem) racks() {
 		}
 	}
 	if !anyMember {
-		return
+		return false
 	}
 	all := make([]bool, len(ix.rackNames)) // union of replica racks
 	for _, parts := range ix.partRacks {
@@ -402,20 +429,7 @@ func (sp *stickyProblem) racks() {
 			uneven = uneven || len(rs) != nAll // rs is a set of the racks in all
 		}
 	}
-	if !overlap || !uneven {
-		return
-	}
-	rack := make([]int32, len(ix.kafkaOrder))
-	for r, m := range ix.kafkaOrder {
-		rack[r] = ix.memberRack[m]
-	}
-	replicas := make([][]int32, sp.start[len(ix.numParts)])
-	for t, parts := range ix.partRacks {
-		for p, rs := range parts {
-			replicas[sp.start[t]+int32(p)] = rs
-		}
-	}
-	sp.prob.Rack, sp.prob.Replicas = rack, replicas
+	return overlap && uneven
 }
 
 // byMember turns owners by rank, as [balance.Solve] returns them, into

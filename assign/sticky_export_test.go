@@ -4,3 +4,18 @@ package assign
 // from per-member lists, as when generations differ, so that the external
 // tests can check the claims compile resolves directly against them.
 func PlanFromLists(g Group) (*CooperativePlan, error) { return plan(g, listOwned) }
+
+// StickyByClaims and CooperativeByClaims are the sticky strategies with
+// every claim settled partition by partition, never by keepAndDeal, so
+// that the external tests can check the shortcut against them.
+func StickyByClaims(g Group) (Assignment, error) { return stickyAssign(g, claimOwned) }
+
+// CooperativeByClaims: see StickyByClaims.
+func CooperativeByClaims(g Group) (Assignment, error) { return cooperativeAssign(g, claimOwned) }
+
+// KeepsEveryClaim reports whether the sticky strategies take keepAndDeal
+// for g.
+func KeepsEveryClaim(g Group) bool {
+	ix, err := compile(g, keepOwned)
+	return err == nil && ix.kept != nil
+}

@@ -1,0 +1,274 @@
+package assign
+
+import (
+	"cmp"
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/assigncalc/assigncalc/assign/internal/balance"
+)
+
+// keptClaims is what the sticky strategies need of a group in which no
+// claim can be lost, the usual state of a group after a member leaves or
+// restarts: every member subscribes to the same topics, rack preference is
+// off, every claimant lists at one generation, no partition is listed by
+// two members, and no member lists more than its target (see
+// [index.keepsEveryClaim]). Every member then keeps what it lists, and the
+// partitions nobody lists are dealt to the members below their target:
+// the assignment follows from which partitions are listed and how many
+// each member lists, with no claim per partition to settle.
+type keptClaims struct {
+	listed   []uint64 // bit pid: some member lists partition number pid
+	count    []int32  // member index => partitions it lists that exist
+	copyable []bool   // member index => its Owned lists only partitions that exist, in [TopicPartition.Compare] order
+}
+
+// keepsEveryClaim reports whether no claim can be lost, as far as the
+// group's shape tells before the claims are read: subscriptions are
+// identical, rack preference is off, and no member lists more than the
+// least target it could get. (Ties are found while reading the claims.)
+//
+// Targets are as the solver's fast path sets them: with P partitions and
+// n members, the P mod n members with the most claims get ⌈P/n⌉, the
+// others ⌊P/n⌋. A member listing ⌈P/n⌉ > ⌊P/n⌋ is below no target when at
+// most P mod n members list that many, and nobody lists more.
+func (ix *index) keepsEveryClaim() bool {
+	n := int32(len(ix.subs))
+	parts := ix.start[len(ix.topics)]
+	if n == 0 || parts == 0 || ix.stickyRackAware() {
+		return false
+	}
+	for _, sub := range ix.subs[1:] {
+		if !sameSlice(sub, ix.subs[0]) && !slices.Equal(sub, ix.subs[0]) {
+			return false
+		}
+	}
+	q, r := parts/n, parts%n
+	atCeiling := int32(0)
+	for i := range ix.g.Members {
+		switch c := int32(min(len(ix.g.Members[i].Owned), int(parts)+1)); {
+		case c > q+1 || c == q+1 && r == 0:
+			return false
+		case c == q+1:
+			atCeiling++
+		}
+	}
+	return atCeiling <= r
+}
+
+// readKept reads the claims into kept, and reports whether no partition
+// is listed twice; when one is, kept is left nil (compile then settles
+// the claims partition by partition, which also refuses a member listing
+// a partition twice).
+func (ix *index) readKept() bool {
+	g := ix.g
+	parts := uint32(ix.start[len(ix.topics)])
+	kc := &keptClaims{
+		listed:   make([]uint64, (parts+63)/64),
+		count:    make([]int32, len(g.Members)),
+		copyable: make([]bool, len(g.Members)),
+	}
+	listed := kc.listed
+	after, goRank := ix.goSteps()
+	twice := uint64(0) // nonzero when some partition is listed twice
+	for i := range g.Members {
+		m := &g.Members[i]
+		inOrder := true                             // so far: topics ascending in Go order, partitions ascending within each, none dropped
+		lastTopic, ti, known := "", int32(0), false // "" is never a known topic
+		lastRank, lastPart, count := int32(-1), int32(-1), int32(0)
+		for _, tp := range m.Owned {
+			if tp.Topic != lastTopic {
+				if known && after[ti] >= 0 && ix.topics[after[ti]] == tp.Topic {
+					ti = after[ti]
+				} else {
+					ti, known = ix.topicIndex(tp.Topic)
+				}
+				lastTopic, lastPart = tp.Topic, -1
+				inOrder = inOrder && known && goRank[ti] > lastRank
+				if known {
+					lastRank = goRank[ti]
+				}
+			}
+			if !known || uint32(tp.Partition) >= uint32(ix.numParts[ti]) {
+				inOrder = false
+				continue // the partition no longer exists, or nobody wants it: dropped, as Kafka does
+			}
+			inOrder = inOrder && tp.Partition > lastPart
+			lastPart = tp.Partition
+			pid := uint32(ix.start[ti] + tp.Partition)
+			w, bit := pid/64, uint64(1)<<(pid%64)
+			twice |= listed[w] & bit
+			listed[w] |= bit
+			count++
+		}
+		kc.count[i], kc.copyable[i] = count, inOrder
+	}
+	if twice != 0 {
+		return false
+	}
+	ix.kept = kc
+	return true
+}
+
+// keepAndDeal assigns a group described by kept: every member keeps what
+// it lists, and the partitions nobody lists are dealt in partition order,
+// round-robin, to the members below their target, from the lowest rank in
+// Kafka's member order: the answer of the solver's fast path, reached
+// without a claim or an owner per partition. Members whose Owned is
+// already in order have it copied whole.
+func (ix *index) keepAndDeal() (Assignment, error) {
+	kc := ix.kept
+	n := len(ix.kafkaOrder)
+	parts := ix.start[len(ix.topics)]
+
+	// Targets: the parts mod n members with the most claims, the lower
+	// rank first among equals, get one more.
+	q, r := parts/int32(n), parts%int32(n)
+	target := make([]int32, n) // rank => target
+	for rk := range target {
+		target[rk] = q
+	}
+	if r > 0 {
+		ranks := make([]int32, n)
+		for rk := range ranks {
+			ranks[rk] = int32(rk)
+		}
+		slices.SortFunc(ranks, func(a, b int32) int {
+			if c := cmp.Compare(kc.count[ix.kafkaOrder[b]], kc.count[ix.kafkaOrder[a]]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		for _, rk := range ranks[:r] {
+			target[rk]++
+		}
+	}
+
+	// Deal the partitions nobody lists, round by round: each round gives
+	// one to every member still below target, in rank order.
+	dealtOff := make([]int32, n+1) // rank => where its dealt partitions start in dealt
+	var active []int32             // ranks below target
+	for rk, m := range ix.kafkaOrder {
+		deficit := target[rk] - kc.count[m]
+		if deficit < 0 {
+			return nil, fmt.Errorf("%w: member %d lists more than its target", balance.ErrInternal, m)
+		}
+		dealtOff[rk+1] = dealtOff[rk] + deficit
+		if deficit > 0 {
+			active = append(active, int32(rk))
+		}
+	}
+	dealt := make([]int32, dealtOff[n])
+	next := slices.Clone(dealtOff[:n]) // rank => where its next dealt partition goes
+	turn := 0
+	for w, word := range kc.listed {
+		for free := ^word; free != 0; free &= free - 1 {
+			pid := int32(w*64 + bits.TrailingZeros64(free))
+			if pid >= parts {
+				break
+			}
+			if len(active) == 0 {
+				return nil, fmt.Errorf("%w: more partitions than room", balance.ErrInternal)
+			}
+			rk := active[turn]
+			dealt[next[rk]] = pid
+			next[rk]++
+			if turn++; turn == len(active) {
+				active = slices.DeleteFunc(active, func(rk int32) bool { return next[rk] == dealtOff[rk+1] })
+				turn = 0
+			}
+		}
+	}
+	if len(active) > 0 {
+		return nil, fmt.Errorf("%w: fewer partitions than room", balance.ErrInternal)
+	}
+
+	// Each member's list: what it keeps, merged with what it is dealt.
+	goRank := make([]int32, len(ix.topics)) // topic => position in Go order
+	for k, t := range ix.goOrder() {
+		goRank[t] = int32(k)
+	}
+	backing := make([]TopicPartition, parts)
+	out := make(Assignment, n)
+	at := int32(0)
+	for rk, m := range ix.kafkaOrder {
+		mem := &ix.g.Members[m]
+		got := dealt[dealtOff[rk]:dealtOff[rk+1]]
+		size := kc.count[m] + int32(len(got))
+		if size == 0 {
+			out[mem.ID] = nil
+			continue
+		}
+		list := backing[at : at+size : at+size]
+		at += size
+		// The kept partitions go last, so that merging the dealt ones in
+		// front never overwrites a kept one not yet read.
+		keep := list[len(got):]
+		if kc.copyable[m] {
+			copy(keep, mem.Owned)
+		} else {
+			ix.validOwned(mem, keep)
+		}
+		if len(got) > 0 {
+			ix.mergeDealt(list, got, goRank)
+		}
+		out[mem.ID] = list
+	}
+	return out, nil
+}
+
+// validOwned writes into keep the partitions of m.Owned that exist,
+// sorted by [TopicPartition.Compare]; keep has room for exactly those.
+func (ix *index) validOwned(m *Member, keep []TopicPartition) {
+	k := 0
+	for _, tp := range m.Owned {
+		if t, ok := ix.topicIndex(tp.Topic); ok && tp.Partition >= 0 && tp.Partition < ix.numParts[t] {
+			keep[k] = TopicPartition{ix.topics[t], tp.Partition}
+			k++
+		}
+	}
+	slices.SortFunc(keep, TopicPartition.Compare)
+}
+
+// mergeDealt fills list with the partitions numbered got (ascending) and
+// the kept partitions already at its end (len(list)-len(got) of them,
+// sorted), in [TopicPartition.Compare] order. got is reordered.
+func (ix *index) mergeDealt(list []TopicPartition, got []int32, goRank []int32) {
+	topicOf := func(pid int32) int32 { return topicAt(ix.start, pid) }
+	if !slices.IsSorted(ix.goOrder()) {
+		// Java's order of the topics, which numbers the partitions, is
+		// not Go's.
+		slices.SortFunc(got, func(a, b int32) int {
+			if c := cmp.Compare(goRank[topicOf(a)], goRank[topicOf(b)]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+	}
+	keepAt := len(got) // next kept partition to merge
+	t := int32(-1)
+	for w, j := 0, 0; j < len(got); w++ {
+		pid := got[j]
+		if t < 0 || pid < ix.start[t] || pid >= ix.start[t+1] {
+			t = topicOf(pid)
+		}
+		tp := TopicPartition{ix.topics[t], pid - ix.start[t]}
+		if keepAt < len(list) && keptFirst(list[keepAt], tp) {
+			list[w] = list[keepAt]
+			keepAt++
+			continue
+		}
+		list[w] = tp
+		j++
+	}
+}
+
+// keptFirst reports whether kept sorts before dealt; they are never equal.
+func keptFirst(kept, dealt TopicPartition) bool {
+	if c := strings.Compare(kept.Topic, dealt.Topic); c != 0 {
+		return c < 0
+	}
+	return kept.Partition < dealt.Partition
+}
