@@ -64,7 +64,11 @@ import (
 //
 // which no balanced assignment can beat: a member with target q keeps at
 // most q claims, and the r larger targets go to the largest claim counts.
-// Time O(P + n log n).
+// Time O(P + n log n). When no member lists more than its target and no
+// partition is listed twice, as after a member leaves or restarts, every
+// claim is kept: the result then follows from which partitions are listed
+// and how many each member lists, with no claim per partition to settle,
+// and a member's Owned already in order is copied whole.
 //
 // Otherwise it is a min-cost flow with the convex cost
 // BIG*sum(load^2) + moves, solved by successive shortest paths over a
