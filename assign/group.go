@@ -274,8 +274,15 @@ func compile(g Group, use ownedUse) (*index, error) {
 	for i := range ix.kafkaOrder {
 		ix.kafkaOrder[i] = int32(i)
 	}
+	compareIDs := strings.Compare // Java's order of ASCII strings
+	for i := range g.Members {
+		if !ascii(g.Members[i].ID, g.Members[i].InstanceID) {
+			compareIDs = javaCompare
+			break
+		}
+	}
 	slices.SortFunc(ix.kafkaOrder, func(a, b int32) int {
-		return compareKafkaMembers(&g.Members[a], &g.Members[b])
+		return compareKafkaMembers(&g.Members[a], &g.Members[b], compareIDs)
 	})
 	ix.internRacks()
 	if err := ix.compileOwned(use); err != nil {
@@ -285,17 +292,17 @@ func compile(g Group, use ownedUse) (*index, error) {
 }
 
 // compileSubs finds the topics someone subscribes to that exist with
-// partitions (ix.topics, in Java order, with numParts, start and
-// topicByID) and every member's subscription as ascending topic indices
-// (ix.subs). meta is the metadata's topic names in Go order, metaParts
-// their partition counts.
+// partitions (ix.topics, in Java order, with numParts, start, meta,
+// topicOf and byGoName) and every member's subscription as ascending
+// topic indices (ix.subs). meta is the metadata's topic names in Go
+// order, metaParts their partition counts.
 //
 // Names are looked up once per distinct subscription: members that share
 // their Topics with the member before them (as clients that build every
 // member alike do) share its subscription too, at the cost of comparing
 // string headers. Subscriptions are mostly listed in sorted order, so each
 // name is first compared with the few metadata names after the one before
-// it, and only then looked up in a map.
+// it, and only then looked up (see sortedNames).
 func (ix *index) compileSubs(meta []string, metaParts []int32) error {
 	g := ix.g
 	ix.meta = newSortedNames(meta)
@@ -354,7 +361,7 @@ func (ix *index) compileSubs(meta []string, metaParts []int32) error {
 		}
 	}
 	byJava := byGo
-	if !ascii(meta) {
+	if !ascii(meta...) {
 		byJava = slices.Clone(byGo)
 		slices.SortFunc(byJava, func(a, b int32) int { return javaCompare(meta[a], meta[b]) })
 	}
@@ -621,8 +628,9 @@ func topicAt(start []int32, pid int32) int32 {
 
 // sameStrings reports whether a and b hold the same strings, at once when
 // they share their backing array.
-// ascii reports whether every name is ASCII, whose Java order is Go's.
-func ascii(names []string) bool {
+// ascii reports whether every name is ASCII: Java orders ASCII strings
+// as Go does.
+func ascii(names ...string) bool {
 	for _, name := range names {
 		for i := range len(name) {
 			if name[i] >= utf8.RuneSelf {
@@ -638,12 +646,18 @@ func ascii(names []string) bool {
 // which costs less than a map.
 func firstRepeat[T any](items []T, key func(*T) string) int {
 	if len(items) <= shortList {
+		var keys [shortList]string
 		for i := range items {
-			if k := key(&items[i]); k != "" {
-				for j := range i {
-					if key(&items[j]) == k {
-						return i
-					}
+			k := key(&items[i])
+			keys[i] = k
+			if k == "" {
+				continue
+			}
+			for _, e := range keys[:i] {
+				// IDs such as consumer-00001 differ at the end: look there
+				// before comparing whole strings.
+				if len(e) == len(k) && e[len(e)-1] == k[len(k)-1] && e == k {
+					return i
 				}
 			}
 		}
@@ -690,17 +704,18 @@ func sameStrings(a, b []string) bool {
 
 // compareKafkaMembers orders members as Kafka's MemberInfo.compareTo does:
 // members with a group.instance.id first, ordered by it, then the others
-// ordered by member.id, all in Java's string order.
-func compareKafkaMembers(a, b *Member) int {
+// ordered by member.id, all in Java's string order, which compare gives
+// (javaCompare, or strings.Compare when every ID is ASCII).
+func compareKafkaMembers(a, b *Member, compare func(a, b string) int) int {
 	switch {
 	case a.InstanceID != "" && b.InstanceID != "":
-		return javaCompare(a.InstanceID, b.InstanceID)
+		return compare(a.InstanceID, b.InstanceID)
 	case a.InstanceID != "":
 		return -1
 	case b.InstanceID != "":
 		return 1
 	}
-	return javaCompare(a.ID, b.ID)
+	return compare(a.ID, b.ID)
 }
 
 // internRacks interns member racks and the replica racks of subscribed

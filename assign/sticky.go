@@ -303,11 +303,12 @@ func (sp *stickyProblem) claims() {
 	sp.prob.Late = state
 }
 
-// rankedClaims settles the claims listed in ownedPids, whose claimants'
-// generations differ: the highest generation wins, a tie at the highest
-// leaves the partition unclaimed, and a member that lost to a higher
-// generation may be the previous owner. It returns the claim and state
-// that claims fills in, and the previous owners (nil when none).
+// rankedClaims settles the claims listed in ownedPids, as compile lists
+// them when claimants' generations differ: the highest generation wins, a
+// tie at the highest leaves the partition unclaimed, and a member that
+// lost to a higher generation may be the previous owner. It returns the
+// claim and state that claims fills in, and the previous owners (nil when
+// none).
 func (sp *stickyProblem) rankedClaims() (claim []int32, state []uint8, prev []int32) {
 	ix := sp.ix
 	total := sp.start[len(ix.numParts)]
