@@ -27,13 +27,16 @@ type keptClaims struct {
 
 // keepsEveryClaim reports whether no claim can be lost, as far as the
 // group's shape tells before the claims are read: subscriptions are
-// identical, rack preference is off, and no member lists more than the
-// least target it could get. (Ties are found while reading the claims.)
+// identical, rack preference is off, and no member lists more than its
+// target can be. (Ties are found while reading the claims.)
 //
 // Targets are as the solver's fast path sets them: with P partitions and
 // n members, the P mod n members with the most claims get ⌈P/n⌉, the
-// others ⌊P/n⌋. A member listing ⌈P/n⌉ > ⌊P/n⌋ is below no target when at
-// most P mod n members list that many, and nobody lists more.
+// others ⌊P/n⌋. When nobody lists more than ⌈P/n⌉ and at most P mod n
+// members list that many (and it exceeds ⌊P/n⌋), those members are among
+// the P mod n with the most claims, so every member's target covers its
+// list. Counting len(Owned) errs on the safe side: partitions that no
+// longer exist only shorten a list.
 func (ix *index) keepsEveryClaim() bool {
 	n := int32(len(ix.subs))
 	parts := ix.start[len(ix.topics)]
@@ -186,9 +189,12 @@ func (ix *index) keepAndDeal() (Assignment, error) {
 	}
 
 	// Each member's list: what it keeps, merged with what it is dealt.
-	goRank := make([]int32, len(ix.topics)) // topic => position in Go order
-	for k, t := range ix.goOrder() {
-		goRank[t] = int32(k)
+	var goRank []int32 // topic => position in Go order; nil when that is Java's
+	if order := ix.goOrder(); !slices.IsSorted(order) {
+		goRank = make([]int32, len(order))
+		for k, t := range order {
+			goRank[t] = int32(k)
+		}
 	}
 	backing := make([]TopicPartition, parts)
 	out := make(Assignment, n)
@@ -234,12 +240,12 @@ func (ix *index) validOwned(m *Member, keep []TopicPartition) {
 
 // mergeDealt fills list with the partitions numbered got (ascending) and
 // the kept partitions already at its end (len(list)-len(got) of them,
-// sorted), in [TopicPartition.Compare] order. got is reordered.
+// sorted), in [TopicPartition.Compare] order. goRank maps a topic to its
+// position in Go order, or is nil when that is Java's order, which numbers
+// the partitions; got is then reordered.
 func (ix *index) mergeDealt(list []TopicPartition, got []int32, goRank []int32) {
 	topicOf := func(pid int32) int32 { return topicAt(ix.start, pid) }
-	if !slices.IsSorted(ix.goOrder()) {
-		// Java's order of the topics, which numbers the partitions, is
-		// not Go's.
+	if goRank != nil {
 		slices.SortFunc(got, func(a, b int32) int {
 			if c := cmp.Compare(goRank[topicOf(a)], goRank[topicOf(b)]); c != 0 {
 				return c
