@@ -44,7 +44,8 @@ func FuzzStrategySticky(f *testing.F) {
 // each member a part of the target, withholds exactly what the plan
 // says is pending, and that the follow-up round, whose members own the
 // first round's assignment at a newer generation, withholds nothing and
-// lands on the target.
+// lands on the target, where Sticky's and CooperativeSticky's Assign
+// agree with the plan.
 func FuzzStrategyCooperativeSticky(f *testing.F) {
 	f.Fuzz(rapid.MakeFuzz(func(t *rapid.T) {
 		g := assigntest.GroupOf(assigntest.Small).Draw(t, "group")
@@ -89,6 +90,18 @@ func FuzzStrategyCooperativeSticky(f *testing.F) {
 		}
 		if diff := cmp.Diff(plan.Target, second.Assignment); diff != "" {
 			t.Fatalf("follow-up round does not land on the target (-target +second round):\n%s", diff)
+		}
+		// The follow-up round keeps every claim, the case Assign answers
+		// without settling claims partition by partition when members
+		// share one subscription: it must agree with Plan.
+		for _, s := range []assign.Strategy{assign.Sticky{}, assign.CooperativeSticky{}} {
+			got, err := s.Assign(next)
+			if err != nil {
+				t.Fatalf("%s.Assign(follow-up round): %v", s.Name(), err)
+			}
+			if diff := cmp.Diff(second.Target, got); diff != "" {
+				t.Fatalf("%s.Assign(follow-up round) differs from Plan's target (-plan +assign):\n%s", s.Name(), diff)
+			}
 		}
 	}))
 }
