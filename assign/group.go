@@ -626,8 +626,6 @@ func topicAt(start []int32, pid int32) int32 {
 	return int32(lo)
 }
 
-// sameStrings reports whether a and b hold the same strings, at once when
-// they share their backing array.
 // ascii reports whether every name is ASCII: Java orders ASCII strings
 // as Go does.
 func ascii(names ...string) bool {
@@ -692,6 +690,8 @@ func firstOf(positions ...int) int {
 	return first
 }
 
+// sameStrings reports whether a and b hold the same strings, at once when
+// they share their backing array.
 func sameStrings(a, b []string) bool {
 	if len(a) != len(b) {
 		return false
