@@ -496,11 +496,7 @@ func (ix *index) compileOwned(use ownedUse) error {
 		lastTopic, ti, known, lastPart := "", int32(0), false, int32(-1) // "" is never a known topic
 		for _, tp := range m.Owned {
 			if tp.Topic != lastTopic {
-				if known && after[ti] >= 0 && ix.topics[after[ti]] == tp.Topic {
-					ti = after[ti]
-				} else {
-					ti, known = ix.topicIndex(tp.Topic)
-				}
+				ti, known = ix.topicAfter(after, ti, known, tp.Topic)
 				lastTopic, lastPart = tp.Topic, -1
 				if known {
 					sorted = sorted && runOf[ti] != int32(i)+1
@@ -563,6 +559,15 @@ func (ix *index) goSteps() (after, goRank []int32) {
 		}
 	}
 	return after, goRank
+}
+
+// topicAfter is topicIndex(name), trying first the topic after ti in Go
+// order (after is goSteps' first result) when known says ti is a topic.
+func (ix *index) topicAfter(after []int32, ti int32, known bool, name string) (int32, bool) {
+	if known && after[ti] >= 0 && ix.topics[after[ti]] == name {
+		return after[ti], true
+	}
+	return ix.topicIndex(name)
 }
 
 // topicIndex returns the index of the topic named name, if someone

@@ -83,11 +83,7 @@ func (ix *index) readKept() bool {
 		lastRank, lastPart, count := int32(-1), int32(-1), int32(0)
 		for _, tp := range m.Owned {
 			if tp.Topic != lastTopic {
-				if known && after[ti] >= 0 && ix.topics[after[ti]] == tp.Topic {
-					ti = after[ti]
-				} else {
-					ti, known = ix.topicIndex(tp.Topic)
-				}
+				ti, known = ix.topicAfter(after, ti, known, tp.Topic)
 				lastTopic, lastPart = tp.Topic, -1
 				inOrder = inOrder && known && goRank[ti] > lastRank
 				if known {
