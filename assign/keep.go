@@ -30,7 +30,7 @@ type keptClaims struct {
 // identical, rack preference is off, and no member lists more than its
 // target can be. (Ties are found while reading the claims.)
 //
-// Targets are as the solver's fast path sets them: with P partitions and
+// Targets are as [balance.Targets] sets them: with P partitions and
 // n members, the P mod n members with the most claims get ⌈P/n⌉, the
 // others ⌊P/n⌋. When nobody lists more than ⌈P/n⌉ and at most P mod n
 // members list that many (and it exceeds ⌊P/n⌋), those members are among
@@ -44,7 +44,7 @@ func (ix *index) keepsEveryClaim() bool {
 		return false
 	}
 	for _, sub := range ix.subs[1:] {
-		if !sameSlice(sub, ix.subs[0]) && !slices.Equal(sub, ix.subs[0]) {
+		if !sameTopics(sub, ix.subs[0]) {
 			return false
 		}
 	}
@@ -122,35 +122,19 @@ func (ix *index) keepAndDeal() (Assignment, error) {
 	n := len(ix.kafkaOrder)
 	parts := ix.start[len(ix.topics)]
 
-	// Targets: the parts mod n members with the most claims, the lower
-	// rank first among equals, get one more.
-	q, r := parts/int32(n), parts%int32(n)
-	target := make([]int32, n) // rank => target
-	for rk := range target {
-		target[rk] = q
+	// Targets as the solver's fast path sets them.
+	claims := make([]int32, n) // rank => partitions it lists
+	for rk, m := range ix.kafkaOrder {
+		claims[rk] = kc.count[m]
 	}
-	if r > 0 {
-		ranks := make([]int32, n)
-		for rk := range ranks {
-			ranks[rk] = int32(rk)
-		}
-		slices.SortFunc(ranks, func(a, b int32) int {
-			if c := cmp.Compare(kc.count[ix.kafkaOrder[b]], kc.count[ix.kafkaOrder[a]]); c != 0 {
-				return c
-			}
-			return cmp.Compare(a, b)
-		})
-		for _, rk := range ranks[:r] {
-			target[rk]++
-		}
-	}
+	target := balance.Targets(claims, int(parts))
 
 	// Deal the partitions nobody lists, round by round: each round gives
 	// one to every member still below target, in rank order.
 	dealtOff := make([]int32, n+1) // rank => where its dealt partitions start in dealt
 	var active []int32             // ranks below target
 	for rk, m := range ix.kafkaOrder {
-		deficit := target[rk] - kc.count[m]
+		deficit := target[rk] - claims[rk]
 		if deficit < 0 {
 			return nil, fmt.Errorf("%w: member %d lists more than its target", balance.ErrInternal, m)
 		}

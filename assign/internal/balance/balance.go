@@ -365,6 +365,36 @@ func (p *Problem) rackMatch(pid, m int32) bool {
 	return ok
 }
 
+// Targets returns each member's share of total partitions when every
+// member subscribes to every topic: total/n each, and one more for the
+// total%n members with the most claims (claims[m], by member), the lower
+// member first among equals. Such targets keep the most claims a balanced
+// assignment can keep.
+func Targets(claims []int32, total int) []int32 {
+	n := len(claims)
+	q, r := total/n, total%n
+	target := make([]int32, n)
+	for m := range target {
+		target[m] = int32(q)
+	}
+	if r > 0 {
+		order := make([]int32, n)
+		for m := range order {
+			order[m] = int32(m)
+		}
+		slices.SortFunc(order, func(a, b int32) int {
+			if c := cmp.Compare(claims[b], claims[a]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		for _, m := range order[:r] {
+			target[m]++
+		}
+	}
+	return target
+}
+
 // fast solves identical subscriptions; see the package documentation.
 func fast(p *Problem, start []int32, total int) []int32 {
 	return fastWith(p, start, total, true)
@@ -399,26 +429,7 @@ func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 			}
 		}
 	}
-	q, r := total/n, total%n
-	target := make([]int32, n)
-	for m := range target {
-		target[m] = int32(q)
-	}
-	if r > 0 {
-		order := make([]int32, n)
-		for m := range order {
-			order[m] = int32(m)
-		}
-		slices.SortFunc(order, func(a, b int32) int {
-			if c := cmp.Compare(claims[b], claims[a]); c != 0 {
-				return c
-			}
-			return cmp.Compare(a, b)
-		})
-		for _, m := range order[:r] {
-			target[m]++
-		}
-	}
+	target := Targets(claims, total)
 
 	// A member with no more claims than its target keeps them all; the
 	// claims of the others are listed per member (a CSR in pid order, so
