@@ -1,0 +1,84 @@
+package balance
+
+import (
+	"fmt"
+	"slices"
+)
+
+// check refuses a malformed problem. Unless subscriptions are identical
+// it returns the subscriptions as sets, for valid to use too.
+func check(p *Problem, start []int32, total int, same bool) (*TopicSets, error) {
+	if p.Claim != nil && len(p.Claim) != total || p.Prev != nil && len(p.Prev) != total ||
+		p.Replicas != nil && len(p.Replicas) != total || p.Late != nil && len(p.Late) != total {
+		return nil, fmt.Errorf("%w: per-partition slices must have %d entries", ErrInternal, total)
+	}
+	if p.Rack != nil && len(p.Rack) != len(p.Subs) {
+		return nil, fmt.Errorf("%w: racks for %d members, want %d", ErrInternal, len(p.Rack), len(p.Subs))
+	}
+	n := int32(len(p.Subs))
+	subscribed := make([]bool, len(p.Parts))
+	for m, sub := range p.Subs {
+		if m > 0 && sameSlice(sub, p.Subs[0]) {
+			continue // checked already
+		}
+		for i, t := range sub {
+			if t < 0 || int(t) >= len(p.Parts) || i > 0 && sub[i-1] >= t {
+				return nil, fmt.Errorf("%w: subscriptions must be ascending topic numbers", ErrInternal)
+			}
+			subscribed[t] = true
+		}
+	}
+	for t, parts := range p.Parts {
+		if parts < 0 || parts > 0 && !subscribed[t] {
+			return nil, fmt.Errorf("%w: topic %d has %d partitions and no subscriber", ErrInternal, t, parts)
+		}
+	}
+	// With identical subscriptions every member subscribes to every
+	// topic that has partitions (each has a subscriber, checked above).
+	var sets *TopicSets
+	if !same {
+		if sets = p.Sets; sets == nil {
+			sets = NewTopicSets(p.Subs, len(p.Parts))
+		}
+	}
+	for _, by := range [][]int32{p.Claim, p.Prev} {
+		if by == nil {
+			continue
+		}
+		for t := range p.Parts {
+			for pid := start[t]; pid < start[t+1]; pid++ {
+				m := by[pid]
+				if m < -1 || m >= n {
+					return nil, fmt.Errorf("%w: member %d out of range", ErrInternal, m)
+				}
+				if m >= 0 && !same && !sets.Has(m, int32(t)) {
+					return nil, fmt.Errorf("%w: member %d claims a partition of topic %d it does not subscribe to", ErrInternal, m, t)
+				}
+			}
+		}
+	}
+	return sets, nil
+}
+
+// valid is a last line of defence: every pid has an owner that
+// subscribes to its topic, and with identical subscriptions loads differ
+// by at most one. (The general path's last searches prove its balance.)
+// sets is nil when subscriptions are identical.
+func valid(p *Problem, start, owner []int32, sets *TopicSets) error {
+	n := int32(len(p.Subs))
+	same := sets == nil
+	load := make([]int32, n)
+	for t := range p.Parts {
+		for pid := start[t]; pid < start[t+1]; pid++ {
+			m := owner[pid]
+			if m < 0 || m >= n || !same && !sets.Has(m, int32(t)) {
+				return fmt.Errorf("%w: partition %d of topic %d has no valid owner", ErrInternal, pid-start[t], t)
+			}
+			load[m]++
+		}
+	}
+	if same && slices.Max(load)-slices.Min(load) > 1 {
+		return fmt.Errorf("%w: loads from %d to %d", ErrInternal, slices.Min(load), slices.Max(load))
+	}
+	return nil
+}

@@ -1,0 +1,236 @@
+package balance
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Targets returns each member's share of total partitions when every
+// member subscribes to every topic: total/n each, and one more for the
+// total%n members with the most claims (claims[m], by member), the lower
+// member first among equals. Such targets keep the most claims a balanced
+// assignment can keep.
+func Targets(claims []int32, total int) []int32 {
+	n := len(claims)
+	q, r := total/n, total%n
+	target := make([]int32, n)
+	for m := range target {
+		target[m] = int32(q)
+	}
+	if r > 0 {
+		order := make([]int32, n)
+		for m := range order {
+			order[m] = int32(m)
+		}
+		slices.SortFunc(order, func(a, b int32) int {
+			if c := cmp.Compare(claims[b], claims[a]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		for _, m := range order[:r] {
+			target[m]++
+		}
+	}
+	return target
+}
+
+// fast solves identical subscriptions; see the package documentation.
+func fast(p *Problem, start []int32, total int) []int32 {
+	return fastWith(p, start, total, true)
+}
+
+// fastWith is fast; shortcut allows the closed form of a fresh group.
+func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
+	n := len(p.Subs)
+	owner := make([]int32, total)
+	if shortcut && p.Claim == nil && p.Prev == nil && p.Late == nil && (p.Rack == nil || p.Replicas == nil) {
+		// Nothing is claimed and nothing prefers anyone: the round-robin
+		// below deals pid i to member i mod n (the first total mod n
+		// members, which get the extra partitions, are the lowest).
+		for pid := range owner {
+			owner[pid] = int32(pid % n)
+		}
+		return owner
+	}
+	if len(p.Subs[0]) == 0 {
+		for pid := range owner {
+			owner[pid] = -1
+		}
+		return owner // nobody subscribes to anything: total is 0 here in practice
+	}
+
+	// Targets: the r members with the most claims get q+1.
+	claims := make([]int32, n)
+	if p.Claim != nil {
+		for _, m := range p.Claim {
+			if m >= 0 {
+				claims[m]++
+			}
+		}
+	}
+	target := Targets(claims, total)
+
+	// A member with no more claims than its target keeps them all; the
+	// claims of the others are listed per member (a CSR in pid order, so
+	// grouped by topic) to choose which to keep.
+	over := make([]int32, n+1) // member => its first slot in byMember, for members over target
+	for m := range n {
+		over[m+1] = over[m]
+		if claims[m] > target[m] {
+			over[m+1] += claims[m]
+		}
+	}
+	byMember := make([]int32, over[n])
+	fill := over // reused: over[m] becomes the next free slot, then the end of m's list
+	for pid := range owner {
+		m := int32(-1)
+		if p.Claim != nil {
+			m = p.Claim[pid]
+		}
+		if m >= 0 && claims[m] > target[m] {
+			byMember[fill[m]] = int32(pid)
+			fill[m]++
+			m = -1
+		}
+		owner[pid] = m
+	}
+	// Keep claims up to target, spreading what is kept across topics.
+	deficit := target // reused: target minus what the member holds
+	var scratch []int32
+	end := int32(0)
+	kept := 0
+	for m := range int32(n) {
+		first := end // fill[m-1]: where m's list starts
+		end = fill[m]
+		if claims[m] <= target[m] {
+			deficit[m] -= claims[m]
+			kept += int(claims[m])
+			continue
+		}
+		scratch = keepSpread(p, start, m, byMember[first:end], target[m], owner, scratch)
+		kept += int(target[m])
+		deficit[m] = 0
+	}
+
+	// Hand out the rest, pass by pass.
+	free := make([]int32, 0, total-kept) // pids nobody keeps, ascending
+	for pid, m := range owner {
+		if m < 0 {
+			free = append(free, int32(pid))
+		}
+	}
+	if len(free) == 0 {
+		return owner
+	}
+	passes := 1
+	if p.Late != nil {
+		passes = 2
+	}
+	f := newFiller(p, deficit)
+	for pass := range passes {
+		inPass := func(pid int32) bool { return p.Late == nil || (p.Late[pid] != 0) == (pass == 1) }
+		// Previous owners first (KIP-341), so that a partition returns
+		// home whatever its number; then round-robin from the lowest
+		// member with room.
+		if p.Prev != nil {
+			for _, pid := range free {
+				if owner[pid] < 0 && inPass(pid) {
+					if pr := p.Prev[pid]; pr >= 0 && f.deficit[pr] > 0 {
+						f.give(pr)
+						owner[pid] = pr
+					}
+				}
+			}
+		}
+		f.reset()
+		for _, pid := range free {
+			if owner[pid] < 0 && inPass(pid) {
+				owner[pid] = f.take(pid)
+			}
+		}
+	}
+	return owner
+}
+
+// keepSpread keeps keep of m's claims mine (ascending pids, so grouped by
+// topic) and leaves the others unowned. It keeps as evenly across topics
+// as it can (water-filling), preferring claims on a rack holding a replica
+// and then lower partitions.
+func keepSpread(p *Problem, start []int32, m int32, mine []int32, keep int32, owner, scratch []int32) []int32 {
+	// Runs of one topic: [lo, hi) in mine.
+	runs := scratch[:0]
+	for i := 0; i < len(mine); {
+		j := i
+		t := topicOf(start, mine[i])
+		for j < len(mine) && mine[j] < start[t+1] {
+			j++
+		}
+		runs = append(runs, int32(i), int32(j))
+		i = j
+	}
+	// Largest level L with sum(min(c_t, L)) <= keep.
+	kept := func(level int32) int32 {
+		s := int32(0)
+		for k := 0; k < len(runs); k += 2 {
+			s += min(runs[k+1]-runs[k], level)
+		}
+		return s
+	}
+	lo, hi := int32(0), int32(len(mine))
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if kept(mid) <= keep {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	extra := keep - kept(lo) // topics with more than lo claims keep one more, this many of them
+	nruns := len(runs) / 2
+	for k := range nruns {
+		// Rotate which topics keep the extra one by member, so that
+		// overloaded members do not all keep more of the first topic.
+		kk := (k + int(m)) % nruns
+		run := mine[runs[2*kk]:runs[2*kk+1]]
+		n := min(int32(len(run)), lo)
+		if int32(len(run)) > lo && extra > 0 {
+			n++
+			extra--
+		}
+		keepBest(p, m, run, n, owner)
+	}
+	return runs
+}
+
+// keepBest gives m the first n pids of run, rack-matching ones first.
+func keepBest(p *Problem, m int32, run []int32, n int32, owner []int32) {
+	if n == 0 {
+		return
+	}
+	if p.Rack != nil && p.Replicas != nil {
+		for _, pid := range run {
+			if n > 0 && p.rackMatch(pid, m) {
+				owner[pid] = m
+				n--
+			}
+		}
+	}
+	for _, pid := range run {
+		if n > 0 && owner[pid] < 0 {
+			owner[pid] = m
+			n--
+		}
+	}
+}
+
+func topicOf(start []int32, pid int32) int32 {
+	t, found := slices.BinarySearch(start, pid)
+	if !found {
+		t--
+	}
+	for start[t+1] == start[t] { // skip empty topics
+		t++
+	}
+	return int32(t)
+}

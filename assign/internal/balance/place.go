@@ -1,0 +1,334 @@
+package balance
+
+import (
+	"slices"
+)
+
+// place keeps every claim and puts each unclaimed pid on a subscriber
+// holding the fewest pids of its topic (so that topics spread evenly; the
+// balancing phase evens the totals after): its previous owner if it is
+// one of those, else one on a rack holding a replica, else the least
+// loaded, else the lowest member. Topics with many subscribers and many
+// unclaimed pids use heaps (one for all subscribers, one per rack) that
+// make the same choices in O(log n) each, or without previous owners and
+// racks (plain) pick the same members in one go (spread).
+func (s *solver) place() {
+	if s.p.Claim != nil {
+		s.ownHeld = make([]int32, s.n)
+	}
+	for pid := range s.owner {
+		c := get(s.p.Claim, int32(pid))
+		s.owner[pid] = c
+		if c >= 0 {
+			s.load[c]++
+			s.ownHeld[c]++
+		}
+	}
+	sc := newSubClasses(s.p.Subs, len(s.p.Parts), hashSub)
+	s.sc = sc
+	// Topics with the fewest subscribers first: they have the least
+	// choice, so the others can make up for them, which leaves fewer
+	// partitions for the balancing phase to shift. (Sorting count<<32 | t
+	// is a stable sort by count.)
+	T := len(s.p.Parts)
+	keys := make([]uint64, T)
+	for t := range keys {
+		keys[t] = uint64(sc.count(int32(t)))<<32 | uint64(t)
+	}
+	slices.Sort(keys)
+	tsubs := make([]int32, 0, s.n)
+	cnt := make([]int32, s.n) // member => pids of the current topic it holds; 0 between topics
+	var pl *placer
+	for _, key := range keys {
+		t := int32(key)
+		unclaimed := 0
+		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+			if s.owner[pid] < 0 {
+				unclaimed++
+			}
+		}
+		if unclaimed == 0 {
+			continue
+		}
+		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+			if m := s.owner[pid]; m >= 0 {
+				cnt[m]++
+			}
+		}
+		tsubs = sc.subscribers(t, tsubs[:0])
+		switch {
+		case len(tsubs) == 0:
+			// Nothing to place (nobody subscribing is impossible: topics
+			// exist only when subscribed).
+		case unclaimed*len(tsubs) > s.heapAbove:
+			if pl == nil {
+				pl = newPlacer(s, cnt)
+			}
+			pl.topic(t, tsubs, unclaimed)
+		default:
+			for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+				if s.owner[pid] < 0 {
+					m := s.scan(pid, tsubs, cnt)
+					s.owner[pid] = m
+					s.load[m]++
+					cnt[m]++
+				}
+			}
+		}
+		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+			if m := s.owner[pid]; m >= 0 {
+				cnt[m] = 0
+			}
+		}
+	}
+}
+
+// scan chooses where place puts pid by looking at every subscriber, in
+// any order; cnt holds their pids of the topic.
+func (s *solver) scan(pid int32, subs, cnt []int32) int32 {
+	low := int32(inf)
+	for _, m := range subs {
+		low = min(low, cnt[m])
+	}
+	if pr := get(s.p.Prev, pid); pr >= 0 && cnt[pr] == low {
+		return pr
+	}
+	best, bestRack, bestLoad := int32(-1), false, int32(inf)
+	for _, m := range subs {
+		if cnt[m] != low {
+			continue
+		}
+		rack := s.p.rackMatch(pid, m)
+		if best < 0 || rack && !bestRack || rack == bestRack && (s.load[m] < bestLoad || s.load[m] == bestLoad && m < best) {
+			best, bestRack, bestLoad = m, rack, s.load[m]
+		}
+	}
+	return best
+}
+
+// placer makes scan's choices with heaps ordered by (count of the topic,
+// load, member): heap 0 holds every subscriber of the topic, heap 1+r
+// those on rack r.
+type placer struct {
+	s       *solver
+	cnt     []int32  // the solver's: member => pids of the current topic it holds
+	key     []uint64 // member => cnt<<32 | load, for the current topic
+	heaps   []memberHeap
+	packed  []uint64 // scratch for spread
+	levels  []int32  // scratch for spread
+	picks   []int32  // scratch for spread
+	ordered []int32  // scratch for spread
+}
+
+func newPlacer(s *solver, cnt []int32) *placer {
+	racks := 0
+	if s.p.Rack != nil && s.p.Replicas != nil {
+		for _, r := range s.p.Rack {
+			racks = max(racks, int(r)+1)
+		}
+	}
+	pl := &placer{s: s, cnt: cnt, key: make([]uint64, s.n), heaps: make([]memberHeap, 1+racks)}
+	// A member is in heap 0 and at most one rack heap: the rack heaps can
+	// share one position index.
+	all, byRack := make([]int32, s.n), make([]int32, s.n)
+	for m := range all {
+		all[m], byRack[m] = -1, -1
+	}
+	for i := range pl.heaps {
+		pl.heaps[i] = memberHeap{key: pl.key, pos: byRack}
+	}
+	pl.heaps[0].pos = all
+	return pl
+}
+
+// topic places the unclaimed pids of t, whose subscribers are subs.
+//
+// Each heap holds only the unclaimed smallest of its members: placing a
+// pid raises one member's key, so while fewer than unclaimed pids are
+// placed some member among those is untouched, and it precedes every
+// member left out, whose key can only have grown. The heads of the heaps
+// are therefore those of heaps of every member.
+func (pl *placer) topic(t int32, subs []int32, unclaimed int) {
+	s := pl.s
+	fresh := int32(unclaimed) == s.start[t+1]-s.start[t]
+	if pl.plain(t) && pl.spread(t, subs, unclaimed, fresh) {
+		return
+	}
+	for i := range pl.heaps {
+		pl.heaps[i].clear()
+	}
+	for _, m := range subs {
+		pl.key[m] = uint64(pl.cnt[m])<<32 | uint64(s.load[m])
+		pl.heaps[0].items = append(pl.heaps[0].items, m)
+		if len(pl.heaps) > 1 && s.p.Rack[m] >= 0 {
+			pl.heaps[1+s.p.Rack[m]].items = append(pl.heaps[1+s.p.Rack[m]].items, m)
+		}
+	}
+	for i := range pl.heaps {
+		h := &pl.heaps[i]
+		h.items = h.smallest(h.items, unclaimed)
+		h.init()
+	}
+	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+		if s.owner[pid] >= 0 {
+			continue
+		}
+		top := pl.heaps[0].items[0]
+		low := pl.cnt[top]
+		best := top
+		if pr := get(s.p.Prev, pid); pr >= 0 && pl.cnt[pr] == low {
+			best = pr
+		} else if len(pl.heaps) > 1 && s.p.Replicas[pid] != nil {
+			found := false
+			for _, r := range s.p.Replicas[pid] {
+				if int(r)+1 >= len(pl.heaps) || len(pl.heaps[1+r].items) == 0 {
+					continue
+				}
+				m := pl.heaps[1+r].items[0]
+				if pl.cnt[m] == low && (!found || pl.heaps[0].less(m, best)) {
+					best, found = m, true
+				}
+			}
+		}
+		s.owner[pid] = best
+		s.load[best]++
+		pl.cnt[best]++
+		pl.key[best] += 1<<32 | 1
+		pl.heaps[0].fix(best)
+		if len(pl.heaps) > 1 && s.p.Rack[best] >= 0 {
+			pl.heaps[1+s.p.Rack[best]].fix(best)
+		}
+	}
+}
+
+// plain reports whether no unclaimed pid of t has a previous owner or
+// rack preference, so that each goes to the head of heap 0.
+func (pl *placer) plain(t int32) bool {
+	s := pl.s
+	if s.p.Prev == nil && len(pl.heaps) == 1 {
+		return true
+	}
+	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+		if s.owner[pid] < 0 && (get(s.p.Prev, pid) >= 0 || len(pl.heaps) > 1 && s.p.Replicas[pid] != nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// spread places the unclaimed pids of t, when plain, without a heap if
+// at least unclaimed subscribers share the lowest count of t: a member
+// that receives one leaves that count, so the heap would hand one pid
+// to each of the unclaimed smallest of them by (load, member), in that
+// order. It reports whether it placed them. fresh says that nobody
+// holds a pid of t yet.
+func (pl *placer) spread(t int32, subs []int32, unclaimed int, fresh bool) bool {
+	s := pl.s
+	low := int32(0)
+	if !fresh {
+		low = int32(inf)
+		for _, m := range subs {
+			low = min(low, pl.cnt[m])
+		}
+	}
+	// The candidates are those at count low. Counting them by load takes
+	// the subscribers in order, which costs a pass; it pays when many of
+	// them take a pid.
+	var best []int32
+	if unclaimed*4 >= len(subs) {
+		minL, maxL, cands := int32(inf), int32(-1), 0
+		for _, m := range subs {
+			if pl.cnt[m] == low {
+				minL, maxL = min(minL, s.load[m]), max(maxL, s.load[m])
+				cands++
+			}
+		}
+		if cands < unclaimed {
+			return false
+		}
+		if maxL-minL < int32(4*len(subs)+64) {
+			pl.ordered = s.sc.sorted(t, pl.ordered[:0])
+			best = pl.bucketed(pl.ordered, low, minL, maxL, unclaimed)
+		}
+	}
+	if best == nil {
+		if best = pl.selected(subs, low, unclaimed); best == nil {
+			return false
+		}
+	}
+	i := 0
+	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+		if s.owner[pid] < 0 {
+			m := best[i]
+			i++
+			s.owner[pid] = m
+			s.load[m]++
+			pl.cnt[m]++
+		}
+	}
+	return true
+}
+
+// bucketed returns the keep smallest by (load, member) of the members of
+// subs (ascending) at count low, whose loads lie in [minL, maxL], in that
+// order: a counting sort by load, stable, so members stay ascending
+// within a load.
+func (pl *placer) bucketed(subs []int32, low, minL, maxL int32, keep int) []int32 {
+	s := pl.s
+	levels := int(maxL-minL) + 1
+	pos := slices.Grow(pl.levels[:0], levels)[:levels]
+	clear(pos)
+	for _, m := range subs {
+		if pl.cnt[m] == low {
+			pos[s.load[m]-minL]++
+		}
+	}
+	// pos[l] becomes where load minL+l starts in the order; loads from
+	// top on do not fit in keep.
+	at, top := int32(0), int32(levels)
+	for l := range int32(levels) {
+		c := pos[l]
+		pos[l] = at
+		if at += c; int(at) >= keep {
+			top = l + 1
+			break
+		}
+	}
+	best := slices.Grow(pl.picks[:0], keep)[:keep]
+	for _, m := range subs {
+		if pl.cnt[m] != low {
+			continue
+		}
+		if l := s.load[m] - minL; l < top && int(pos[l]) < keep {
+			best[pos[l]] = m
+			pos[l]++
+		}
+	}
+	pl.levels, pl.picks = pos, best
+	return best
+}
+
+// selected is bucketed by selection, for subs in any order, or nil when
+// fewer than keep members are at count low.
+func (pl *placer) selected(subs []int32, low int32, keep int) []int32 {
+	s := pl.s
+	// (load, member) packed in one word, so that comparing is one branch.
+	cands := pl.packed[:0]
+	for _, m := range subs {
+		if pl.cnt[m] == low {
+			cands = append(cands, uint64(s.load[m])<<32|uint64(m))
+		}
+	}
+	pl.packed = cands
+	if len(cands) < keep {
+		return nil
+	}
+	sel := smallest(cands, keep)
+	slices.Sort(sel)
+	best := slices.Grow(pl.picks[:0], keep)[:keep]
+	for i, x := range sel {
+		best[i] = int32(uint32(x))
+	}
+	pl.picks = best
+	return best
+}

@@ -1,0 +1,421 @@
+package balance
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// shiftAll shifts partitions from members of load level to members d
+// with minLoad <= load(d) <= maxLoad along paths of cost below maxDist
+// until there are none, and reports whether it shifted any. A shift
+// needs load(d) = load(s) - 1 (tie) or load(d) <= load(s) - 2 (not tie),
+// with the loads at the time of the shift.
+//
+// One search serves many shifts. It runs from the smaller side, so that
+// every member of the larger side (an end) has a path: backward from
+// the targets when sources are as many (a member joining takes its share
+// from many sources in one search), forward from the sources otherwise
+// (a member holding too much hands it to many targets). Its distances
+// are a potential under which every arc has a reduced cost >= 0: tight
+// arcs, of reduced cost 0, include those of its paths. Shifting along a
+// tight path keeps that true (the reversed arcs are tight, arcs that
+// appear are tight, arcs that vanish or grow dearer do not matter), so
+// it keeps the move graph free of negative cycles, and a tight path
+// costs what the search saw: the distance of its end. So each end, the
+// cheapest first, follows the search's own path while it is intact, and
+// when it is not, another tight path (tight); in passes, one shift per
+// end and pass, while the loads allow.
+func (s *solver) shiftAll(level int32, tie bool, minLoad, maxLoad, maxDist int32) (bool, error) {
+	shifted := false
+	var ends []int32
+	var steps []step
+	for {
+		sources, targets := 0, 0
+		for _, l := range s.load {
+			if l == level {
+				sources++
+			}
+			if l >= minLoad && l <= maxLoad {
+				targets++
+			}
+		}
+		if sources == 0 || targets == 0 {
+			return shifted, nil
+		}
+		forward := sources < targets
+		if s.direction != 0 {
+			forward = s.direction > 0
+		}
+		if err := s.search(forward, level, minLoad, maxLoad); err != nil {
+			return shifted, err
+		}
+		ends = ends[:0]
+		for m := range s.n {
+			if l := s.load[m]; s.dist[m] < maxDist && (forward && l >= minLoad && l <= maxLoad || !forward && l == level) {
+				ends = append(ends, m)
+			}
+		}
+		if len(ends) == 0 {
+			return shifted, nil
+		}
+		slices.SortStableFunc(ends, func(a, b int32) int {
+			return cmp.Compare(s.dist[a], s.dist[b])
+		})
+		for i := range s.dead {
+			s.dead[i] = inf
+		}
+		progress := false
+		for again := true; again; {
+			again = false
+			for _, e := range ends {
+				// Each end shifts at most one partition per pass, so that
+				// loads move evenly, and only while it is still a source or
+				// a target.
+				if l := s.load[e]; !forward && l != level || forward && (l < minLoad || l > maxLoad) {
+					continue
+				}
+				var need int32
+				switch {
+				case forward && tie:
+					need = s.load[e] + 1
+				case forward:
+					need = s.load[e] + 2
+				case tie:
+					need = -(s.load[e] - 1)
+				default:
+					need = -(s.load[e] - 2)
+				}
+				// The search's own path first; another tight one if that is
+				// spent.
+				var err error
+				if steps, err = s.path(e, steps[:0]); err != nil {
+					return shifted, err
+				}
+				if s.noTree || !s.shiftable(steps, tie) || !s.intact(steps) {
+					if !s.someRoot(need) {
+						continue // tight would search in vain
+					}
+					if !s.layered {
+						s.layer()
+					}
+					var ok bool
+					if steps, ok = s.tight(e, need, steps[:0]); !ok {
+						if s.rootStale {
+							s.rootLoad = -1 // recount before the next walk
+						}
+						continue
+					}
+					if !s.shiftable(steps, tie) {
+						return shifted, fmt.Errorf("%w: a tight path cannot shift", ErrInternal)
+					}
+				}
+				if err := s.augment(steps); err != nil {
+					return shifted, err
+				}
+				shifted, progress, again = true, true, true
+				s.rootStale = true
+			}
+		}
+		if !progress {
+			// The cheapest path of a fresh search is intact.
+			return shifted, fmt.Errorf("%w: no path of the search can be followed", ErrInternal)
+		}
+	}
+}
+
+// intact reports whether every move of steps can still be made at the
+// cost the search saw.
+func (s *solver) intact(steps []step) bool {
+	for _, st := range steps {
+		if st.t < 0 && s.owner[st.pid] != st.from || st.t >= 0 && s.arcCost(st.from, st.t) != st.cost {
+			return false
+		}
+	}
+	return true
+}
+
+// shiftable reports whether the loads at the ends of steps let a
+// partition shift along it.
+func (s *solver) shiftable(steps []step, tie bool) bool {
+	if len(steps) == 0 {
+		return false // a member both source and target: impossible
+	}
+	src, dst := s.load[steps[0].from], s.load[steps[len(steps)-1].to]
+	return tie && dst == src-1 || !tie && dst <= src-2
+}
+
+// tight finds, after a search, a path of moves that is tight under its
+// distances (every arc costs exactly the difference of the distances at
+// its ends) between end and a root of the search (a member it started
+// from, still at distance 0) whose load lets the path shift a partition:
+// root load >= need when forward (end is a target, the root a source),
+// <= -need when backward (end is a source, the root a target). It
+// appends the path's moves to steps, from source to target, and reports
+// whether it found one.
+//
+// It walks the arcs against their direction when forward, along them
+// when backward, depth first, each step one hop closer to the roots (see
+// layer), so that paths stay short and never loop. A node from which no
+// such root could be reached for some need is marked dead for every need
+// as hard or harder (dead[v] <= need): sources only lose load and
+// targets only gain, so it stays so, but for arcs that shifting creates,
+// which a later search sees. (Missing a path costs a search, never
+// optimality: shiftAll searches again until a search finds none.)
+func (s *solver) tight(end, need int32, steps []step) ([]step, bool) {
+	n0 := len(steps)
+	steps, ok := s.tightMember(end, need, steps)
+	if ok && !s.forward {
+		slices.Reverse(steps[n0:])
+	}
+	return steps, ok
+}
+
+func (s *solver) isRoot(m, need int32) bool {
+	if s.link[m] >= 0 || s.dist[m] != 0 {
+		return false
+	}
+	if s.forward {
+		return s.load[m] >= need
+	}
+	return s.load[m] <= -need
+}
+
+func (s *solver) tightMember(v, need int32, steps []step) ([]step, bool) {
+	if s.hop[v] < 0 || s.dead[v] <= need {
+		return steps, false
+	}
+	if s.isRoot(v, need) {
+		return steps, true
+	}
+	dv := s.dist[v]
+	var ok bool
+	if s.forward {
+		// Into v: t -> v from its topics, a -> v for its claims a holds.
+		sub := s.p.Subs[v]
+		for j := s.skip[v]; j < int32(len(sub)); j++ {
+			t := sub[j]
+			if j == s.skip[v] && s.dead[s.n+t] == math.MinInt32 {
+				s.skip[v]++ // dead for good: never look at it again
+				continue
+			}
+			if s.dist[s.n+t] == dv && s.hop[s.n+t] == s.hop[v]-1 {
+				var a int32
+				if a, steps, ok = s.tightTopic(t, need, steps); ok {
+					return append(steps, step{from: a, to: v, t: t, pid: -1}), true
+				}
+			}
+		}
+		if s.away != nil && s.away[v] > 0 {
+			for _, pid := range s.claimed[s.claimOff[v]:s.claimOff[v+1]] {
+				if a := s.owner[pid]; a != v && s.dist[a]-1 == dv && s.hop[a] == s.hop[v]-1 {
+					if steps, ok = s.tightMember(a, need, steps); ok {
+						return append(steps, step{from: a, to: v, t: -1, pid: pid}), true
+					}
+				}
+			}
+		}
+	} else {
+		// Out of v: v -> t for the topics of the pids it holds, v -> c
+		// for the pids it holds that c claims.
+		for pid := s.heldHead[v]; pid >= 0; pid = s.heldNext[pid] {
+			t, c := s.topic[pid], get(s.p.Claim, pid)
+			cost := int32(0)
+			if c == v {
+				cost = 1
+			}
+			if s.dist[s.n+t]+cost == dv && s.hop[s.n+t] == s.hop[v]-1 {
+				var b int32
+				if b, steps, ok = s.tightTopic(t, need, steps); ok {
+					return append(steps, step{from: v, to: b, t: t, pid: -1}), true
+				}
+			}
+			if c >= 0 && c != v && s.dist[c]-1 == dv && s.hop[c] == s.hop[v]-1 {
+				if steps, ok = s.tightMember(c, need, steps); ok {
+					return append(steps, step{from: v, to: c, t: -1, pid: pid}), true
+				}
+			}
+		}
+	}
+	s.dead[v] = min(s.dead[v], need)
+	return steps, false
+}
+
+// tightTopic continues tight from topic t: forward to a holder of one
+// of its pids, backward to a subscriber. It returns that member.
+func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
+	u := s.n + t
+	if s.dead[u] <= need {
+		return -1, steps, false
+	}
+	du := s.dist[u]
+	var ok bool
+	found := false // an arc on to the roots at all
+	if s.forward {
+		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+			a := s.owner[pid]
+			cost := int32(0)
+			if get(s.p.Claim, pid) == a {
+				cost = 1
+			}
+			// The arc a -> t costs the least over a's pids of t; a pid
+			// dearer than that cannot be tight, as the distances stay a
+			// potential.
+			if a >= 0 && s.dist[a]+cost == du && s.hop[a] == s.hop[u]-1 {
+				found = true
+				if steps, ok = s.tightMember(a, need, steps); ok {
+					return a, steps, true
+				}
+			}
+		}
+	} else {
+		for _, k := range s.sc.classes[s.sc.classOff[t]:s.sc.classOff[t+1]] {
+			for _, b := range s.sc.members[s.sc.memberOff[k]:s.sc.memberOff[k+1]] {
+				if s.dist[b] == du && s.hop[b] == s.hop[u]-1 {
+					found = true
+					if steps, ok = s.tightMember(b, need, steps); ok {
+						return b, steps, true
+					}
+				}
+			}
+		}
+	}
+	s.dead[u] = min(s.dead[u], need)
+	if !found {
+		// Shifting only ever adds arcs that lead away from the roots, so
+		// it stays so until the next search.
+		s.dead[u] = math.MinInt32
+	}
+	return -1, steps, false
+}
+
+// augment makes the moves of steps. Every pid is chosen before any
+// moves, from the state the search saw.
+func (s *solver) augment(steps []step) error {
+	for i := range steps {
+		if st := &steps[i]; st.t >= 0 {
+			if st.pid = s.choose(st.from, st.t, st.to); st.pid < 0 {
+				return fmt.Errorf("%w: no partition to move", ErrInternal)
+			}
+		}
+	}
+	for _, st := range steps {
+		s.move(st.pid, st.to)
+	}
+	return nil
+}
+
+// choose picks a pid of topic t that a holds to move to b: one that is not
+// a's own claim if a holds any, preferring b's previous ownership, then
+// b's rack, then the highest pid (members keep their lowest partitions,
+// as on the fast path).
+func (s *solver) choose(a, t, b int32) int32 {
+	prefs := s.p.Prev != nil || s.p.Rack != nil && s.p.Replicas != nil
+	var best [2]int32 // by ownership: not a's claim, a's claim
+	bestScore := [2]int{-1, -1}
+	consider := func(pid int32) bool {
+		k := 0
+		if get(s.p.Claim, pid) == a {
+			k = 1
+		}
+		score := 0
+		if get(s.p.Prev, pid) == b {
+			score = 2
+		} else if s.p.rackMatch(pid, b) {
+			score = 1
+		}
+		if score > bestScore[k] || score == bestScore[k] && pid > best[k] {
+			best[k], bestScore[k] = pid, score
+		}
+		return k == 0 && !prefs // the highest pid not a's claim is the answer
+	}
+	if mine, ok := s.onlyOwn(a, t); ok {
+		for i := len(mine) - 1; i >= 0; i-- {
+			if pid := mine[i]; s.owner[pid] == a {
+				consider(pid)
+				if !prefs {
+					break // the highest
+				}
+			}
+		}
+	} else if s.byHeld(a, t) {
+		for pid := s.heldHead[a]; pid >= 0; pid = s.heldNext[pid] {
+			if s.topic[pid] == t {
+				consider(pid)
+			}
+		}
+	} else {
+		for pid := s.start[t+1] - 1; pid >= s.start[t]; pid-- {
+			if s.owner[pid] == a && consider(pid) {
+				break
+			}
+		}
+	}
+	switch {
+	case bestScore[0] >= 0:
+		return best[0]
+	case bestScore[1] >= 0:
+		return best[1]
+	}
+	return -1
+}
+
+// onlyOwn reports whether every pid a holds is its own claim, and if so
+// returns a's claims of topic t (ascending; some may be held by others).
+func (s *solver) onlyOwn(a, t int32) ([]int32, bool) {
+	if s.ownHeld == nil || s.ownHeld[a] != s.load[a] {
+		return nil, false
+	}
+	mine := s.claimed[s.claimOff[a]:s.claimOff[a+1]]
+	lo, _ := slices.BinarySearch(mine, s.start[t])
+	hi, _ := slices.BinarySearch(mine, s.start[t+1])
+	return mine[lo:hi], true
+}
+
+// byHeld reports whether the pids a holds are fewer to look through than
+// those of t (building the held lists if so).
+func (s *solver) byHeld(a, t int32) bool {
+	if int(s.start[t+1]-s.start[t]) <= 2*int(s.load[a])+16 {
+		return false
+	}
+	if s.heldHead == nil {
+		s.buildHeld()
+	}
+	return true
+}
+
+// arcCost returns the cost of the arc a -> topic t: 0 when a holds a pid
+// of t that is not its own claim, 1 when it holds only its own, -1 when
+// it holds none.
+func (s *solver) arcCost(a, t int32) int32 {
+	cost := int32(-1)
+	if mine, ok := s.onlyOwn(a, t); ok {
+		for _, pid := range mine {
+			if s.owner[pid] == a {
+				return 1
+			}
+		}
+		return -1
+	}
+	if s.byHeld(a, t) {
+		for pid := s.heldHead[a]; pid >= 0; pid = s.heldNext[pid] {
+			if s.topic[pid] == t {
+				if get(s.p.Claim, pid) != a {
+					return 0
+				}
+				cost = 1
+			}
+		}
+		return cost
+	}
+	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+		if s.owner[pid] == a {
+			if get(s.p.Claim, pid) != a {
+				return 0
+			}
+			cost = 1
+		}
+	}
+	return cost
+}

@@ -1,0 +1,171 @@
+package balance
+
+import (
+	"math"
+	"slices"
+)
+
+const inf = math.MaxInt32 / 2
+
+// solver is the general path's state; see the package documentation.
+//
+// It keeps no per-(member, topic) counters: the arcs of the move graph
+// are read off owner and the problem's own slices. A topic's pids are
+// the range start[t]..start[t+1], so its holders and the cost of each
+// holder's arc to it come from one pass over that range; the members
+// that may take a pid of topic t are its subscribers (subClasses); the
+// -1 arcs into a member are its claims that someone else holds, listed
+// once per claimant (claimOff, claimed); and those out of a member are
+// among the pids it holds, which the forward search lists (held).
+type solver struct {
+	p     *Problem
+	n     int32 // members; search nodes 0..n-1 are members, n+t is topic t
+	start []int32
+
+	owner []int32 // pid => member
+	load  []int32 // member => pids held
+
+	// The pids member m claims are claimed[claimOff[m]:claimOff[m+1]],
+	// ascending; both are nil without claims or before the first search.
+	// away[m] counts those that another member holds, and foreign sums
+	// away: the number of -1 arcs.
+	claimOff, claimed []int32
+	away              []int32
+	foreign           int
+	ownHeld           []int32 // member => its own claims it holds; nil without claims
+
+	options
+
+	sc *subClasses // set by place
+
+	// The pids each member holds, as doubly linked lists (heldNext and
+	// heldPrev are by pid, -1 at the ends), and the topic of every pid:
+	// built for the arcs out of members when first needed (a forward
+	// search, or tight after a backward one), nil until then.
+	heldHead, heldNext, heldPrev []int32
+	topic                        []int32
+
+	// The last search. Forward, it runs from the sources and link leads
+	// from a node back towards them; backward, it runs from the targets
+	// and link leads from a node on towards them.
+	forward   bool
+	dist      []int32 // node => cost of a cheapest path from a source, or to a target
+	link      []int32 // node => the neighbour on that path, -1 at its end
+	linkPid   []int32 // member node => the pid of the -1 arc to or from link, or -1
+	layered   bool    // hop is set for the last search
+	rootLoad  int32   // the most (forward) or least load of a root of the last search, -1 when not counted
+	rootStale bool    // a shift since rootLoad was counted
+	hop       []int32 // node => fewest arcs on a tight path from a root, -1 when none
+	dead      []int32 // node => see tight
+	skip      []int32 // member => its subscriptions before this one are dead for good (forward)
+	inQueue   []bool
+	visits    []int32
+	queue     []int32
+	searches  int // searches run, for tests
+}
+
+func newSolver(p *Problem, start []int32, total int) *solver {
+	n := len(p.Subs)
+	return &solver{p: p, n: int32(n), start: start, owner: make([]int32, total), load: make([]int32, n)}
+}
+
+// prepareSearch allocates what searches need, at the first: most
+// problems need none. Nothing has moved yet then, so no claim is away.
+func (s *solver) prepareSearch() {
+	if s.dist != nil {
+		return
+	}
+	n := int(s.n)
+	V := n + len(s.p.Parts)
+	s.dist, s.link, s.linkPid = make([]int32, V), make([]int32, V), make([]int32, V)
+	s.dead, s.hop, s.skip = make([]int32, V), make([]int32, V), make([]int32, n)
+	s.inQueue, s.visits = make([]bool, V), make([]int32, V)
+	if s.p.Claim == nil {
+		return
+	}
+	s.away = make([]int32, n)
+	s.claimOff = make([]int32, n+1)
+	for _, c := range s.p.Claim {
+		if c >= 0 {
+			s.claimOff[c+1]++
+		}
+	}
+	for m := range n {
+		s.claimOff[m+1] += s.claimOff[m]
+	}
+	s.claimed = make([]int32, s.claimOff[n])
+	fill := slices.Clone(s.claimOff[:n])
+	for pid, c := range s.p.Claim {
+		if c >= 0 {
+			s.claimed[fill[c]] = int32(pid)
+			fill[c]++
+		}
+	}
+}
+
+// move gives pid to member to.
+func (s *solver) move(pid, to int32) {
+	from := s.owner[pid]
+	if c := get(s.p.Claim, pid); c >= 0 {
+		if c != from {
+			s.away[c]--
+			s.foreign--
+		} else {
+			s.ownHeld[c]--
+		}
+		if c != to {
+			s.away[c]++
+			s.foreign++
+		} else {
+			s.ownHeld[c]++
+		}
+	}
+	s.owner[pid] = to
+	s.load[from]--
+	s.load[to]++
+	if s.heldHead != nil {
+		s.unhold(pid, from)
+		s.hold(pid, to)
+	}
+}
+
+func (s *solver) hold(pid, m int32) {
+	h := s.heldHead[m]
+	s.heldNext[pid], s.heldPrev[pid] = h, -1
+	if h >= 0 {
+		s.heldPrev[h] = pid
+	}
+	s.heldHead[m] = pid
+}
+
+func (s *solver) unhold(pid, m int32) {
+	nx, pv := s.heldNext[pid], s.heldPrev[pid]
+	if pv >= 0 {
+		s.heldNext[pv] = nx
+	} else {
+		s.heldHead[m] = nx
+	}
+	if nx >= 0 {
+		s.heldPrev[nx] = pv
+	}
+}
+
+// buildHeld builds the held lists and topic.
+func (s *solver) buildHeld() {
+	total := len(s.owner)
+	s.heldHead = make([]int32, s.n)
+	s.heldNext, s.heldPrev, s.topic = make([]int32, total), make([]int32, total), make([]int32, total)
+	for m := range s.heldHead {
+		s.heldHead[m] = -1
+	}
+	for t := range int32(len(s.p.Parts)) {
+		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+			s.topic[pid] = t
+		}
+	}
+	for pid := int32(total) - 1; pid >= 0; pid-- {
+		if m := s.owner[pid]; m >= 0 {
+			s.hold(pid, m)
+		}
+	}
+}
