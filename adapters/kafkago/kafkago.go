@@ -1,0 +1,413 @@
+// Package kafkago plugs the eager strategies of package assign (range,
+// roundrobin and sticky) into segmentio/kafka-go's consumer groups
+// (github.com/segmentio/kafka-go):
+//
+//	bal, err := kafkago.Balancer(assign.Sticky{})
+//	if err != nil { ... }
+//	r := kafka.NewReader(kafka.ReaderConfig{
+//		Brokers:        []string{"localhost:9092"},
+//		GroupID:        "checkout",
+//		GroupTopics:    []string{"orders"},
+//		GroupBalancers: []kafka.GroupBalancer{bal},
+//		Logger:         bal.Logger(nil), // sticky only; see below
+//	})
+//
+// The group leader reads the members' metadata with package
+// [github.com/assigncalc/assigncalc/assign/wire], where Kafka's Java
+// assignor of the same name reads it, and sticky members send the
+// StickyAssignor user data (version 1, with the generation) that Java's
+// StickyAssignor and franz-go's sticky balancer send, so that a kafka-go
+// member and a Java or franz-go member of one group understand each other.
+//
+// # Eager only
+//
+// kafka-go revokes every partition before each JoinGroup and sends no owned
+// partitions: it cannot take part in a cooperative rebalance (KIP-429).
+// [Balancer] refuses cooperative strategies ([ErrCooperative]) rather than
+// let such a member break a cooperative group's guarantee.
+//
+// # State kept by a sticky balancer
+//
+// StickyAssignor has each member send, in its next JoinGroup, what it was
+// assigned last and in which generation. kafka-go never tells a balancer
+// what its member was assigned: the only place a [kafka.Reader] says so is
+// its log. So a sticky balancer learns it from two lines the Reader writes
+// to [kafka.ReaderConfig.Logger] — "Joined group … in generation N" and
+// "subscribed to topics and partitions: …" — when that logger is
+// [GroupBalancer.Logger]. Programs that use [kafka.ConsumerGroup] directly
+// call [GroupBalancer.Assigned] with each generation instead. Without
+// either, the member sends no history: it still gets a balanced share, but
+// its partitions may move at every rebalance.
+//
+// A balancer holds one member's history: give each Reader its own (call
+// Balancer once per kafka.NewReader).
+//
+// # Racks
+//
+// The leader passes the racks of every partition's replicas, from the
+// metadata kafka-go hands it, to the strategy, so that Range's rack-aware
+// assignment (KIP-881) works when members declare racks. kafka-go writes its
+// subscription at version 1 without rack_id (a version 3 field), so a
+// kafka-go member cannot declare client.rack the way Java does; with
+// [Rack], a range or roundrobin member puts its rack in its user data
+// (which those strategies otherwise leave empty), as kafka-go's own
+// RackAffinityGroupBalancer does, and a leader using this package reads it
+// there. Java and franz-go leaders do not look there, and a sticky member's
+// user data is StickyAssignor's, so [Rack] is refused for sticky.
+//
+// # Mixed groups
+//
+// A kafka-go leader can lead kafka-go members only: kafka-go reads every
+// member's metadata as version 0 and fails the JoinGroup ("unable to read
+// metadata for member") when it finds the fields of version 1 or later,
+// which Java, franz-go and sarama members always send. The leader then
+// leaves and rejoins, and the group goes on under another leader. The
+// other way round works: franz-go (and this project's adapters/franz) read
+// kafka-go's metadata, so a group mixing kafka-go members using this
+// package with franz-go or Java members of the same strategy settles on the
+// same assignment whichever of those leads.
+//
+// # When the leader cannot assign
+//
+// kafka-go's AssignGroups cannot return an error. When the strategy refuses
+// the group, or the metadata does not list a topic's partitions as 0..n-1
+// ([ErrPartitionIDs]), the leader assigns nothing to every member and
+// reports why through [OnError]. The group then consumes nothing until its
+// next rebalance (a member joining or leaving, or a partition change with
+// WatchPartitionChanges). Returning no assignments at all would be worse:
+// kafka-go members fail to decode the empty SyncGroup answer, leave and
+// rejoin, and a leader facing the same input fails the same way again.
+package kafkago
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"reflect"
+	"slices"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/segmentio/kafka-go"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/wire"
+)
+
+// Errors of [Balancer] and of the leader's AssignGroups.
+var (
+	// ErrCooperative: kafka-go speaks the eager protocol only.
+	ErrCooperative = errors.New("kafka-go rebalances eagerly: it revokes every partition before it rejoins and sends no owned partitions, so it cannot take part in a cooperative rebalance (KIP-429)")
+	// ErrRackSticky: a sticky member's user data has no room for a rack.
+	ErrRackSticky = errors.New("a sticky member's user data is StickyAssignor's and kafka-go's subscription has no rack_id, so a kafka-go sticky member cannot declare a rack")
+	// ErrPartitionIDs: the metadata does not list a topic's partitions as
+	// exactly 0..n-1.
+	ErrPartitionIDs = errors.New("partition IDs are not 0..n-1")
+)
+
+// maxRack bounds the rack a range or roundrobin member's user data may
+// carry; longer user data is not a rack.
+const maxRack = 255
+
+// An Option configures a [GroupBalancer].
+type Option func(*GroupBalancer)
+
+// OnError sets the function the leader calls when it cannot assign the
+// group and assigns nothing to every member instead (see the package
+// documentation). Without it, the leader writes the error with the
+// standard library's log package. f must not block for long: the
+// JoinGroup round waits for it.
+func OnError(f func(error)) Option {
+	return func(b *GroupBalancer) { b.onError = f }
+}
+
+// Rack declares the member's client.rack for range and roundrobin, in the
+// member's user data (see the package documentation). An empty rack
+// declares none.
+func Rack(rack string) Option {
+	return func(b *GroupBalancer) { b.rack = rack }
+}
+
+// GroupBalancer is a kafka.GroupBalancer that assigns with an
+// [assign.Strategy]. Build it with [Balancer].
+type GroupBalancer struct {
+	s       assign.Strategy
+	name    string // s.Name()
+	rack    string
+	onError func(error)
+
+	mu      sync.Mutex
+	joined  int32                   // generation of the member's latest JoinGroup, from the Reader's log
+	last    []assign.TopicPartition // what the group assigned the member last, sorted
+	lastGen int32                   // the generation of last
+}
+
+// Balancer returns a kafka.GroupBalancer that assigns partitions with s
+// under s's Kafka name (s.Name()):
+//
+//   - UserData returns, for "sticky", the StickyAssignor user data of the
+//     member's previous assignment and generation (see
+//     [wire.NextSubscription]; nothing before its first assignment), and,
+//     for range and roundrobin with [Rack], the member's rack;
+//   - AssignGroups, run by the leader, reads the members with
+//     [wire.GroupFromJoin], adds the replicas' racks, runs s.Assign and
+//     returns an entry for every member, empty when it gets nothing.
+//
+// Balancer refuses a nil s, a cooperative s ([ErrCooperative]), and [Rack]
+// with "sticky" ([ErrRackSticky]). It returns the concrete type so that the
+// caller can reach [GroupBalancer.Logger]; use one balancer per Reader.
+func Balancer(s assign.Strategy, opts ...Option) (*GroupBalancer, error) {
+	if s == nil {
+		return nil, errors.New("kafkago: nil strategy")
+	}
+	b := &GroupBalancer{s: s, name: s.Name(), joined: wire.DefaultGeneration, lastGen: wire.DefaultGeneration}
+	for _, o := range opts {
+		o(b)
+	}
+	if s.Protocol() == assign.Cooperative {
+		return nil, fmt.Errorf("kafkago: %s: %w", b.name, ErrCooperative)
+	}
+	if b.rack != "" && b.name == "sticky" {
+		return nil, fmt.Errorf("kafkago: %s: %w", b.name, ErrRackSticky)
+	}
+	return b, nil
+}
+
+// ProtocolName returns the strategy's Kafka name.
+func (b *GroupBalancer) ProtocolName() string { return b.name }
+
+// UserData returns the user data of the member's next JoinGroup.
+func (b *GroupBalancer) UserData() ([]byte, error) {
+	if b.name != "sticky" {
+		if b.rack != "" {
+			return []byte(b.rack), nil
+		}
+		return nil, nil
+	}
+	b.mu.Lock()
+	owned, gen := b.last, b.lastGen
+	b.mu.Unlock()
+	sub, err := wire.NextSubscription(b.name, nil, owned, gen, "")
+	if err != nil {
+		// Only a topic name longer than 32767 bytes gets here, which no
+		// broker accepts; join without history rather than not at all.
+		return nil, nil
+	}
+	return sub.UserData, nil
+}
+
+// AssignGroups assigns the members over partitions, the metadata of the
+// topics they subscribe to. It never fails: see the package documentation.
+func (b *GroupBalancer) AssignGroups(members []kafka.GroupMember, partitions []kafka.Partition) kafka.GroupMemberAssignments {
+	out, err := b.assign(members, partitions)
+	if err == nil {
+		return out
+	}
+	out = make(kafka.GroupMemberAssignments, len(members))
+	for _, m := range members {
+		out[m.ID] = map[string][]int{}
+	}
+	if b.onError != nil {
+		b.onError(err)
+	} else {
+		log.Printf("%v; every member of the group is assigned nothing until the next rebalance", err)
+	}
+	return out
+}
+
+func (b *GroupBalancer) assign(members []kafka.GroupMember, partitions []kafka.Partition) (kafka.GroupMemberAssignments, error) {
+	counts, racks, err := metadata(partitions)
+	if err != nil {
+		return nil, fmt.Errorf("kafkago: %s: %w", b.name, err)
+	}
+	join := make([]wire.JoinMember, 0, len(members))
+	seen := make(map[string]bool, len(members))
+	for _, m := range members {
+		// A broken broker may list a member twice; keep the first
+		// listing, as kafka-go's own balancers do, rather than stall.
+		if seen[m.ID] {
+			continue
+		}
+		seen[m.ID] = true
+		// kafka-go has decoded the subscription as version 0: write it
+		// back, with the rack where wire reads it, so that ownership is
+		// read where Kafka's assignor of this name reads it.
+		sub := wire.Subscription{Version: wire.AutoVersion, Topics: m.Topics, GenerationID: wire.DefaultGeneration}
+		switch b.name {
+		case "range", "roundrobin":
+			if rack, ok := rackOf(m.UserData); ok {
+				sub.RackID = &rack
+			}
+		default:
+			sub.UserData = m.UserData
+		}
+		meta, err := sub.MarshalBinary()
+		if err != nil {
+			return nil, fmt.Errorf("kafkago: %s: member %q: %w", b.name, m.ID, err)
+		}
+		join = append(join, wire.JoinMember{MemberID: m.ID, Metadata: meta})
+	}
+	g, err := wire.GroupFromJoin(b.name, join, counts, nil)
+	if err != nil {
+		return nil, fmt.Errorf("kafkago: %s: %w", b.name, err)
+	}
+	if slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.Rack != "" }) {
+		g.PartitionRacks = racks
+	}
+	a, err := b.s.Assign(g)
+	if err != nil {
+		return nil, fmt.Errorf("kafkago: %s: %w", b.name, err)
+	}
+	out := make(kafka.GroupMemberAssignments, len(a))
+	for id, tps := range a {
+		topics := make(map[string][]int)
+		for _, tp := range tps {
+			topics[tp.Topic] = append(topics[tp.Topic], int(tp.Partition))
+		}
+		out[id] = topics
+	}
+	return out, nil
+}
+
+// rackOf reads a range or roundrobin member's user data as its rack: UTF-8
+// text of at most maxRack bytes. Anything else (null, empty, binary) is no
+// rack.
+func rackOf(ud []byte) (string, bool) {
+	if len(ud) == 0 || len(ud) > maxRack || !utf8.Valid(ud) {
+		return "", false
+	}
+	return string(ud), true
+}
+
+// metadata returns the partition count of every topic in partitions, and
+// the racks of each partition's replicas (each rack once, in replica
+// order), or nil racks when no broker declares one.
+func metadata(partitions []kafka.Partition) (map[string]int32, map[string][][]string, error) {
+	byTopic := make(map[string][]kafka.Partition)
+	for _, p := range partitions {
+		byTopic[p.Topic] = append(byTopic[p.Topic], p)
+	}
+	counts := make(map[string]int32, len(byTopic))
+	racks := make(map[string][][]string, len(byTopic))
+	anyRack := false
+	for t, ps := range byTopic {
+		n := len(ps)
+		if n > assign.MaxPartitions {
+			return nil, nil, fmt.Errorf("topic %q: %w", t, ErrPartitionIDs)
+		}
+		rs := make([][]string, n)
+		seen := make([]bool, n)
+		for _, p := range ps {
+			if p.ID < 0 || p.ID >= n || seen[p.ID] {
+				return nil, nil, fmt.Errorf("topic %q: partition %d of %d listed: %w", t, p.ID, n, ErrPartitionIDs)
+			}
+			seen[p.ID] = true
+			r := []string{}
+			for _, br := range p.Replicas {
+				if br.Rack != "" && !slices.Contains(r, br.Rack) {
+					r = append(r, br.Rack)
+				}
+			}
+			anyRack = anyRack || len(r) > 0
+			rs[p.ID] = r
+		}
+		counts[t] = int32(n)
+		racks[t] = rs
+	}
+	if !anyRack {
+		racks = nil
+	}
+	return counts, racks, nil
+}
+
+// The lines of kafka-go's consumer group and Reader that say what the group
+// assigned a member (kafka-go v0.4.51: consumergroup.go nextGeneration and
+// reader.go subscribe).
+const (
+	joinedLine     = "Joined group %s as member %s in generation %d"
+	subscribedLine = "subscribed to topics and partitions: %+v"
+)
+
+// Logger returns a logger for [kafka.ReaderConfig.Logger] that passes every
+// line on to next (when next is not nil) and, on the way, learns from the
+// Reader's log what the group assigned the member and in which generation,
+// for the member's next JoinGroup (see the package documentation). It
+// keeps nothing but that; the Reader's error logger is not needed.
+func (b *GroupBalancer) Logger(next kafka.Logger) kafka.Logger {
+	return kafka.LoggerFunc(func(msg string, args ...any) {
+		b.observe(msg, args)
+		if next != nil {
+			next.Printf(msg, args...)
+		}
+	})
+}
+
+// observe reads one log line.
+func (b *GroupBalancer) observe(msg string, args []any) {
+	switch msg {
+	case joinedLine:
+		if len(args) == 3 {
+			if gen, ok := args[2].(int32); ok {
+				b.mu.Lock()
+				b.joined = gen
+				b.mu.Unlock()
+			}
+		}
+	case subscribedLine:
+		if len(args) == 1 {
+			if tps, ok := subscribed(args[0]); ok {
+				b.mu.Lock()
+				b.last, b.lastGen = tps, b.joined
+				b.mu.Unlock()
+			}
+		}
+	}
+}
+
+// subscribed reads the argument of the Reader's subscribedLine: a map whose
+// keys are structs with a string field topic and an integer field
+// partition. It reports false for anything else, so that a kafka-go that
+// logs differently costs stickiness, not correctness.
+func subscribed(arg any) ([]assign.TopicPartition, bool) {
+	v := reflect.ValueOf(arg)
+	if v.Kind() != reflect.Map || v.Type().Key().Kind() != reflect.Struct {
+		return nil, false
+	}
+	kt := v.Type().Key()
+	tf, ok1 := kt.FieldByName("topic")
+	pf, ok2 := kt.FieldByName("partition")
+	if !ok1 || !ok2 || tf.Type.Kind() != reflect.String || !pf.Type.ConvertibleTo(reflect.TypeFor[int64]()) {
+		return nil, false
+	}
+	tps := make([]assign.TopicPartition, 0, v.Len())
+	for it := v.MapRange(); it.Next(); {
+		k := it.Key()
+		p := k.FieldByIndex(pf.Index).Int()
+		if p < 0 || p > 1<<31-1 {
+			return nil, false
+		}
+		tps = append(tps, assign.TopicPartition{Topic: k.FieldByIndex(tf.Index).String(), Partition: int32(p)})
+	}
+	slices.SortFunc(tps, assign.TopicPartition.Compare)
+	return tps, true
+}
+
+// Assigned tells the balancer what the group assigned its member in gen,
+// for programs that run a [kafka.ConsumerGroup] themselves: call it with
+// every generation [kafka.ConsumerGroup.Next] returns. Readers need not: see
+// [GroupBalancer.Logger].
+func (b *GroupBalancer) Assigned(gen *kafka.Generation) {
+	if gen == nil {
+		return
+	}
+	var tps []assign.TopicPartition
+	for t, ps := range gen.Assignments {
+		for _, p := range ps {
+			tps = append(tps, assign.TopicPartition{Topic: t, Partition: int32(p.ID)})
+		}
+	}
+	slices.SortFunc(tps, assign.TopicPartition.Compare)
+	b.mu.Lock()
+	b.last, b.lastGen, b.joined = slices.Compact(tps), gen.ID, gen.ID
+	b.mu.Unlock()
+}
