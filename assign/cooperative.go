@@ -13,23 +13,36 @@ import (
 // Claims come from each member's Owned and Generation, which cooperative
 // members send in their subscription. The target is exactly the one
 // Sticky computes for the same group. Then this round hands out the
-// target minus the partitions that would pass from one owner to another:
+// target minus the partitions that would pass from one owner to another.
+// A partition is owned by its newest-generation claimants,
 //
-//	withheld(p) ⇔ (target(p) = m, m does not list p in Owned, and some member lists p)
-//	              or p is claimed by several members at the newest generation
+//	newest(p) = { m : p ∈ owned(m), gen(m) = max{ gen(k) : p ∈ owned(k) } }
 //
-// as Kafka's CooperativeStickyAssignor computes from ownedPartitions
-// (whatever the generation of the listing). Members revoke what they
-// owned but do not get this round, and rejoin; the follow-up round, whose
-// claims are this round's assignment, hands out the withheld partitions,
-// which nobody owns any longer. [CooperativePlan] shows both rounds.
+// and is withheld this round unless nobody claims it or the target gives
+// it to its one newest claimant:
+//
+//	withheld(p) ⇔ newest(p) ≠ ∅ and newest(p) ≠ { target(p) }
+//
+// So a partition claimed by several members at its newest generation goes
+// to nobody this round (KAFKA-12984), and a claim below the newest
+// generation never makes a hand-over safe: a member that missed
+// rebalances and still lists what it had does not own it, and the
+// member that does keeps consuming it until it has revoked it. Lower
+// claims only name the previous owner preferred when the partition moves
+// (KIP-341). Kafka's consumer checks less ([CheckCooperative] accepts a
+// partition handed to any member that lists it); the leader's rule is
+// [VerifyCooperative]. Members revoke what they owned but do not get
+// this round, and rejoin; the follow-up round, whose claims are this
+// round's assignment, hands out the withheld partitions, which nobody
+// owns any longer. [CooperativePlan] shows both rounds.
 //
 // # Invariants
 //
 // With owned(m) the partitions m lists and a(m) what it gets this round:
 //
-//	(∪ₘ a(m) \ owned(m)) ∩ (∪ₘ owned(m) \ a(m)) = ∅   (safety, [CheckCooperative])
-//	a(m) ⊆ target(m) for every m, and target passes [VerifyBalanced]
+//	p ∈ a(m) ⇒ newest(p) ∈ { ∅, {m} }                    (safety, [VerifyCooperative])
+//	(∪ₘ a(m) \ owned(m)) ∩ (∪ₘ owned(m) \ a(m)) = ∅     (Kafka's check, [CheckCooperative])
+//	a(m) = target(m) \ { p : withheld(p) } for every m, and target passes [VerifyBalanced]
 //
 // A round's assignment leaves the withheld partitions unassigned, so
 // [Verify] fails on it by design; verify [CooperativePlan.Target] instead.
@@ -38,7 +51,7 @@ import (
 // the target is chosen as a fixed point of "solve again with this round's
 // assignment as the claims", which is the follow-up round's input.
 //
-// Complexity: that of Sticky, plus O(P + sum of Owned) for the withholding.
+// Complexity: that of Sticky, plus O(P) for the withholding.
 //
 // # Worked example
 //
@@ -84,7 +97,7 @@ func cooperativeAssign(g Group, use ownedUse) (Assignment, error) {
 // can be).
 func cooperativeRound(ix *index) (*stickyProblem, []int32, []bool, error) {
 	sp := newStickyProblem(ix)
-	owner, err := sp.solve()
+	owner, err := sp.settledTarget()
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -167,60 +180,4 @@ func plan(g Group, use ownedUse) (*CooperativePlan, error) {
 		slices.SortFunc(plan.Pending[id], TopicPartition.Compare)
 	}
 	return plan, nil
-}
-
-// CheckCooperative applies the check Kafka's consumer applies to a
-// leader's cooperative assignment (ConsumerCoordinator's
-// validateCooperativeAssignment): no partition may be added to one member
-// while it is revoked from another in the same round, that is
-//
-//	(∪ₘ a(m) \ owned(m)) ∩ (∪ₘ owned(m) \ a(m)) = ∅
-//
-// where owned(m) is member m's Owned. Members of g missing from a get
-// nothing. It returns nil or an error wrapping [ErrInvalidAssignment]
-// naming the first offending partition in [TopicPartition.Compare] order.
-func CheckCooperative(g Group, a Assignment) error {
-	if err := g.Validate(); err != nil {
-		return err
-	}
-	type change struct{ addedTo, revokedFrom string }
-	owners := make(map[TopicPartition][]int) // partition => members listing it
-	for i := range g.Members {
-		for _, tp := range g.Members[i].Owned {
-			owners[tp] = append(owners[tp], i)
-		}
-	}
-	assigned := make(map[TopicPartition]int) // partition => member getting it
-	changes := make(map[TopicPartition]*change)
-	for i := range g.Members {
-		for _, tp := range a[g.Members[i].ID] {
-			assigned[tp] = i
-			if !slices.Contains(owners[tp], i) {
-				changes[tp] = &change{addedTo: g.Members[i].ID}
-			}
-		}
-	}
-	for tp, listers := range owners {
-		c := changes[tp]
-		if c == nil {
-			continue // not added to anyone: revoking it is safe
-		}
-		for _, i := range listers {
-			if got, ok := assigned[tp]; !ok || got != i {
-				c.revokedFrom = g.Members[i].ID
-				break
-			}
-		}
-	}
-	var bad []TopicPartition
-	for tp, c := range changes {
-		if c.addedTo != "" && c.revokedFrom != "" {
-			bad = append(bad, tp)
-		}
-	}
-	if len(bad) == 0 {
-		return nil
-	}
-	tp := slices.MinFunc(bad, TopicPartition.Compare)
-	return invalidf("not cooperative: %s is assigned to %q while %q still owns it", tp, changes[tp].addedTo, changes[tp].revokedFrom)
 }

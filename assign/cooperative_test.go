@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -100,6 +101,77 @@ func TestCooperativeStickyPlan(t *testing.T) {
 				Pending:    assign.Assignment{"c0": nil, "c1": nil},
 			},
 		},
+		{
+			// Regression test for a partition handed straight from its
+			// owner to a stale claimant. a is at generation 6 and owns
+			// zz-0 to zz-3. b missed several rebalances (kicked out while
+			// paused, say) and rejoins still listing zz-3 from generation
+			// 0. Balance gives two each; a keeps its lowest two, and zz-3
+			// goes to b, its previous owner (KIP-341). Round 1 used to hand
+			// zz-3 to b at once because b lists it, which Kafka's consumer
+			// check accepts; but a owns it at the newest generation and
+			// keeps consuming it until it has revoked it, while b would
+			// start from its own stale position and could rewind a's
+			// commits. Only the newest claim counts: zz-3 is withheld with
+			// zz-2, and both reach b in the follow-up round.
+			name: "a stale claimant does not get a partition its owner still holds",
+			g: assign.Group{
+				Topics: map[string]int32{"zz": 4},
+				Members: []assign.Member{
+					stickyMember("a", []string{"zz"}, 6, tps("zz", 0, 1, 2, 3)),
+					stickyMember("b", []string{"zz"}, 0, tps("zz", 3)),
+				},
+			},
+			want: assign.CooperativePlan{
+				Assignment: assign.Assignment{"a": tps("zz", 0, 1), "b": nil},
+				Target:     assign.Assignment{"a": tps("zz", 0, 1), "b": tps("zz", 2, 3)},
+				Revoked:    assign.Assignment{"a": tps("zz", 2, 3), "b": tps("zz", 3)},
+				Pending:    assign.Assignment{"a": nil, "b": tps("zz", 2, 3)},
+			},
+		},
+		{
+			// A stale claim nobody newer contests is still the newest
+			// claim: c1 (generation 0) is the only member listing t0-1,
+			// so it owns it and keeps it this round, while t0-0, which c0
+			// owns at generation 5 and c1 lists from generation 0, stays
+			// with c0.
+			name: "an uncontested old claim is the newest claim",
+			g: assign.Group{
+				Topics: map[string]int32{"t0": 2},
+				Members: []assign.Member{
+					stickyMember("c0", onlyT0, 5, tps("t0", 0)),
+					stickyMember("c1", onlyT0, 0, tps("t0", 0, 1)),
+				},
+			},
+			want: assign.CooperativePlan{
+				Assignment: assign.Assignment{"c0": tps("t0", 0), "c1": tps("t0", 1)},
+				Target:     assign.Assignment{"c0": tps("t0", 0), "c1": tps("t0", 1)},
+				Revoked:    assign.Assignment{"c0": nil, "c1": tps("t0", 0)},
+				Pending:    assign.Assignment{"c0": nil, "c1": nil},
+			},
+		},
+		{
+			// c0 and c1 both list t0-0 at generation 4, the newest; c2
+			// lists it from generation 2. The tie cancels both newest
+			// claims, and c2's older one makes no hand-over safe: t0-0
+			// goes to nobody this round, even though its target is c2,
+			// its previous owner.
+			name: "a tie at the newest generation is withheld from an older claimant too",
+			g: assign.Group{
+				Topics: map[string]int32{"t0": 3},
+				Members: []assign.Member{
+					stickyMember("c0", onlyT0, 4, tps("t0", 0, 1)),
+					stickyMember("c1", onlyT0, 4, tps("t0", 0, 2)),
+					stickyMember("c2", onlyT0, 2, tps("t0", 0)),
+				},
+			},
+			want: assign.CooperativePlan{
+				Assignment: assign.Assignment{"c0": tps("t0", 1), "c1": tps("t0", 2), "c2": nil},
+				Target:     assign.Assignment{"c0": tps("t0", 1), "c1": tps("t0", 2), "c2": tps("t0", 0)},
+				Revoked:    assign.Assignment{"c0": tps("t0", 0), "c1": tps("t0", 0), "c2": tps("t0", 0)},
+				Pending:    assign.Assignment{"c0": nil, "c1": nil, "c2": tps("t0", 0)},
+			},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -109,6 +181,9 @@ func TestCooperativeStickyPlan(t *testing.T) {
 			}
 			if diff := cmp.Diff(&tc.want, got); diff != "" {
 				t.Errorf("CooperativeSticky.Plan(g) mismatch (-want +got):\n%s", diff)
+			}
+			if err := assign.VerifyCooperative(tc.g, got.Assignment); err != nil {
+				t.Error(err)
 			}
 			if err := assign.CheckCooperative(tc.g, got.Assignment); err != nil {
 				t.Error(err)
@@ -155,12 +230,60 @@ func TestCheckCooperative(t *testing.T) {
 	}
 }
 
-// TestStickyAndCooperativeShareTarget: on the same input, CooperativeSticky
-// heads for exactly Sticky's assignment, and its round is a safe part of it.
-func TestStickyAndCooperativeShareTarget(t *testing.T) {
+func TestVerifyCooperative(t *testing.T) {
+	// c0 owns t0-0 and t0-1 at generation 3; c1 lists t0-1 and t0-2 from
+	// generation 1 (stale); c2 and c3 both list t0-3 at generation 2.
+	g := assign.Group{
+		Topics: map[string]int32{"t0": 5},
+		Members: []assign.Member{
+			stickyMember("c0", onlyT0, 3, tps("t0", 0, 1)),
+			stickyMember("c1", onlyT0, 1, tps("t0", 1, 2)),
+			stickyMember("c2", onlyT0, 2, tps("t0", 3)),
+			stickyMember("c3", onlyT0, 2, tps("t0", 3)),
+		},
+	}
+	tests := []struct {
+		name string
+		a    assign.Assignment
+		bad  string // the partition named in the error, "" when safe
+		kafk bool   // whether Kafka's consumer-side check accepts it
+	}{
+		{"owners keep, free partition to anyone", assign.Assignment{"c0": tps("t0", 0, 1), "c1": tps("t0", 2), "c3": tps("t0", 4)}, "", true},
+		{"nothing at all", assign.Assignment{}, "", true},
+		{"uncontested old claim kept", assign.Assignment{"c1": tps("t0", 2)}, "", true},
+		{"owner to stale claimant", assign.Assignment{"c0": tps("t0", 0), "c1": tps("t0", 1, 2)}, "t0-1", true},
+		{"owner to a member listing nothing", assign.Assignment{"c0": tps("t0", 1), "c2": tps("t0", 0)}, "t0-0", false},
+		{"tied claim to one of the tied", assign.Assignment{"c2": tps("t0", 3)}, "t0-3", true},
+		{"tied claim to someone else", assign.Assignment{"c0": tps("t0", 3)}, "t0-3", false},
+		{"a free partition to two members", assign.Assignment{"c0": tps("t0", 4), "c1": tps("t0", 4)}, "t0-4", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := assign.VerifyCooperative(g, tc.a)
+			switch {
+			case tc.bad == "" && err != nil:
+				t.Fatalf("VerifyCooperative(g, %v) = %v, want nil", tc.a, err)
+			case tc.bad != "" && err == nil:
+				t.Fatalf("VerifyCooperative(g, %v) = nil, want an error naming %s", tc.a, tc.bad)
+			case err != nil && !errors.Is(err, assign.ErrInvalidAssignment):
+				t.Errorf("VerifyCooperative error %v does not wrap ErrInvalidAssignment", err)
+			case err != nil && !strings.Contains(err.Error(), tc.bad+" is assigned"):
+				t.Errorf("VerifyCooperative error %q does not name %s", err, tc.bad)
+			}
+			if kafka := assign.CheckCooperative(g, tc.a) == nil; kafka != tc.kafk {
+				t.Errorf("CheckCooperative(g, %v) accepts: %v, want %v", tc.a, kafka, tc.kafk)
+			}
+		})
+	}
+}
+
+// TestCooperativeTargetAsGoodAsSticky: on the same input, CooperativeSticky
+// heads for an assignment as balanced as Sticky's that moves as few
+// partitions, and its round is a safe part of it.
+func TestCooperativeTargetAsGoodAsSticky(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := assigntest.GroupOf(assigntest.Small).Draw(t, "group")
-		want, err := assign.Sticky{}.Assign(g)
+		sticky, err := assign.Sticky{}.Assign(g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,9 +291,7 @@ func TestStickyAndCooperativeShareTarget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(want, plan.Target); diff != "" {
-			t.Fatalf("CooperativeSticky target mismatch (-sticky +cooperative):\n%s", diff)
-		}
+		compareTargets(t, g, sticky, plan.Target)
 		checkPlan(t, g, plan)
 		again, err := assign.CooperativeSticky{}.Plan(assigntest.Shuffled(g).Draw(t, "shuffled"))
 		if err != nil {
@@ -215,8 +336,24 @@ func checkPlan(t *rapid.T, g assign.Group, plan *assign.CooperativePlan) {
 	if err := assign.VerifyBalanced(g, plan.Target); err != nil {
 		t.Fatal(err)
 	}
+	if err := assign.VerifyCooperative(g, plan.Assignment); err != nil {
+		t.Fatal(err)
+	}
 	if err := assign.CheckCooperative(g, plan.Assignment); err != nil {
 		t.Fatal(err)
+	}
+	// Nothing is withheld that the rule lets through: a partition of the
+	// target is pending exactly when some member lists it and its newest
+	// claim is tied or held by another member.
+	newest := newestClaims(g)
+	for _, m := range g.Members {
+		for _, tp := range plan.Target[m.ID] {
+			owners, listed := newest[tp]
+			want := listed && (len(owners) > 1 || owners[0] != m.ID)
+			if got := slices.Contains(plan.Pending[m.ID], tp); got != want {
+				t.Fatalf("member %q: %s pending %v, want %v (newest claimants %q)", m.ID, tp, got, want, owners)
+			}
+		}
 	}
 	for _, m := range g.Members {
 		both := slices.SortedFunc(slices.Values(join(plan.Assignment[m.ID], plan.Pending[m.ID])), assign.TopicPartition.Compare)
@@ -230,6 +367,52 @@ func checkPlan(t *rapid.T, g assign.Group, plan *assign.CooperativePlan) {
 			}
 		}
 	}
+}
+
+// compareTargets checks CooperativeSticky's target against Sticky's
+// answer for the same group: equally balanced, with as many moves, and
+// the same assignment when Sticky's could be handed out in one safe
+// round (CooperativeSticky then withholds nothing, and its target is the
+// first solve, as Sticky's is). Otherwise the target is where the
+// follow-up round lands, which no longer knows the previous owners of
+// the withheld partitions.
+func compareTargets(t *rapid.T, g assign.Group, sticky, target assign.Assignment) {
+	t.Helper()
+	owned := assign.Owned(g)
+	if s, c := sumSquares(g, sticky), sumSquares(g, target); s != c {
+		t.Fatalf("sum of squared loads: sticky %d, cooperative target %d", s, c)
+	}
+	if s, c := assign.Moved(owned, sticky), assign.Moved(owned, target); s != c {
+		t.Fatalf("moves: sticky %d, cooperative target %d", s, c)
+	}
+	if assign.VerifyCooperative(g, sticky) != nil {
+		return
+	}
+	if diff := cmp.Diff(sticky, target); diff != "" {
+		t.Fatalf("CooperativeSticky target mismatch (-sticky +cooperative):\n%s", diff)
+	}
+}
+
+// newestClaims returns, for every partition some member of g lists, the
+// IDs of the members listing it at the highest generation it is listed at.
+func newestClaims(g assign.Group) map[assign.TopicPartition][]string {
+	gen := make(map[assign.TopicPartition]int32)
+	for _, m := range g.Members {
+		for _, tp := range m.Owned {
+			if g, ok := gen[tp]; !ok || m.Generation > g {
+				gen[tp] = m.Generation
+			}
+		}
+	}
+	newest := make(map[assign.TopicPartition][]string)
+	for _, m := range g.Members {
+		for _, tp := range m.Owned {
+			if m.Generation == gen[tp] {
+				newest[tp] = append(newest[tp], m.ID)
+			}
+		}
+	}
+	return newest
 }
 
 var cmpEmpty = cmp.Comparer(func(a, b []assign.TopicPartition) bool {
@@ -248,6 +431,11 @@ type churn struct {
 	last    *assign.CooperativePlan
 	lastG   assign.Group
 	changed bool // the group changed since the last round
+
+	// zombies are members that dropped out of the group (kicked out
+	// while paused, say) and remember what they owned then, at the
+	// generation they owned it.
+	zombies []assign.Member
 }
 
 func newChurn(t *rapid.T, coop bool) *churn {
@@ -325,9 +513,7 @@ func (c *churn) round(t *rapid.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(sticky, plan.Target); diff != "" {
-			t.Fatalf("CooperativeSticky target mismatch (-sticky +cooperative):\n%s", diff)
-		}
+		compareTargets(t, g, sticky, plan.Target)
 		checkPlan(t, g, plan)
 		if !c.changed && c.last != nil {
 			// The follow-up round: nothing changed since the last one.
@@ -410,6 +596,43 @@ func (c *churn) actions() map[string]func(*rapid.T) {
 			}
 			m.ID = fmt.Sprintf("m%d", c.next) // same instance, new member.id, same Owned
 			c.next++
+			c.changed = true
+			c.round(t)
+		},
+		"zombie": func(t *rapid.T) {
+			if len(c.g.Members) < 2 {
+				t.Skip("last member")
+			}
+			i := rapid.IntRange(0, len(c.g.Members)-1).Draw(t, "zombie")
+			c.zombies = append(c.zombies, c.g.Members[i])
+			c.g.Members = slices.Delete(slices.Clone(c.g.Members), i, i+1)
+			c.changed = true
+			c.round(t)
+		},
+		"zombie rejoin": func(t *rapid.T) {
+			// It comes back listing what it had, at the generation it
+			// had it, however many rebalances it missed.
+			if len(c.zombies) == 0 || len(c.g.Members) >= 4 {
+				t.Skip("no zombie, or group full")
+			}
+			i := rapid.IntRange(0, len(c.zombies)-1).Draw(t, "rejoiner")
+			c.g.Members = append(slices.Clone(c.g.Members), c.zombies[i])
+			c.zombies = slices.Delete(c.zombies, i, i+1)
+			c.changed = true
+			c.round(t)
+		},
+		"tied claim": func(t *rapid.T) {
+			// Another member lists one of a's partitions at a's
+			// generation: a tie at the newest generation.
+			a, b := c.member(t), c.member(t)
+			if a == b || len(a.Owned) == 0 {
+				t.Skip("no second claimant")
+			}
+			tp := rapid.SampledFrom(a.Owned).Draw(t, "tied")
+			if slices.Contains(b.Owned, tp) {
+				t.Skip("already listed")
+			}
+			b.Owned, b.Generation = append(slices.Clone(b.Owned), tp), a.Generation
 			c.changed = true
 			c.round(t)
 		},

@@ -81,9 +81,16 @@
 // largest number of surviving claims (a partition whose owner stays and
 // still subscribes does not move unless balance requires it).
 //
-// Cooperative safety ([CheckCooperative]): no partition is given to one
-// member in the same round in which another member still owns it; the
-// round after the owners revoke reaches the target.
+// Cooperative safety ([VerifyCooperative]): in a cooperative round a
+// partition goes only to its newest-generation claimant (the member
+// listing it in Owned at the highest Generation anyone lists it at),
+// to nobody while that claim is tied, and to anyone while nobody claims it:
+//
+//	p ∈ a(m) ⇒ newest(p) = ∅ or newest(p) = {m}
+//
+// A claim below the newest generation never makes a hand-over safe. This
+// implies Kafka's consumer-side check ([CheckCooperative]). The round
+// after the owners revoke reaches the target.
 //
 // Determinism: the result is a function of the group's content only. The
 // order of Group.Members, of each member's Topics and Owned, and the

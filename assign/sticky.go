@@ -80,12 +80,9 @@ import (
 // linear in sum(len(subscriptions)), per load level; one search serves
 // many shifted partitions.
 //
-// Last, both paths make the result a fixed point for [CooperativeSticky]:
-// while some partitions would be withheld (see there), solve again with
-// the kept partitions as the only claims and the withheld ones unclaimed,
-// which is the input of the follow-up round. Each solve keeps every such
-// claim, so balance and moves do not change; it usually ends after one
-// extra solve, and only when something is withheld.
+// [CooperativeSticky] starts from this same answer; where its first round
+// must withhold partitions it settles them as its follow-up round will
+// (see there), which may change tie-breaks but never balance or moves.
 //
 // # Worked example
 //
@@ -122,23 +119,23 @@ func stickyAssign(g Group, use ownedUse) (Assignment, error) {
 		return ix.keepAndDeal()
 	}
 	sp := newStickyProblem(ix)
-	owner, err := sp.solve()
+	owner, err := balance.Solve(&sp.prob)
 	if err != nil {
 		return nil, err
 	}
 	return ix.assignmentOf(owner, nil, ix.kafkaOrder), nil // owners by rank
 }
 
-// solve returns the owner (by rank) of every partition. It then settles
-// where the partitions CooperativeSticky withholds go: it solves again
-// with this round's kept partitions as the only claims and the withheld
-// ones unclaimed, which is exactly the follow-up round's input, until
-// that withholds no fewer. Every solve keeps all those claims (keeping
-// them is balanced and moves nothing), so each result is as balanced and
-// keeps as many of the original claims as the first, and the follow-up
-// round of a group that does not change lands on this target. Sticky
-// does the same so that both assignors share one target.
-func (sp *stickyProblem) solve() ([]int32, error) {
+// settledTarget returns the owner (by rank) of every partition in
+// CooperativeSticky's target. It solves, then settles where the
+// partitions this round withholds go: it solves again with this round's
+// kept partitions as the only claims and the withheld ones unclaimed,
+// which is exactly the follow-up round's input, until that withholds no
+// fewer. Every solve keeps all those claims (keeping them is balanced and
+// moves nothing), so each result is as balanced and keeps as many of the
+// original claims as the first, and the follow-up round of a group that
+// does not change lands on this target.
+func (sp *stickyProblem) settledTarget() ([]int32, error) {
 	owner, err := balance.Solve(&sp.prob)
 	if err != nil {
 		return nil, err
@@ -178,42 +175,28 @@ func count(bs []bool) int {
 }
 
 // withheld marks the partitions CooperativeSticky holds back this round
-// when owner (by rank) is the target: those given to a member that does
-// not list them while another does, and those claimed by several members
-// at the newest generation. It is nil when it would mark nothing.
+// when owner (by rank) is the target: every partition some member lists
+// that the target does not give to its one newest-generation claimant
+// (see [CooperativeSticky]). It is nil when it would mark nothing.
 //
-// A partition its claimant keeps is listed by its owner; only the others
-// need a look at who lists them, so a round that moves nothing costs one
-// pass over the partitions.
+// Claim holds that claimant, or -1 when the newest claims tie or the
+// claimant no longer subscribes to the topic (it still owns the partition
+// until it revokes it, and cannot keep it), so one pass over the
+// partitions decides: a lower-generation listing by the target's owner
+// changes nothing.
 func (sp *stickyProblem) withheld(owner []int32) []bool {
 	if sp.state == nil {
 		return nil
 	}
 	var withheld []bool
-	unsure := false // some mark still depends on whether the owner lists it
 	for pid, st := range sp.state {
 		if st == 0 || st&tied == 0 && sp.prob.Claim[pid] == owner[pid] {
-			continue
+			continue // nobody lists it, or its newest claimant keeps it
 		}
 		if withheld == nil {
 			withheld = make([]bool, len(owner))
 		}
 		withheld[pid] = true
-		unsure = unsure || st&tied == 0
-	}
-	ix := sp.ix
-	if !unsure || ix.ownedPids == nil {
-		// Without ownedPids every listed partition has one lister at
-		// most, its claimant, unless tied: the owner of an unsure one
-		// does not list it.
-		return withheld
-	}
-	for r, m := range ix.kafkaOrder {
-		for _, pid := range ix.owned(m) {
-			if withheld[pid] && owner[pid] == int32(r) && sp.state[pid]&tied == 0 {
-				withheld[pid] = false // its owner lists it
-			}
-		}
 	}
 	return withheld
 }

@@ -6,8 +6,8 @@ import (
 	"slices"
 )
 
-// ErrInvalidAssignment is wrapped by every error [Verify] and
-// [VerifyBalanced] return.
+// ErrInvalidAssignment is wrapped by every error [Verify],
+// [VerifyBalanced], [VerifyCooperative] and [CheckCooperative] return.
 var ErrInvalidAssignment = errors.New("invalid assignment")
 
 // Verify checks that a is a valid assignment of g:
@@ -173,4 +173,139 @@ func VerifyBalanced(g Group, a Assignment) error {
 
 func invalidf(format string, args ...any) error {
 	return fmt.Errorf("assign: %w: %s", ErrInvalidAssignment, fmt.Sprintf(format, args...))
+}
+
+// VerifyCooperative checks that a, one round of a cooperative rebalance of
+// g, is safe as the group leader must make it: a partition goes this round
+// only to its newest-generation claimant, and to nobody while that claim
+// is tied. With owned(m) and gen(m) member m's Owned and Generation, and
+// a(m) what it gets this round,
+//
+//	newest(p) = { m : p ∈ owned(m), gen(m) = max{ gen(k) : p ∈ owned(k) } }
+//	p ∈ a(m)  ⇒  newest(p) = ∅ or newest(p) = {m}
+//
+// and no partition is in two members' a(m). A claim below the newest
+// generation never makes a hand-over safe: a member that missed
+// rebalances and lists what it had (a consumer kicked out while paused, a
+// stale client) does not own it any longer; the newest claimant does,
+// and keeps consuming it until it revokes it.
+//
+// This is stronger than [CheckCooperative], Kafka's consumer-side check,
+// which accepts a partition handed to any member that lists it, at
+// whatever generation. [CooperativeSticky] satisfies both.
+//
+// The rule is computed here directly from g, independently of the claims
+// resolution the strategies use, so that it can check them. Members of g
+// missing from a get nothing; members of a missing from g are ignored
+// (see [Verify]). It returns nil or an error wrapping
+// [ErrInvalidAssignment] naming the first offending partition in
+// [TopicPartition.Compare] order.
+func VerifyCooperative(g Group, a Assignment) error {
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	type claim struct {
+		gen     int32
+		members []string // IDs listing the partition at gen
+	}
+	newest := make(map[TopicPartition]*claim)
+	for _, m := range g.Members {
+		for _, tp := range m.Owned {
+			c := newest[tp]
+			switch {
+			case c == nil || m.Generation > c.gen:
+				newest[tp] = &claim{gen: m.Generation, members: []string{m.ID}}
+			case m.Generation == c.gen:
+				c.members = append(c.members, m.ID)
+			}
+		}
+	}
+	type fault struct {
+		tp  TopicPartition
+		msg string
+	}
+	var faults []fault
+	given := make(map[TopicPartition]string) // partition => member ID getting it
+	for _, m := range g.Members {
+		for _, tp := range a[m.ID] {
+			if other, twice := given[tp]; twice {
+				faults = append(faults, fault{tp, fmt.Sprintf("%s is assigned to both %q and %q", tp, other, m.ID)})
+				continue
+			}
+			given[tp] = m.ID
+			c := newest[tp]
+			switch {
+			case c == nil || len(c.members) == 1 && c.members[0] == m.ID:
+				// Nobody owns it, or m is its owner.
+			case len(c.members) > 1:
+				faults = append(faults, fault{tp, fmt.Sprintf("%s is assigned to %q while %q claim it at generation %d, its newest", tp, m.ID, c.members, c.gen)})
+			default:
+				faults = append(faults, fault{tp, fmt.Sprintf("%s is assigned to %q while %q still owns it at generation %d, its newest", tp, m.ID, c.members[0], c.gen)})
+			}
+		}
+	}
+	if len(faults) == 0 {
+		return nil
+	}
+	f := slices.MinFunc(faults, func(a, b fault) int { return a.tp.Compare(b.tp) })
+	return invalidf("not cooperative: %s", f.msg)
+}
+
+// CheckCooperative applies the check Kafka's consumer applies to a
+// leader's cooperative assignment (ConsumerCoordinator's
+// validateCooperativeAssignment): no partition may be added to one member
+// while it is revoked from another in the same round, that is
+//
+//	(∪ₘ a(m) \ owned(m)) ∩ (∪ₘ owned(m) \ a(m)) = ∅
+//
+// where owned(m) is member m's Owned. It ignores generations, so it
+// accepts a partition handed from its owner to a member that lists it
+// from an older generation; the leader's rule, [VerifyCooperative], does
+// not. Members of g missing from a get nothing. It returns nil or an error
+// wrapping [ErrInvalidAssignment] naming the first offending partition in
+// [TopicPartition.Compare] order.
+func CheckCooperative(g Group, a Assignment) error {
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	type change struct{ addedTo, revokedFrom string }
+	owners := make(map[TopicPartition][]int) // partition => members listing it
+	for i := range g.Members {
+		for _, tp := range g.Members[i].Owned {
+			owners[tp] = append(owners[tp], i)
+		}
+	}
+	assigned := make(map[TopicPartition]int) // partition => member getting it
+	changes := make(map[TopicPartition]*change)
+	for i := range g.Members {
+		for _, tp := range a[g.Members[i].ID] {
+			assigned[tp] = i
+			if !slices.Contains(owners[tp], i) {
+				changes[tp] = &change{addedTo: g.Members[i].ID}
+			}
+		}
+	}
+	for tp, listers := range owners {
+		c := changes[tp]
+		if c == nil {
+			continue // not added to anyone: revoking it is safe
+		}
+		for _, i := range listers {
+			if got, ok := assigned[tp]; !ok || got != i {
+				c.revokedFrom = g.Members[i].ID
+				break
+			}
+		}
+	}
+	var bad []TopicPartition
+	for tp, c := range changes {
+		if c.addedTo != "" && c.revokedFrom != "" {
+			bad = append(bad, tp)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	tp := slices.MinFunc(bad, TopicPartition.Compare)
+	return invalidf("not cooperative: %s is assigned to %q while %q still owns it", tp, changes[tp].addedTo, changes[tp].revokedFrom)
 }

@@ -124,7 +124,7 @@ func benchmarkOne(b *testing.B, im workload.Impl, sh workload.Shape) {
 		b.Fatal(err)
 	}
 	if im.Cooperative {
-		if err := assign.CheckCooperative(sh.Group, a); err != nil {
+		if err := assign.VerifyCooperative(sh.Group, a); err != nil {
 			report(b, im, err)
 		}
 		n := 0

@@ -50,7 +50,7 @@ type Row struct {
 
 	// Cooperative only. Withheld counts the partitions the first round
 	// leaves unassigned because another member still owns them; Unsafe is
-	// what assign.CheckCooperative found wrong with a round. Each
+	// what assign.VerifyCooperative found wrong with a round. Each
 	// following round is the same implementation run on the group whose
 	// members own what the round before gave them, at the next
 	// generation, until a round withholds nothing (at most MaxRounds).
@@ -157,7 +157,7 @@ func measure(im Impl, sh Shape, fresh assign.Assignment) (*Row, assign.Assignmen
 		r.Withheld = r.Partitions - assigned(a)
 		r.Rounds = 1
 		for withheld := r.Withheld; withheld > 0; withheld = r.Partitions - assigned(final) {
-			if r.Unsafe = assign.CheckCooperative(finalGroup, final); r.Unsafe != nil {
+			if r.Unsafe = assign.VerifyCooperative(finalGroup, final); r.Unsafe != nil {
 				return r, nil
 			}
 			if r.Rounds == MaxRounds {

@@ -19,7 +19,7 @@ func checkCommand(e *env) *cli.Command {
 			"contract (from assigncalc plan, or from any other implementation), matches them by name, and\n" +
 			"checks each assignment with assign.Verify: every partition of a subscribed topic assigned once,\n" +
 			"to a subscriber, nothing else. For sticky and cooperative-sticky it also checks balance\n" +
-			"(assign.VerifyBalanced); for cooperative-sticky the round must be safe (assign.CheckCooperative)\n" +
+			"(assign.VerifyBalanced); for cooperative-sticky the round must be safe (assign.VerifyCooperative)\n" +
 			"and the \"target\", when given, valid and balanced. OURS says whether our strategy of that\n" +
 			"name gives the same assignment. Exit status 2 if any assignment fails.\n\n" +
 			"Example:\n" +
@@ -125,7 +125,7 @@ func checkResult(groups map[string]groupfile.Entry, r groupfile.Result) checked 
 
 	final := r.Assignment
 	if cooperative {
-		if err := assign.CheckCooperative(g, r.Assignment); err != nil {
+		if err := assign.VerifyCooperative(g, r.Assignment); err != nil {
 			return fail("%v", err)
 		}
 		if r.Cooperative == nil {

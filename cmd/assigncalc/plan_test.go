@@ -163,7 +163,7 @@ func TestPlanMixedBatch(t *testing.T) {
 
 // TestPlanAllStrategiesOnExamples runs every strategy on every example
 // group. plan checks each result with assign.Verify (and a cooperative
-// round with assign.CheckCooperative) and exits 1 if one fails, so this
+// round with assign.VerifyCooperative) and exits 1 if one fails, so this
 // test fails if any strategy gives an invalid answer on them.
 func TestPlanAllStrategiesOnExamples(t *testing.T) {
 	stdout, stderr, status := runCase(cliCase{args: []string{"plan", "--in", "../../testdata/groups.jsonl", "--strategy", "all", "--format", "jsonl"}})

@@ -75,7 +75,7 @@ func (o outcome) target() assign.Assignment {
 // assignChecked runs s on g and checks the result, so that a bug shows as
 // an error rather than a wrong answer: an eager assignment, or a
 // cooperative target, must pass [assign.Verify]; a cooperative round must
-// pass [assign.CheckCooperative]. The error is the strategy's
+// pass [assign.VerifyCooperative]. The error is the strategy's
 // [*assign.InputError], or an [*internalError].
 func assignChecked(s assign.Strategy, g assign.Group) (o outcome, err error) {
 	defer func() {
@@ -103,7 +103,7 @@ func assignChecked(s assign.Strategy, g assign.Group) (o outcome, err error) {
 		return outcome{}, &internalError{fmt.Errorf("%s: %w", s.Name(), err)}
 	}
 	if o.plan != nil {
-		if err := assign.CheckCooperative(g, o.assignment); err != nil {
+		if err := assign.VerifyCooperative(g, o.assignment); err != nil {
 			return outcome{}, &internalError{fmt.Errorf("%s: %w", s.Name(), err)}
 		}
 	}
