@@ -71,32 +71,32 @@ func (CooperativeSticky) Protocol() RebalanceProtocol { return Cooperative }
 // Assign returns this round's assignment: [CooperativePlan.Assignment].
 // It does not pass [Verify] while partitions are withheld.
 func (CooperativeSticky) Assign(g Group) (Assignment, error) {
-	return cooperativeAssign(g, keepOwned)
+	return cooperativeAssign(g, ownedKeptIfLossless)
 }
 
 // cooperativeAssign is CooperativeSticky.Assign with compile's use of
-// Owned chosen: keepOwned but in tests. When every claim is kept, nothing
+// Owned chosen: ownedKeptIfLossless but in tests. When every claim is kept, nothing
 // moves and nothing is withheld.
-func cooperativeAssign(g Group, use ownedUse) (Assignment, error) {
-	ix, err := compile(g, use)
+func cooperativeAssign(g Group, use ownedRead) (Assignment, error) {
+	cg, err := compile(g, use)
 	if err != nil {
 		return nil, err
 	}
-	if ix.kept != nil {
-		return ix.keepAndDeal()
+	if cg.kept != nil {
+		return cg.keepAndDeal()
 	}
-	_, owner, withheld, err := cooperativeRound(ix)
+	_, owner, withheld, err := cooperativeRound(cg)
 	if err != nil {
 		return nil, err
 	}
-	return ix.assignmentOf(owner, withheld, ix.kafkaOrder), nil
+	return cg.assignmentOf(owner, withheld, cg.kafkaOrder), nil
 }
 
 // cooperativeRound computes the target's owners (by rank in Kafka's
 // member order) and the partitions withheld this round (nil when none
 // can be).
-func cooperativeRound(ix *index) (*stickyProblem, []int32, []bool, error) {
-	sp := newStickyProblem(ix)
+func cooperativeRound(cg *compiledGroup) (*stickyProblem, []int32, []bool, error) {
+	sp := newStickyProblem(cg)
 	owner, err := sp.settledTarget()
 	if err != nil {
 		return nil, nil, nil, err
@@ -128,37 +128,37 @@ type CooperativePlan struct {
 // Plan computes this round's assignment of g, the target, and what moves
 // in between.
 func (CooperativeSticky) Plan(g Group) (*CooperativePlan, error) {
-	return plan(g, claimOwned)
+	return plan(g, ownedResolved)
 }
 
-// plan is Plan with compile's use of Owned chosen: claimOwned but in
+// plan is Plan with compile's use of Owned chosen: ownedResolved but in
 // tests.
-func plan(g Group, use ownedUse) (*CooperativePlan, error) {
-	ix, err := compile(g, use)
+func plan(g Group, use ownedRead) (*CooperativePlan, error) {
+	cg, err := compile(g, use)
 	if err != nil {
 		return nil, err
 	}
-	sp, owner, withheld, err := cooperativeRound(ix)
+	sp, owner, withheld, err := cooperativeRound(cg)
 	if err != nil {
 		return nil, err
 	}
 	owner = sp.byMember(owner)
-	total := sp.start[len(ix.numParts)]
+	total := sp.start[len(cg.numParts)]
 	if withheld == nil {
 		withheld = make([]bool, total)
 	}
 	plan := &CooperativePlan{
-		Assignment: ix.assignmentOf(owner, withheld, nil),
-		Target:     ix.assignmentOf(owner, nil, nil),
+		Assignment: cg.assignmentOf(owner, withheld, nil),
+		Target:     cg.assignmentOf(owner, nil, nil),
 		Revoked:    make(Assignment, len(g.Members)),
 		Pending:    make(Assignment, len(g.Members)),
 	}
-	for i := range ix.g.Members {
-		m := &ix.g.Members[i]
+	for i := range cg.g.Members {
+		m := &cg.g.Members[i]
 		plan.Revoked[m.ID] = nil
 		plan.Pending[m.ID] = nil
 		for _, tp := range m.Owned {
-			if t, ok := ix.topicIndex(tp.Topic); ok && tp.Partition >= 0 && tp.Partition < ix.numParts[t] {
+			if t, ok := cg.topicIndex(tp.Topic); ok && tp.Partition >= 0 && tp.Partition < cg.numParts[t] {
 				pid := sp.start[t] + tp.Partition
 				if owner[pid] == int32(i) && !withheld[pid] {
 					continue // kept
@@ -168,11 +168,11 @@ func plan(g Group, use ownedUse) (*CooperativePlan, error) {
 		}
 		slices.SortFunc(plan.Revoked[m.ID], TopicPartition.Compare)
 	}
-	for t := range ix.numParts {
+	for t := range cg.numParts {
 		for pid := sp.start[t]; pid < sp.start[t+1]; pid++ {
 			if withheld[pid] {
-				id := ix.g.Members[owner[pid]].ID
-				plan.Pending[id] = append(plan.Pending[id], TopicPartition{ix.topics[t], pid - sp.start[t]})
+				id := cg.g.Members[owner[pid]].ID
+				plan.Pending[id] = append(plan.Pending[id], TopicPartition{cg.topics[t], pid - sp.start[t]})
 			}
 		}
 	}

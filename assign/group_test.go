@@ -137,7 +137,7 @@ func TestCompileInterns(t *testing.T) {
 		},
 		PartitionRacks: map[string][][]string{"b": {{"r2", "r1", "r2"}, nil, {""}}},
 	}
-	ix, err := compile(g, listOwned)
+	cg, err := compile(g, ownedListed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,15 +163,15 @@ func TestCompileInterns(t *testing.T) {
 	}
 	owned := make([][]int32, len(g.Members))
 	for m := range owned {
-		if o := ix.owned(int32(m)); len(o) > 0 {
+		if o := cg.owned(int32(m)); len(o) > 0 {
 			owned[m] = o
 		}
 	}
-	got := summary{ix.topics, ix.numParts, ix.subs, owned, ix.kafkaOrder, ix.rackNames, ix.memberRack, ix.partRacks}
+	got := summary{cg.topics, cg.numParts, cg.subs, owned, cg.kafkaOrder, cg.rackNames, cg.memberRack, cg.partRacks}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("compile(g) mismatch (-want +got):\n%s", diff)
 	}
-	if !ix.replicaOn(0, 0, 1) || ix.replicaOn(0, 1, 0) || ix.replicaOn(1, 0, 0) || ix.replicaOn(0, 0, -1) {
+	if !cg.replicaOn(0, 0, 1) || cg.replicaOn(0, 1, 0) || cg.replicaOn(1, 0, 0) || cg.replicaOn(0, 0, -1) {
 		t.Errorf("replicaOn disagrees with PartitionRacks")
 	}
 }
@@ -190,7 +190,7 @@ func TestDuplicateOwnedFound(t *testing.T) {
 			"c": rapid.Int32Range(0, 4).Draw(t, "c"),
 		}}
 		n := rapid.IntRange(1, 3).Draw(t, "members")
-		alike := rapid.Bool().Draw(t, "alike") // one subscription and one generation, as keepOwned wants
+		alike := rapid.Bool().Draw(t, "alike") // one subscription and one generation, as ownedKeptIfLossless wants
 		for i := range n {
 			m := Member{ID: fmt.Sprint("m", i), Generation: rapid.Int32Range(0, 1).Draw(t, "generation")}
 			m.Topics = rapid.SliceOfDistinct(rapid.SampledFrom(topics[:3]), rapid.ID).Draw(t, "topics")
@@ -224,7 +224,7 @@ func TestDuplicateOwnedFound(t *testing.T) {
 				seen[tp] = true
 			}
 		}
-		for _, use := range []ownedUse{checkOwned, listOwned, claimOwned, keepOwned} {
+		for _, use := range []ownedRead{ownedIgnored, ownedListed, ownedResolved, ownedKeptIfLossless} {
 			_, err := compile(g, use)
 			if want == nil {
 				if err != nil {
@@ -290,7 +290,7 @@ func TestCompileSubscriptions(t *testing.T) {
 			}
 			g.Members = append(g.Members, m)
 		}
-		ix, err := compile(g, checkOwned)
+		cg, err := compile(g, ownedIgnored)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -303,12 +303,12 @@ func TestCompileSubscriptions(t *testing.T) {
 			}
 		}
 		slices.SortFunc(want, javaCompare)
-		if !slices.Equal(ix.topics, want) {
-			t.Fatalf("topics = %q, want %q", ix.topics, want)
+		if !slices.Equal(cg.topics, want) {
+			t.Fatalf("topics = %q, want %q", cg.topics, want)
 		}
 		var byGo []string
-		for _, ti := range ix.goOrder() {
-			byGo = append(byGo, ix.topics[ti])
+		for _, ti := range cg.goOrder() {
+			byGo = append(byGo, cg.topics[ti])
 		}
 		if !slices.IsSorted(byGo) || len(byGo) != len(want) {
 			t.Fatalf("goOrder gives %q, not the topics in Go order", byGo)
@@ -320,21 +320,21 @@ func TestCompileSubscriptions(t *testing.T) {
 					sub = append(sub, int32(ti))
 				}
 			}
-			if !slices.Equal(ix.subs[i], sub) {
-				t.Fatalf("member %d subscribes to %v, want %v", i, ix.subs[i], sub)
+			if !slices.Equal(cg.subs[i], sub) {
+				t.Fatalf("member %d subscribes to %v, want %v", i, cg.subs[i], sub)
 			}
 			for ti, name := range want {
-				if got, ok := ix.topicIndex(name); !ok || got != int32(ti) || ix.numParts[ti] != g.Topics[name] || ix.start[ti+1]-ix.start[ti] != g.Topics[name] {
+				if got, ok := cg.topicIndex(name); !ok || got != int32(ti) || cg.numParts[ti] != g.Topics[name] || cg.start[ti+1]-cg.start[ti] != g.Topics[name] {
 					t.Fatalf("topic %q: numbered inconsistently", name)
 				}
 			}
 		}
 		for name := range g.Topics {
-			if _, ok := ix.topicIndex(name); ok != slices.Contains(want, name) {
+			if _, ok := cg.topicIndex(name); ok != slices.Contains(want, name) {
 				t.Fatalf("topicIndex(%q) finds it: %v; subscribed with partitions: %v", name, ok, !ok)
 			}
 		}
-		if _, ok := ix.topicIndex("unknown"); ok {
+		if _, ok := cg.topicIndex("unknown"); ok {
 			t.Fatalf("topicIndex finds a topic missing from the metadata")
 		}
 	})

@@ -15,7 +15,7 @@ import (
 // restarts: every member subscribes to the same topics, rack preference is
 // off, every claimant lists at one generation, no partition is listed by
 // two members, and no member lists more than its target (see
-// [index.keepsEveryClaim]). Every member then keeps what it lists, and the
+// [compiledGroup.keepsEveryClaim]). Every member then keeps what it lists, and the
 // partitions nobody lists are dealt to the members below their target:
 // the assignment follows from which partitions are listed and how many
 // each member lists, with no claim per partition to settle.
@@ -37,21 +37,21 @@ type keptClaims struct {
 // the P mod n with the most claims, so every member's target covers its
 // list. Counting len(Owned) errs on the safe side: partitions that no
 // longer exist only shorten a list.
-func (ix *index) keepsEveryClaim() bool {
-	n := int32(len(ix.subs))
-	parts := ix.start[len(ix.topics)]
-	if n == 0 || parts == 0 || ix.stickyRackAware() {
+func (cg *compiledGroup) keepsEveryClaim() bool {
+	n := int32(len(cg.subs))
+	parts := cg.start[len(cg.topics)]
+	if n == 0 || parts == 0 || cg.stickyRackAware() {
 		return false
 	}
-	for _, sub := range ix.subs[1:] {
-		if !sameTopics(sub, ix.subs[0]) {
+	for _, sub := range cg.subs[1:] {
+		if !sameTopics(sub, cg.subs[0]) {
 			return false
 		}
 	}
 	q, r := parts/n, parts%n
 	atCeiling := int32(0)
-	for i := range ix.g.Members {
-		switch c := int32(min(len(ix.g.Members[i].Owned), int(parts)+1)); {
+	for i := range cg.g.Members {
+		switch c := int32(min(len(cg.g.Members[i].Owned), int(parts)+1)); {
 		case c > q+1 || c == q+1 && r == 0:
 			return false
 		case c == q+1:
@@ -65,16 +65,16 @@ func (ix *index) keepsEveryClaim() bool {
 // is listed twice; when one is, kept is left nil (compile then settles
 // the claims partition by partition, which also refuses a member listing
 // a partition twice).
-func (ix *index) readKept() bool {
-	g := ix.g
-	parts := uint32(ix.start[len(ix.topics)])
+func (cg *compiledGroup) readKept() bool {
+	g := cg.g
+	parts := uint32(cg.start[len(cg.topics)])
 	kc := &keptClaims{
 		listed:   make([]uint64, (parts+63)/64),
 		count:    make([]int32, len(g.Members)),
 		copyable: make([]bool, len(g.Members)),
 	}
 	listed := kc.listed
-	after, goRank := ix.goSteps()
+	after, goRank := cg.goSteps()
 	twice := uint64(0) // nonzero when some partition is listed twice
 	for i := range g.Members {
 		m := &g.Members[i]
@@ -83,20 +83,20 @@ func (ix *index) readKept() bool {
 		lastRank, lastPart, count := int32(-1), int32(-1), int32(0)
 		for _, tp := range m.Owned {
 			if tp.Topic != lastTopic {
-				ti, known = ix.topicAfter(after, ti, known, tp.Topic)
+				ti, known = cg.topicAfter(after, ti, known, tp.Topic)
 				lastTopic, lastPart = tp.Topic, -1
 				inOrder = inOrder && known && goRank[ti] > lastRank
 				if known {
 					lastRank = goRank[ti]
 				}
 			}
-			if !known || uint32(tp.Partition) >= uint32(ix.numParts[ti]) {
+			if !known || uint32(tp.Partition) >= uint32(cg.numParts[ti]) {
 				inOrder = false
 				continue // the partition no longer exists, or nobody wants it: dropped, as Kafka does
 			}
 			inOrder = inOrder && tp.Partition > lastPart
 			lastPart = tp.Partition
-			pid := uint32(ix.start[ti] + tp.Partition)
+			pid := uint32(cg.start[ti] + tp.Partition)
 			w, bit := pid/64, uint64(1)<<(pid%64)
 			twice |= listed[w] & bit
 			listed[w] |= bit
@@ -107,7 +107,7 @@ func (ix *index) readKept() bool {
 	if twice != 0 {
 		return false
 	}
-	ix.kept = kc
+	cg.kept = kc
 	return true
 }
 
@@ -117,14 +117,14 @@ func (ix *index) readKept() bool {
 // Kafka's member order: the answer of the solver's fast path, reached
 // without a claim or an owner per partition. Members whose Owned is
 // already in order have it copied whole.
-func (ix *index) keepAndDeal() (Assignment, error) {
-	kc := ix.kept
-	n := len(ix.kafkaOrder)
-	parts := ix.start[len(ix.topics)]
+func (cg *compiledGroup) keepAndDeal() (Assignment, error) {
+	kc := cg.kept
+	n := len(cg.kafkaOrder)
+	parts := cg.start[len(cg.topics)]
 
 	// Targets as the solver's fast path sets them.
 	claims := make([]int32, n) // rank => partitions it lists
-	for rk, m := range ix.kafkaOrder {
+	for rk, m := range cg.kafkaOrder {
 		claims[rk] = kc.count[m]
 	}
 	target := balance.Targets(claims, int(parts))
@@ -133,7 +133,7 @@ func (ix *index) keepAndDeal() (Assignment, error) {
 	// one to every member still below target, in rank order.
 	dealtOff := make([]int32, n+1) // rank => where its dealt partitions start in dealt
 	var active []int32             // ranks below target
-	for rk, m := range ix.kafkaOrder {
+	for rk, m := range cg.kafkaOrder {
 		deficit := target[rk] - claims[rk]
 		if deficit < 0 {
 			return nil, fmt.Errorf("%w: member %d lists more than its target", balance.ErrInternal, m)
@@ -170,7 +170,7 @@ func (ix *index) keepAndDeal() (Assignment, error) {
 
 	// Each member's list: what it keeps, merged with what it is dealt.
 	var goRank []int32 // topic => position in Go order; nil when that is Java's
-	if order := ix.goOrder(); !slices.IsSorted(order) {
+	if order := cg.goOrder(); !slices.IsSorted(order) {
 		goRank = make([]int32, len(order))
 		for k, t := range order {
 			goRank[t] = int32(k)
@@ -179,8 +179,8 @@ func (ix *index) keepAndDeal() (Assignment, error) {
 	backing := make([]TopicPartition, parts)
 	out := make(Assignment, n)
 	at := int32(0)
-	for rk, m := range ix.kafkaOrder {
-		mem := &ix.g.Members[m]
+	for rk, m := range cg.kafkaOrder {
+		mem := &cg.g.Members[m]
 		got := dealt[dealtOff[rk]:dealtOff[rk+1]]
 		size := kc.count[m] + int32(len(got))
 		if size == 0 {
@@ -195,10 +195,10 @@ func (ix *index) keepAndDeal() (Assignment, error) {
 		if kc.copyable[m] {
 			copy(keep, mem.Owned)
 		} else {
-			ix.validOwned(mem, keep)
+			cg.validOwned(mem, keep)
 		}
 		if len(got) > 0 {
-			ix.mergeDealt(list, got, goRank)
+			cg.mergeDealt(list, got, goRank)
 		}
 		out[mem.ID] = list
 	}
@@ -207,11 +207,11 @@ func (ix *index) keepAndDeal() (Assignment, error) {
 
 // validOwned writes into keep the partitions of m.Owned that exist,
 // sorted by [TopicPartition.Compare]; keep has room for exactly those.
-func (ix *index) validOwned(m *Member, keep []TopicPartition) {
+func (cg *compiledGroup) validOwned(m *Member, keep []TopicPartition) {
 	k := 0
 	for _, tp := range m.Owned {
-		if t, ok := ix.topicIndex(tp.Topic); ok && tp.Partition >= 0 && tp.Partition < ix.numParts[t] {
-			keep[k] = TopicPartition{ix.topics[t], tp.Partition}
+		if t, ok := cg.topicIndex(tp.Topic); ok && tp.Partition >= 0 && tp.Partition < cg.numParts[t] {
+			keep[k] = TopicPartition{cg.topics[t], tp.Partition}
 			k++
 		}
 	}
@@ -223,8 +223,8 @@ func (ix *index) validOwned(m *Member, keep []TopicPartition) {
 // sorted), in [TopicPartition.Compare] order. goRank maps a topic to its
 // position in Go order, or is nil when that is Java's order, which numbers
 // the partitions; got is then reordered.
-func (ix *index) mergeDealt(list []TopicPartition, got []int32, goRank []int32) {
-	topicOf := func(pid int32) int32 { return topicAt(ix.start, pid) }
+func (cg *compiledGroup) mergeDealt(list []TopicPartition, got []int32, goRank []int32) {
+	topicOf := func(pid int32) int32 { return topicAt(cg.start, pid) }
 	if goRank != nil {
 		slices.SortFunc(got, func(a, b int32) int {
 			if c := cmp.Compare(goRank[topicOf(a)], goRank[topicOf(b)]); c != 0 {
@@ -237,10 +237,10 @@ func (ix *index) mergeDealt(list []TopicPartition, got []int32, goRank []int32) 
 	t := int32(-1)
 	for w, j := 0, 0; j < len(got); w++ {
 		pid := got[j]
-		if t < 0 || pid < ix.start[t] || pid >= ix.start[t+1] {
+		if t < 0 || pid < cg.start[t] || pid >= cg.start[t+1] {
 			t = topicOf(pid)
 		}
-		tp := TopicPartition{ix.topics[t], pid - ix.start[t]}
+		tp := TopicPartition{cg.topics[t], pid - cg.start[t]}
 		if keepAt < len(list) && keptFirst(list[keepAt], tp) {
 			list[w] = list[keepAt]
 			keepAt++

@@ -84,20 +84,20 @@ func (Range) Protocol() RebalanceProtocol { return Eager }
 // Assign computes Kafka's range assignment of g, or returns an [*InputError]
 // when g is invalid.
 func (Range) Assign(g Group) (Assignment, error) {
-	ix, err := compile(g, checkOwned)
+	cg, err := compile(g, ownedIgnored)
 	if err != nil {
 		return nil, err
 	}
-	if !mayNeedRacks(ix) {
-		return rangeWithoutRacks(ix), nil
+	if !mayNeedRacks(cg) {
+		return rangeWithoutRacks(cg), nil
 	}
-	r := newRanger(ix)
+	r := newRanger(cg)
 	if !r.needsRacks() {
-		return rangeWithoutRacks(ix), nil
+		return rangeWithoutRacks(cg), nil
 	}
-	r.b = newBuilder(ix)
+	r.b = newBuilder(cg)
 	r.matchRacks()
-	for t := range ix.topics {
+	for t := range cg.topics {
 		r.fillRanges(int32(t))
 	}
 	return r.b.assignment(), nil
@@ -106,7 +106,7 @@ func (Range) Assign(g Group) (Assignment, error) {
 // ranger holds the per-topic state of a range assignment, the state Kafka's
 // RangeAssignor keeps in one TopicAssignmentState per topic, flattened.
 type ranger struct {
-	ix *index
+	cg *compiledGroup
 	b  *builder
 
 	// Subscribers of topic t, in Kafka's member order, are
@@ -121,7 +121,7 @@ type ranger struct {
 	extra   []int32 // topic => subscribers that may still take one partition above quota
 	pending []int32 // topic => partitions not assigned yet
 
-	// taken[ix.start[t]+p] reports whether (t, p) is assigned. Nil until
+	// taken[cg.start[t]+p] reports whether (t, p) is assigned. Nil until
 	// rack matching runs; without it, ranges need no bookkeeping.
 	taken []bool
 
@@ -129,10 +129,10 @@ type ranger struct {
 	anyRacked []bool // topic => some subscriber declares a rack
 }
 
-func newRanger(ix *index) *ranger {
-	nt := len(ix.topics)
+func newRanger(cg *compiledGroup) *ranger {
+	nt := len(cg.topics)
 	r := &ranger{
-		ix:      ix,
+		cg:      cg,
 		first:   make([]int32, nt+1),
 		quota:   make([]int32, nt),
 		extra:   make([]int32, nt),
@@ -140,7 +140,7 @@ func newRanger(ix *index) *ranger {
 	}
 	// Subscribers per topic, as compressed rows: count, prefix-sum, fill in
 	// Kafka's member order so each row comes out sorted.
-	for _, sub := range ix.subs {
+	for _, sub := range cg.subs {
 		for _, t := range sub {
 			r.first[t+1]++
 		}
@@ -150,14 +150,14 @@ func newRanger(ix *index) *ranger {
 	}
 	r.subs = make([]int32, r.first[nt])
 	next := slices.Clone(r.first[:nt])
-	for _, m := range ix.kafkaOrder {
-		for _, t := range ix.subs[m] {
+	for _, m := range cg.kafkaOrder {
+		for _, t := range cg.subs[m] {
 			r.subs[next[t]] = m
 			next[t]++
 		}
 	}
 	for t := range nt {
-		n, c := ix.numParts[t], r.first[t+1]-r.first[t]
+		n, c := cg.numParts[t], r.first[t+1]-r.first[t]
 		r.quota[t], r.extra[t], r.pending[t] = n/c, n%c, n
 	}
 	return r
@@ -177,7 +177,7 @@ func (r *ranger) room(t, i int32) int32 {
 func (r *ranger) give(t, i, p int32) {
 	r.b.add(r.subs[i], t, p)
 	if r.taken != nil {
-		r.taken[r.ix.start[t]+p] = true
+		r.taken[r.cg.start[t]+p] = true
 	}
 	r.count[i]++
 	if r.count[i] == r.quota[t]+1 {
@@ -190,10 +190,10 @@ func (r *ranger) give(t, i, p int32) {
 // unassigned partitions up to its room. Without prior rack matching these
 // are Kafka's contiguous ranges.
 func (r *ranger) fillRanges(t int32) {
-	p, n := int32(0), r.ix.numParts[t]
+	p, n := int32(0), r.cg.numParts[t]
 	for i := r.first[t]; i < r.first[t+1] && r.pending[t] > 0; i++ {
 		for k := r.room(t, i); k > 0; k-- {
-			for r.taken != nil && r.taken[r.ix.start[t]+p] {
+			for r.taken != nil && r.taken[r.cg.start[t]+p] {
 				p++
 			}
 			if p >= n {
@@ -208,39 +208,39 @@ func (r *ranger) fillRanges(t int32) {
 // mayNeedRacks reports whether some member declares a rack and some topic
 // has known replica racks: without both, no topic needs rack awareness, and
 // [ranger.needsRacks] need not be asked.
-func mayNeedRacks(ix *index) bool {
-	return slices.ContainsFunc(ix.memberRack, func(rk int32) bool { return rk >= 0 }) &&
-		slices.ContainsFunc(ix.partRacks, func(pr [][]int32) bool { return pr != nil })
+func mayNeedRacks(cg *compiledGroup) bool {
+	return slices.ContainsFunc(cg.memberRack, func(rk int32) bool { return rk >= 0 }) &&
+		slices.ContainsFunc(cg.partRacks, func(pr [][]int32) bool { return pr != nil })
 }
 
 // needsRacks decides, topic by topic, whether rack-aware assignment would
 // change anything (Kafka's useRackAwareAssignment), and reports whether any
 // topic needs it.
 func (r *ranger) needsRacks() bool {
-	ix := r.ix
-	if len(ix.rackNames) == 0 {
+	cg := r.cg
+	if len(cg.rackNames) == 0 {
 		return false
 	}
-	nt := len(ix.topics)
+	nt := len(cg.topics)
 	r.need = make([]bool, nt)
 	r.anyRacked = make([]bool, nt)
 	// Stamps avoid clearing per-rack marks between topics.
-	memberStamp := make([]int32, len(ix.rackNames))
-	replicaStamp := make([]int32, len(ix.rackNames))
+	memberStamp := make([]int32, len(cg.rackNames))
+	replicaStamp := make([]int32, len(cg.rackNames))
 	anyNeed := false
 	for t := range nt {
 		stamp := int32(t) + 1
 		for _, m := range r.subs[r.first[t]:r.first[t+1]] {
-			if rk := ix.memberRack[m]; rk >= 0 {
+			if rk := cg.memberRack[m]; rk >= 0 {
 				memberStamp[rk] = stamp
 				r.anyRacked[t] = true
 			}
 		}
-		if !r.anyRacked[t] || ix.partRacks[t] == nil {
+		if !r.anyRacked[t] || cg.partRacks[t] == nil {
 			continue
 		}
 		union, overlap := 0, false
-		for _, racks := range ix.partRacks[t] {
+		for _, racks := range cg.partRacks[t] {
 			for _, rk := range racks {
 				if replicaStamp[rk] != stamp {
 					replicaStamp[rk] = stamp
@@ -252,7 +252,7 @@ func (r *ranger) needsRacks() bool {
 		if !overlap {
 			continue // no subscriber's rack holds a replica of t
 		}
-		for _, racks := range ix.partRacks[t] {
+		for _, racks := range cg.partRacks[t] {
 			if len(racks) < union {
 				r.need[t] = true // some partition lacks a replica on some rack
 				break
@@ -267,9 +267,9 @@ func (r *ranger) needsRacks() bool {
 // declare racks: co-partitioned groups together, other topics alone when
 // they need it.
 func (r *ranger) matchRacks() {
-	ix := r.ix
-	nt := len(ix.topics)
-	r.taken = make([]bool, ix.start[nt])
+	cg := r.cg
+	nt := len(cg.topics)
+	r.taken = make([]bool, cg.start[nt])
 	r.count = make([]int32, len(r.subs))
 
 	// Group topics by subscribers and partition count, in topic order.
@@ -282,7 +282,7 @@ func (r *ranger) matchRacks() {
 		if !r.anyRacked[t] {
 			continue // Kafka groups these under zero partitions: nothing to match
 		}
-		key = binary.LittleEndian.AppendUint32(key[:0], uint32(ix.numParts[t]))
+		key = binary.LittleEndian.AppendUint32(key[:0], uint32(cg.numParts[t]))
 		for _, m := range r.subs[r.first[t]:r.first[t+1]] {
 			key = binary.LittleEndian.AppendUint32(key, uint32(m))
 		}
@@ -295,7 +295,7 @@ func (r *ranger) matchRacks() {
 		groups[g] = append(groups[g], int32(t))
 	}
 
-	m := newRackMatcher(ix)
+	m := newRackMatcher(cg)
 	for _, topics := range groups {
 		switch {
 		case len(topics) > 1:
@@ -316,8 +316,8 @@ type rackMatcher struct {
 	inter  []int32   // racks common to partition p of every topic of a group
 }
 
-func newRackMatcher(ix *index) *rackMatcher {
-	n := len(ix.rackNames)
+func newRackMatcher(cg *compiledGroup) *rackMatcher {
+	n := len(cg.rackNames)
 	return &rackMatcher{
 		parts:  make([][]int32, n),
 		queue:  make([][]int32, n),
@@ -348,14 +348,14 @@ func (m *rackMatcher) release() {
 // room, the lowest unassigned partitions with a replica on its rack, or the
 // lowest unassigned partitions at all if it has no rack.
 func (r *ranger) matchTopic(t int32, m *rackMatcher) {
-	ix := r.ix
+	cg := r.cg
 	// List, for each rack some subscriber has, the partitions it holds.
 	for _, member := range r.subs[r.first[t]:r.first[t+1]] {
-		if rk := ix.memberRack[member]; rk >= 0 && !m.live[rk] {
+		if rk := cg.memberRack[member]; rk >= 0 && !m.live[rk] {
 			m.use(rk)
 		}
 	}
-	for p, racks := range ix.partRacks[t] {
+	for p, racks := range cg.partRacks[t] {
 		for _, rk := range racks {
 			if m.live[rk] {
 				m.parts[rk] = append(m.parts[rk], int32(p))
@@ -363,11 +363,11 @@ func (r *ranger) matchTopic(t int32, m *rackMatcher) {
 		}
 	}
 	var anyPart int32 // cursor over all partitions, for subscribers without a rack
-	n := ix.numParts[t]
-	base := r.ix.start[t]
+	n := cg.numParts[t]
+	base := r.cg.start[t]
 	for i := r.first[t]; i < r.first[t+1] && r.pending[t] > 0; i++ {
 		room := r.room(t, i)
-		rk := ix.memberRack[r.subs[i]]
+		rk := cg.memberRack[r.subs[i]]
 		for ; room > 0; room-- {
 			var p int32 = -1
 			if rk < 0 {
@@ -403,7 +403,7 @@ func (r *ranger) matchTopic(t int32, m *rackMatcher) {
 // every topic of the group. Subscribers are the same for every topic, and
 // every topic evolves identically, so the first topic's room stands for all.
 func (r *ranger) matchCoPartitioned(topics []int32, m *rackMatcher) {
-	ix := r.ix
+	cg := r.cg
 	t0 := topics[0]
 	lo, hi := r.first[t0], r.first[t0+1]
 	// Queues of subscriber positions (relative to lo) per rack, and of those
@@ -411,7 +411,7 @@ func (r *ranger) matchCoPartitioned(topics []int32, m *rackMatcher) {
 	// found without room can be dropped from its queue for good.
 	var rackless []int32
 	for i := lo; i < hi; i++ {
-		rk := ix.memberRack[r.subs[i]]
+		rk := cg.memberRack[r.subs[i]]
 		if rk < 0 {
 			rackless = append(rackless, i-lo)
 			continue
@@ -431,7 +431,7 @@ func (r *ranger) matchCoPartitioned(topics []int32, m *rackMatcher) {
 		}
 		return -1
 	}
-	for p := range ix.numParts[t0] {
+	for p := range cg.numParts[t0] {
 		// Racks holding a replica of p in every topic of the group.
 		m.inter = append(m.inter[:0], r.replicaRacks(t0, p)...)
 		for _, t := range topics[1:] {
@@ -461,7 +461,7 @@ func (r *ranger) matchCoPartitioned(topics []int32, m *rackMatcher) {
 // replicaRacks returns the sorted racks of the replicas of partition p of
 // topic t, nil when unknown.
 func (r *ranger) replicaRacks(t, p int32) []int32 {
-	if pr := r.ix.partRacks[t]; pr != nil {
+	if pr := r.cg.partRacks[t]; pr != nil {
 		return pr[p]
 	}
 	return nil

@@ -8,7 +8,7 @@ import "slices"
 // each partition to its member's list. Lists come out sorted by
 // [TopicPartition.Compare] with nothing sorted and nothing grown. Only
 // RoundRobin with different subscriptions records an owner per partition
-// first (see index.assignmentOf).
+// first (see compiledGroup.assignmentOf).
 //
 // When every member that subscribes to anything subscribes to the same
 // topics (the usual group, and the one compile shares one subs slice for),
@@ -19,11 +19,11 @@ import "slices"
 // Kafka's member order, and reports whether all of them subscribe to every
 // topic of ix. Members with an empty subscription take part in neither
 // strategy, so they do not break the pattern. The result may be
-// ix.kafkaOrder itself: it is read-only.
-func commonSubscribers(ix *index) ([]int32, bool) {
+// cg.kafkaOrder itself: it is read-only.
+func commonSubscribers(cg *compiledGroup) ([]int32, bool) {
 	var common []int32
 	idle := 0 // members with an empty subscription
-	for _, sub := range ix.subs {
+	for _, sub := range cg.subs {
 		if len(sub) == 0 {
 			idle++
 			continue
@@ -35,18 +35,18 @@ func commonSubscribers(ix *index) ([]int32, bool) {
 			return nil, false
 		}
 	}
-	// ix.topics holds only subscribed topics, so a shared subscription
+	// cg.topics holds only subscribed topics, so a shared subscription
 	// names them all; checking costs nothing and keeps the fast paths
 	// correct should that ever change.
-	if len(common) != len(ix.topics) {
+	if len(common) != len(cg.topics) {
 		return nil, false
 	}
 	if idle == 0 {
-		return ix.kafkaOrder, true
+		return cg.kafkaOrder, true
 	}
-	subscribers := make([]int32, 0, len(ix.kafkaOrder)-idle)
-	for _, m := range ix.kafkaOrder {
-		if len(ix.subs[m]) > 0 {
+	subscribers := make([]int32, 0, len(cg.kafkaOrder)-idle)
+	for _, m := range cg.kafkaOrder {
+		if len(cg.subs[m]) > 0 {
 			subscribers = append(subscribers, m)
 		}
 	}
@@ -62,8 +62,8 @@ func sameTopics(a, b []int32) bool {
 // writeOrder returns the topic indices in Go string order of their names,
 // or nil when that is index order (Java's order), as it is unless some name
 // holds a supplementary character or invalid UTF-8.
-func writeOrder(ix *index) []int32 {
-	order := ix.goOrder()
+func writeOrder(cg *compiledGroup) []int32 {
+	order := cg.goOrder()
 	for k, t := range order {
 		if t != int32(k) {
 			return order
@@ -76,11 +76,11 @@ func writeOrder(ix *index) []int32 {
 // subscriber (in member order) of a topic with n partitions and c
 // subscribers gets n/c partitions, one more when k < n%c, in one contiguous
 // run after those of the subscribers before it.
-func rangeWithoutRacks(ix *index) Assignment {
-	if subscribers, ok := commonSubscribers(ix); ok {
-		return rangeCommon(ix, subscribers)
+func rangeWithoutRacks(cg *compiledGroup) Assignment {
+	if subscribers, ok := commonSubscribers(cg); ok {
+		return rangeCommon(cg, subscribers)
 	}
-	return rangeMixed(ix)
+	return rangeMixed(cg)
 }
 
 // rangeCommon is Range when every subscriber subscribes to every topic:
@@ -89,15 +89,15 @@ func rangeWithoutRacks(ix *index) Assignment {
 // Member k gets, summed over topics, n/c partitions plus one for each topic
 // whose n%c exceeds k: its total follows from a histogram of n%c, without
 // visiting a (topic, subscriber) pair.
-func rangeCommon(ix *index, subscribers []int32) Assignment {
-	nm := len(ix.g.Members)
+func rangeCommon(cg *compiledGroup, subscribers []int32) Assignment {
+	nm := len(cg.g.Members)
 	c := int32(len(subscribers))
 	// off[:nm+1] are the offsets of the lists in backing; cursor, sharing
 	// its allocation, is scratch indexed by subscriber.
 	off := make([]int, nm+1+int(c))
 	off, cursor := off[:nm+1], off[nm+1:]
 	if c == 0 {
-		return ix.assignmentFrom(off, nil)
+		return cg.assignmentFrom(off, nil)
 	}
 
 	// Topics in Go order, the order of every list, with what each
@@ -107,8 +107,8 @@ func rangeCommon(ix *index, subscribers []int32) Assignment {
 		name string
 		q, e int32 // n/c, n%c
 	}
-	topics := make([]split, len(ix.topics))
-	order := writeOrder(ix)
+	topics := make([]split, len(cg.topics))
+	order := writeOrder(cg)
 	// cursor[k] is first a histogram of n%c, then, by suffix sums, the
 	// number of topics whose n%c exceeds k.
 	quota, most := 0, int32(0) // most: the largest partition count
@@ -117,8 +117,8 @@ func rangeCommon(ix *index, subscribers []int32) Assignment {
 		if order != nil {
 			t = order[i]
 		}
-		n := ix.numParts[t]
-		topics[i] = split{ix.topics[t], n / c, n % c}
+		n := cg.numParts[t]
+		topics[i] = split{cg.topics[t], n / c, n % c}
 		quota += int(n / c)
 		cursor[n%c]++
 		most = max(most, n)
@@ -138,7 +138,7 @@ func rangeCommon(ix *index, subscribers []int32) Assignment {
 
 	backing := make([]TopicPartition, off[nm])
 	// Only the first min(c, most) subscribers get anything.
-	if getters := min(c, most); commonMemberMajor(ix, int(getters)) {
+	if getters := min(c, most); commonMemberMajor(cg, int(getters)) {
 		for k, m := range subscribers[:getters] {
 			k := int32(k)
 			list := backing[off[m]:off[m+1]]
@@ -155,7 +155,7 @@ func rangeCommon(ix *index, subscribers []int32) Assignment {
 				}
 			}
 		}
-		return ix.assignmentFrom(off, backing)
+		return cg.assignmentFrom(off, backing)
 	}
 
 	// Topic by topic, visiting only the min(n, c) subscribers that get
@@ -184,7 +184,7 @@ func rangeCommon(ix *index, subscribers []int32) Assignment {
 			first += length
 		}
 	}
-	return ix.assignmentFrom(off, backing)
+	return cg.assignmentFrom(off, backing)
 }
 
 // commonMemberMajor reports whether the lists of members who all subscribe
@@ -195,34 +195,34 @@ func rangeCommon(ix *index, subscribers []int32) Assignment {
 // order; topic by topic pays only for what it writes but jumps from list to
 // list, which costs a cache and TLB miss each when lists are large. Member
 // by member wins once the pairs are no more than the partitions.
-func commonMemberMajor(ix *index, getters int) bool {
-	return getters*len(ix.topics) <= int(ix.start[len(ix.topics)])
+func commonMemberMajor(cg *compiledGroup, getters int) bool {
+	return getters*len(cg.topics) <= int(cg.start[len(cg.topics)])
 }
 
 // rangeMixed is Range for any subscriptions. One pass over the
 // subscriptions in member order counts each topic's subscribers and records
 // the first n of a topic with n partitions, the only ones that can get
-// anything, at row[ix.start[t]:][:n]: the rows fill one array as large as
+// anything, at row[cg.start[t]:][:n]: the rows fill one array as large as
 // the partitions, whatever the subscriptions. Members next to each other in
 // member order that share one subscription slice are taken together, so a
 // group where most members share a subscription costs little more than one
 // where all do.
-func rangeMixed(ix *index) Assignment {
-	nm := len(ix.g.Members)
+func rangeMixed(cg *compiledGroup) Assignment {
+	nm := len(cg.g.Members)
 	type topicRow struct {
 		subscribers int32 // subscribers seen so far, then in all
 		parts       int32 // partition count
 		start       int32 // where the topic's row starts in row
 	}
-	topics := make([]topicRow, len(ix.topics))
+	topics := make([]topicRow, len(cg.topics))
 	for t := range topics {
-		topics[t] = topicRow{parts: ix.numParts[t], start: ix.start[t]}
+		topics[t] = topicRow{parts: cg.numParts[t], start: cg.start[t]}
 	}
-	row := make([]int32, ix.start[len(ix.topics)])
-	for i := 0; i < len(ix.kafkaOrder); {
-		m := ix.kafkaOrder[i]
-		sub, j := ix.subs[m], i+1
-		for j < len(ix.kafkaOrder) && sameSlice(ix.subs[ix.kafkaOrder[j]], sub) {
+	row := make([]int32, cg.start[len(cg.topics)])
+	for i := 0; i < len(cg.kafkaOrder); {
+		m := cg.kafkaOrder[i]
+		sub, j := cg.subs[m], i+1
+		for j < len(cg.kafkaOrder) && sameSlice(cg.subs[cg.kafkaOrder[j]], sub) {
 			j++
 		}
 		if j == i+1 {
@@ -234,7 +234,7 @@ func rangeMixed(ix *index) Assignment {
 				tr.subscribers++
 			}
 		} else {
-			run := ix.kafkaOrder[i:j]
+			run := cg.kafkaOrder[i:j]
 			for _, t := range sub {
 				tr := &topics[t]
 				if k := tr.subscribers; k < tr.parts {
@@ -254,7 +254,7 @@ func rangeMixed(ix *index) Assignment {
 	for _, tr := range topics {
 		n, c := tr.parts, tr.subscribers
 		if c == 0 {
-			continue // not subscribed: never in ix.topics, but no division by zero
+			continue // not subscribed: never in cg.topics, but no division by zero
 		}
 		q, e := n/c, n%c
 		for k, m := range row[tr.start : tr.start+min(n, c)] {
@@ -269,13 +269,13 @@ func rangeMixed(ix *index) Assignment {
 	}
 
 	backing := make([]TopicPartition, off[nm+1])
-	order := writeOrder(ix)
-	for i := range ix.topics {
+	order := writeOrder(cg)
+	for i := range cg.topics {
 		t := int32(i)
 		if order != nil {
 			t = order[i]
 		}
-		tr, name := topics[t], ix.topics[t]
+		tr, name := topics[t], cg.topics[t]
 		n, c := tr.parts, tr.subscribers
 		if c == 0 {
 			continue
@@ -296,7 +296,7 @@ func rangeMixed(ix *index) Assignment {
 			first += length
 		}
 	}
-	return ix.assignmentFrom(off[:nm+1], backing)
+	return cg.assignmentFrom(off[:nm+1], backing)
 }
 
 // sameSlice reports whether a and b are the same slice: same length, and

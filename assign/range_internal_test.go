@@ -46,11 +46,11 @@ func TestCommonSubscribers(t *testing.T) {
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ix, err := compile(Group{Members: tc.members, Topics: parts}, checkOwned)
+			cg, err := compile(Group{Members: tc.members, Topics: parts}, ownedIgnored)
 			if err != nil {
 				t.Fatal(err)
 			}
-			subscribers, ok := commonSubscribers(ix)
+			subscribers, ok := commonSubscribers(cg)
 			if ok != (tc.want != nil) {
 				t.Fatalf("commonSubscribers: ok = %t, want %t", ok, tc.want != nil)
 			}
@@ -81,12 +81,12 @@ func TestWriteOrder(t *testing.T) {
 		for _, name := range tc.topics {
 			parts[name] = 1
 		}
-		ix, err := compile(Group{Members: []Member{{ID: "c", Topics: tc.topics}}, Topics: parts}, checkOwned)
+		cg, err := compile(Group{Members: []Member{{ID: "c", Topics: tc.topics}}, Topics: parts}, ownedIgnored)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := writeOrder(ix); !slices.Equal(got, tc.want) {
-			t.Errorf("writeOrder(%q) = %v, want %v (topics in Java order: %q)", tc.topics, got, tc.want, ix.topics)
+		if got := writeOrder(cg); !slices.Equal(got, tc.want) {
+			t.Errorf("writeOrder(%q) = %v, want %v (topics in Java order: %q)", tc.topics, got, tc.want, cg.topics)
 		}
 	}
 }
@@ -117,11 +117,11 @@ func TestSetsFit(t *testing.T) {
 		// 100 members on a topic each: 2 words per topic, 200 against 100.
 		{"one topic each", group(100, func(j int) []string { return []string{name(j)} }), false},
 	} {
-		ix, err := compile(tc.g, checkOwned)
+		cg, err := compile(tc.g, ownedIgnored)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := setsFit(ix); got != tc.want {
+		if got := setsFit(cg); got != tc.want {
 			t.Errorf("%s: setsFit = %t, want %t", tc.desc, got, tc.want)
 		}
 	}

@@ -52,32 +52,32 @@ func (RoundRobin) Protocol() RebalanceProtocol { return Eager }
 // Assign computes Kafka's round-robin assignment of g, or returns an
 // [*InputError] when g is invalid.
 func (RoundRobin) Assign(g Group) (Assignment, error) {
-	ix, err := compile(g, checkOwned)
+	cg, err := compile(g, ownedIgnored)
 	if err != nil {
 		return nil, err
 	}
-	if subscribers, ok := commonSubscribers(ix); ok {
-		return roundRobinCommon(ix, subscribers), nil
+	if subscribers, ok := commonSubscribers(cg); ok {
+		return roundRobinCommon(cg, subscribers), nil
 	}
-	return roundRobinMixed(ix), nil
+	return roundRobinMixed(cg), nil
 }
 
 // roundRobinCommon is RoundRobin when every subscriber subscribes to every
 // topic. Nobody is ever skipped then, so the i-th partition dealt (numbered
-// topic by topic in Java's order, which is what ix.start numbers) goes to
+// topic by topic in Java's order, which is what cg.start numbers) goes to
 // subscribers[i%c]: subscriber k gets P/c partitions of the P in all, one
 // more when k < P%c, and each list is written directly.
-func roundRobinCommon(ix *index, subscribers []int32) Assignment {
-	nm := len(ix.g.Members)
+func roundRobinCommon(cg *compiledGroup, subscribers []int32) Assignment {
+	nm := len(cg.g.Members)
 	c := len(subscribers)
 	// off[:nm+1] are the offsets of the lists in backing; cursor, sharing
 	// its allocation, is scratch indexed by subscriber.
 	off := make([]int, nm+1+c)
 	off, cursor := off[:nm+1], off[nm+1:]
 	if c == 0 {
-		return ix.assignmentFrom(off, nil)
+		return cg.assignmentFrom(off, nil)
 	}
-	total := int(ix.start[len(ix.topics)])
+	total := int(cg.start[len(cg.topics)])
 	for k, m := range subscribers {
 		off[m+1] = total / c
 		if k < total%c {
@@ -88,26 +88,26 @@ func roundRobinCommon(ix *index, subscribers []int32) Assignment {
 		off[m+1] += off[m]
 	}
 	// Topics in Go order, the order of every list. Partition p of a topic
-	// goes to subscriber (ix.start[t]+p) % c: the k-th gets every c-th
-	// partition from (k-from) mod c, where from = ix.start[t] % c is the
+	// goes to subscriber (cg.start[t]+p) % c: the k-th gets every c-th
+	// partition from (k-from) mod c, where from = cg.start[t] % c is the
 	// subscriber partition 0 goes to.
 	type deal struct {
 		name    string
 		n, from int32
 	}
-	topics := make([]deal, len(ix.topics))
-	order := writeOrder(ix)
+	topics := make([]deal, len(cg.topics))
+	order := writeOrder(cg)
 	for i := range topics {
 		t := int32(i)
 		if order != nil {
 			t = order[i]
 		}
-		topics[i] = deal{ix.topics[t], ix.numParts[t], int32(int(ix.start[t]) % c)}
+		topics[i] = deal{cg.topics[t], cg.numParts[t], int32(int(cg.start[t]) % c)}
 	}
 
 	backing := make([]TopicPartition, total)
 	// Only the first min(c, total) subscribers get anything.
-	if getters := min(c, total); commonMemberMajor(ix, getters) {
+	if getters := min(c, total); commonMemberMajor(cg, getters) {
 		for k, m := range subscribers[:getters] {
 			k := int32(k)
 			list := backing[off[m]:off[m+1]]
@@ -123,7 +123,7 @@ func roundRobinCommon(ix *index, subscribers []int32) Assignment {
 				}
 			}
 		}
-		return ix.assignmentFrom(off, backing)
+		return cg.assignmentFrom(off, backing)
 	}
 
 	// Partition by partition, dealt in turn; cursor[k] is where the next
@@ -141,35 +141,35 @@ func roundRobinCommon(ix *index, subscribers []int32) Assignment {
 			}
 		}
 	}
-	return ix.assignmentFrom(off, backing)
+	return cg.assignmentFrom(off, backing)
 }
 
 // roundRobinMixed is RoundRobin for any subscriptions: it deals every
 // partition, records its owner, then writes the lists.
-func roundRobinMixed(ix *index) Assignment {
-	if setsFit(ix) {
-		return ix.assignmentOf(dealBySets(ix), nil, nil)
+func roundRobinMixed(cg *compiledGroup) Assignment {
+	if setsFit(cg) {
+		return cg.assignmentOf(dealBySets(cg), nil, nil)
 	}
-	return ix.assignmentOf(dealByRows(ix), nil, nil)
+	return cg.assignmentOf(dealByRows(cg), nil, nil)
 }
 
 // dealByRows deals every partition (see [RoundRobin]) and returns its
 // owner, by partition number: a member index, or -1 for the partitions of
-// a topic nobody subscribes to (there are none, as ix.topics holds only
+// a topic nobody subscribes to (there are none, as cg.topics holds only
 // subscribed topics, but the rule costs nothing). It lists each topic's
 // subscribers by position in member order, which takes memory in
 // proportion to the subscriptions.
-func dealByRows(ix *index) []int32 {
-	nt := len(ix.topics)
-	np := int32(len(ix.kafkaOrder))
+func dealByRows(cg *compiledGroup) []int32 {
+	nt := len(cg.topics)
+	np := int32(len(cg.kafkaOrder))
 
 	// Positions in member order of each topic's subscribers, ascending, as
 	// compressed rows: subscribers of t are at[first[t]:first[t+1]].
 	// Members sharing a subscription slice are counted together.
 	first := make([]int32, nt+1)
-	for i := 0; i < len(ix.subs); {
-		sub, j := ix.subs[i], i+1
-		for j < len(ix.subs) && sameSlice(ix.subs[j], sub) {
+	for i := 0; i < len(cg.subs); {
+		sub, j := cg.subs[i], i+1
+		for j < len(cg.subs) && sameSlice(cg.subs[j], sub) {
 			j++
 		}
 		for _, t := range sub {
@@ -182,8 +182,8 @@ func dealByRows(ix *index) []int32 {
 	}
 	at := make([]int32, first[nt])
 	next := slices.Clone(first[:nt])
-	for pos, m := range ix.kafkaOrder {
-		for _, t := range ix.subs[m] {
+	for pos, m := range cg.kafkaOrder {
+		for _, t := range cg.subs[m] {
 			at[next[t]] = int32(pos)
 			next[t]++
 		}
@@ -191,10 +191,10 @@ func dealByRows(ix *index) []int32 {
 
 	// Within one topic the pointer visits the topic's subscribers in
 	// circular order, so each topic needs only a search for where it starts.
-	owner := make([]int32, ix.start[nt]) // partition number => member index
+	owner := make([]int32, cg.start[nt]) // partition number => member index
 	var pointer int32                    // position in member order of the next member to consider
 	for t := range nt {
-		row, parts := at[first[t]:first[t+1]], owner[ix.start[t]:ix.start[t+1]]
+		row, parts := at[first[t]:first[t+1]], owner[cg.start[t]:cg.start[t+1]]
 		if len(row) == 0 {
 			for i := range parts {
 				parts[i] = -1
@@ -206,7 +206,7 @@ func dealByRows(ix *index) []int32 {
 			if k == len(row) {
 				k = 0
 			}
-			parts[p] = ix.kafkaOrder[row[k]]
+			parts[p] = cg.kafkaOrder[row[k]]
 			pointer = (row[k] + 1) % np
 			k++
 		}
@@ -218,22 +218,22 @@ func dealByRows(ix *index) []int32 {
 // [dealBySets]) holds no more words than the subscriptions hold topics, so
 // that it takes no more memory than rows of positions would. It does not
 // when few members subscribe to each topic.
-func setsFit(ix *index) bool {
-	words := (len(ix.kafkaOrder) + 63) / 64
+func setsFit(cg *compiledGroup) bool {
+	words := (len(cg.kafkaOrder) + 63) / 64
 	entries := 0
-	for _, sub := range ix.subs {
+	for _, sub := range cg.subs {
 		entries += len(sub)
 	}
-	return words*len(ix.topics) <= entries
+	return words*len(cg.topics) <= entries
 }
 
 // dealBySets is dealByRows with each topic's subscribers held as a set of
 // positions in member order, one bit each. Building the sets costs one OR
 // per subscription in a table of topics x members bits, which stays in
 // cache where rows of positions, four bytes each, would not.
-func dealBySets(ix *index) []int32 {
-	nt := len(ix.topics)
-	np := len(ix.kafkaOrder)
+func dealBySets(cg *compiledGroup) []int32 {
+	nt := len(cg.topics)
+	np := len(cg.kafkaOrder)
 	words := (np + 63) / 64
 	// Bit pos%64 of word table[pos/64*nt+t] says whether the member at
 	// position pos subscribes to t. Word by word, topics are adjacent, so
@@ -242,8 +242,8 @@ func dealBySets(ix *index) []int32 {
 	// subscription slice set their bits together, a word at a time.
 	table := make([]uint64, words*nt)
 	for i := 0; i < np; {
-		sub, j := ix.subs[ix.kafkaOrder[i]], i+1
-		for j < np && sameSlice(ix.subs[ix.kafkaOrder[j]], sub) {
+		sub, j := cg.subs[cg.kafkaOrder[i]], i+1
+		for j < np && sameSlice(cg.subs[cg.kafkaOrder[j]], sub) {
 			j++
 		}
 		for w := i / 64; w <= (j-1)/64; w++ {
@@ -257,11 +257,11 @@ func dealBySets(ix *index) []int32 {
 		i = j
 	}
 
-	owner := make([]int32, ix.start[nt]) // partition number => member index
+	owner := make([]int32, cg.start[nt]) // partition number => member index
 	pointer := 0                         // position in member order of the next member to consider
 	for t := range nt {
 		set := subscriberSet{table[t:], nt, words}
-		parts := owner[ix.start[t]:ix.start[t+1]]
+		parts := owner[cg.start[t]:cg.start[t+1]]
 		for p := range parts {
 			pos := set.next(pointer)
 			if pos < 0 {
@@ -271,7 +271,7 @@ func dealBySets(ix *index) []int32 {
 				parts[p] = -1 // nobody subscribes to t
 				continue
 			}
-			parts[p] = ix.kafkaOrder[pos]
+			parts[p] = cg.kafkaOrder[pos]
 			pointer = pos + 1
 			if pointer == np {
 				pointer = 0

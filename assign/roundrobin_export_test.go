@@ -8,29 +8,29 @@ package assign
 // RangeMixed is Range without racks, by rangeMixed whatever the
 // subscriptions.
 func RangeMixed(g Group) (Assignment, error) {
-	ix, err := compile(g, checkOwned)
+	cg, err := compile(g, ownedIgnored)
 	if err != nil {
 		return nil, err
 	}
-	return rangeMixed(ix), nil
+	return rangeMixed(cg), nil
 }
 
 // RoundRobinDealtByRows is RoundRobin by dealByRows whatever the
 // subscriptions.
 func RoundRobinDealtByRows(g Group) (Assignment, error) {
-	ix, err := compile(g, checkOwned)
+	cg, err := compile(g, ownedIgnored)
 	if err != nil {
 		return nil, err
 	}
-	return ix.assignmentOf(dealByRows(ix), nil, nil), nil
+	return cg.assignmentOf(dealByRows(cg), nil, nil), nil
 }
 
 // RoundRobinDealtBySets is RoundRobin by dealBySets whatever the
 // subscriptions.
 func RoundRobinDealtBySets(g Group) (Assignment, error) {
-	ix, err := compile(g, checkOwned)
+	cg, err := compile(g, ownedIgnored)
 	if err != nil {
 		return nil, err
 	}
-	return ix.assignmentOf(dealBySets(ix), nil, nil), nil
+	return cg.assignmentOf(dealBySets(cg), nil, nil), nil
 }

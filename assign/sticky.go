@@ -105,25 +105,25 @@ func (Sticky) Protocol() RebalanceProtocol { return Eager }
 
 // Assign computes the sticky assignment of g.
 func (Sticky) Assign(g Group) (Assignment, error) {
-	return stickyAssign(g, keepOwned)
+	return stickyAssign(g, ownedKeptIfLossless)
 }
 
 // stickyAssign is Sticky.Assign with compile's use of Owned chosen:
-// keepOwned but in tests.
-func stickyAssign(g Group, use ownedUse) (Assignment, error) {
-	ix, err := compile(g, use)
+// ownedKeptIfLossless but in tests.
+func stickyAssign(g Group, use ownedRead) (Assignment, error) {
+	cg, err := compile(g, use)
 	if err != nil {
 		return nil, err
 	}
-	if ix.kept != nil {
-		return ix.keepAndDeal()
+	if cg.kept != nil {
+		return cg.keepAndDeal()
 	}
-	sp := newStickyProblem(ix)
+	sp := newStickyProblem(cg)
 	owner, err := balance.Solve(&sp.prob)
 	if err != nil {
 		return nil, err
 	}
-	return ix.assignmentOf(owner, nil, ix.kafkaOrder), nil // owners by rank
+	return cg.assignmentOf(owner, nil, cg.kafkaOrder), nil // owners by rank
 }
 
 // settledTarget returns the owner (by rank) of every partition in
@@ -205,13 +205,13 @@ func (sp *stickyProblem) withheld(owner []int32) []bool {
 // Kafka's member order, topics in Java's order, partitions numbered
 // topic by topic.
 type stickyProblem struct {
-	ix    *index
+	cg    *compiledGroup
 	prob  balance.Problem
-	start []int32 // index.start: topic => first partition number; the last entry is the total
+	start []int32 // compiledGroup.start: topic => first partition number; the last entry is the total
 	rank  []int32 // member index => position in Kafka's member order
 
 	// identical is set when every member subscribes to the same topics,
-	// which are then all the topics of the index.
+	// which are then all the topics of the compiled group.
 	identical bool
 
 	// state marks, per partition, whether some member lists it in Owned
@@ -226,25 +226,25 @@ const (
 	tied
 )
 
-func newStickyProblem(ix *index) *stickyProblem {
-	n := len(ix.g.Members)
-	sp := &stickyProblem{ix: ix, start: ix.start, rank: make([]int32, n)}
-	for r, m := range ix.kafkaOrder {
+func newStickyProblem(cg *compiledGroup) *stickyProblem {
+	n := len(cg.g.Members)
+	sp := &stickyProblem{cg: cg, start: cg.start, rank: make([]int32, n)}
+	for r, m := range cg.kafkaOrder {
 		sp.rank[m] = int32(r)
 	}
 	subs := make([][]int32, n)
 	sp.identical = true
-	for r, m := range ix.kafkaOrder {
-		subs[r] = ix.subs[m]
+	for r, m := range cg.kafkaOrder {
+		subs[r] = cg.subs[m]
 		if r > 0 && slices.Equal(subs[r], subs[0]) {
 			subs[r] = subs[0] // one slice: the solver then compares them in O(1)
 		} else if r > 0 {
 			sp.identical = false
 		}
 	}
-	sp.prob = balance.Problem{Parts: ix.numParts, Subs: subs}
+	sp.prob = balance.Problem{Parts: cg.numParts, Subs: subs}
 	if !sp.identical {
-		sp.prob.Sets = balance.NewTopicSets(subs, len(ix.numParts))
+		sp.prob.Sets = balance.NewTopicSets(subs, len(cg.numParts))
 	}
 	sp.claims()
 	sp.racks()
@@ -254,15 +254,15 @@ func newStickyProblem(ix *index) *stickyProblem {
 // claims fills prob.Claim, prob.Prev and prob.Late (see [Sticky]) and
 // state.
 func (sp *stickyProblem) claims() {
-	ix := sp.ix
-	claim, state, prev := ix.claim, ix.claimState, []int32(nil)
+	cg := sp.cg
+	claim, state, prev := cg.claim, cg.claimState, []int32(nil)
 	if claim == nil {
-		if len(ix.ownedPids) == 0 {
+		if len(cg.ownedPids) == 0 {
 			return
 		}
 		claim, state, prev = sp.rankedClaims()
 	}
-	for t := range ix.numParts {
+	for t := range cg.numParts {
 		if sp.identical && prev == nil {
 			break // every winner still subscribes, and there is no previous owner to clear
 		}
@@ -293,17 +293,17 @@ func (sp *stickyProblem) claims() {
 // claim and state that claims fills in, and the previous owners (nil when
 // none).
 func (sp *stickyProblem) rankedClaims() (claim []int32, state []uint8, prev []int32) {
-	ix := sp.ix
-	total := sp.start[len(ix.numParts)]
+	cg := sp.cg
+	total := sp.start[len(cg.numParts)]
 	// When every member that lists something does so at one generation,
 	// equal claims tie and none is lower.
 	mixed := false
 	gen0, some := int32(0), false
-	for m := range ix.g.Members {
-		if len(ix.owned(int32(m))) == 0 {
+	for m := range cg.g.Members {
+		if len(cg.owned(int32(m))) == 0 {
 			continue
 		}
-		gen := ix.g.Members[m].Generation
+		gen := cg.g.Members[m].Generation
 		mixed = mixed || some && gen != gen0
 		gen0, some = gen, true
 	}
@@ -317,9 +317,9 @@ func (sp *stickyProblem) rankedClaims() (claim []int32, state []uint8, prev []in
 		top = make([]int32, total)
 	}
 	lower := false
-	for r, m := range ix.kafkaOrder {
-		gen := ix.g.Members[m].Generation
-		for _, pid := range ix.owned(m) {
+	for r, m := range cg.kafkaOrder {
+		gen := cg.g.Members[m].Generation
+		for _, pid := range cg.owned(m) {
 			switch {
 			case state[pid] == 0:
 				claim[pid], state[pid] = int32(r), listed
@@ -344,9 +344,9 @@ func (sp *stickyProblem) rankedClaims() (claim []int32, state []uint8, prev []in
 		for i := range prev {
 			prev[i] = -1
 		}
-		for r, m := range ix.kafkaOrder {
-			gen := ix.g.Members[m].Generation
-			for _, pid := range ix.owned(m) {
+		for r, m := range cg.kafkaOrder {
+			gen := cg.g.Members[m].Generation
+			for _, pid := range cg.owned(m) {
 				if gen < top[pid] && (prev[pid] < 0 || gen > prevGen[pid]) && sp.subscribes(int32(r), topicAt(sp.start, pid)) {
 					prev[pid], prevGen[pid] = int32(r), gen
 				}
@@ -361,18 +361,18 @@ func (sp *stickyProblem) subscribes(r int32, t int32) bool {
 	return sp.identical || sp.prob.Sets.Has(r, t)
 }
 
-// racks turns rack preference on when [index.stickyRackAware] says so.
+// racks turns rack preference on when [compiledGroup.stickyRackAware] says so.
 func (sp *stickyProblem) racks() {
-	ix := sp.ix
-	if !ix.stickyRackAware() {
+	cg := sp.cg
+	if !cg.stickyRackAware() {
 		return
 	}
-	rack := make([]int32, len(ix.kafkaOrder))
-	for r, m := range ix.kafkaOrder {
-		rack[r] = ix.memberRack[m]
+	rack := make([]int32, len(cg.kafkaOrder))
+	for r, m := range cg.kafkaOrder {
+		rack[r] = cg.memberRack[m]
 	}
-	replicas := make([][]int32, sp.start[len(ix.numParts)])
-	for t, parts := range ix.partRacks {
+	replicas := make([][]int32, sp.start[len(cg.numParts)])
+	for t, parts := range cg.partRacks {
 		for p, rs := range parts {
 			replicas[sp.start[t]+int32(p)] = rs
 		}
@@ -385,10 +385,10 @@ func (sp *stickyProblem) racks() {
 // declares a rack, some partition has a replica on a member's rack, and
 // not every partition has replicas on the same set of racks. Topics whose
 // replica racks are unknown take no part in the test.
-func (ix *index) stickyRackAware() bool {
-	memberRacks := make([]bool, len(ix.rackNames))
+func (cg *compiledGroup) stickyRackAware() bool {
+	memberRacks := make([]bool, len(cg.rackNames))
 	anyMember := false
-	for _, r := range ix.memberRack {
+	for _, r := range cg.memberRack {
 		if r >= 0 {
 			memberRacks[r], anyMember = true, true
 		}
@@ -396,8 +396,8 @@ func (ix *index) stickyRackAware() bool {
 	if !anyMember {
 		return false
 	}
-	all := make([]bool, len(ix.rackNames)) // union of replica racks
-	for _, parts := range ix.partRacks {
+	all := make([]bool, len(cg.rackNames)) // union of replica racks
+	for _, parts := range cg.partRacks {
 		for _, rs := range parts {
 			for _, r := range rs {
 				all[r] = true
@@ -412,7 +412,7 @@ func (ix *index) stickyRackAware() bool {
 			nAll++
 		}
 	}
-	for _, parts := range ix.partRacks {
+	for _, parts := range cg.partRacks {
 		for _, rs := range parts {
 			uneven = uneven || len(rs) != nAll // rs is a set of the racks in all
 		}
@@ -424,7 +424,7 @@ func (ix *index) stickyRackAware() bool {
 // owners by member index, in place, and returns owner.
 func (sp *stickyProblem) byMember(owner []int32) []int32 {
 	for pid, r := range owner {
-		owner[pid] = sp.ix.kafkaOrder[r]
+		owner[pid] = sp.cg.kafkaOrder[r]
 	}
 	return owner
 }

@@ -27,7 +27,7 @@ var ErrInvalidAssignment = errors.New("invalid assignment")
 // first fault found, looking at members in the order of g.Members and at
 // partitions in list order. g must be valid (see [Group.Validate]).
 func Verify(g Group, a Assignment) error {
-	ix, err := compile(g, checkOwned)
+	cg, err := compile(g, ownedIgnored)
 	if err != nil {
 		return err
 	}
@@ -38,8 +38,8 @@ func Verify(g Group, a Assignment) error {
 			}
 		}
 	}
-	owner := make([][]int32, len(ix.topics)) // topic => partition => member index + 1
-	for t, n := range ix.numParts {
+	owner := make([][]int32, len(cg.topics)) // topic => partition => member index + 1
+	for t, n := range cg.numParts {
 		owner[t] = make([]int32, n)
 	}
 	for i, m := range g.Members {
@@ -51,11 +51,11 @@ func Verify(g Group, a Assignment) error {
 			if k > 0 && list[k-1].Compare(tp) >= 0 {
 				return invalidf("member %q: %s listed after %s: not sorted, or repeated", m.ID, tp, list[k-1])
 			}
-			t, ok := ix.topicIndex(tp.Topic)
-			if !ok || tp.Partition < 0 || tp.Partition >= ix.numParts[t] {
+			t, ok := cg.topicIndex(tp.Topic)
+			if !ok || tp.Partition < 0 || tp.Partition >= cg.numParts[t] {
 				return invalidf("member %q: %s does not exist or nobody subscribes to its topic", m.ID, tp)
 			}
-			if _, subscribed := slices.BinarySearch(ix.subs[i], t); !subscribed {
+			if _, subscribed := slices.BinarySearch(cg.subs[i], t); !subscribed {
 				return invalidf("member %q: %s of a topic it does not subscribe to", m.ID, tp)
 			}
 			if prev := owner[t][tp.Partition]; prev != 0 {
@@ -67,7 +67,7 @@ func Verify(g Group, a Assignment) error {
 	for t, parts := range owner {
 		for p, o := range parts {
 			if o == 0 {
-				return invalidf("%s is not assigned", TopicPartition{ix.topics[t], int32(p)})
+				return invalidf("%s is not assigned", TopicPartition{cg.topics[t], int32(p)})
 			}
 		}
 	}
@@ -86,15 +86,15 @@ func VerifyBalanced(g Group, a Assignment) error {
 	if err := Verify(g, a); err != nil {
 		return err
 	}
-	ix, _ := compile(g, checkOwned)
+	cg, _ := compile(g, ownedIgnored)
 	n := len(g.Members)
 	count := make([]int, n)
-	holders := make([][]int32, len(ix.topics)) // topic => members holding one of its partitions
+	holders := make([][]int32, len(cg.topics)) // topic => members holding one of its partitions
 	for i, m := range g.Members {
 		count[i] = len(a[m.ID])
 		seen := -1
 		for _, tp := range a[m.ID] {
-			ti, _ := ix.topicIndex(tp.Topic) // Verify found it
+			ti, _ := cg.topicIndex(tp.Topic) // Verify found it
 			t := int(ti)
 			if t != seen {
 				holders[t] = append(holders[t], int32(i))
@@ -102,8 +102,8 @@ func VerifyBalanced(g Group, a Assignment) error {
 			}
 		}
 	}
-	subscribers := make([][]int32, len(ix.topics))
-	for i, sub := range ix.subs {
+	subscribers := make([][]int32, len(cg.topics))
+	for i, sub := range cg.subs {
 		for _, t := range sub {
 			subscribers[t] = append(subscribers[t], int32(i))
 		}
@@ -126,7 +126,7 @@ func VerifyBalanced(g Group, a Assignment) error {
 	levels = slices.Compact(levels)
 	slices.Reverse(levels)
 	prev := make([]int32, n)
-	topicSeen := make([]bool, len(ix.topics))
+	topicSeen := make([]bool, len(cg.topics))
 	for _, level := range levels {
 		if level < levels[len(levels)-1]+2 {
 			break // nobody is low enough for this level or any below

@@ -512,11 +512,11 @@ func utf16Pair(r rune) (hi, lo rune) {
 // turns back into a plain list and each larger half is rebuilt as a tree
 // from its list, unless the whole bucket stayed together.
 type javaHashMap struct {
-	table  [][]int32 // bucket => entry indices in linked-list order
-	tree   []bool    // bucket => is a red-black tree
-	keys   []string  // entry index => key, in insertion order
-	hashes []int32   // entry index => spread hash, h ^ (h >>> 16)
-	index  map[string]int32
+	table         [][]int32 // bucket => entry indices in linked-list order
+	tree          []bool    // bucket => is a red-black tree
+	keys          []string  // entry index => key, in insertion order
+	hashes        []int32   // entry index => spread hash, h ^ (h >>> 16)
+	compiledGroup map[string]int32
 
 	// Red-black tree links of the entries of tree buckets; -1 is null.
 	left, right, parent []int32
@@ -532,20 +532,20 @@ const (
 
 // put inserts key if absent, as HashMap.put does.
 func (m *javaHashMap) put(key string) {
-	if _, ok := m.index[key]; ok {
+	if _, ok := m.compiledGroup[key]; ok {
 		return // a value update changes no order
 	}
 	if m.table == nil {
 		m.table = make([][]int32, javaInitialCapacity)
 		m.tree = make([]bool, javaInitialCapacity)
-		m.index = make(map[string]int32)
+		m.compiledGroup = make(map[string]int32)
 	}
 	h := javaStringHash(key)
 	h ^= int32(uint32(h) >> 16)
 	e := int32(len(m.keys))
 	m.keys = append(m.keys, key)
 	m.hashes = append(m.hashes, h)
-	m.index[key] = e
+	m.compiledGroup[key] = e
 	m.left = append(m.left, -1)
 	m.right = append(m.right, -1)
 	m.parent = append(m.parent, -1)

@@ -364,10 +364,10 @@ func TestVoteConsumerGroup(t *testing.T) {
 
 func TestVoteInputErrors(t *testing.T) {
 	tests := []struct {
-		name    string
-		members []VoteMember
-		want    error
-		index   int
+		name          string
+		members       []VoteMember
+		want          error
+		compiledGroup int
 	}{
 		{"no members", nil, ErrNoMembers, -1},
 		{"empty ID", []VoteMember{{ID: "c0", Protocols: []string{"range"}}, {Protocols: []string{"range"}}}, ErrEmptyMemberID, 1},
@@ -379,8 +379,8 @@ func TestVoteInputErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Vote(tc.members, JavaCoordinator, ClassicGroup)
 			var ie *InputError
-			if !errors.As(err, &ie) || !errors.Is(err, tc.want) || ie.Index != tc.index {
-				t.Errorf("Vote() error = %v, want an *InputError at #%d wrapping %v", err, tc.index, tc.want)
+			if !errors.As(err, &ie) || !errors.Is(err, tc.want) || ie.Index != tc.compiledGroup {
+				t.Errorf("Vote() error = %v, want an *InputError at #%d wrapping %v", err, tc.compiledGroup, tc.want)
 			}
 		})
 	}

@@ -23,11 +23,14 @@
 //     for bipartite graphs and load balancing"): they minimise
 //     sum(load(m)^2), and all of them share one sorted load vector;
 //  2. sticky: among balanced assignments, moves is minimal;
-//  3. then, as tie-breaks that never cost 1 or 2: a pid that moves goes to
-//     its previous owner, else to a member on a rack holding a replica,
-//     else to the member holding the fewest of its topic; remaining ties go
-//     to the lower member number (the adapter numbers members in a
-//     canonical order, so input order never matters).
+//  3. then, as tie-breaks that never cost 1 or 2, preferences followed
+//     wherever the method has a choice (best effort: they are not
+//     optimised): a pid that moves prefers its previous owner, then a
+//     member on a rack holding a replica; the general path first places
+//     a topic's unclaimed pids on the subscribers holding the fewest of
+//     it, and the fast path spreads what a member keeps across topics.
+//     Remaining ties go by member number (the adapter numbers members in
+//     a canonical order, so input order never matters).
 //
 // # The general method: min-cost flow with a convex cost
 //
@@ -71,9 +74,9 @@
 // With no negative cycle left the assignment is optimal for 1 then 2.
 //
 // One search serves many shifts. It runs from the smaller side: backward
-// from the targets when there are as many sources (a joining member takes
-// its whole share in one search), forward from the sources otherwise (an
-// overloaded member hands out to many targets at once). Its distances are
+// from the targets when they are no more than the sources (a joining
+// member takes its whole share in one search), forward from the sources
+// otherwise (an overloaded member hands out to many targets at once). Its distances are
 // a potential under which every arc has a reduced cost >= 0, and shifting
 // along a tight path (every arc of reduced cost 0) keeps that true. So
 // every end of the search shifts along the search's own path while that
@@ -106,6 +109,14 @@
 // can have: a member with target q keeps at most q claims, and giving the
 // r larger targets to the largest claim counts keeps the most. It runs in
 // O(P + n log n).
+//
+// # Reading the code
+//
+// Each file holds one phase and says in its first comment where it fits:
+// check.go and sets.go serve both paths; fast.go and filler.go are the
+// fast path; general.go is the general path's driver, over state.go (the
+// solver), place.go and heap.go (the start), search.go (the search) and
+// shift.go (shifting along tight paths).
 package balance
 
 import (
@@ -169,7 +180,10 @@ func Start(parts []int32) []int32 {
 }
 
 // Solve returns owner[pid] for every pid, as described in the package
-// documentation, or an error when the problem is malformed.
+// documentation, or an error when the problem is malformed. It checks the
+// problem (check), solves it on the fast path when every member
+// subscribes to the same topics (fast) and on the general path otherwise
+// (general), and vouches for the answer (valid).
 func Solve(p *Problem) ([]int32, error) {
 	start := Start(p.Parts)
 	total := int(start[len(p.Parts)])

@@ -230,11 +230,11 @@ func TestPlaceHeapsMatchScan(t *testing.T) {
 		if total == 0 {
 			return
 		}
-		scan, err := generalWith(p, start, total, 1<<30)
+		scan, err := generalOpts(p, start, total, options{heapAbove: 1 << 30})
 		if err != nil {
 			t.Fatal(err)
 		}
-		heap, err := generalWith(p, start, total, 0)
+		heap, err := generalOpts(p, start, total, options{heapAbove: 0})
 		if err != nil {
 			t.Fatal(err)
 		}

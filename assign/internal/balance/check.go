@@ -1,3 +1,7 @@
+// Checking, at both ends of Solve: check refuses a malformed problem
+// before either path runs (the adapter's bug, never user input), and
+// valid vouches for the answer after it. Both report ErrInternal.
+
 package balance
 
 import (

@@ -1,3 +1,13 @@
+// The fast path: identical subscriptions, solved in closed form (see the
+// package documentation for why it is optimal). fastWith runs as
+//
+//	claimCounts  claims per member
+//	Targets      q+1 for the r members with the most claims, q for the rest
+//	keepClaims   each member keeps min(claims, target) of its claims,
+//	             spread across topics (keepSpread), rack matches first
+//	deal         the rest to members below target: previous owners
+//	             first, then round-robin (filler.go)
+
 package balance
 
 import (
@@ -42,26 +52,38 @@ func fast(p *Problem, start []int32, total int) []int32 {
 
 // fastWith is fast; shortcut allows the closed form of a fresh group.
 func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
-	n := len(p.Subs)
-	owner := make([]int32, total)
 	if shortcut && p.Claim == nil && p.Prev == nil && p.Late == nil && (p.Rack == nil || p.Replicas == nil) {
-		// Nothing is claimed and nothing prefers anyone: the round-robin
-		// below deals pid i to member i mod n (the first total mod n
-		// members, which get the extra partitions, are the lowest).
-		for pid := range owner {
-			owner[pid] = int32(pid % n)
-		}
-		return owner
+		return dealFresh(len(p.Subs), total)
 	}
 	if len(p.Subs[0]) == 0 {
+		// Nobody subscribes to anything: total is 0 here in practice.
+		owner := make([]int32, total)
 		for pid := range owner {
 			owner[pid] = -1
 		}
-		return owner // nobody subscribes to anything: total is 0 here in practice
+		return owner
 	}
+	claims := claimCounts(p)
+	target := Targets(claims, total)
+	owner, deficit, kept := keepClaims(p, start, claims, target)
+	deal(p, owner, deficit, total-kept)
+	return owner
+}
 
-	// Targets: the r members with the most claims get q+1.
-	claims := make([]int32, n)
+// dealFresh is the closed form of a group where nothing is claimed and
+// nothing prefers anyone: deal deals pid i to member i mod n (the first
+// total mod n members, which get the extra partitions, are the lowest).
+func dealFresh(n, total int) []int32 {
+	owner := make([]int32, total)
+	for pid := range owner {
+		owner[pid] = int32(pid % n)
+	}
+	return owner
+}
+
+// claimCounts returns the number of pids each member claims.
+func claimCounts(p *Problem) []int32 {
+	claims := make([]int32, len(p.Subs))
 	if p.Claim != nil {
 		for _, m := range p.Claim {
 			if m >= 0 {
@@ -69,8 +91,16 @@ func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 			}
 		}
 	}
-	target := Targets(claims, total)
+	return claims
+}
 
+// keepClaims gives each member min(claims, target) of its claims and
+// leaves every other pid unowned (-1). It returns the owners, what each
+// member still lacks of its target (in target's storage), and the number
+// of pids kept.
+func keepClaims(p *Problem, start, claims, target []int32) (owner, deficit []int32, kept int) {
+	n := len(claims)
+	owner = make([]int32, start[len(p.Parts)])
 	// A member with no more claims than its target keeps them all; the
 	// claims of the others are listed per member (a CSR in pid order, so
 	// grouped by topic) to choose which to keep.
@@ -96,10 +126,9 @@ func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 		owner[pid] = m
 	}
 	// Keep claims up to target, spreading what is kept across topics.
-	deficit := target // reused: target minus what the member holds
+	deficit = target // reused: target minus what the member holds
 	var scratch []int32
 	end := int32(0)
-	kept := 0
 	for m := range int32(n) {
 		first := end // fill[m-1]: where m's list starts
 		end = fill[m]
@@ -112,16 +141,24 @@ func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 		kept += int(target[m])
 		deficit[m] = 0
 	}
+	return owner, deficit, kept
+}
 
-	// Hand out the rest, pass by pass.
-	free := make([]int32, 0, total-kept) // pids nobody keeps, ascending
+// deal hands the free pids nobody kept to the members below target
+// (deficit), pass by pass: one pass, or with p.Late the
+// pids it does not mark and then those it marks. In each pass a pid goes
+// to its previous owner if that has room (KIP-341, so that a partition
+// returns home whatever its number), and then round-robin from the
+// lowest member with room (filler).
+func deal(p *Problem, owner, deficit []int32, free int) {
+	pids := make([]int32, 0, free) // pids nobody keeps, ascending
 	for pid, m := range owner {
 		if m < 0 {
-			free = append(free, int32(pid))
+			pids = append(pids, int32(pid))
 		}
 	}
-	if len(free) == 0 {
-		return owner
+	if len(pids) == 0 {
+		return
 	}
 	passes := 1
 	if p.Late != nil {
@@ -130,11 +167,8 @@ func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 	f := newFiller(p, deficit)
 	for pass := range passes {
 		inPass := func(pid int32) bool { return p.Late == nil || (p.Late[pid] != 0) == (pass == 1) }
-		// Previous owners first (KIP-341), so that a partition returns
-		// home whatever its number; then round-robin from the lowest
-		// member with room.
 		if p.Prev != nil {
-			for _, pid := range free {
+			for _, pid := range pids {
 				if owner[pid] < 0 && inPass(pid) {
 					if pr := p.Prev[pid]; pr >= 0 && f.deficit[pr] > 0 {
 						f.give(pr)
@@ -144,13 +178,12 @@ func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 			}
 		}
 		f.reset()
-		for _, pid := range free {
+		for _, pid := range pids {
 			if owner[pid] < 0 && inPass(pid) {
 				owner[pid] = f.take(pid)
 			}
 		}
 	}
-	return owner
 }
 
 // keepSpread keeps keep of m's claims mine (ascending pids, so grouped by

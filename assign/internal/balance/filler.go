@@ -1,3 +1,6 @@
+// The fast path's last step (see fast.go): the round-robin that deal
+// hands the pids nobody kept out with, rack-aware.
+
 package balance
 
 // filler hands pids out round-robin to members below their target,

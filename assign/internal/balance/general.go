@@ -1,9 +1,42 @@
+// The general path: any subscriptions, as a min-cost flow (see the
+// package documentation for the method and its proof). It runs as
+//
+//	place       place.go  start: every claim kept, every other pid on a
+//	                      subscriber with the fewest of its topic; no
+//	                      cycle of moves of kind (i)
+//	balance     here      phase 1: no path of kind (ii) left
+//	settleTies  here      phase 2: no path of kind (iii) left
+//
+// Both phases are loops over load levels around one mechanism, shiftAll
+// (shift.go): a search for cheapest paths of moves (search.go), then
+// shifts along the search's tight paths until none is left. The solver's
+// state and the bookkeeping of a move are in state.go.
+
 package balance
 
 import (
 	"math"
 	"slices"
 )
+
+// general solves p, whose subscriptions may differ; see the package
+// documentation.
+func general(p *Problem, start []int32, total int) ([]int32, error) {
+	return generalOpts(p, start, total, options{heapAbove: heapAbove})
+}
+
+// generalOpts is general with the knobs o.
+func generalOpts(p *Problem, start []int32, total int, o options) ([]int32, error) {
+	s := newSolver(p, start, total, o)
+	s.place()
+	if err := s.balance(); err != nil {
+		return nil, err
+	}
+	if err := s.settleTies(); err != nil {
+		return nil, err
+	}
+	return s.owner, nil
+}
 
 // heapAbove is the product of a topic's subscribers and unclaimed pids
 // above which place uses heaps rather than scans.
@@ -17,37 +50,8 @@ type options struct {
 	noTree    bool // never follow a search's own paths, only tight's
 }
 
-func general(p *Problem, start []int32, total int) ([]int32, error) {
-	return generalWith(p, start, total, heapAbove)
-}
-
-func generalWith(p *Problem, start []int32, total, heapAbove int) ([]int32, error) {
-	return generalOpts(p, start, total, options{heapAbove: heapAbove})
-}
-
-func generalOpts(p *Problem, start []int32, total int, o options) ([]int32, error) {
-	s := newSolver(p, start, total)
-	s.options = o
-	s.place()
-	if err := s.balance(); err != nil {
-		return nil, err
-	}
-	if err := s.settleTies(); err != nil {
-		return nil, err
-	}
-	return s.owner, nil
-}
-
-// levels returns the distinct loads, highest first.
-func (s *solver) levels() []int32 {
-	ls := slices.Clone(s.load)
-	slices.Sort(ls)
-	ls = slices.Compact(ls)
-	slices.Reverse(ls)
-	return ls
-}
-
-// balance removes every path of kind (ii): load(d) <= load(s) - 2.
+// balance is phase 1: it removes every path of kind (ii), load(d) <=
+// load(s) - 2, shifting from the highest level down.
 func (s *solver) balance() error {
 	for changed := true; changed; {
 		changed = false
@@ -57,7 +61,7 @@ func (s *solver) balance() error {
 			if level < low+2 {
 				break
 			}
-			shifted, err := s.shiftAll(level, false, math.MinInt32, level-2, inf)
+			shifted, err := s.shiftAll(goal{level: level, minLoad: math.MinInt32, maxLoad: level - 2, maxDist: inf})
 			if err != nil {
 				return err
 			}
@@ -70,11 +74,11 @@ func (s *solver) balance() error {
 	return nil
 }
 
-// settleTies removes every path of kind (iii): load(d) = load(s) - 1 and a
-// negative cost, so that the members keeping the larger counts are those
-// that keep the most claims (KAFKA-18688). A path of negative cost needs
-// an arc of cost -1, a pid held away from its claimant: without one
-// there is nothing to do.
+// settleTies is phase 2: it removes every path of kind (iii), load(d) =
+// load(s) - 1 and a negative cost, so that the members keeping the larger
+// counts are those that keep the most claims (KAFKA-18688). A path of
+// negative cost needs an arc of cost -1, a pid held away from its
+// claimant: without one there is nothing to do.
 func (s *solver) settleTies() error {
 	if s.p.Claim == nil {
 		return nil
@@ -85,7 +89,7 @@ func (s *solver) settleTies() error {
 			if s.foreign == 0 {
 				break
 			}
-			shifted, err := s.shiftAll(level, true, level-1, level-1, 0)
+			shifted, err := s.shiftAll(goal{level: level, minLoad: level - 1, maxLoad: level - 1, maxDist: 0, tie: true})
 			if err != nil {
 				return err
 			}
@@ -93,4 +97,55 @@ func (s *solver) settleTies() error {
 		}
 	}
 	return nil
+}
+
+// levels returns the distinct loads, highest first.
+func (s *solver) levels() []int32 {
+	ls := slices.Clone(s.load)
+	slices.Sort(ls)
+	ls = slices.Compact(ls)
+	slices.Reverse(ls)
+	return ls
+}
+
+// A goal is what one call of shiftAll shifts partitions for: from the
+// sources, the members of load level, to the targets, the members d with
+// minLoad <= load(d) <= maxLoad, along paths of cost below maxDist. A
+// shift needs load(d) = load(s) - 1 when tie, else load(d) <= load(s) - 2,
+// with the loads at the time of the shift.
+type goal struct {
+	level, minLoad, maxLoad, maxDist int32
+	tie                              bool
+}
+
+func (g goal) source(l int32) bool { return l == g.level }
+
+func (g goal) target(l int32) bool { return l >= g.minLoad && l <= g.maxLoad }
+
+// root reports whether a member of load l is a root of a search run
+// forward (a source) or backward (a target).
+func (g goal) root(forward bool, l int32) bool {
+	if forward {
+		return g.source(l)
+	}
+	return g.target(l)
+}
+
+// end reports whether a member of load l is an end of a search's paths:
+// the other side from its roots.
+func (g goal) end(forward bool, l int32) bool { return g.root(!forward, l) }
+
+// need returns the load that a root of the last search must have for a
+// path from end e, of load l, to shift (see tight): forward, a source of
+// load >= need; backward, a target of load <= -need, negated so that a
+// larger need is always harder to meet.
+func (g goal) need(forward bool, l int32) int32 {
+	gap := int32(2)
+	if g.tie {
+		gap = 1
+	}
+	if forward {
+		return l + gap
+	}
+	return -(l - gap)
 }

@@ -187,8 +187,7 @@ func TestJoinerFilledInOneSearch(t *testing.T) {
 	}
 	q := churned(p, owner, "join1")
 	start := Start(q.Parts)
-	s := newSolver(q, start, int(start[len(q.Parts)]))
-	s.heapAbove = heapAbove
+	s := newSolver(q, start, int(start[len(q.Parts)]), options{heapAbove: heapAbove})
 	s.place()
 	if err := s.balance(); err != nil {
 		t.Fatal(err)
@@ -288,8 +287,7 @@ func TestHeavyMemberInOneSearch(t *testing.T) {
 	start := Start(p.Parts)
 	total := int(start[len(p.Parts)])
 	p.Claim = make([]int32, total) // all member 0's
-	s := newSolver(p, start, total)
-	s.heapAbove = heapAbove
+	s := newSolver(p, start, total, options{heapAbove: heapAbove})
 	s.place()
 	if err := s.balance(); err != nil {
 		t.Fatal(err)
@@ -349,7 +347,7 @@ func TestSpreadPicks(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 40).Draw(t, "members")
 		p := &Problem{Parts: []int32{1}, Subs: make([][]int32, n)}
-		s := newSolver(p, Start(p.Parts), 1)
+		s := newSolver(p, Start(p.Parts), 1, options{})
 		pl := newPlacer(s, make([]int32, n))
 		spreadLoads := rapid.IntRange(0, 300).Draw(t, "spread")
 		var subs []int32

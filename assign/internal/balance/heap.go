@@ -1,8 +1,19 @@
+// The heaps of placement (place.go): a selection of the k smallest, and
+// a min-heap of members whose keys only grow.
+
 package balance
 
 // smallest moves the keep smallest of xs to its front, in no particular
 // order, and returns them: a max-heap of the best so far, which most
 // values leave after one comparison with its head.
+//
+// It is memberHeap.smallest again, on keys that pack (load, member) into
+// one word, so that a comparison is one instruction and one branch;
+// memberHeap's compares (key[m], m), two keys loaded and two branches. A
+// single generic version would compare through a function value or a
+// type parameter's method, an indirect call per comparison in Go's
+// shape-stenciled generics, so the two stay apart on purpose (as do the
+// two downMax).
 func smallest(xs []uint64, keep int) []uint64 {
 	if keep <= 0 {
 		return xs[:0]
@@ -74,6 +85,9 @@ func (h *memberHeap) init() {
 // smallest moves the keep smallest of items to its front, in no
 // particular order, and returns them: a max-heap of the best so far
 // (most members fail one comparison with its head).
+//
+// The package-level smallest is the same selection on packed keys, kept
+// apart for speed; see there.
 func (h *memberHeap) smallest(items []int32, keep int) []int32 {
 	if keep <= 0 {
 		return items[:0]

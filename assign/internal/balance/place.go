@@ -1,3 +1,10 @@
+// The general path's start (see general.go): place keeps every claim and
+// spreads every other pid topic by topic, which leaves no cycle of moves
+// of negative cost (kind (i) in the package documentation), the
+// invariant both later phases keep. For a big topic it makes scan's
+// choices with heaps (heap.go) or, without preferences, in one
+// selection (spread).
+
 package balance
 
 import (
@@ -13,33 +20,12 @@ import (
 // make the same choices in O(log n) each, or without previous owners and
 // racks (plain) pick the same members in one go (spread).
 func (s *solver) place() {
-	if s.p.Claim != nil {
-		s.ownHeld = make([]int32, s.n)
-	}
-	for pid := range s.owner {
-		c := get(s.p.Claim, int32(pid))
-		s.owner[pid] = c
-		if c >= 0 {
-			s.load[c]++
-			s.ownHeld[c]++
-		}
-	}
-	sc := newSubClasses(s.p.Subs, len(s.p.Parts), hashSub)
-	s.sc = sc
-	// Topics with the fewest subscribers first: they have the least
-	// choice, so the others can make up for them, which leaves fewer
-	// partitions for the balancing phase to shift. (Sorting count<<32 | t
-	// is a stable sort by count.)
-	T := len(s.p.Parts)
-	keys := make([]uint64, T)
-	for t := range keys {
-		keys[t] = uint64(sc.count(int32(t)))<<32 | uint64(t)
-	}
-	slices.Sort(keys)
+	s.keepClaims()
+	s.sc = newSubClasses(s.p.Subs, len(s.p.Parts), hashSub)
 	tsubs := make([]int32, 0, s.n)
 	cnt := make([]int32, s.n) // member => pids of the current topic it holds; 0 between topics
 	var pl *placer
-	for _, key := range keys {
+	for _, key := range s.byChoice() {
 		t := int32(key)
 		unclaimed := 0
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
@@ -55,7 +41,7 @@ func (s *solver) place() {
 				cnt[m]++
 			}
 		}
-		tsubs = sc.subscribers(t, tsubs[:0])
+		tsubs = s.sc.subscribers(t, tsubs[:0])
 		switch {
 		case len(tsubs) == 0:
 			// Nothing to place (nobody subscribing is impossible: topics
@@ -66,19 +52,55 @@ func (s *solver) place() {
 			}
 			pl.topic(t, tsubs, unclaimed)
 		default:
-			for pid := s.start[t]; pid < s.start[t+1]; pid++ {
-				if s.owner[pid] < 0 {
-					m := s.scan(pid, tsubs, cnt)
-					s.owner[pid] = m
-					s.load[m]++
-					cnt[m]++
-				}
-			}
+			s.scanTopic(t, tsubs, cnt)
 		}
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 			if m := s.owner[pid]; m >= 0 {
 				cnt[m] = 0
 			}
+		}
+	}
+}
+
+// keepClaims gives every claimed pid to its claimant, the start of the
+// package documentation's invariant: no move then costs less than 0.
+func (s *solver) keepClaims() {
+	if s.p.Claim != nil {
+		s.ownHeld = make([]int32, s.n)
+	}
+	for pid := range s.owner {
+		c := get(s.p.Claim, int32(pid))
+		s.owner[pid] = c
+		if c >= 0 {
+			s.load[c]++
+			s.ownHeld[c]++
+		}
+	}
+}
+
+// byChoice returns the order in which place takes the topics, as keys
+// count<<32 | t: those with the fewest subscribers first. They have the
+// least choice, so the others can make up for them, which leaves fewer
+// partitions for the balancing phase to shift. (Sorting the keys is a
+// stable sort by count.)
+func (s *solver) byChoice() []uint64 {
+	keys := make([]uint64, len(s.p.Parts))
+	for t := range keys {
+		keys[t] = uint64(s.sc.count(int32(t)))<<32 | uint64(t)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// scanTopic places the unclaimed pids of t, whose subscribers are subs,
+// one scan of them each; cnt holds their pids of t.
+func (s *solver) scanTopic(t int32, subs, cnt []int32) {
+	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+		if s.owner[pid] < 0 {
+			m := s.scan(pid, subs, cnt)
+			s.owner[pid] = m
+			s.load[m]++
+			cnt[m]++
 		}
 	}
 }

@@ -1,3 +1,9 @@
+// The search of the general path's two phases (see general.go and
+// shiftAll in shift.go): cheapest paths of moves from the roots of a
+// goal, by Bellman-Ford with a queue; then, for the tight walks of
+// shift.go, the layering of its tight arcs by hops from the roots
+// (layer) and its own paths (path).
+
 package balance
 
 import (
@@ -6,9 +12,8 @@ import (
 )
 
 // search computes the cost of a cheapest path of moves between the
-// sources (members of load level) and every node, forward from the
-// sources or backward from the targets (members d with minLoad <=
-// load(d) <= maxLoad), by Bellman-Ford with a queue from every root at
+// sources of g and every node, forward from the sources or backward from
+// the targets of g, by Bellman-Ford with a queue from every root at
 // distance 0.
 //
 // Forward, the arcs out of member a are a -> t for the topic t of every
@@ -19,7 +24,7 @@ import (
 // member b come t -> b for every topic t it subscribes to and a -> b for
 // every claim of b that a holds; into topic t, a -> t for every holder a
 // of a pid of t.
-func (s *solver) search(forward bool, level, minLoad, maxLoad int32) error {
+func (s *solver) search(forward bool, g goal) error {
 	s.searches++
 	s.prepareSearch()
 	s.forward = forward
@@ -31,7 +36,7 @@ func (s *solver) search(forward bool, level, minLoad, maxLoad int32) error {
 	}
 	q := s.queue[:0]
 	for m := range s.n {
-		if l := s.load[m]; forward && l == level || !forward && l >= minLoad && l <= maxLoad {
+		if g.root(forward, s.load[m]) {
 			s.dist[m] = 0
 			s.inQueue[m] = true
 			q = append(q, m)

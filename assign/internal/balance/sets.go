@@ -1,3 +1,9 @@
+// Who subscribes to what, the indexes both paths share: TopicSets
+// answers "does m subscribe to t" in O(1) (check, valid and the adapter
+// use it), Identical sends Solve down the fast path, and subClasses lists
+// a topic's subscribers for the general path's placement and searches
+// without a list per (topic, member) pair.
+
 package balance
 
 import (

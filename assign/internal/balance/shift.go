@@ -1,3 +1,10 @@
+// Shifting, the one mechanism of both phases of the general path (see
+// general.go): shiftAll searches (search.go) and shifts partitions along
+// the search's tight paths until no path allows it; tight finds another
+// tight path when the search's own is spent; augment makes the moves,
+// choose picking which pid of a topic moves; arcCost re-reads an arc to
+// tell whether a path is intact.
+
 package balance
 
 import (
@@ -7,37 +14,32 @@ import (
 	"slices"
 )
 
-// shiftAll shifts partitions from members of load level to members d
-// with minLoad <= load(d) <= maxLoad along paths of cost below maxDist
-// until there are none, and reports whether it shifted any. A shift
-// needs load(d) = load(s) - 1 (tie) or load(d) <= load(s) - 2 (not tie),
-// with the loads at the time of the shift.
+// shiftAll shifts partitions for g until no path allows it, and reports
+// whether it shifted any. It runs in rounds: a search, then shifts along
+// its paths (shiftEnds), until a search finds no end it can reach.
 //
 // One search serves many shifts. It runs from the smaller side, so that
 // every member of the larger side (an end) has a path: backward from
-// the targets when sources are as many (a member joining takes its share
-// from many sources in one search), forward from the sources otherwise
-// (a member holding too much hands it to many targets). Its distances
-// are a potential under which every arc has a reduced cost >= 0: tight
-// arcs, of reduced cost 0, include those of its paths. Shifting along a
-// tight path keeps that true (the reversed arcs are tight, arcs that
-// appear are tight, arcs that vanish or grow dearer do not matter), so
-// it keeps the move graph free of negative cycles, and a tight path
-// costs what the search saw: the distance of its end. So each end, the
-// cheapest first, follows the search's own path while it is intact, and
-// when it is not, another tight path (tight); in passes, one shift per
-// end and pass, while the loads allow.
-func (s *solver) shiftAll(level int32, tie bool, minLoad, maxLoad, maxDist int32) (bool, error) {
+// the targets when they are no more than the sources (a member joining
+// takes its share from many sources in one search), forward from the
+// sources otherwise (a member holding too much hands it to many
+// targets). Its distances are a potential under which every arc has a
+// reduced cost >= 0: tight arcs, of reduced cost 0, include those of its
+// paths. Shifting along a tight path keeps that true (the reversed arcs
+// are tight, arcs that appear are tight, arcs that vanish or grow dearer
+// do not matter), so it keeps the move graph free of negative cycles,
+// and a tight path costs what the search saw: the distance of its end.
+func (s *solver) shiftAll(g goal) (bool, error) {
 	shifted := false
 	var ends []int32
 	var steps []step
 	for {
 		sources, targets := 0, 0
 		for _, l := range s.load {
-			if l == level {
+			if g.source(l) {
 				sources++
 			}
-			if l >= minLoad && l <= maxLoad {
+			if g.target(l) {
 				targets++
 			}
 		}
@@ -48,81 +50,96 @@ func (s *solver) shiftAll(level int32, tie bool, minLoad, maxLoad, maxDist int32
 		if s.direction != 0 {
 			forward = s.direction > 0
 		}
-		if err := s.search(forward, level, minLoad, maxLoad); err != nil {
+		if err := s.search(forward, g); err != nil {
 			return shifted, err
 		}
 		ends = ends[:0]
 		for m := range s.n {
-			if l := s.load[m]; s.dist[m] < maxDist && (forward && l >= minLoad && l <= maxLoad || !forward && l == level) {
+			if s.dist[m] < g.maxDist && g.end(forward, s.load[m]) {
 				ends = append(ends, m)
 			}
 		}
 		if len(ends) == 0 {
 			return shifted, nil
 		}
-		slices.SortStableFunc(ends, func(a, b int32) int {
-			return cmp.Compare(s.dist[a], s.dist[b])
-		})
-		for i := range s.dead {
-			s.dead[i] = inf
+		var err error
+		if steps, err = s.shiftEnds(g, ends, steps); err != nil {
+			return shifted, err
 		}
-		progress := false
-		for again := true; again; {
-			again = false
-			for _, e := range ends {
-				// Each end shifts at most one partition per pass, so that
-				// loads move evenly, and only while it is still a source or
-				// a target.
-				if l := s.load[e]; !forward && l != level || forward && (l < minLoad || l > maxLoad) {
-					continue
-				}
-				var need int32
-				switch {
-				case forward && tie:
-					need = s.load[e] + 1
-				case forward:
-					need = s.load[e] + 2
-				case tie:
-					need = -(s.load[e] - 1)
-				default:
-					need = -(s.load[e] - 2)
-				}
-				// The search's own path first; another tight one if that is
-				// spent.
-				var err error
-				if steps, err = s.path(e, steps[:0]); err != nil {
-					return shifted, err
-				}
-				if s.noTree || !s.shiftable(steps, tie) || !s.intact(steps) {
-					if !s.someRoot(need) {
-						continue // tight would search in vain
-					}
-					if !s.layered {
-						s.layer()
-					}
-					var ok bool
-					if steps, ok = s.tight(e, need, steps[:0]); !ok {
-						if s.rootStale {
-							s.rootLoad = -1 // recount before the next walk
-						}
-						continue
-					}
-					if !s.shiftable(steps, tie) {
-						return shifted, fmt.Errorf("%w: a tight path cannot shift", ErrInternal)
-					}
-				}
-				if err := s.augment(steps); err != nil {
-					return shifted, err
-				}
-				shifted, progress, again = true, true, true
-				s.rootStale = true
+		shifted = true
+	}
+}
+
+// shiftEnds makes the shifts of one search: each end, the cheapest
+// first, follows the search's own path while it is intact, and when it
+// is not, another tight path (tight); in passes, one shift per end and
+// pass, while the loads allow. It fails unless it shifts at least once:
+// the cheapest path of a fresh search is intact. steps is scratch.
+func (s *solver) shiftEnds(g goal, ends []int32, steps []step) ([]step, error) {
+	slices.SortStableFunc(ends, func(a, b int32) int {
+		return cmp.Compare(s.dist[a], s.dist[b])
+	})
+	for i := range s.dead {
+		s.dead[i] = inf
+	}
+	progress := false
+	for again := true; again; {
+		again = false
+		for _, e := range ends {
+			// Each end shifts at most one partition per pass, so that
+			// loads move evenly, and only while it is still a source or
+			// a target.
+			if !g.end(s.forward, s.load[e]) {
+				continue
+			}
+			var ok bool
+			var err error
+			if steps, ok, err = s.shiftEnd(g, e, steps); err != nil {
+				return steps, err
+			}
+			if ok {
+				progress, again = true, true
 			}
 		}
-		if !progress {
-			// The cheapest path of a fresh search is intact.
-			return shifted, fmt.Errorf("%w: no path of the search can be followed", ErrInternal)
+	}
+	if !progress {
+		return steps, fmt.Errorf("%w: no path of the search can be followed", ErrInternal)
+	}
+	return steps, nil
+}
+
+// shiftEnd shifts one partition along a path of the last search between
+// end e and a root whose load allows it: the search's own path first,
+// another tight one if that is spent. It reports whether it shifted.
+func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
+	need := g.need(s.forward, s.load[e])
+	var err error
+	if steps, err = s.path(e, steps[:0]); err != nil {
+		return steps, false, err
+	}
+	if s.noTree || !s.shiftable(steps, g.tie) || !s.intact(steps) {
+		if !s.someRoot(need) {
+			return steps, false, nil // tight would search in vain
+		}
+		if !s.layered {
+			s.layer()
+		}
+		var ok bool
+		if steps, ok = s.tight(e, need, steps[:0]); !ok {
+			if s.rootStale {
+				s.rootLoad = -1 // recount before the next walk
+			}
+			return steps, false, nil
+		}
+		if !s.shiftable(steps, g.tie) {
+			return steps, false, fmt.Errorf("%w: a tight path cannot shift", ErrInternal)
 		}
 	}
+	if err := s.augment(steps); err != nil {
+		return steps, false, err
+	}
+	s.rootStale = true
+	return steps, true, nil
 }
 
 // intact reports whether every move of steps can still be made at the

@@ -1,3 +1,8 @@
+// The general path's state (see general.go for its phases): the solver,
+// what every phase reads and writes, and the bookkeeping that keeps it
+// consistent when a pid moves (move, and the held lists that the
+// searches and tight walk along).
+
 package balance
 
 import (
@@ -64,9 +69,9 @@ type solver struct {
 	searches  int // searches run, for tests
 }
 
-func newSolver(p *Problem, start []int32, total int) *solver {
+func newSolver(p *Problem, start []int32, total int, o options) *solver {
 	n := len(p.Subs)
-	return &solver{p: p, n: int32(n), start: start, owner: make([]int32, total), load: make([]int32, n)}
+	return &solver{p: p, n: int32(n), start: start, owner: make([]int32, total), load: make([]int32, n), options: o}
 }
 
 // prepareSearch allocates what searches need, at the first: most
