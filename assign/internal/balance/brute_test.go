@@ -53,6 +53,39 @@ func tinyProblem(t *rapid.T) *Problem {
 	return p
 }
 
+// drawGroup draws a group of heterogeneous subscriptions: up to
+// maxMembers members, up to maxTopics topics of up to maxParts partitions,
+// each member subscribing to each topic with probability num/den, and a
+// random member adopting a topic nobody subscribes to (the adapter drops
+// such topics; Solve refuses them).
+func drawGroup(t *rapid.T, maxMembers, maxTopics, maxParts, num, den int) *Problem {
+	n := rapid.IntRange(1, maxMembers).Draw(t, "members")
+	T := rapid.IntRange(1, maxTopics).Draw(t, "topics")
+	p := &Problem{Parts: make([]int32, T), Subs: make([][]int32, n)}
+	for i := range T {
+		p.Parts[i] = int32(rapid.IntRange(0, maxParts).Draw(t, "parts"))
+	}
+	for m := range n {
+		for i := range T {
+			if rapid.IntRange(0, den-1).Draw(t, "sub") < num {
+				p.Subs[m] = append(p.Subs[m], int32(i))
+			}
+		}
+	}
+	for i := range T {
+		anyone := false
+		for m := range n {
+			anyone = anyone || subscribes(p.Subs[m], int32(i))
+		}
+		if !anyone {
+			m := rapid.IntRange(0, n-1).Draw(t, "adopter")
+			p.Subs[m] = append(p.Subs[m], int32(i))
+			slices.Sort(p.Subs[m])
+		}
+	}
+	return p
+}
+
 // drawHistory fills p.Claim, p.Prev and, half the time, racks (p.Rack,
 // one replica per pid). For each pid, claim draws its claimant from the
 // subscribers subs of its topic t (or returns -1), and one time in four
@@ -107,11 +140,16 @@ func identicalProblem(t *rapid.T, maxMembers, maxTopics, maxParts int) *Problem 
 	return p
 }
 
+// pids returns the first pid of each topic of p, and the number of pids.
+func pids(p *Problem) (start []int32, total int) {
+	start = Start(p.Parts)
+	return start, int(start[len(p.Parts)])
+}
+
 // bruteForce enumerates every valid assignment and returns the least sum
 // of squared loads, and the fewest moves among assignments reaching it.
 func bruteForce(p *Problem) (sumSq, moves int) {
-	start := Start(p.Parts)
-	total := int(start[len(p.Parts)])
+	_, total := pids(p)
 	var subsOf [][]int32 // pid => members that may hold it
 	for ti := range p.Parts {
 		var subs []int32
@@ -166,6 +204,15 @@ func measure(p *Problem, owner []int32) (sumSq, moves int) {
 	return sumSq, moves
 }
 
+// sameCost fails t unless owner, the answer of got, has the sum of
+// squared loads and the moves of want's answer, wantSq and wantMoves.
+func sameCost(t *rapid.T, p *Problem, got string, owner []int32, want string, wantSq, wantMoves int) {
+	t.Helper()
+	if gotSq, gotMoves := measure(p, owner); gotSq != wantSq || gotMoves != wantMoves {
+		t.Fatalf("%s: sum of squares %d, moves %d; %s: %d, %d (owners %v)", got, gotSq, gotMoves, want, wantSq, wantMoves, owner)
+	}
+}
+
 func validOwners(t *rapid.T, p *Problem, owner []int32) {
 	start := Start(p.Parts)
 	if len(owner) != int(start[len(p.Parts)]) {
@@ -190,10 +237,7 @@ func TestSolveMatchesBruteForce(t *testing.T) {
 			t.Fatal(err)
 		}
 		validOwners(t, p, owner)
-		gotSq, gotMoves := measure(p, owner)
-		if gotSq != wantSq || gotMoves != wantMoves {
-			t.Fatalf("Solve: sum of squares %d, moves %d; brute force: %d, %d (owners %v)", gotSq, gotMoves, wantSq, wantMoves, owner)
-		}
+		sameCost(t, p, "Solve", owner, "brute force", wantSq, wantMoves)
 	})
 }
 
@@ -202,8 +246,7 @@ func TestSolveMatchesBruteForce(t *testing.T) {
 func TestGeneralMatchesBruteForceOnIdentical(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := tinyProblem(t)
-		start := Start(p.Parts)
-		total := int(start[len(p.Parts)])
+		start, total := pids(p)
 		if total == 0 {
 			return
 		}
@@ -213,10 +256,7 @@ func TestGeneralMatchesBruteForceOnIdentical(t *testing.T) {
 			t.Fatal(err)
 		}
 		validOwners(t, p, owner)
-		gotSq, gotMoves := measure(p, owner)
-		if gotSq != wantSq || gotMoves != wantMoves {
-			t.Fatalf("general: sum of squares %d, moves %d; brute force: %d, %d", gotSq, gotMoves, wantSq, wantMoves)
-		}
+		sameCost(t, p, "general", owner, "brute force", wantSq, wantMoves)
 	})
 }
 
@@ -225,8 +265,7 @@ func TestGeneralMatchesBruteForceOnIdentical(t *testing.T) {
 func TestPlaceHeapsMatchScan(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := tinyProblem(t)
-		start := Start(p.Parts)
-		total := int(start[len(p.Parts)])
+		start, total := pids(p)
 		if total == 0 {
 			return
 		}
@@ -273,8 +312,7 @@ func TestFastMatchesGeneral(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := identicalProblem(t, 12, 4, 40)
 		n := len(p.Subs)
-		start := Start(p.Parts)
-		total := int(start[len(p.Parts)])
+		start, total := pids(p)
 		if total == 0 {
 			return
 		}
@@ -291,11 +329,8 @@ func TestFastMatchesGeneral(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fs, fm := measure(p, fastOwner)
 		gs, gm := measure(p, generalOwner)
-		if fs != gs || fm != gm {
-			t.Fatalf("fast path: sum of squares %d, moves %d; general: %d, %d", fs, fm, gs, gm)
-		}
+		sameCost(t, p, "fast path", fastOwner, "general", gs, gm)
 	})
 }
 
@@ -304,8 +339,7 @@ func TestFastMatchesGeneral(t *testing.T) {
 func TestFreshShortcut(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := identicalProblem(t, 20, 5, 50)
-		start := Start(p.Parts)
-		total := int(start[len(p.Parts)])
+		start, total := pids(p)
 		closed, dealt := fastWith(p, start, total, true), fastWith(p, start, total, false)
 		if !slices.Equal(closed, dealt) {
 			t.Fatalf("closed form %v, round-robin %v", closed, dealt)
@@ -389,50 +423,20 @@ func referenceFlow(p *Problem) (sumSq, moves int) {
 // heterogeneous problems too big to enumerate.
 func TestSolveMatchesReferenceFlow(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(1, 7).Draw(t, "members")
-		T := rapid.IntRange(1, 5).Draw(t, "topics")
-		p := &Problem{Parts: make([]int32, T), Subs: make([][]int32, n)}
-		for i := range T {
-			p.Parts[i] = int32(rapid.IntRange(0, 8).Draw(t, "parts"))
-		}
-		for m := range n {
-			for i := range T {
-				if rapid.IntRange(0, 2).Draw(t, "sub") == 0 {
-					p.Subs[m] = append(p.Subs[m], int32(i))
-				}
+		p := drawGroup(t, 7, 5, 8, 1, 3)
+		n := len(p.Subs)
+		drawHistory(t, p, func(_ int32, subs []int32) int32 {
+			if m := int32(rapid.IntRange(-1, n-1).Draw(t, "claim")); slices.Contains(subs, m) {
+				return m
 			}
-		}
-		for i := range T { // every topic needs a subscriber
-			anyone := false
-			for m := range n {
-				anyone = anyone || slices.Contains(p.Subs[m], int32(i))
-			}
-			if !anyone {
-				m := rapid.IntRange(0, n-1).Draw(t, "adopter")
-				p.Subs[m] = append(p.Subs[m], int32(i))
-				slices.Sort(p.Subs[m])
-			}
-		}
-		start := Start(p.Parts)
-		p.Claim = make([]int32, start[T])
-		for ti := range T {
-			for pid := start[ti]; pid < start[ti+1]; pid++ {
-				p.Claim[pid] = -1
-				m := rapid.IntRange(-1, n-1).Draw(t, "claim")
-				if m >= 0 && slices.Contains(p.Subs[m], int32(ti)) {
-					p.Claim[pid] = int32(m)
-				}
-			}
-		}
+			return -1
+		})
 		owner, err := Solve(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		validOwners(t, p, owner)
-		gotSq, gotMoves := measure(p, owner)
 		wantSq, wantMoves := referenceFlow(p)
-		if gotSq != wantSq || gotMoves != wantMoves {
-			t.Fatalf("Solve: sum of squares %d, moves %d; reference flow %d, %d", gotSq, gotMoves, wantSq, wantMoves)
-		}
+		sameCost(t, p, "Solve", owner, "reference flow", wantSq, wantMoves)
 	})
 }

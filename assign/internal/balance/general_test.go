@@ -13,31 +13,9 @@ import (
 // up to 30 partitions, claims that need not be balanced (so that the
 // solver has shifting to do), previous owners and racks.
 func mediumProblem(t *rapid.T) *Problem {
-	n := rapid.IntRange(1, 14).Draw(t, "members")
-	T := rapid.IntRange(1, 6).Draw(t, "topics")
-	p := &Problem{Parts: make([]int32, T), Subs: make([][]int32, n)}
-	for i := range T {
-		p.Parts[i] = int32(rapid.IntRange(0, 30).Draw(t, "parts"))
-	}
-	density := rapid.IntRange(1, 4).Draw(t, "density") // subscribes with probability density/5
-	for m := range n {
-		for i := range T {
-			if rapid.IntRange(0, 4).Draw(t, "sub") < density {
-				p.Subs[m] = append(p.Subs[m], int32(i))
-			}
-		}
-	}
-	for i := range T { // every topic needs a subscriber
-		anyone := false
-		for m := range n {
-			anyone = anyone || subscribes(p.Subs[m], int32(i))
-		}
-		if !anyone {
-			m := rapid.IntRange(0, n-1).Draw(t, "adopter")
-			p.Subs[m] = append(p.Subs[m], int32(i))
-			slices.Sort(p.Subs[m])
-		}
-	}
+	density := rapid.IntRange(1, 4).Draw(t, "density")
+	p := drawGroup(t, 14, 6, 30, density, 5)
+	n := len(p.Subs)
 	// Claims lean on a few members so that loads start uneven.
 	heavy := rapid.IntRange(0, n-1).Draw(t, "heavy")
 	drawHistory(t, p, func(ti int32, subs []int32) int32 {
@@ -124,8 +102,7 @@ func certify(p *Problem, owner []int32) error {
 func TestGeneralOptimalOnMediumProblems(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := mediumProblem(t)
-		start := Start(p.Parts)
-		total := int(start[len(p.Parts)])
+		start, total := pids(p)
 		if total == 0 {
 			return
 		}
@@ -138,11 +115,8 @@ func TestGeneralOptimalOnMediumProblems(t *testing.T) {
 			t.Fatal(err)
 		}
 		if total*len(p.Subs) <= 200 {
-			gotSq, gotMoves := measure(p, owner)
 			wantSq, wantMoves := referenceFlow(p)
-			if gotSq != wantSq || gotMoves != wantMoves {
-				t.Fatalf("general: sum of squares %d, moves %d; reference flow %d, %d", gotSq, gotMoves, wantSq, wantMoves)
-			}
+			sameCost(t, p, "general", owner, "reference flow", wantSq, wantMoves)
 		}
 		again, err := general(p, start, total)
 		if err != nil {
@@ -284,8 +258,7 @@ func TestHeavyMemberInOneSearch(t *testing.T) {
 		all[i] = int32(i)
 	}
 	p.Subs[0] = all
-	start := Start(p.Parts)
-	total := int(start[len(p.Parts)])
+	start, total := pids(p)
 	p.Claim = make([]int32, total) // all member 0's
 	s := newSolver(p, start, total, options{heapAbove: heapAbove})
 	s.place()
@@ -310,8 +283,7 @@ func TestHeavyMemberInOneSearch(t *testing.T) {
 func TestGeneralOptimalWhateverTheRoute(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := mediumProblem(t)
-		start := Start(p.Parts)
-		total := int(start[len(p.Parts)])
+		start, total := pids(p)
 		if total == 0 {
 			return
 		}
@@ -332,11 +304,8 @@ func TestGeneralOptimalWhateverTheRoute(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		gotSq, gotMoves := measure(p, owner)
 		wantSq, wantMoves := measure(p, want)
-		if gotSq != wantSq || gotMoves != wantMoves {
-			t.Fatalf("%+v: sum of squares %d, moves %d; default options %d, %d", o, gotSq, gotMoves, wantSq, wantMoves)
-		}
+		sameCost(t, p, fmt.Sprintf("%+v", o), owner, "default options", wantSq, wantMoves)
 	})
 }
 
