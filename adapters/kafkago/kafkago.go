@@ -16,8 +16,9 @@
 // [github.com/assigncalc/assigncalc/assign/wire], where Kafka's Java
 // assignor of the same name reads it, and sticky members send the
 // StickyAssignor user data (version 1, with the generation) that Java's
-// StickyAssignor and franz-go's sticky balancer send, so that a kafka-go
-// member and a Java or franz-go member of one group understand each other.
+// StickyAssignor and franz-go's sticky balancer send, so that a leader of
+// another client reads a kafka-go member's history as its own members'
+// (but see Mixed groups).
 //
 // # Eager only
 //
@@ -62,10 +63,12 @@
 // metadata for member") when it finds the fields of version 1 or later,
 // which Java, franz-go and sarama members always send. The leader then
 // leaves and rejoins, and the group goes on under another leader. The
-// other way round works: franz-go (and this project's adapters/franz) read
-// kafka-go's metadata, so a group mixing kafka-go members using this
-// package with franz-go or Java members of the same strategy settles on the
-// same assignment whichever of those leads.
+// other way round works where the leader tolerates kafka-go's subscription,
+// which declares version 1 but leaves out its owned_partitions: franz-go
+// (and this project's adapters/franz and adapters/sarama) read it as version
+// 0, so kafka-go members using this package share a group with franz-go
+// members of the same strategy. Java's consumer, by kafka-go issue 762,
+// refuses it.
 //
 // # When the leader cannot assign
 //
