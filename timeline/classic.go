@@ -1,0 +1,656 @@
+package timeline
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/assigncalc/assigncalc/assign"
+)
+
+// This file is the classic protocol: the group coordinator's states and
+// the members' heartbeat threads and poll loops, as Kafka's classic group
+// coordinator and Java consumer behave. Each rule lives in one method:
+//
+//	heartbeat      a member learns of a rebalance from a heartbeat response
+//	scheduleRejoin it rejoins at its next poll, after its current batch
+//	rejoin         eager members revoke everything as they send JoinGroup
+//	joinGroup      the coordinator admits a member (static members with a
+//	               cached assignment skip the rebalance, KIP-345)
+//	startRebalance PreparingRebalance: the join phase, with its timeout or,
+//	               for an empty group, the initial delay (KIP-134)
+//	completeJoin   drop the laggards, assign, sync, Stable; cooperative
+//	               members that revoked rejoin for the follow-up (KIP-429)
+//	expire         the session timeout
+//	pollTimeout    max.poll.interval.ms: dynamic members leave, static ones
+//	               stop heartbeating
+
+type groupState int8
+
+const (
+	empty groupState = iota
+	preparing
+	stable
+)
+
+// classicMember is one consumer process and the coordinator's record of it.
+type classicMember struct {
+	Member
+	cfg Config
+
+	alive      bool // the process runs
+	inGroup    bool // the coordinator counts it as a member
+	joined     bool // its JoinGroup waits for the current join phase to end
+	outOfGroup bool // it knows it is no longer a member and must join anew
+
+	owned       []assign.TopicPartition // what it consumes now, sorted
+	reported    []assign.TopicPartition // what it claims when it rejoins
+	reportedGen int32
+	given       []assign.TopicPartition // the coordinator's assignment for it
+
+	lastContact int64 // the coordinator last heard from it
+	joinedAt    int64 // when it sent its JoinGroup in the current join phase
+
+	pollLoop
+	stallExtra int64 // a stall that began while it was joining: added to its next batch
+
+	rejoinReason  string    // why it rejoins at its next poll; "" when it does not
+	pendingTopics *[]string // a subscription to send at the next rejoin
+
+	// Tokens invalidate scheduled actions: an action runs only if its
+	// token is still current.
+	hbToken, rejoinToken, pollToken, expiryToken int
+}
+
+func (m *classicMember) static() bool { return m.InstanceID != "" }
+
+// classic is the coordinator of one group and its members.
+type classic struct {
+	*engine
+	sc       *normalized
+	protocol assign.RebalanceProtocol // of the strategy
+
+	topics         map[string]int32
+	assignedTopics map[string]int32 // the metadata of the last assignment
+	members        map[string]*classicMember
+	ids            []string // keys of members, sorted
+
+	state      groupState
+	generation int32
+	leader     string
+	open       int // index in rebalances of the open rebalance, -1 when none
+
+	joinToken      int   // invalidates the join timeout and initial delay timers
+	delaying       bool  // the initial delay of an empty group runs
+	newMemberAdded bool  // a member joined during the current delay
+	delayLeft      int64 // what is left of the rebalance timeout for further delays
+}
+
+func newClassic(e *engine, n *normalized) *classic {
+	c := &classic{
+		engine:   e,
+		sc:       n,
+		protocol: n.Strategy.Protocol(),
+		topics:   maps.Clone(n.Topics),
+		members:  make(map[string]*classicMember),
+		open:     -1,
+	}
+	e.ledger.exist(c.topics, 0)
+	return c
+}
+
+// add registers a process under m's ID.
+func (c *classic) add(m Member) *classicMember {
+	cm := &classicMember{Member: m, cfg: *m.Config, alive: true, reportedGen: -1}
+	cm.batch = cm.cfg.BatchMs()
+	if cm.Topics == nil {
+		cm.Topics = allTopics(c.topics)
+	}
+	c.members[m.ID] = cm
+	c.ids = slices.Sorted(maps.Keys(c.members))
+	return cm
+}
+
+// start sets up t = 0 and schedules the events.
+func (c *classic) start() {
+	if c.sc.Forming {
+		for _, m := range c.sc.members {
+			c.at(0, rankEvent, "", func() { c.joinGroup(c.add(m), m.ID+" joins") })
+		}
+	} else {
+		c.startStable()
+	}
+	for _, ev := range eventsInOrder(c.sc) {
+		c.at(ev.At, rankEvent, "", func() { c.onEvent(ev) })
+	}
+	c.assignedTopics = maps.Clone(c.topics)
+}
+
+// startStable puts the group in generation 1 with every member having
+// just received its assignment.
+func (c *classic) startStable() {
+	for _, m := range c.sc.members {
+		c.add(m)
+	}
+	a := c.sc.Initial
+	if a == nil {
+		var err error
+		if a, err = c.sc.Strategy.Assign(c.group()); err != nil {
+			c.err = err
+			return
+		}
+	}
+	c.state, c.generation, c.leader = stable, 1, c.ids[0]
+	for _, id := range c.ids {
+		m := c.members[id]
+		m.inGroup = true
+		c.sync(m, sortedCopy(a[id]))
+	}
+}
+
+func (c *classic) settled() bool { return c.state != preparing }
+
+// group is the leader's input: the members in the group, with what they
+// claim.
+func (c *classic) group() assign.Group {
+	g := assign.Group{Topics: c.topics}
+	for _, id := range c.ids {
+		if m := c.members[id]; m.inGroup || c.state == empty {
+			g.Members = append(g.Members, assign.Member{
+				ID: id, InstanceID: m.InstanceID, Topics: m.Topics,
+				Owned: m.reported, Generation: m.reportedGen,
+			})
+		}
+	}
+	return g
+}
+
+// onEvent applies a scenario event.
+func (c *classic) onEvent(ev Event) {
+	m := c.members[ev.Member]
+	switch ev.Kind {
+	case Join:
+		nm := c.add(Member{ID: ev.Member, InstanceID: ev.InstanceID, Topics: ev.Topics, Config: ev.Config})
+		c.step(ev.Member, "starts")
+		c.joinGroup(nm, ev.Member+" joins")
+	case Crash:
+		c.crash(m)
+	case Close:
+		c.close(m)
+	case Restart:
+		c.close(m)
+		c.at(c.now+ev.For, rankEvent, "", func() { c.comeBack(m) })
+	case Stall:
+		c.stall(m, ev.For)
+	case Subscribe:
+		if m.alive {
+			topics := slices.Clone(ev.Topics)
+			m.pendingTopics = &topics
+			c.scheduleRejoin(m, m.ID+" rejoins: subscription changed")
+		}
+	case Grow:
+		c.grow(ev.Topic, ev.Partitions)
+	}
+}
+
+// stopProcess ends what a member's process was doing: it consumes nothing
+// more and none of its scheduled actions run.
+func (c *classic) stopProcess(m *classicMember) {
+	c.ledger.drop(m.ID, m.owned, c.now)
+	m.owned = nil
+	m.alive = false
+	m.rejoinReason, m.pendingTopics = "", nil
+	m.hbToken++
+	m.rejoinToken++
+	m.pollToken++
+}
+
+// crash stops a member without a word. The coordinator notices when its
+// session expires, counted from the last heartbeat it sent; a member whose
+// JoinGroup is pending is kept alive until the join phase ends.
+func (c *classic) crash(m *classicMember) {
+	if !m.alive {
+		return
+	}
+	c.step(m.ID, "crashes")
+	c.stopProcess(m)
+	if m.inGroup && !m.joined {
+		c.scheduleExpiry(m)
+	}
+}
+
+// close shuts a member down: a dynamic member sends LeaveGroup, a static
+// one does not (KIP-345), so the coordinator waits for its session to
+// expire.
+func (c *classic) close(m *classicMember) {
+	if !m.alive {
+		return
+	}
+	if m.static() {
+		c.step(m.ID, "closes (static: no LeaveGroup)")
+		c.stopProcess(m)
+		if m.inGroup && !m.joined {
+			c.scheduleExpiry(m)
+		}
+		return
+	}
+	c.step(m.ID, "closes: LeaveGroup")
+	c.stopProcess(m)
+	if m.inGroup {
+		c.leave(m, m.ID+" leaves")
+	}
+}
+
+// comeBack starts a restarted member's new process, which remembers no
+// assignment, and joins.
+func (c *classic) comeBack(m *classicMember) {
+	m.alive, m.outOfGroup = true, true
+	m.reported, m.reportedGen = nil, -1
+	c.step(m.ID, "starts again")
+	c.joinGroup(m, m.ID+" joins")
+}
+
+// stall makes the batch m processes now take extra longer. If that puts
+// more than max.poll.interval.ms between two polls, the member leaves the
+// group when the interval runs out.
+func (c *classic) stall(m *classicMember, extra int64) {
+	if !m.alive {
+		return
+	}
+	c.step(m.ID, "stalls for %d ms", extra)
+	if m.joined {
+		m.stallExtra += extra
+		return
+	}
+	m.stall(c.now, extra)
+	c.watchPollInterval(m)
+	if m.rejoinReason != "" {
+		c.scheduleRejoin(m, m.rejoinReason)
+	}
+}
+
+// watchPollInterval schedules the poll timeout when the member's next poll
+// comes later than max.poll.interval.ms after its last one.
+func (c *classic) watchPollInterval(m *classicMember) {
+	m.pollToken++
+	expires, overdue := m.overdue(m.cfg.MaxPollInterval)
+	if !overdue {
+		return
+	}
+	token := m.pollToken
+	c.at(expires, rankMember, m.ID, func() {
+		if token == m.pollToken && m.alive && !m.joined {
+			c.pollTimeout(m)
+		}
+	})
+}
+
+// pollTimeout: the heartbeat thread finds that poll() was not called for
+// max.poll.interval.ms. The member gives its partitions up as lost; a
+// dynamic member sends LeaveGroup, a static one stops heartbeating. Either
+// joins again at its next poll.
+func (c *classic) pollTimeout(m *classicMember) {
+	c.ledger.drop(m.ID, m.owned, c.now)
+	m.owned, m.reported, m.reportedGen = nil, nil, -1
+	m.outOfGroup = true
+	m.hbToken++
+	if m.static() {
+		c.step(m.ID, "poll timeout: stops heartbeating (static: no LeaveGroup)")
+		if m.inGroup {
+			c.scheduleExpiry(m)
+		}
+	} else {
+		c.step(m.ID, "poll timeout: LeaveGroup")
+		if m.inGroup {
+			c.leave(m, m.ID+": max.poll.interval.ms exceeded")
+		}
+	}
+	c.scheduleRejoin(m, m.ID+" joins")
+}
+
+// grow adds partitions. The leader notices at its next metadata refresh
+// (every metadata.max.age.ms, counted from t = 0) and rejoins at its next
+// poll; a rebalance that ends before uses the new metadata already.
+func (c *classic) grow(topic string, partitions int32) {
+	c.topics[topic] = partitions
+	c.ledger.exist(c.topics, c.now)
+	c.step("", "%s has %d partitions", topic, partitions)
+	leader := c.members[c.leader]
+	if leader == nil {
+		return
+	}
+	age := leader.cfg.MetadataMaxAge
+	refresh := (c.now + age - 1) / age * age
+	c.at(refresh, rankMember, leader.ID, func() {
+		l := c.members[c.leader]
+		if l == nil || !l.alive || !l.inGroup || maps.Equal(c.topics, c.assignedTopics) {
+			return
+		}
+		c.step(l.ID, "metadata refresh: partitions changed")
+		c.scheduleRejoin(l, l.ID+" rejoins: metadata changed")
+	})
+}
+
+// heartbeat is one beat of m's heartbeat thread. It keeps the session
+// alive and brings back news: a rebalance in progress, which the member
+// acts on at its next poll, or that it is no longer a member.
+func (c *classic) heartbeat(m *classicMember) {
+	if !m.inGroup {
+		c.step(m.ID, "heartbeat: unknown member")
+		m.outOfGroup = true
+		c.scheduleRejoin(m, m.ID+" joins")
+		return
+	}
+	m.lastContact = c.now
+	if c.state == preparing && !m.joined && m.rejoinReason == "" {
+		c.step(m.ID, "heartbeat: rebalance in progress")
+		c.scheduleRejoin(m, m.ID+" rejoins")
+	}
+	c.startHeartbeats(m, c.now+m.cfg.HeartbeatInterval)
+}
+
+// startHeartbeats (re)starts m's heartbeat thread with a beat at t.
+func (c *classic) startHeartbeats(m *classicMember, t int64) {
+	m.hbToken++
+	token := m.hbToken
+	c.every(t, m.ID, func() {
+		if token == m.hbToken {
+			c.heartbeat(m)
+		}
+	})
+}
+
+// scheduleRejoin makes m rejoin at its next poll, after the batch it is
+// processing.
+func (c *classic) scheduleRejoin(m *classicMember, reason string) {
+	m.rejoinReason = reason
+	m.rejoinToken++
+	token := m.rejoinToken
+	c.at(m.nextPoll(c.now), rankMember, m.ID, func() {
+		if token == m.rejoinToken && m.alive {
+			c.rejoin(m)
+		}
+	})
+}
+
+// rejoin is m's poll sending JoinGroup. Eager members revoke everything
+// first (onPartitionsRevoked); cooperative members keep what they own.
+func (c *classic) rejoin(m *classicMember) {
+	reason := m.rejoinReason
+	m.rejoinReason = ""
+	if m.pendingTopics != nil {
+		m.Topics, m.pendingTopics = *m.pendingTopics, nil
+	}
+	if c.protocol == assign.Eager && len(m.owned) > 0 {
+		c.step(m.ID, "revokes %s", list(m.owned))
+		c.ledger.drop(m.ID, m.owned, c.now)
+		m.owned = nil
+	}
+	c.joinGroup(m, reason)
+}
+
+// joinGroup is the coordinator receiving m's JoinGroup.
+func (c *classic) joinGroup(m *classicMember, reason string) {
+	m.hbToken++ // the heartbeat thread pauses during the rebalance
+	if m.outOfGroup && !m.static() {
+		m.inGroup = false // a dynamic member that left comes back as a new one
+	}
+	if m.static() && m.outOfGroup && m.inGroup && c.state == stable {
+		c.cachedRejoin(m)
+		return
+	}
+	if !m.inGroup && c.state == preparing && c.delaying {
+		c.newMemberAdded = true
+	}
+	m.inGroup, m.joined, m.outOfGroup, m.joinedAt = true, true, false, c.now
+	c.step(m.ID, "JoinGroup")
+	switch c.state {
+	case empty:
+		c.startRebalance("group forms")
+	case stable:
+		c.startRebalance(reason)
+	}
+	c.tryCompleteJoin()
+}
+
+// cachedRejoin: a static member the coordinator still knows rejoins a
+// Stable group with its subscription unchanged. It gets the assignment
+// cached for its group.instance.id and no rebalance happens (KIP-345).
+func (c *classic) cachedRejoin(m *classicMember) {
+	c.step(m.ID, "JoinGroup (static): cached assignment, no rebalance")
+	m.outOfGroup = false
+	m.expiryToken++
+	c.sync(m, m.given)
+}
+
+// startRebalance moves the group to PreparingRebalance. The join phase
+// ends when every member has rejoined or the rebalance timeout (the
+// largest max.poll.interval.ms) passes. An empty group instead waits
+// group.initial.rebalance.delay.ms, and as long again each time members
+// joined during the wait, within the rebalance timeout (KIP-134).
+func (c *classic) startRebalance(reason string) {
+	wasEmpty := c.state == empty
+	c.state = preparing
+	c.rebalances = append(c.rebalances, Rebalance{Start: c.now, End: -1, Reason: reason})
+	c.open = len(c.rebalances) - 1
+	c.step("", "PreparingRebalance: %s", reason)
+	c.joinToken++
+	token := c.joinToken
+	timeout := c.rebalanceTimeout()
+	if delay := c.sc.broker.InitialRebalanceDelay; wasEmpty && delay > 0 {
+		first := min(delay, timeout)
+		c.delaying, c.newMemberAdded, c.delayLeft = true, false, timeout-first
+		c.at(c.now+first, rankCoordinator, "", func() {
+			if token == c.joinToken {
+				c.initialDelayEnds()
+			}
+		})
+		return
+	}
+	c.at(c.now+timeout, rankCoordinator, "", func() {
+		if token == c.joinToken && c.state == preparing {
+			c.step("", "rebalance timeout")
+			c.completeJoin()
+		}
+	})
+}
+
+// rebalanceTimeout is the largest max.poll.interval.ms of the members.
+func (c *classic) rebalanceTimeout() int64 {
+	var t int64
+	for _, id := range c.ids {
+		if m := c.members[id]; m.inGroup {
+			t = max(t, m.cfg.MaxPollInterval)
+		}
+	}
+	return t
+}
+
+// initialDelayEnds ends one wait of the initial delay: if members joined
+// during it and the rebalance timeout allows, the coordinator waits again.
+func (c *classic) initialDelayEnds() {
+	if c.newMemberAdded && c.delayLeft > 0 {
+		wait := min(c.sc.broker.InitialRebalanceDelay, c.delayLeft)
+		c.newMemberAdded, c.delayLeft = false, c.delayLeft-wait
+		c.step("", "initial delay: members joined, waiting %d ms more", wait)
+		token := c.joinToken
+		c.at(c.now+wait, rankCoordinator, "", func() {
+			if token == c.joinToken {
+				c.initialDelayEnds()
+			}
+		})
+		return
+	}
+	c.delaying = false
+	c.completeJoin()
+}
+
+// tryCompleteJoin ends the join phase once every member has rejoined.
+func (c *classic) tryCompleteJoin() {
+	if c.state != preparing || c.delaying {
+		return
+	}
+	for _, id := range c.ids {
+		if m := c.members[id]; m.inGroup && !m.joined {
+			return
+		}
+	}
+	c.completeJoin()
+}
+
+// completeJoin ends the join phase: members that did not rejoin are
+// dropped, the leader assigns with the strategy, every member receives its
+// assignment in SyncGroup (taking no time), and the group is Stable in a
+// new generation. Cooperative members that had to revoke rejoin at once
+// for the follow-up rebalance.
+func (c *classic) completeJoin() {
+	c.joinToken++
+	c.delaying = false
+	for _, id := range c.ids {
+		if m := c.members[id]; m.inGroup && !m.joined {
+			c.remove(m, "did not rejoin in time: removed")
+		}
+	}
+	c.generation++
+	c.state = stable
+	g := c.group()
+	if len(g.Members) == 0 {
+		c.state = empty
+		c.closeRebalance()
+		return
+	}
+	c.chooseLeader()
+	a, err := c.sc.Strategy.Assign(g)
+	if err != nil {
+		c.err = fmt.Errorf("timeline: %s at %d ms: %w", c.sc.Strategy.Name(), c.now, err)
+		return
+	}
+	c.assignedTopics = maps.Clone(c.topics)
+	c.step(c.leader, "leader assigns generation %d", c.generation)
+	var revoking []*classicMember
+	for _, id := range c.ids {
+		if m := c.members[id]; m.inGroup {
+			if c.sync(m, sortedCopy(a[id])) {
+				revoking = append(revoking, m)
+			}
+		}
+	}
+	c.closeRebalance()
+	for _, m := range revoking {
+		m.rejoinReason = m.ID + " rejoins: cooperative follow-up"
+		c.rejoin(m)
+	}
+}
+
+func (c *classic) closeRebalance() {
+	if c.open >= 0 {
+		c.rebalances[c.open].End = c.now
+		c.rebalances[c.open].Generation = c.generation
+		c.open = -1
+	}
+}
+
+// chooseLeader keeps the leader if it is still a member, or else takes the
+// member that joined first (ties by ID).
+func (c *classic) chooseLeader() {
+	if l := c.members[c.leader]; l != nil && l.inGroup {
+		return
+	}
+	c.leader = ""
+	var first int64
+	for _, id := range c.ids {
+		if m := c.members[id]; m.inGroup && (c.leader == "" || m.joinedAt < first) {
+			c.leader, first = id, m.joinedAt
+		}
+	}
+}
+
+// sync hands m its assignment. An eager member consumes all of it; a
+// cooperative one revokes what it owned and did not get, keeps the rest
+// and adds what is new. It reports whether m revoked anything. A member
+// that crashed while its JoinGroup waited is assigned too, and the
+// coordinator expires it a session timeout later.
+func (c *classic) sync(m *classicMember, tps []assign.TopicPartition) bool {
+	m.joined = false
+	m.given = tps
+	m.lastContact = c.now
+	if !m.alive {
+		c.scheduleExpiry(m)
+		return false
+	}
+	revoked := minus(m.owned, tps)
+	if len(revoked) > 0 {
+		c.step(m.ID, "revokes %s", list(revoked))
+		c.ledger.drop(m.ID, revoked, c.now)
+	}
+	if c.sc.Forming || c.generation > 1 {
+		c.step(m.ID, "SyncGroup: receives %s", list(tps))
+	}
+	c.ledger.take(m.ID, tps, c.now)
+	m.owned, m.reported, m.reportedGen = tps, tps, c.generation
+	m.outOfGroup = false
+	m.expiryToken++
+	c.startHeartbeats(m, c.now+m.cfg.HeartbeatInterval)
+	m.prevPoll, m.pollBase = c.now, c.now+m.batch+m.stallExtra
+	m.stallExtra = 0
+	c.watchPollInterval(m)
+	return len(revoked) > 0
+}
+
+// scheduleExpiry makes the coordinator expire m a session timeout after it
+// last heard from it, unless it hears from it again.
+func (c *classic) scheduleExpiry(m *classicMember) {
+	m.expiryToken++
+	token := m.expiryToken
+	c.at(max(c.now, m.lastContact+m.cfg.SessionTimeout), rankCoordinator, "", func() {
+		if token == m.expiryToken && m.inGroup {
+			c.expire(m)
+		}
+	})
+}
+
+// expire removes a member whose session timed out.
+func (c *classic) expire(m *classicMember) {
+	c.remove(m, "session timeout: removed")
+	if c.state == stable {
+		c.startRebalance(m.ID + ": session timeout")
+	}
+	c.tryCompleteJoin()
+}
+
+// leave removes a member that sent LeaveGroup.
+func (c *classic) leave(m *classicMember, reason string) {
+	c.remove(m, "LeaveGroup: removed")
+	if c.state == stable {
+		c.startRebalance(reason)
+	}
+	c.tryCompleteJoin()
+}
+
+// remove takes m out of the group. A live member loses its partitions now
+// and learns it is out from its next heartbeat.
+func (c *classic) remove(m *classicMember, why string) {
+	c.step(m.ID, "%s", why)
+	m.inGroup, m.joined = false, false
+	m.expiryToken++
+	if m.alive && len(m.owned) > 0 {
+		c.ledger.drop(m.ID, m.owned, c.now)
+		m.owned, m.reported, m.reportedGen = nil, nil, -1
+	}
+	if m.alive && !m.outOfGroup {
+		// Its next heartbeat is answered UNKNOWN_MEMBER_ID.
+		m.hbToken++
+		token := m.hbToken
+		c.at(c.now+m.cfg.HeartbeatInterval, rankHeartbeat, m.ID, func() {
+			if token == m.hbToken {
+				c.heartbeat(m)
+			}
+		})
+	}
+}
+
+func sortedCopy(tps []assign.TopicPartition) []assign.TopicPartition {
+	out := slices.Clone(tps)
+	slices.SortFunc(out, assign.TopicPartition.Compare)
+	return out
+}

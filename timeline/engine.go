@@ -1,0 +1,218 @@
+package timeline
+
+import (
+	"cmp"
+	"container/heap"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/assigncalc/assigncalc/assign"
+)
+
+// maxActions bounds the actions one simulation may run, so that a
+// scenario that never settles ends with an error instead of looping.
+const maxActions = 5_000_000
+
+// Within one millisecond, actions run in the order of these ranks, then of
+// member ID, then of scheduling. Scenario events come first: a heartbeat
+// due at the instant of a crash is not sent.
+const (
+	rankEvent       = iota // scenario events, and a restarted member's return
+	rankCoordinator        // session expiry, join-phase and initial-delay timers
+	rankMember             // a member's poll: rejoining, revoking, leaving on poll timeout
+	rankHeartbeat          // periodic heartbeats
+)
+
+// action is one thing scheduled to happen.
+type action struct {
+	at       int64
+	rank     int
+	member   string
+	seq      int
+	periodic bool // a heartbeat: does not by itself keep the timeline going
+	do       func()
+}
+
+func (a *action) less(b *action) bool {
+	return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.rank, b.rank), strings.Compare(a.member, b.member), cmp.Compare(a.seq, b.seq)) < 0
+}
+
+// agenda is a min-heap of actions.
+type agenda []*action
+
+func (q agenda) Len() int           { return len(q) }
+func (q agenda) Less(i, j int) bool { return q[i].less(q[j]) }
+func (q agenda) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
+func (q *agenda) Push(x any)        { *q = append(*q, x.(*action)) }
+func (q *agenda) Pop() any {
+	old := *q
+	a := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return a
+}
+
+// engine is the clock, the agenda and the record shared by both protocols.
+type engine struct {
+	now        int64
+	queue      agenda
+	seq        int
+	pending    int // actions in queue that are not periodic
+	lastChange int64
+	err        error // a strategy's failure: stops the run
+
+	ledger     *ledger
+	steps      []Step
+	rebalances []Rebalance
+}
+
+func newEngine() *engine { return &engine{ledger: newLedger()} }
+
+// at schedules do at time t.
+func (e *engine) at(t int64, rank int, member string, do func()) {
+	e.push(&action{at: t, rank: rank, member: member, do: do})
+}
+
+// every schedules the periodic action do at time t.
+func (e *engine) every(t int64, member string, do func()) {
+	e.push(&action{at: t, rank: rankHeartbeat, member: member, periodic: true, do: do})
+}
+
+func (e *engine) push(a *action) {
+	a.seq = e.seq
+	e.seq++
+	if !a.periodic {
+		e.pending++
+	}
+	heap.Push(&e.queue, a)
+}
+
+// step records that something mattered now.
+func (e *engine) step(member, format string, args ...any) {
+	e.steps = append(e.steps, Step{At: e.now, Member: member, What: fmt.Sprintf(format, args...)})
+	e.lastChange = e.now
+}
+
+// run plays the agenda until until (when positive), or until settled
+// holds and only periodic actions are left.
+func (e *engine) run(until int64, settled func() bool) error {
+	for n := 0; e.queue.Len() > 0; n++ {
+		if n == maxActions {
+			return fmt.Errorf("timeline: the group did not settle within %d steps of the simulation (by %d ms)", maxActions, e.now)
+		}
+		if until <= 0 && e.pending == 0 && settled() {
+			break
+		}
+		if until > 0 && e.queue[0].at > until {
+			break
+		}
+		a := heap.Pop(&e.queue).(*action)
+		if !a.periodic {
+			e.pending--
+		}
+		e.now = a.at
+		a.do()
+		if e.err != nil {
+			return e.err
+		}
+	}
+	return nil
+}
+
+// finish closes the record at end and builds the timeline.
+func (e *engine) finish(strategy string, p Protocol, end int64) *Timeline {
+	for i := range e.rebalances {
+		if e.rebalances[i].End < 0 {
+			e.rebalances[i].End = end
+		}
+	}
+	tl := &Timeline{
+		Strategy:   strategy,
+		Protocol:   p,
+		End:        end,
+		Rebalances: e.rebalances,
+		Steps:      e.steps,
+		Partitions: e.ledger.partitions(end),
+		Final:      e.ledger.final(),
+	}
+	tl.Summary = summarize(tl)
+	return tl
+}
+
+// Simulate plays sc and returns its timeline. The result is a function of
+// sc's content only: the order of sc.Members and of map iteration is never
+// observable. It returns an error wrapping [ErrInvalidScenario] for a
+// scenario it cannot play, or the strategy's error.
+func Simulate(sc Scenario) (*Timeline, error) {
+	n, err := normalize(sc)
+	if err != nil {
+		return nil, err
+	}
+	e := newEngine()
+	var settled func() bool
+	switch n.Protocol {
+	case Classic:
+		c := newClassic(e, n)
+		c.start()
+		settled = c.settled
+	case Consumer:
+		c := newKIP848(e, n)
+		c.start()
+		settled = c.settled
+	}
+	if e.err != nil {
+		return nil, e.err
+	}
+	if err := e.run(n.Until, settled); err != nil {
+		return nil, err
+	}
+	end := n.Until
+	if end <= 0 {
+		end = e.lastChange
+		for _, ev := range n.Events {
+			end = max(end, ev.At+ev.For)
+		}
+	}
+	return e.finish(n.Strategy.Name(), n.Protocol, end), nil
+}
+
+// eventsInOrder returns the events of n ordered by time, ties in the
+// order listed.
+func eventsInOrder(n *normalized) []Event {
+	evs := slices.Clone(n.Events)
+	slices.SortStableFunc(evs, func(a, b Event) int { return cmp.Compare(a.At, b.At) })
+	return evs
+}
+
+// allTopics returns the names of topics, sorted.
+func allTopics(topics map[string]int32) []string {
+	out := make([]string, 0, len(topics))
+	for t := range topics {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// minus returns the partitions of a not in b; both sorted.
+func minus(a, b []assign.TopicPartition) []assign.TopicPartition {
+	var out []assign.TopicPartition
+	for _, tp := range a {
+		if _, found := slices.BinarySearchFunc(b, tp, assign.TopicPartition.Compare); !found {
+			out = append(out, tp)
+		}
+	}
+	return out
+}
+
+// list formats partitions for a step: "t-0 t-1".
+func list(tps []assign.TopicPartition) string {
+	if len(tps) == 0 {
+		return "nothing"
+	}
+	s := make([]string, len(tps))
+	for i, tp := range tps {
+		s[i] = tp.String()
+	}
+	return strings.Join(s, " ")
+}

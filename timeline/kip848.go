@@ -1,0 +1,430 @@
+package timeline
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/assigncalc/assigncalc/assign"
+)
+
+// This file is the consumer protocol of KIP-848: no join or sync phase;
+// members heartbeat, the coordinator bumps the group epoch on every
+// change and computes a target assignment at once, and each member
+// reconciles towards its target at its heartbeats. Each rule lives in one
+// method:
+//
+//	bump       a change: new group epoch, new target (server-side assignor)
+//	heartbeat  the coordinator answers with the member's assignment: first
+//	           what to revoke; once it is revoked, the target partitions
+//	           nobody else still holds
+//	revoke     the member revokes at its next poll (the callback runs in
+//	           poll) and acknowledges with a heartbeat right away
+//	expire     the session timeout frees a member's partitions
+//	leave      a dynamic member leaves (epoch -1) and frees them at once; a
+//	           static one (epoch -2) keeps them for a session timeout
+//	pollTimeout max.poll.interval.ms: the member leaves as on close
+
+// kipMember is one consumer and the coordinator's record of it.
+type kipMember struct {
+	Member
+	cfg Config
+	pollLoop
+
+	alive    bool
+	inGroup  bool
+	away     bool // a static member that left with epoch -2, or timed out: its assignment waits for it
+	owned    []assign.TopicPartition
+	target   []assign.TopicPartition
+	revoking []assign.TopicPartition // asked to revoke, not yet acknowledged
+
+	lastContact int64
+	hbToken     int
+	onPoll      []func() // what it does at its next poll
+	timedOut    bool     // its poll timer expired; it rejoins at its next poll
+	pollToken   int      // invalidates the scheduled poll and poll timeout
+	expiryToken int
+}
+
+func (m *kipMember) static() bool { return m.InstanceID != "" }
+
+// kip848 is a consumer-protocol group coordinator and its members.
+type kip848 struct {
+	*engine
+	sc      *normalized
+	topics  map[string]int32
+	members map[string]*kipMember
+	ids     []string
+	holder  map[assign.TopicPartition]string // partition => the member the coordinator counts as holding it
+	epoch   int32
+	open    int // the open rebalance in rebalances, -1 when none
+}
+
+func newKIP848(e *engine, n *normalized) *kip848 {
+	k := &kip848{
+		engine:  e,
+		sc:      n,
+		topics:  maps.Clone(n.Topics),
+		members: make(map[string]*kipMember),
+		holder:  make(map[assign.TopicPartition]string),
+		open:    -1,
+	}
+	e.ledger.exist(k.topics, 0)
+	return k
+}
+
+func (k *kip848) add(m Member) *kipMember {
+	km := &kipMember{Member: m, cfg: *m.Config, alive: true}
+	km.batch = km.cfg.BatchMs()
+	if km.Topics == nil {
+		km.Topics = allTopics(k.topics)
+	}
+	k.members[m.ID] = km
+	k.ids = slices.Sorted(maps.Keys(k.members))
+	return km
+}
+
+func (k *kip848) start() {
+	for _, m := range k.sc.members {
+		k.add(m)
+	}
+	if k.sc.Forming {
+		for _, id := range k.ids {
+			m := k.members[id]
+			k.at(0, rankEvent, "", func() { k.join(m) })
+		}
+	} else {
+		k.startStable()
+	}
+	for _, ev := range eventsInOrder(k.sc) {
+		k.at(ev.At, rankEvent, "", func() { k.onEvent(ev) })
+	}
+}
+
+// startStable puts the group at epoch 1 with every member owning its
+// target.
+func (k *kip848) startStable() {
+	for _, id := range k.ids {
+		k.members[id].inGroup = true
+	}
+	a := k.sc.Initial
+	if a == nil {
+		var err error
+		if a, err = k.sc.Strategy.Assign(k.group()); err != nil {
+			k.err = err
+			return
+		}
+	}
+	k.epoch = 1
+	for _, id := range k.ids {
+		m := k.members[id]
+		m.target = sortedCopy(a[id])
+		m.owned = m.target
+		for _, tp := range m.owned {
+			k.holder[tp] = id
+		}
+		k.ledger.take(id, m.owned, 0)
+		m.restart(0, m.batch)
+		k.startHeartbeats(m, k.sc.broker.ConsumerHeartbeatInterval)
+	}
+}
+
+// settled reports whether every member has reached its target.
+func (k *kip848) settled() bool {
+	for _, id := range k.ids {
+		m := k.members[id]
+		if m.inGroup && !m.away && (!m.alive || len(m.revoking) > 0 || !slices.Equal(m.owned, m.target)) {
+			return false
+		}
+	}
+	return true
+}
+
+// group is the assignor's input: the members, each claiming its current
+// target, as the server-side assignors read it.
+func (k *kip848) group() assign.Group {
+	g := assign.Group{Topics: k.topics}
+	for _, id := range k.ids {
+		if m := k.members[id]; m.inGroup {
+			gen := int32(-1)
+			if len(m.target) > 0 {
+				gen = k.epoch
+			}
+			g.Members = append(g.Members, assign.Member{ID: id, InstanceID: m.InstanceID, Topics: m.Topics, Owned: m.target, Generation: gen})
+		}
+	}
+	return g
+}
+
+func (k *kip848) onEvent(ev Event) {
+	m := k.members[ev.Member]
+	switch ev.Kind {
+	case Join:
+		k.step(ev.Member, "starts")
+		k.join(k.add(Member{ID: ev.Member, InstanceID: ev.InstanceID, Topics: ev.Topics, Config: ev.Config}))
+	case Crash:
+		if m.alive {
+			k.step(m.ID, "crashes")
+			k.stopProcess(m)
+			k.scheduleExpiry(m, m.lastContact)
+		}
+	case Close:
+		k.close(m)
+	case Restart:
+		k.close(m)
+		k.at(k.now+ev.For, rankEvent, "", func() { k.comeBack(m) })
+	case Stall:
+		if m.alive {
+			k.step(m.ID, "stalls for %d ms", ev.For)
+			m.stall(k.now, ev.For)
+			k.schedulePoll(m)
+		}
+	case Subscribe:
+		if m.alive {
+			topics := slices.Clone(ev.Topics)
+			k.atNextPoll(m, func() {
+				m.Topics = topics
+				k.step(m.ID, "heartbeat: new subscription")
+				k.bump(m.ID + ": subscription changed")
+				k.heartbeat(m)
+			})
+		}
+	case Grow:
+		k.topics[ev.Topic] = ev.Partitions
+		k.ledger.exist(k.topics, k.now)
+		k.step("", "%s has %d partitions", ev.Topic, ev.Partitions)
+		k.bump(fmt.Sprintf("%s grows to %d partitions", ev.Topic, ev.Partitions))
+		k.maybeSettled()
+	}
+}
+
+// join is a member's first heartbeat (member epoch 0): a new member, so a
+// new group epoch.
+func (k *kip848) join(m *kipMember) {
+	if m.inGroup {
+		k.remove(m) // a new incarnation gets a new member ID
+	}
+	m.inGroup, m.away, m.timedOut = true, false, false
+	m.owned, m.target, m.revoking = nil, nil, nil
+	m.restart(k.now, k.now)
+	k.step(m.ID, "heartbeat: joins")
+	k.bump(m.ID + " joins")
+	k.heartbeat(m)
+}
+
+// comeBack starts a restarted member's new process. A static member whose
+// assignment the coordinator kept gets it back without a new epoch.
+func (k *kip848) comeBack(m *kipMember) {
+	m.alive = true
+	if m.static() && m.inGroup {
+		m.away, m.timedOut = false, false
+		m.owned, m.revoking = nil, nil
+		m.expiryToken++
+		m.restart(k.now, k.now)
+		k.step(m.ID, "heartbeat (static): rejoins with its assignment")
+		k.heartbeat(m)
+		return
+	}
+	k.step(m.ID, "starts again")
+	k.join(m)
+}
+
+// stopProcess ends what a member's process was doing.
+func (k *kip848) stopProcess(m *kipMember) {
+	k.ledger.drop(m.ID, m.owned, k.now)
+	m.owned, m.revoking = nil, nil
+	m.alive = false
+	m.onPoll, m.timedOut = nil, false
+	m.hbToken++
+	m.pollToken++
+}
+
+// close: a dynamic member revokes and leaves with member epoch -1, which
+// frees its partitions at once; a static member leaves with epoch -2 and
+// the coordinator keeps its assignment for a session timeout (KIP-848).
+func (k *kip848) close(m *kipMember) {
+	if !m.alive {
+		return
+	}
+	k.step(m.ID, "closes")
+	k.stopProcess(m)
+	k.leave(m, m.ID+" leaves")
+}
+
+// leave is a leave heartbeat: epoch -1 for a dynamic member, -2 for a
+// static one.
+func (k *kip848) leave(m *kipMember, reason string) {
+	if !m.inGroup {
+		return
+	}
+	if m.static() {
+		k.step(m.ID, "heartbeat (epoch -2): leaves, assignment kept")
+		m.away = true
+		k.scheduleExpiry(m, k.now)
+		return
+	}
+	k.step(m.ID, "heartbeat (epoch -1): leaves")
+	k.remove(m)
+	k.bump(reason)
+}
+
+// scheduleExpiry makes the coordinator remove m a session timeout after
+// from, unless it hears from it again.
+func (k *kip848) scheduleExpiry(m *kipMember, from int64) {
+	m.expiryToken++
+	token := m.expiryToken
+	k.at(max(k.now, from+k.sc.broker.ConsumerSessionTimeout), rankCoordinator, "", func() {
+		if token == m.expiryToken && m.inGroup {
+			k.step(m.ID, "session timeout: removed")
+			k.remove(m)
+			k.bump(m.ID + ": session timeout")
+		}
+	})
+}
+
+// remove takes m out of the group and frees what it held.
+func (k *kip848) remove(m *kipMember) {
+	m.inGroup, m.away = false, false
+	m.expiryToken++
+	for tp, id := range k.holder {
+		if id == m.ID {
+			delete(k.holder, tp)
+		}
+	}
+	m.target = nil
+}
+
+// bump starts a new group epoch with a new target assignment.
+func (k *kip848) bump(reason string) {
+	k.epoch++
+	a, err := k.sc.Strategy.Assign(k.group())
+	if err != nil {
+		k.err = fmt.Errorf("timeline: %s at %d ms: %w", k.sc.Strategy.Name(), k.now, err)
+		return
+	}
+	for _, id := range k.ids {
+		if m := k.members[id]; m.inGroup {
+			m.target = sortedCopy(a[id])
+		}
+	}
+	if k.open >= 0 {
+		k.rebalances[k.open].End = k.now
+	}
+	k.rebalances = append(k.rebalances, Rebalance{Start: k.now, End: -1, Reason: reason, Generation: k.epoch})
+	k.open = len(k.rebalances) - 1
+	k.step("", "group epoch %d: %s", k.epoch, reason)
+}
+
+// maybeSettled closes the open rebalance once every member has reached
+// its target.
+func (k *kip848) maybeSettled() {
+	if k.open >= 0 && k.settled() {
+		k.rebalances[k.open].End = k.now
+		k.open = -1
+		k.step("", "every member has reached its target")
+	}
+}
+
+func (k *kip848) startHeartbeats(m *kipMember, t int64) {
+	m.hbToken++
+	token := m.hbToken
+	k.every(t, m.ID, func() {
+		if token == m.hbToken {
+			k.heartbeat(m)
+		}
+	})
+}
+
+// heartbeat: the member reports what it owns and the coordinator answers
+// with its assignment. Partitions to revoke come first; the member gets
+// new ones only once it has acknowledged the revocation, and only those
+// no other member still holds.
+func (k *kip848) heartbeat(m *kipMember) {
+	m.lastContact = k.now
+	k.startHeartbeats(m, k.now+k.sc.broker.ConsumerHeartbeatInterval)
+	if len(m.revoking) > 0 {
+		return
+	}
+	if revoke := minus(m.owned, m.target); len(revoke) > 0 {
+		m.revoking = revoke
+		k.step(m.ID, "heartbeat: must revoke %s", list(revoke))
+		k.atNextPoll(m, func() { k.revoke(m) })
+		return
+	}
+	var grant []assign.TopicPartition
+	for _, tp := range minus(m.target, m.owned) {
+		if h, held := k.holder[tp]; !held || h == m.ID {
+			grant = append(grant, tp)
+		}
+	}
+	if len(grant) > 0 {
+		for _, tp := range grant {
+			k.holder[tp] = m.ID
+		}
+		k.ledger.take(m.ID, grant, k.now)
+		m.owned = sortedCopy(append(m.owned, grant...))
+		k.step(m.ID, "heartbeat: receives %s", list(grant))
+	}
+	k.maybeSettled()
+}
+
+// revoke is the member's poll running onPartitionsRevoked; it then
+// acknowledges with a heartbeat at once, which frees the partitions.
+func (k *kip848) revoke(m *kipMember) {
+	k.ledger.drop(m.ID, m.revoking, k.now)
+	for _, tp := range m.revoking {
+		if k.holder[tp] == m.ID {
+			delete(k.holder, tp)
+		}
+	}
+	k.step(m.ID, "revokes %s, acknowledges", list(m.revoking))
+	m.owned = minus(m.owned, m.revoking)
+	m.revoking = nil
+	k.heartbeat(m)
+}
+
+// atNextPoll runs do at m's next poll, after the batch it is processing.
+func (k *kip848) atNextPoll(m *kipMember, do func()) {
+	m.onPoll = append(m.onPoll, do)
+	k.schedulePoll(m)
+}
+
+// schedulePoll (re)schedules what m does at its next poll, and the poll
+// timeout when that poll comes more than max.poll.interval.ms after the
+// last one.
+func (k *kip848) schedulePoll(m *kipMember) {
+	m.pollToken++
+	token := m.pollToken
+	if len(m.onPoll) > 0 {
+		k.at(m.nextPoll(k.now), rankMember, m.ID, func() {
+			if token == m.pollToken && m.alive {
+				todo := m.onPoll
+				m.onPoll = nil
+				for _, do := range todo {
+					do()
+				}
+			}
+		})
+	}
+	if expires, overdue := m.overdue(m.cfg.MaxPollInterval); overdue && !m.timedOut {
+		k.at(expires, rankMember, m.ID, func() {
+			if token == m.pollToken && m.alive {
+				k.pollTimeout(m)
+			}
+		})
+	}
+}
+
+// pollTimeout: poll() was not called for max.poll.interval.ms. The member
+// gives its partitions up as lost and leaves as on close; it joins again
+// at its next poll.
+func (k *kip848) pollTimeout(m *kipMember) {
+	k.step(m.ID, "poll timeout")
+	k.ledger.drop(m.ID, m.owned, k.now)
+	m.owned, m.revoking = nil, nil
+	m.hbToken++
+	m.timedOut = true
+	k.leave(m, m.ID+": max.poll.interval.ms exceeded")
+	m.onPoll = []func(){func() { k.comeBack(m) }}
+	k.schedulePoll(m)
+}

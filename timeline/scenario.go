@@ -1,0 +1,309 @@
+package timeline
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/assigncalc/assigncalc/assign"
+)
+
+// Protocol is the group protocol the members speak.
+type Protocol int8
+
+const (
+	// Classic is the JoinGroup/SyncGroup protocol of Kafka's classic
+	// group coordinator (group.protocol=classic).
+	Classic Protocol = iota
+	// Consumer is the heartbeat-driven protocol of KIP-848
+	// (group.protocol=consumer).
+	Consumer
+)
+
+func (p Protocol) String() string {
+	switch p {
+	case Classic:
+		return "classic"
+	case Consumer:
+		return "consumer"
+	}
+	return fmt.Sprintf("Protocol(%d)", int8(p))
+}
+
+// Config is one consumer's configuration, with Kafka's names. Every time is
+// in milliseconds.
+type Config struct {
+	SessionTimeout    int64 // session.timeout.ms (classic protocol only)
+	HeartbeatInterval int64 // heartbeat.interval.ms (classic protocol only)
+	MaxPollInterval   int64 // max.poll.interval.ms, also the member's rebalance timeout
+	MaxPollRecords    int   // max.poll.records
+	RecordMicros      int64 // processing time of one record, in microseconds
+	MetadataMaxAge    int64 // metadata.max.age.ms: how often the leader refreshes metadata
+}
+
+// DefaultConfig returns Kafka's consumer defaults and a processing time of
+// 2 ms per record.
+func DefaultConfig() Config {
+	return Config{
+		SessionTimeout:    45_000,
+		HeartbeatInterval: 3_000,
+		MaxPollInterval:   300_000,
+		MaxPollRecords:    500,
+		RecordMicros:      2_000,
+		MetadataMaxAge:    300_000,
+	}
+}
+
+// BatchMs is the time a member spends on the records of one poll: every
+// poll returns a full batch (the member has a backlog), so this is
+// MaxPollRecords × RecordMicros, rounded up to a whole millisecond.
+func (c Config) BatchMs() int64 {
+	return (int64(c.MaxPollRecords)*c.RecordMicros + 999) / 1000
+}
+
+// Broker is the group coordinator's configuration. Every time is in
+// milliseconds.
+type Broker struct {
+	InitialRebalanceDelay     int64 // group.initial.rebalance.delay.ms (classic, empty groups only)
+	ConsumerSessionTimeout    int64 // group.consumer.session.timeout.ms (consumer protocol)
+	ConsumerHeartbeatInterval int64 // group.consumer.heartbeat.interval.ms (consumer protocol)
+}
+
+// DefaultBroker returns Kafka's broker defaults.
+func DefaultBroker() Broker {
+	return Broker{InitialRebalanceDelay: 3_000, ConsumerSessionTimeout: 45_000, ConsumerHeartbeatInterval: 5_000}
+}
+
+// Member is one consumer of the group.
+type Member struct {
+	ID         string   // the member's name; stands for its member.id
+	InstanceID string   // group.instance.id of a static member (KIP-345), "" if dynamic
+	Topics     []string // subscription
+	Config     *Config  // nil means [DefaultConfig]
+}
+
+// EventKind says what happens at an [Event].
+type EventKind int8
+
+const (
+	// Join starts a new member, which joins the group at once.
+	Join EventKind = iota
+	// Crash stops a member without a word: no more heartbeats or polls, no
+	// LeaveGroup.
+	Crash
+	// Close shuts a member down gracefully: a dynamic member leaves the
+	// group, a static one does not (KIP-345).
+	Close
+	// Restart closes a member and starts it again For ms later, with the
+	// same group.instance.id if it has one.
+	Restart
+	// Stall makes the batch the member is processing at At take For ms
+	// longer (a GC pause of the poll loop, a slow batch). The heartbeat
+	// thread keeps running.
+	Stall
+	// Subscribe changes a member's subscription to Topics, at its next poll.
+	Subscribe
+	// Grow sets the partition count of Topic to Partitions (a new topic
+	// when it does not exist yet).
+	Grow
+)
+
+var eventNames = [...]string{"join", "crash", "close", "restart", "stall", "subscribe", "grow"}
+
+func (k EventKind) String() string {
+	if int(k) >= 0 && int(k) < len(eventNames) {
+		return eventNames[k]
+	}
+	return fmt.Sprintf("EventKind(%d)", int8(k))
+}
+
+// Event is something that happens to the group at a given time.
+type Event struct {
+	At     int64 // milliseconds since the start
+	Kind   EventKind
+	Member string // the member it happens to; all kinds but Grow
+	For    int64  // Restart: the downtime; Stall: the extra time of the batch
+
+	Topics     []string // Subscribe: the new subscription; Join: the subscription, nil for every topic
+	InstanceID string   // Join: group.instance.id of the new member
+	Config     *Config  // Join: the new member's config, nil for DefaultConfig
+
+	Topic      string // Grow: the topic
+	Partitions int32  // Grow: its new partition count
+}
+
+func (e Event) String() string {
+	switch e.Kind {
+	case Grow:
+		return fmt.Sprintf("grow %s to %d at %dms", e.Topic, e.Partitions, e.At)
+	case Restart, Stall:
+		return fmt.Sprintf("%s %s at %dms for %dms", e.Kind, e.Member, e.At, e.For)
+	}
+	return fmt.Sprintf("%s %s at %dms", e.Kind, e.Member, e.At)
+}
+
+// Scenario is the input of [Simulate].
+type Scenario struct {
+	Members []Member         // in any order; results never depend on it
+	Topics  map[string]int32 // partitions per topic
+
+	// Protocol chooses the group protocol.
+	Protocol Protocol
+
+	// Strategy assigns the partitions. Under Classic it is the strategy of
+	// every member, run by the leader. Under Consumer it stands in for the
+	// server-side assignor: the target assignment is its answer (for a
+	// cooperative strategy, its target, which is Sticky's); nil means
+	// [assign.Sticky], the stand-in this package uses for KIP-848's
+	// "uniform" assignor until the library implements it.
+	Strategy assign.Strategy
+
+	// Broker is the coordinator's configuration; nil means [DefaultBroker].
+	Broker *Broker
+
+	// Forming starts from an empty group that every member joins at t = 0.
+	// Otherwise the group is Stable at t = 0, in generation 1, with the
+	// assignment Initial gives or, when Initial is nil, with the one
+	// Strategy computes; every member has just received it.
+	Forming bool
+	Initial assign.Assignment
+
+	// Events happen in the order of At; events at the same time in the
+	// order listed.
+	Events []Event
+
+	// Until, when positive, ends the timeline at that time. Otherwise it
+	// ends once the last event has played out and the group is stable.
+	Until int64
+}
+
+// ErrInvalidScenario is wrapped by every error [Simulate] returns for a
+// scenario it cannot play.
+var ErrInvalidScenario = errors.New("invalid scenario")
+
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("timeline: %w: %s", ErrInvalidScenario, fmt.Sprintf(format, args...))
+}
+
+// normalized is a validated scenario with every default filled in and the
+// members sorted by ID.
+type normalized struct {
+	Scenario
+	broker  Broker
+	members []Member // sorted by ID, Config set
+}
+
+// normalize validates sc and fills in the defaults.
+func normalize(sc Scenario) (*normalized, error) {
+	n := &normalized{Scenario: sc, broker: DefaultBroker()}
+	if sc.Broker != nil {
+		n.broker = *sc.Broker
+	}
+	if sc.Protocol != Classic && sc.Protocol != Consumer {
+		return nil, invalidf("unknown protocol %d", sc.Protocol)
+	}
+	if sc.Protocol == Classic && sc.Strategy == nil {
+		return nil, invalidf("the classic protocol needs a strategy")
+	}
+	if sc.Protocol == Consumer && (sc.Strategy == nil || sc.Strategy.Protocol() == assign.Cooperative) {
+		n.Strategy = assign.Sticky{}
+	}
+	b := n.broker
+	if b.InitialRebalanceDelay < 0 || b.ConsumerSessionTimeout <= 0 || b.ConsumerHeartbeatInterval <= 0 {
+		return nil, invalidf("broker: delays must be positive (initial delay may be 0)")
+	}
+	if len(sc.Topics) == 0 {
+		return nil, invalidf("no topics")
+	}
+	for _, t := range slices.Sorted(maps.Keys(sc.Topics)) {
+		if t == "" || sc.Topics[t] < 0 {
+			return nil, invalidf("topic %q: want a name and a partition count of at least 0", t)
+		}
+	}
+	ids := make(map[string]bool)
+	instances := make(map[string]bool)
+	add := func(m Member, where string) (Member, error) {
+		if m.ID == "" {
+			return m, invalidf("%s: empty member ID", where)
+		}
+		if ids[m.ID] {
+			return m, invalidf("%s: member %q given twice", where, m.ID)
+		}
+		ids[m.ID] = true
+		if m.InstanceID != "" {
+			if instances[m.InstanceID] {
+				return m, invalidf("%s: group.instance.id %q given twice", where, m.InstanceID)
+			}
+			instances[m.InstanceID] = true
+		}
+		cfg := DefaultConfig()
+		if m.Config != nil {
+			cfg = *m.Config
+		}
+		if err := checkConfig(cfg, n.Protocol); err != nil {
+			return m, invalidf("%s: member %q: %v", where, m.ID, err)
+		}
+		m.Config = &cfg
+		m.Topics = slices.Clone(m.Topics)
+		return m, nil
+	}
+	for i, m := range sc.Members {
+		m, err := add(m, fmt.Sprintf("member #%d", i))
+		if err != nil {
+			return nil, err
+		}
+		n.members = append(n.members, m)
+	}
+	slices.SortFunc(n.members, func(a, b Member) int { return strings.Compare(a.ID, b.ID) })
+	if !sc.Forming && len(n.members) == 0 {
+		return nil, invalidf("a stable group needs members; set Forming to start from an empty group")
+	}
+	n.Events = slices.Clone(sc.Events)
+	for i, e := range n.Events {
+		where := fmt.Sprintf("event #%d (%s)", i, e)
+		if e.At < 0 || e.For < 0 {
+			return nil, invalidf("%s: negative time", where)
+		}
+		switch e.Kind {
+		case Join:
+			m, err := add(Member{ID: e.Member, InstanceID: e.InstanceID, Topics: e.Topics, Config: e.Config}, where)
+			if err != nil {
+				return nil, err
+			}
+			n.Events[i].Config = m.Config
+		case Crash, Close, Restart, Stall, Subscribe:
+			if !ids[e.Member] {
+				return nil, invalidf("%s: no member %q", where, e.Member)
+			}
+		case Grow:
+			if e.Topic == "" || e.Partitions < sc.Topics[e.Topic] {
+				return nil, invalidf("%s: want a topic and at least its current partition count", where)
+			}
+		default:
+			return nil, invalidf("%s: unknown event kind", where)
+		}
+	}
+	if sc.Initial != nil && sc.Forming {
+		return nil, invalidf("an initial assignment needs a stable start")
+	}
+	return n, nil
+}
+
+// checkConfig refuses the configurations the simulation cannot play.
+func checkConfig(c Config, p Protocol) error {
+	switch {
+	case p == Classic && (c.SessionTimeout <= 0 || c.HeartbeatInterval <= 0):
+		return errors.New("session.timeout.ms and heartbeat.interval.ms must be positive")
+	case p == Classic && c.HeartbeatInterval >= c.SessionTimeout:
+		return errors.New("heartbeat.interval.ms must be lower than session.timeout.ms")
+	case c.MaxPollInterval <= 0 || c.MaxPollRecords <= 0 || c.RecordMicros < 0 || c.MetadataMaxAge <= 0:
+		return errors.New("max.poll.interval.ms, max.poll.records and metadata.max.age.ms must be positive, the processing time at least 0")
+	case c.BatchMs() > c.MaxPollInterval:
+		// Every poll would exceed max.poll.interval.ms and the member
+		// would leave the group at each one: refused rather than played.
+		return fmt.Errorf("a batch takes %d ms, more than max.poll.interval.ms (%d): the member would leave the group at every poll", c.BatchMs(), c.MaxPollInterval)
+	}
+	return nil
+}
