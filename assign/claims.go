@@ -1,26 +1,182 @@
 package assign
 
-// ownedRead says what compile makes of the members' Owned lists. Every use
-// refuses a partition listed twice by one member.
+// Claims are what the members' Owned lists say about who owned what before
+// this rebalance. Every reader of Owned goes through this file: the sticky
+// strategies' stickiness and KIP-341 preference, CooperativeSticky's
+// withholding, and [Owned] (so [Moved] and the command line's counts). The
+// rules, stated once:
+//
+//  1. Member m claims, at gen(m) (its Generation), the partitions of its
+//     Owned. Claims of partitions that no longer exist (a deleted topic, a
+//     topic that shrank) and of topics nobody subscribes to are dropped:
+//     Kafka tolerates such history silently, and so do we. A member that
+//     lists one partition twice is refused ([ErrDuplicateOwned]).
+//  2. The newest generation wins: the owner of p is the member claiming
+//     it at the highest generation anyone claims it at,
+//
+//     newest(p) = { m : p ∈ owned(m), gen(m) = max{ gen(k) : p ∈ owned(k) } }
+//     owner(p)  = m when newest(p) = {m}
+//
+//  3. Ties at the newest generation cancel (KAFKA-12984): when newest(p)
+//     holds several members, p has no owner, and every one of them must
+//     revoke it before anyone gets it.
+//  4. An owner that no longer subscribes to p's topic still holds p until
+//     it revokes it (CooperativeSticky withholds p from everyone else),
+//     but cannot keep it: its claim counts for safety, not stickiness.
+//  5. The previous owner of p (KIP-341) is the best claim below the newest
+//     generation by a member that still subscribes to p's topic: the
+//     highest generation, then the first in Kafka's member order. It is
+//     preferred when p must go somewhere new, and makes no hand-over safe.
+//  6. Nothing depends on the order of Group.Members or of any Owned: each
+//     rule is a function of the set of (member, generation, partition)
+//     claims, and member order enters only as Kafka's order (rule 5).
+//
+// The common case has one generation: every member that lists anything
+// lists it at the same generation, after any ordinary rebalance. Then
+// rules 2 and 3 reduce to "the only lister owns it; two listers tie", and
+// compile resolves claims as it reads them ([claimTable.note]), with no
+// list per member. When furthermore no claim can be lost (see
+// [keptClaims]), the sticky strategies need not even resolve claims per
+// partition: every member keeps all it lists.
+
+// claimTable is the resolution of every claim: rules 2, 3 and 5 per
+// partition (numbered as in compiledGroup.start), members by rank in
+// Kafka's member order. Rule 4 is the reader's: see keepable.
+type claimTable struct {
+	owner []int32 // pid => rank of owner(p), or -1 (nobody lists it, or newest(p) ties)
+	state []uint8 // pid => listed (someone lists it) | tied (newest(p) ties)
+
+	// top holds, while generations differ, the newest generation
+	// claiming each listed pid; nil when every claim has one generation.
+	top []int32
+
+	// lower reports whether some claim lost to a newer one, so that
+	// previousOwners has something to find.
+	lower bool
+
+	// prev maps a pid to the rank of its previous owner (rule 5), or -1;
+	// nil until previousOwners finds one.
+	prev []int32
+}
+
+// Bits of claimTable.state.
+const (
+	listed uint8 = 1 << iota
+	tied
+)
+
+func newClaimTable(parts int32, mixed bool) *claimTable {
+	ct := &claimTable{owner: make([]int32, parts), state: make([]uint8, parts)}
+	for pid := range ct.owner {
+		ct.owner[pid] = -1
+	}
+	if mixed {
+		ct.top = make([]int32, parts)
+	}
+	return ct
+}
+
+// note records that the member of rank r claims pid at generation gen
+// (rules 2 and 3). The table it leaves does not depend on the order of
+// the calls. Without top, every call must have one generation.
+func (ct *claimTable) note(pid, r, gen int32) {
+	switch {
+	case ct.state[pid] == 0:
+		ct.owner[pid], ct.state[pid] = r, listed
+		if ct.top != nil {
+			ct.top[pid] = gen
+		}
+	case ct.top == nil || gen == ct.top[pid]:
+		ct.owner[pid], ct.state[pid] = -1, listed|tied
+	case gen > ct.top[pid]:
+		ct.owner[pid], ct.state[pid], ct.top[pid] = r, listed, gen // no longer tied, if it was
+		ct.lower = true
+	default:
+		ct.lower = true
+	}
+}
+
+// previousOwners fills prev (rule 5) from the members' claims as compile
+// listed them (compiledGroup.owned); subscribes(r, t) reports whether the
+// member of rank r subscribes to topic t.
+func (ct *claimTable) previousOwners(cg *compiledGroup, subscribes func(r, t int32) bool) {
+	if !ct.lower {
+		return
+	}
+	ct.prev = make([]int32, len(ct.owner))
+	prevGen := make([]int32, len(ct.owner))
+	for pid := range ct.prev {
+		ct.prev[pid] = -1
+	}
+	for r, m := range cg.kafkaOrder {
+		gen := cg.g.Members[m].Generation
+		for _, pid := range cg.owned(m) {
+			if gen < ct.top[pid] && (ct.prev[pid] < 0 || gen > prevGen[pid]) && subscribes(int32(r), topicAt(cg.start, pid)) {
+				ct.prev[pid], prevGen[pid] = int32(r), gen
+			}
+		}
+	}
+}
+
+// keepable applies rule 4: it returns owner with the owners that no
+// longer subscribe to their partition's topic replaced by -1, in place,
+// so that owner then names the claim each partition may keep. The table
+// keeps state, so a reader still knows such a partition is held.
+func (ct *claimTable) keepable(cg *compiledGroup, subscribes func(r, t int32) bool) []int32 {
+	for t := range cg.numParts {
+		for pid := cg.start[t]; pid < cg.start[t+1]; pid++ {
+			if r := ct.owner[pid]; r >= 0 && !subscribes(r, int32(t)) {
+				ct.owner[pid] = -1
+			}
+		}
+	}
+	return ct.owner
+}
+
+// resolveListed resolves the claims compile listed per member
+// (ownedListed), in Kafka's member order: the same table ownedResolved
+// builds as compile reads Owned in input order.
+func (cg *compiledGroup) resolveListed() *claimTable {
+	if len(cg.ownedPids) == 0 {
+		return nil
+	}
+	gen, mixed, some := int32(0), false, false
+	for m := range cg.g.Members {
+		if len(cg.owned(int32(m))) > 0 {
+			mixed = mixed || some && cg.g.Members[m].Generation != gen
+			gen, some = cg.g.Members[m].Generation, true
+		}
+	}
+	ct := newClaimTable(cg.start[len(cg.topics)], mixed)
+	for r, m := range cg.kafkaOrder {
+		gen := cg.g.Members[m].Generation
+		for _, pid := range cg.owned(m) {
+			ct.note(pid, int32(r), gen)
+		}
+	}
+	return ct
+}
+
+// ownedRead says what compile makes of the members' Owned lists. Every
+// use refuses a partition listed twice by one member.
 type ownedRead uint8
 
 const (
 	// ownedIgnored keeps nothing: Range and RoundRobin ignore ownership.
 	ownedIgnored ownedRead = iota
 
-	// ownedListed numbers every member's claims (ownedOff, ownedPids).
+	// ownedListed numbers every member's claims (ownedOff, ownedPids),
+	// to be resolved later by resolveListed: the reference the tests hold
+	// ownedResolved to.
 	ownedListed
 
-	// ownedResolved resolves the claims straight into claim and claimState
-	// when every member that lists something does so at one generation,
-	// as after any ordinary rebalance: the claim on a partition then
-	// goes to its only claimant whatever the order. Otherwise (the
-	// generations differ, so the order of claimants matters) it works
-	// as ownedListed.
+	// ownedResolved resolves the claims into claims as compile reads
+	// them. When generations differ it also lists them per member, as
+	// ownedListed does, for previousOwners.
 	ownedResolved
 
-	// ownedKeptIfLossless is ownedResolved, except that when no claim can be lost
-	// it records only what [keptClaims] holds, in kept.
+	// ownedKeptIfLossless is ownedResolved, except that when no claim can
+	// be lost it records only what [keptClaims] holds, in kept.
 	ownedKeptIfLossless
 )
 
@@ -52,34 +208,29 @@ func (cg *compiledGroup) compileOwned(use ownedRead) error {
 		}
 		use = ownedResolved // settle the claims partition by partition, refusing repeats
 	}
-	if use == ownedResolved && mixed {
-		use = ownedListed
-	}
 	parts := cg.start[len(cg.topics)]
-	var pids []int32 // ownedListed: every member's; otherwise the current member's
+	lists := use == ownedListed || use == ownedResolved && mixed
+	var pids []int32 // with lists: every member's; otherwise the current member's
 	var rank []int32 // ownedResolved: member index => position in Kafka's member order
-	switch use {
-	case ownedListed:
+	if lists {
 		cg.ownedOff = make([]int32, len(g.Members)+1)
 		pids = make([]int32, 0, total)
-	case ownedResolved:
-		cg.claim = make([]int32, parts)
-		for pid := range cg.claim {
-			cg.claim[pid] = -1
-		}
-		cg.claimState = make([]uint8, parts)
+	}
+	var ct *claimTable
+	if use == ownedResolved {
+		ct = newClaimTable(parts, mixed)
+		cg.claims = ct
 		rank = make([]int32, len(g.Members))
 		for r, m := range cg.kafkaOrder {
 			rank[m] = int32(r)
 		}
 	}
-	claim, state := cg.claim, cg.claimState
 	after, _ := cg.goSteps()
 	runOf := make([]int32, len(cg.topics)) // topic => 1 + the last member with a run of it
 	var marks []int32                      // pid => 1 + the last member marked listing it; nil until needed
 	for i := range g.Members {
 		m := &g.Members[i]
-		if use != ownedListed {
+		if !lists {
 			pids = pids[:0]
 		}
 		first := len(pids)
@@ -101,12 +252,8 @@ func (cg *compiledGroup) compileOwned(use ownedRead) error {
 			lastPart = tp.Partition
 			pid := cg.start[ti] + tp.Partition
 			pids = append(pids, pid)
-			if use == ownedResolved {
-				if state[pid] == 0 {
-					claim[pid], state[pid] = rank[i], listed
-				} else {
-					claim[pid], state[pid] = -1, listed|tied // or listed twice by m: refused below
-				}
+			if ct != nil {
+				ct.note(pid, rank[i], m.Generation) // m listing pid twice looks tied: refused below
 			}
 		}
 		if !sorted {
@@ -123,11 +270,11 @@ func (cg *compiledGroup) compileOwned(use ownedRead) error {
 				marks[pid] = int32(i) + 1
 			}
 		}
-		if use == ownedListed {
+		if lists {
 			cg.ownedOff[i+1] = int32(len(pids))
 		}
 	}
-	if use == ownedListed {
+	if lists {
 		cg.ownedPids = pids
 	}
 	return nil

@@ -28,19 +28,15 @@ type compiledGroup struct {
 	// Claims of topics nobody subscribes to are dropped; claims of topics
 	// the member itself no longer subscribes to are kept (cooperative
 	// assignment must know the member still holds them). ownedOff is nil
-	// when nobody owns anything.
+	// when nobody owns anything, and unless ownedRead asks for the lists.
 	ownedOff  []int32
 	ownedPids []int32
 
-	// With ownedResolved and claimants of one generation, claim and
-	// claimState replace ownedOff and ownedPids: claim[pid] is the rank
-	// in kafkaOrder of the one member listing pid, or -1 (nobody, or
-	// several: tied), and claimState[pid] holds the bits listed and tied
-	// of stickyProblem.state. Both are nil otherwise.
-	claim      []int32
-	claimState []uint8
+	// With ownedResolved, claims resolves every claim (see claims.go).
+	// It is nil when nobody owns anything, and with the other uses.
+	claims *claimTable
 
-	// With ownedKeptIfLossless, kept replaces claim and claimState when no claim
+	// With ownedKeptIfLossless, kept replaces claims when no claim
 	// can be lost; see [keptClaims].
 	kept *keptClaims
 

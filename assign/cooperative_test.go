@@ -378,11 +378,11 @@ func checkPlan(t *rapid.T, g assign.Group, plan *assign.CooperativePlan) {
 // the withheld partitions.
 func compareTargets(t *rapid.T, g assign.Group, sticky, target assign.Assignment) {
 	t.Helper()
-	owned := assign.Owned(g)
+	before := owned(t, g)
 	if s, c := sumSquares(g, sticky), sumSquares(g, target); s != c {
 		t.Fatalf("sum of squared loads: sticky %d, cooperative target %d", s, c)
 	}
-	if s, c := assign.Moved(owned, sticky), assign.Moved(owned, target); s != c {
+	if s, c := assign.Moved(before, sticky), assign.Moved(before, target); s != c {
 		t.Fatalf("moves: sticky %d, cooperative target %d", s, c)
 	}
 	if assign.VerifyCooperative(g, sticky) != nil {
@@ -497,7 +497,7 @@ func (c *churn) round(t *rapid.T) {
 		t.Fatal(err)
 	}
 	wantSq, wantMoves := bruteForceSticky(g)
-	if gotSq, gotMoves := sumSquares(g, sticky), assign.Moved(assign.Owned(g), sticky); gotSq != wantSq || gotMoves != wantMoves {
+	if gotSq, gotMoves := sumSquares(g, sticky), assign.Moved(owned(t, g), sticky); gotSq != wantSq || gotMoves != wantMoves {
 		t.Fatalf("Sticky(g): sum of squares %d, moves %d; brute force %d, %d", gotSq, gotMoves, wantSq, wantMoves)
 	}
 	again, err := assign.Sticky{}.Assign(assigntest.Shuffled(g).Draw(t, "shuffled"))

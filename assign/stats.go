@@ -2,7 +2,6 @@ package assign
 
 import (
 	"math"
-	"slices"
 )
 
 // Stats summarises how evenly an [Assignment] spreads partitions.
@@ -116,43 +115,27 @@ func Moved(prev, next Assignment) int {
 }
 
 // Owned returns what the members of g owned before this rebalance, as an
-// [Assignment], for comparison with a new one by [Moved]. Where several
-// members claim one partition, the claim of the highest generation is
-// kept; a tie keeps none of them, as Kafka's sticky assignors do.
-func Owned(g Group) Assignment {
-	type claim struct {
-		member int32 // index in g.Members + 1; 0 for none yet
-		gen    int32
-		tied   bool
+// [Assignment], for comparison with a new one by [Moved]. Each partition
+// goes to its owner under the claims rules every strategy uses: the
+// newest generation wins, and claims tied at the newest generation cancel
+// (see [Sticky] and [CooperativeSticky]). An owner that no longer
+// subscribes to the topic still owns the partition (it holds it until it
+// revokes it). Claims of partitions that no longer exist, and of topics
+// nobody subscribes to, are dropped. It returns an [*InputError] when g is
+// invalid (see [Group.Validate]).
+func Owned(g Group) (Assignment, error) {
+	cg, err := compile(g, ownedResolved)
+	if err != nil {
+		return nil, err
 	}
-	claims := newSlots[claim](func(yield func(TopicPartition)) {
-		for _, m := range g.Members {
-			for _, tp := range m.Owned {
-				yield(tp)
-			}
-		}
-	})
-	for i, m := range g.Members {
-		for _, tp := range m.Owned {
-			c := claims.at(tp)
-			switch {
-			case c.member == 0 || m.Generation > c.gen:
-				*c = claim{member: int32(i) + 1, gen: m.Generation}
-			case m.Generation == c.gen && m.ID != g.Members[c.member-1].ID:
-				c.tied = true
-			}
+	var owner []int32 // by rank
+	if cg.claims != nil {
+		owner = cg.claims.owner
+	} else {
+		owner = make([]int32, cg.start[len(cg.topics)])
+		for pid := range owner {
+			owner[pid] = -1
 		}
 	}
-	out := make(Assignment, len(g.Members))
-	for i, m := range g.Members {
-		var kept []TopicPartition
-		for _, tp := range m.Owned {
-			if c := claims.at(tp); c.member == int32(i)+1 && !c.tied {
-				kept = append(kept, tp)
-			}
-		}
-		slices.SortFunc(kept, TopicPartition.Compare)
-		out[m.ID] = slices.Compact(kept) // a member listing a partition twice keeps it once
-	}
-	return out
+	return cg.assignmentOf(owner, nil, cg.kafkaOrder), nil
 }

@@ -63,21 +63,27 @@ func TestMoved(t *testing.T) {
 }
 
 func TestOwned(t *testing.T) {
-	// t0: a (gen 3) beats b (gen 2). t1: a and c tie at gen 3, nobody keeps
-	// it, even though b claims it at gen 2. t2: only b.
-	g := Group{Members: []Member{
-		{ID: "a", Generation: 3, Owned: []TopicPartition{{"t", 0}, {"t", 1}}},
-		{ID: "b", Generation: 2, Owned: []TopicPartition{{"t", 2}, {"t", 1}, {"t", 0}}},
-		{ID: "c", Generation: 3, Owned: []TopicPartition{{"t", 1}}},
-		{ID: "d"},
+	// t-0: a (gen 3) beats b (gen 2). t-1: a and c tie at gen 3, nobody
+	// keeps it, even though b claims it at gen 2. t-2: only b, which no
+	// longer subscribes to t but still owns it until it revokes it. t-7
+	// and u-0 no longer exist; nobody subscribes to v.
+	g := Group{Topics: map[string]int32{"t": 3, "v": 1}, Members: []Member{
+		{ID: "a", Topics: []string{"t"}, Generation: 3, Owned: []TopicPartition{{"t", 0}, {"t", 1}, {"v", 0}}},
+		{ID: "b", Generation: 2, Owned: []TopicPartition{{"t", 2}, {"t", 1}, {"t", 0}, {"t", 7}, {"u", 0}}},
+		{ID: "c", Topics: []string{"t"}, Generation: 3, Owned: []TopicPartition{{"t", 1}}},
+		{ID: "d", Topics: []string{"t"}},
 	}}
 	want := Assignment{"a": {{"t", 0}}, "b": {{"t", 2}}, "c": nil, "d": nil}
 	for _, order := range [][]int{{0, 1, 2, 3}, {2, 1, 0, 3}, {1, 2, 3, 0}} {
-		var h Group
+		h := Group{Topics: g.Topics}
 		for _, i := range order {
 			h.Members = append(h.Members, g.Members[i])
 		}
-		if diff := cmp.Diff(want, Owned(h)); diff != "" {
+		got, err := Owned(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Owned(order %v) mismatch (-want +got):\n%s", order, diff)
 		}
 	}
@@ -111,9 +117,18 @@ func ownedReference(g Group) Assignment {
 	}
 	claims := make(map[TopicPartition]*claim)
 	out := make(Assignment, len(g.Members))
+	wanted := make(map[string]bool) // topics someone subscribes to
+	for _, m := range g.Members {
+		for _, t := range m.Topics {
+			wanted[t] = true
+		}
+	}
 	for _, m := range g.Members {
 		out[m.ID] = nil
 		for _, tp := range m.Owned {
+			if n, ok := g.Topics[tp.Topic]; !ok || !wanted[tp.Topic] || tp.Partition < 0 || tp.Partition >= n {
+				continue // no longer exists, or nobody wants it
+			}
 			c := claims[tp]
 			switch {
 			case c == nil:
@@ -166,12 +181,22 @@ func TestMovedAndOwnedMatchReferences(t *testing.T) {
 		if got, want := Moved(prev, next), movedReference(prev, next); got != want {
 			t.Fatalf("Moved = %d, want %d", got, want)
 		}
-		var g Group
+		g := Group{Topics: map[string]int32{"t": 10, "u": 3}}
 		for id, owned := range partitionLists(t, ids) {
-			g.Members = append(g.Members, Member{ID: id, Owned: owned, Generation: rapid.Int32Range(-1, 2).Draw(t, "generation")})
+			slices.SortFunc(owned, TopicPartition.Compare)
+			g.Members = append(g.Members, Member{
+				ID:         id,
+				Topics:     rapid.SliceOfDistinct(rapid.SampledFrom([]string{"t", "u"}), rapid.ID[string]).Draw(t, "topics"),
+				Owned:      slices.Compact(owned), // a member listing a partition twice is refused
+				Generation: rapid.Int32Range(-1, 2).Draw(t, "generation"),
+			})
 		}
 		slices.SortFunc(g.Members, func(a, b Member) int { return strings.Compare(a.ID, b.ID) })
-		if diff := cmp.Diff(ownedReference(g), Owned(g), cmpopts.EquateEmpty()); diff != "" {
+		got, err := Owned(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(ownedReference(g), got, cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("Owned mismatch (-want +got):\n%s", diff)
 		}
 	})

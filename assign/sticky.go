@@ -220,12 +220,6 @@ type stickyProblem struct {
 	state []uint8
 }
 
-// Bits of stickyProblem.state.
-const (
-	listed uint8 = 1 << iota
-	tied
-)
-
 func newStickyProblem(cg *compiledGroup) *stickyProblem {
 	n := len(cg.g.Members)
 	sp := &stickyProblem{cg: cg, start: cg.start, rank: make([]int32, n)}
@@ -251,109 +245,31 @@ func newStickyProblem(cg *compiledGroup) *stickyProblem {
 	return sp
 }
 
-// claims fills prob.Claim, prob.Prev and prob.Late (see [Sticky]) and
-// state.
+// claims fills prob.Claim, prob.Prev and prob.Late, and state, from the
+// group's resolved claims (see claims.go): each partition's owner keeps
+// it only while it subscribes to its topic (rule 4), and a previous owner
+// is looked for only when some claim lost to a newer one.
 func (sp *stickyProblem) claims() {
 	cg := sp.cg
-	claim, state, prev := cg.claim, cg.claimState, []int32(nil)
-	if claim == nil {
-		if len(cg.ownedPids) == 0 {
-			return
-		}
-		claim, state, prev = sp.rankedClaims()
-	}
-	for t := range cg.numParts {
-		if sp.identical && prev == nil {
-			break // every winner still subscribes, and there is no previous owner to clear
-		}
-		for pid := sp.start[t]; pid < sp.start[t+1]; pid++ {
-			if c := claim[pid]; c >= 0 && !sp.subscribes(c, int32(t)) {
-				claim[pid] = -1 // the winner no longer subscribes: it cannot keep it
-			}
-			if prev != nil && prev[pid] == claim[pid] {
-				prev[pid] = -1
-			}
+	ct := cg.claims
+	if ct == nil {
+		if ct = cg.resolveListed(); ct == nil {
+			return // nobody owns anything
 		}
 	}
-	sp.prob.Claim, sp.prob.Prev = claim, prev
-	sp.state = state
+	ct.previousOwners(cg, sp.subscribes)
+	claim := ct.owner
+	if !sp.identical {
+		claim = ct.keepable(cg, sp.subscribes) // with identical subscriptions every owner still subscribes
+	}
+	sp.prob.Claim, sp.prob.Prev = claim, ct.prev
+	sp.state = ct.state
 	// Partitions nobody lists are handed out first; those someone lists
 	// (which a cooperative member must revoke before they move) after,
 	// with a fresh round-robin, as the follow-up round of
 	// CooperativeSticky deals them once revoked: the fixed-point step of
-	// solve then usually confirms the first answer. Sticky does the same
-	// so that both reach one target.
-	sp.prob.Late = state
-}
-
-// rankedClaims settles the claims listed in ownedPids, as compile lists
-// them when claimants' generations differ: the highest generation wins, a
-// tie at the highest leaves the partition unclaimed, and a member that
-// lost to a higher generation may be the previous owner. It returns the
-// claim and state that claims fills in, and the previous owners (nil when
-// none).
-func (sp *stickyProblem) rankedClaims() (claim []int32, state []uint8, prev []int32) {
-	cg := sp.cg
-	total := sp.start[len(cg.numParts)]
-	// When every member that lists something does so at one generation,
-	// equal claims tie and none is lower.
-	mixed := false
-	gen0, some := int32(0), false
-	for m := range cg.g.Members {
-		if len(cg.owned(int32(m))) == 0 {
-			continue
-		}
-		gen := cg.g.Members[m].Generation
-		mixed = mixed || some && gen != gen0
-		gen0, some = gen, true
-	}
-	var top []int32              // pid => highest generation claiming it, when listed and mixed
-	claim = make([]int32, total) // pid => rank of the one claimant at top, or -1 (nobody, or tied)
-	state = make([]uint8, total)
-	for pid := range claim {
-		claim[pid] = -1
-	}
-	if mixed {
-		top = make([]int32, total)
-	}
-	lower := false
-	for r, m := range cg.kafkaOrder {
-		gen := cg.g.Members[m].Generation
-		for _, pid := range cg.owned(m) {
-			switch {
-			case state[pid] == 0:
-				claim[pid], state[pid] = int32(r), listed
-			case !mixed || gen == top[pid]:
-				claim[pid], state[pid] = -1, listed|tied
-			case gen > top[pid]:
-				lower = true
-				claim[pid], state[pid] = int32(r), listed // no longer tied, if it was
-			default:
-				lower = true
-			}
-			if mixed && (gen > top[pid] || state[pid]&tied == 0 && claim[pid] == int32(r)) {
-				top[pid] = gen
-			}
-		}
-	}
-	if lower {
-		// The previous owner: the best claim below the top by a member
-		// that still subscribes; ties go to the first in member order.
-		prev = make([]int32, total)
-		prevGen := make([]int32, total)
-		for i := range prev {
-			prev[i] = -1
-		}
-		for r, m := range cg.kafkaOrder {
-			gen := cg.g.Members[m].Generation
-			for _, pid := range cg.owned(m) {
-				if gen < top[pid] && (prev[pid] < 0 || gen > prevGen[pid]) && sp.subscribes(int32(r), topicAt(sp.start, pid)) {
-					prev[pid], prevGen[pid] = int32(r), gen
-				}
-			}
-		}
-	}
-	return claim, state, prev
+	// settledTarget then usually confirms the first answer.
+	sp.prob.Late = ct.state
 }
 
 // subscribes reports whether the member of rank r subscribes to topic t.

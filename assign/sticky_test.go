@@ -393,15 +393,14 @@ func TestStickyInvalidGroup(t *testing.T) {
 
 // bruteForceSticky enumerates every valid assignment of a tiny group and
 // returns the least sum of squared counts and, among assignments reaching
-// it, the fewest partitions moved away from [assign.Owned] (the claims,
-// computed by the lead's independent code). It knows nothing of the
-// algorithm under test.
+// it, the fewest partitions moved away from their owners (each partition's
+// one newest-generation claimant, found by newestClaims). It knows nothing
+// of the algorithm under test.
 func bruteForceSticky(g assign.Group) (sumSq, moves int) {
-	owned := assign.Owned(g)
 	claimant := map[assign.TopicPartition]int{}
-	for i, m := range g.Members {
-		for _, tp := range owned[m.ID] {
-			claimant[tp] = i
+	for tp, ids := range newestClaims(g) {
+		if len(ids) == 1 {
+			claimant[tp] = slices.IndexFunc(g.Members, func(m assign.Member) bool { return m.ID == ids[0] })
 		}
 	}
 	type slot struct {
@@ -485,7 +484,7 @@ func TestStickyMatchesBruteForce(t *testing.T) {
 		if err := assign.VerifyBalanced(g, got); err != nil {
 			t.Fatal(err)
 		}
-		gotSq, gotMoves := sumSquares(g, got), assign.Moved(assign.Owned(g), got)
+		gotSq, gotMoves := sumSquares(g, got), assign.Moved(owned(t, g), got)
 		if gotSq != wantSq || gotMoves != wantMoves {
 			t.Fatalf("Sticky(g): sum of squares %d, moves %d; brute force %d, %d\n%v", gotSq, gotMoves, wantSq, wantMoves, got)
 		}
@@ -648,7 +647,7 @@ func stickyScenarios(b *testing.B, g assign.Group) map[string]assign.Group {
 
 func benchmarkSticky(b *testing.B, s assign.Strategy) {
 	run := func(b *testing.B, g assign.Group) {
-		owned := assign.Owned(g)
+		before := owned(b, g)
 		b.ReportAllocs()
 		var a assign.Assignment
 		for b.Loop() {
@@ -661,7 +660,7 @@ func benchmarkSticky(b *testing.B, s assign.Strategy) {
 		for _, m := range g.Members {
 			lo, hi = min(lo, len(a[m.ID])), max(hi, len(a[m.ID]))
 		}
-		b.ReportMetric(float64(assign.Moved(owned, a)), "moves/op")
+		b.ReportMetric(float64(assign.Moved(before, a)), "moves/op")
 		b.ReportMetric(float64(hi-lo), "spread")
 	}
 	for _, size := range stickyBenchSizes {
@@ -736,7 +735,7 @@ func TestStickyMovesIdenticalBound(t *testing.T) {
 		sum := 0
 		for _, m := range g.Members {
 			k := 0
-			for _, tp := range assign.Owned(g)[m.ID] {
+			for _, tp := range owned(t, g)[m.ID] {
 				if tp.Partition >= 0 && tp.Partition < g.Topics[tp.Topic] {
 					k++
 				}
@@ -753,7 +752,7 @@ func TestStickyMovesIdenticalBound(t *testing.T) {
 				keep++
 			}
 		}
-		if got, want := assign.Moved(assign.Owned(g), a), sum-keep; got != want {
+		if got, want := assign.Moved(owned(t, g), a), sum-keep; got != want {
 			t.Fatalf("Sticky(g) moved %d partitions; the fewest possible is %d", got, want)
 		}
 	})
@@ -859,4 +858,17 @@ func TestKeepAndDeal(t *testing.T) {
 		t.Errorf("no group took keepAndDeal")
 	}
 	t.Logf("%d groups took keepAndDeal", taken)
+}
+
+// owned is assign.Owned(g) for a group that must be valid.
+func owned(t interface {
+	Helper()
+	Fatal(...any)
+}, g assign.Group) assign.Assignment {
+	t.Helper()
+	a, err := assign.Owned(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

@@ -142,7 +142,11 @@ func benchmarkOne(b *testing.B, im workload.Impl, sh workload.Shape) {
 	if sh.Churn != workload.Fresh && !im.Cooperative {
 		// A cooperative first round moves nothing by design: it withholds
 		// what would move, which withheld/op counts.
-		b.ReportMetric(float64(assign.Moved(assign.Owned(sh.Group), a)), "moves/op")
+		owned, err := assign.Owned(sh.Group)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(assign.Moved(owned, a)), "moves/op")
 	}
 }
 

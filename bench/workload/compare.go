@@ -150,7 +150,10 @@ func measure(im Impl, sh Shape, fresh assign.Assignment) (*Row, assign.Assignmen
 	}
 	prev := fresh // range, roundrobin: their own previous result
 	if im.Strategy == Sticky || im.Strategy == CooperativeSticky {
-		prev = assign.Owned(g)
+		if prev, err = assign.Owned(g); err != nil {
+			r.Err = err
+			return r, nil
+		}
 	}
 	final, finalGroup := a, g
 	if im.Cooperative {
@@ -290,8 +293,13 @@ func movedFrom(g assign.Group, prev, next assign.Assignment) int {
 // t(m) <= u, and bound = sum over m of max(0, k(m) - u). It is a bound
 // for assignments at least as balanced as the best witness; a less
 // balanced one can move less.
+//
+// g must be valid: LowerBound panics otherwise.
 func LowerBound(g assign.Group, witnesses []assign.Assignment) int {
-	owned := assign.Owned(g)
+	owned, err := assign.Owned(g)
+	if err != nil {
+		panic(fmt.Sprintf("workload.LowerBound: %v", err))
+	}
 	keep := make([]int, 0, len(g.Members))
 	n := 0
 	for _, t := range subscribedTopics(g) {

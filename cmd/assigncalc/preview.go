@@ -105,7 +105,10 @@ func preview(e *env, c *cli.Context) error {
 	// With previous ownership, show how many partitions change owner.
 	var owned assign.Assignment
 	if slices.ContainsFunc(g.Members, func(m assign.Member) bool { return len(m.Owned) > 0 }) {
-		owned = assign.Owned(g)
+		var err error
+		if owned, err = assign.Owned(g); err != nil {
+			return err
+		}
 		cmpTable.header = append(cmpTable.header, "MOVED")
 	}
 	var chosen outcome
@@ -114,7 +117,7 @@ func preview(e *env, c *cli.Context) error {
 		st := assign.Summarize(g, o.target())
 		row := []string{o.strategy.Name(), itoa(st.Min), itoa(st.Max), itoa(st.Spread), formatStdDev(st.StdDev), itoa(st.Idle)}
 		if owned != nil {
-			row = append(row, itoa(moved(owned, o.target())))
+			row = append(row, itoa(assign.Moved(owned, o.target())))
 		}
 		cmpTable.add(row...)
 		if o.strategy.Name() == detail.Name() {

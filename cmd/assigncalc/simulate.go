@@ -121,6 +121,10 @@ func simulate(e *env, c *cli.Context, changes []change) error {
 	var results []stepResult
 	states := make([]*simState, len(strategies))
 	generation := int32(1)
+	owned, err := assign.Owned(g)
+	if err != nil {
+		return err
+	}
 	for i, s := range strategies {
 		final, rounds, revoked, err := rebalance(s, g, generation)
 		if err != nil {
@@ -129,7 +133,7 @@ func simulate(e *env, c *cli.Context, changes []change) error {
 		states[i] = &simState{strategy: s, current: final}
 		results = append(results, stepResult{
 			Step: 0, Change: "start", Strategy: s.Name(), Rounds: rounds, Revoked: revoked,
-			Moved: moved(assign.Owned(g), final), Affected: affected(assign.Owned(g), final, g),
+			Moved: assign.Moved(owned, final), Affected: affected(owned, final, g),
 			Spread: assign.Summarize(g, final).Spread, Members: groupfile.MemberIDs(g), Final: final,
 		})
 	}
@@ -157,7 +161,7 @@ func simulate(e *env, c *cli.Context, changes []change) error {
 				r.Rounds += rounds
 				r.Revoked += revoked
 			}
-			r.Moved = moved(before, cur)
+			r.Moved = assign.Moved(before, cur)
 			r.Affected = affected(before, cur, next)
 			r.Spread = assign.Summarize(next, cur).Spread
 			r.Final = cur
