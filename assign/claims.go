@@ -79,17 +79,17 @@ func newClaimTable(parts int32, mixed bool) *claimTable {
 // note records that the member of rank r claims pid at generation gen
 // (rules 2 and 3). The table it leaves does not depend on the order of
 // the calls. Without top, every call must have one generation.
-func (ct *claimTable) note(pid, r, gen int32) {
+func (ct *claimTable) note(pid int32, r rank, gen int32) {
 	switch {
 	case ct.state[pid] == 0:
-		ct.owner[pid], ct.state[pid] = r, listed
+		ct.owner[pid], ct.state[pid] = int32(r), listed
 		if ct.top != nil {
 			ct.top[pid] = gen
 		}
 	case ct.top == nil || gen == ct.top[pid]:
 		ct.owner[pid], ct.state[pid] = -1, listed|tied
 	case gen > ct.top[pid]:
-		ct.owner[pid], ct.state[pid], ct.top[pid] = r, listed, gen // no longer tied, if it was
+		ct.owner[pid], ct.state[pid], ct.top[pid] = int32(r), listed, gen // no longer tied, if it was
 		ct.lower = true
 	default:
 		ct.lower = true
@@ -99,7 +99,7 @@ func (ct *claimTable) note(pid, r, gen int32) {
 // previousOwners fills prev (rule 5) from the members' claims as compile
 // listed them (compiledGroup.owned); subscribes(r, t) reports whether the
 // member of rank r subscribes to topic t.
-func (ct *claimTable) previousOwners(cg *compiledGroup, subscribes func(r, t int32) bool) {
+func (ct *claimTable) previousOwners(cg *compiledGroup, subscribes func(r rank, t int32) bool) {
 	if !ct.lower {
 		return
 	}
@@ -111,7 +111,7 @@ func (ct *claimTable) previousOwners(cg *compiledGroup, subscribes func(r, t int
 	for r, m := range cg.kafkaOrder {
 		gen := cg.g.Members[m].Generation
 		for _, pid := range cg.owned(m) {
-			if gen < ct.top[pid] && (ct.prev[pid] < 0 || gen > prevGen[pid]) && subscribes(int32(r), topicAt(cg.start, pid)) {
+			if gen < ct.top[pid] && (ct.prev[pid] < 0 || gen > prevGen[pid]) && subscribes(rank(r), topicAt(cg.start, pid)) {
 				ct.prev[pid], prevGen[pid] = int32(r), gen
 			}
 		}
@@ -122,10 +122,10 @@ func (ct *claimTable) previousOwners(cg *compiledGroup, subscribes func(r, t int
 // longer subscribe to their partition's topic replaced by -1, in place,
 // so that owner then names the claim each partition may keep. The table
 // keeps state, so a reader still knows such a partition is held.
-func (ct *claimTable) keepable(cg *compiledGroup, subscribes func(r, t int32) bool) []int32 {
+func (ct *claimTable) keepable(cg *compiledGroup, subscribes func(r rank, t int32) bool) []int32 {
 	for t := range cg.numParts {
 		for pid := cg.start[t]; pid < cg.start[t+1]; pid++ {
-			if r := ct.owner[pid]; r >= 0 && !subscribes(r, int32(t)) {
+			if r := ct.owner[pid]; r >= 0 && !subscribes(rank(r), int32(t)) {
 				ct.owner[pid] = -1
 			}
 		}
@@ -151,7 +151,7 @@ func (cg *compiledGroup) resolveListed() *claimTable {
 	for r, m := range cg.kafkaOrder {
 		gen := cg.g.Members[m].Generation
 		for _, pid := range cg.owned(m) {
-			ct.note(pid, int32(r), gen)
+			ct.note(pid, rank(r), gen)
 		}
 	}
 	return ct
@@ -211,7 +211,7 @@ func (cg *compiledGroup) compileOwned(use ownedRead) error {
 	parts := cg.start[len(cg.topics)]
 	lists := use == ownedListed || use == ownedResolved && mixed
 	var pids []int32 // with lists: every member's; otherwise the current member's
-	var rank []int32 // ownedResolved: member index => position in Kafka's member order
+	var rankOf []rank // ownedResolved: member index => rank
 	if lists {
 		cg.ownedOff = make([]int32, len(g.Members)+1)
 		pids = make([]int32, 0, total)
@@ -220,10 +220,7 @@ func (cg *compiledGroup) compileOwned(use ownedRead) error {
 	if use == ownedResolved {
 		ct = newClaimTable(parts, mixed)
 		cg.claims = ct
-		rank = make([]int32, len(g.Members))
-		for r, m := range cg.kafkaOrder {
-			rank[m] = int32(r)
-		}
+		rankOf = cg.ranks()
 	}
 	after, _ := cg.goSteps()
 	runOf := make([]int32, len(cg.topics)) // topic => 1 + the last member with a run of it
@@ -253,7 +250,7 @@ func (cg *compiledGroup) compileOwned(use ownedRead) error {
 			pid := cg.start[ti] + tp.Partition
 			pids = append(pids, pid)
 			if ct != nil {
-				ct.note(pid, rank[i], m.Generation) // m listing pid twice looks tied: refused below
+				ct.note(pid, rankOf[i], m.Generation) // m listing pid twice looks tied: refused below
 			}
 		}
 		if !sorted {

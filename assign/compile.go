@@ -54,6 +54,22 @@ type compiledGroup struct {
 	partRacks  [][][]int32
 }
 
+// rank is a member's position in Kafka's member order (see kafkaOrder),
+// which numbers the members of the sticky solver and of every array "by
+// rank" (claimTable, the solver's owners). A member index, a position in
+// Group.Members, is a plain int32: kafkaOrder maps a rank to a member
+// index, and ranks the other way.
+type rank int32
+
+// ranks returns each member's rank, by member index.
+func (cg *compiledGroup) ranks() []rank {
+	rk := make([]rank, len(cg.kafkaOrder))
+	for r, m := range cg.kafkaOrder {
+		rk[m] = rank(r)
+	}
+	return rk
+}
+
 // compile validates g and interns it; use says what to make of Owned.
 func compile(g Group, use ownedRead) (*compiledGroup, error) {
 	cg := &compiledGroup{g: &g}

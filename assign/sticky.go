@@ -208,7 +208,6 @@ type stickyProblem struct {
 	cg    *compiledGroup
 	prob  balance.Problem
 	start []int32 // compiledGroup.start: topic => first partition number; the last entry is the total
-	rank  []int32 // member index => position in Kafka's member order
 
 	// identical is set when every member subscribes to the same topics,
 	// which are then all the topics of the compiled group.
@@ -222,10 +221,7 @@ type stickyProblem struct {
 
 func newStickyProblem(cg *compiledGroup) *stickyProblem {
 	n := len(cg.g.Members)
-	sp := &stickyProblem{cg: cg, start: cg.start, rank: make([]int32, n)}
-	for r, m := range cg.kafkaOrder {
-		sp.rank[m] = int32(r)
-	}
+	sp := &stickyProblem{cg: cg, start: cg.start}
 	subs := make([][]int32, n)
 	sp.identical = true
 	for r, m := range cg.kafkaOrder {
@@ -273,8 +269,8 @@ func (sp *stickyProblem) claims() {
 }
 
 // subscribes reports whether the member of rank r subscribes to topic t.
-func (sp *stickyProblem) subscribes(r int32, t int32) bool {
-	return sp.identical || sp.prob.Sets.Has(r, t)
+func (sp *stickyProblem) subscribes(r rank, t int32) bool {
+	return sp.identical || sp.prob.Sets.Has(int32(r), t)
 }
 
 // racks turns rack preference on when [compiledGroup.stickyRackAware] says so.
