@@ -1,5 +1,9 @@
 package assign
 
+// claimTable is the resolution of every claim: rules 2, 3 and 5 per
+// partition (numbered as in compiledGroup.start), members by rank in
+// Kafka's member order. Rule 4 is the reader's: see keepable.
+//
 // Claims are what the members' Owned lists say about who owned what before
 // this rebalance. Every reader of Owned goes through this file: the sticky
 // strategies' stickiness and KIP-341 preference, CooperativeSticky's
@@ -11,6 +15,7 @@ package assign
 //     topic that shrank) and of topics nobody subscribes to are dropped:
 //     Kafka tolerates such history silently, and so do we. A member that
 //     lists one partition twice is refused ([ErrDuplicateOwned]).
+//
 //  2. The newest generation wins: the owner of p is the member claiming
 //     it at the highest generation anyone claims it at,
 //
@@ -20,13 +25,16 @@ package assign
 //  3. Ties at the newest generation cancel (KAFKA-12984): when newest(p)
 //     holds several members, p has no owner, and every one of them must
 //     revoke it before anyone gets it.
+//
 //  4. An owner that no longer subscribes to p's topic still holds p until
 //     it revokes it (CooperativeSticky withholds p from everyone else),
 //     but cannot keep it: its claim counts for safety, not stickiness.
+//
 //  5. The previous owner of p (KIP-341) is the best claim below the newest
 //     generation by a member that still subscribes to p's topic: the
 //     highest generation, then the first in Kafka's member order. It is
 //     preferred when p must go somewhere new, and makes no hand-over safe.
+//
 //  6. Nothing depends on the order of Group.Members or of any Owned: each
 //     rule is a function of the set of (member, generation, partition)
 //     claims, and member order enters only as Kafka's order (rule 5).
@@ -38,10 +46,6 @@ package assign
 // list per member. When furthermore no claim can be lost (see
 // [keptClaims]), the sticky strategies need not even resolve claims per
 // partition: every member keeps all it lists.
-
-// claimTable is the resolution of every claim: rules 2, 3 and 5 per
-// partition (numbered as in compiledGroup.start), members by rank in
-// Kafka's member order. Rule 4 is the reader's: see keepable.
 type claimTable struct {
 	owner []int32 // pid => rank of owner(p), or -1 (nobody lists it, or newest(p) ties)
 	state []uint8 // pid => listed (someone lists it) | tied (newest(p) ties)
@@ -210,7 +214,7 @@ func (cg *compiledGroup) compileOwned(use ownedRead) error {
 	}
 	parts := cg.start[len(cg.topics)]
 	lists := use == ownedListed || use == ownedResolved && mixed
-	var pids []int32 // with lists: every member's; otherwise the current member's
+	var pids []int32  // with lists: every member's; otherwise the current member's
 	var rankOf []rank // ownedResolved: member index => rank
 	if lists {
 		cg.ownedOff = make([]int32, len(g.Members)+1)
