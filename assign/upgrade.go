@@ -1,21 +1,5 @@
 package assign
 
-// A rolling restart, one member at a time, replayed through the
-// coordinator's vote (see vote.go).
-//
-// Kafka documents a two-step upgrade of a group from an eager strategy to
-// cooperative-sticky: a first rolling bounce gives every member
-// [cooperative-sticky, range]; a second removes range. During the first
-// bounce every member still rebalances eagerly (range supports nothing
-// else) and the vote keeps range until the last member has restarted;
-// then cooperative-sticky wins, still run eagerly. During the second bounce
-// members turn cooperative one by one, and the group is cooperative once
-// the last one has. No step refuses a member. A one-step switch from
-// [range] to [cooperative-sticky] is refused instead: the first restarted
-// member shares no strategy with the others and gets
-// INCONSISTENT_GROUP_PROTOCOL, and so does every one after it until the
-// last range member leaves.
-
 import (
 	"errors"
 	"fmt"
@@ -90,7 +74,25 @@ func (s RolloutStep) Safe() bool { return !s.Refused() && !s.FellBack }
 var ErrUnknownMember = errors.New("member not in the group")
 
 // SimulateRollout replays a rolling restart and returns the group's state before
-// it and after every restart.
+// it and after every restart: one member at a time, each step replayed
+// through the coordinator's [Vote].
+//
+// # Upgrading to cooperative-sticky
+//
+// Kafka documents a two-step upgrade of a group from an eager strategy to
+// cooperative-sticky: a first rolling bounce gives every member
+// [cooperative-sticky, range]; a second removes range. During the first
+// bounce every member still rebalances eagerly (range supports nothing
+// else) and the vote keeps range until the last member has restarted;
+// then cooperative-sticky wins, still run eagerly. During the second bounce
+// members turn cooperative one by one, and the group is cooperative once
+// the last one has. No step refuses a member. A one-step switch from
+// [range] to [cooperative-sticky] is refused instead: the first restarted
+// member shares no strategy with the others and gets
+// INCONSISTENT_GROUP_PROTOCOL, and so does every one after it until the
+// last range member leaves.
+//
+// # Members
 //
 // Members are dynamic: a restarted consumer leaves the group (LeaveGroup on
 // close) and joins again with its new configuration, after every member

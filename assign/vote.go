@@ -1,29 +1,5 @@
 package assign
 
-// The group coordinator's protocol vote and the client's choice of
-// rebalance protocol.
-//
-// Every member of a classic group sends, in its JoinGroup request, a
-// protocol type ("consumer" for Kafka consumers) and the names of the
-// strategies it supports, in the order of its partition.assignment.strategy.
-// The coordinator refuses a member whose protocol type differs from the
-// group's or that shares no strategy with every member already in the group
-// (INCONSISTENT_GROUP_PROTOCOL). When the rebalance completes it picks one
-// strategy for the whole group:
-//
-//	candidates = the strategies every member supports
-//	ballot(m)  = the first strategy in m's list that is a candidate
-//	winner     = the strategy with the most ballots; ties go to whichever
-//	             the coordinator's hash map iterates first
-//
-// The tie-break is not a rule anyone chose: it falls out of the hash map the
-// coordinator counts in, and the two coordinators in the field count in
-// different maps. This file emulates both maps exactly for any strategy
-// name (see [JavaCoordinator] and [ScalaCoordinator]), so that for the
-// built-in names a tie goes to sticky > range > roundrobin >
-// cooperative-sticky on the Java coordinator and to cooperative-sticky >
-// roundrobin > range > sticky on the Scala one.
-
 import (
 	"cmp"
 	"errors"
@@ -257,7 +233,19 @@ func (r VoteResult) Votes() map[string]int {
 //
 // Each accepted member votes for the first strategy of its own list that
 // every accepted member supports, and the strategy with the most ballots
-// wins. Ties go to the strategy the coordinator's map iterates first:
+// wins:
+//
+//	candidates = the strategies every member supports
+//	ballot(m)  = the first strategy in m's list that is a candidate
+//	winner     = the strategy with the most ballots; ties go to whichever
+//	             the coordinator's hash map iterates first
+//
+// The tie-break is not a rule anyone chose: it falls out of the hash map the
+// coordinator counts in, and the two coordinators in the field count in
+// different maps. Vote emulates both maps exactly for any strategy name, so
+// that for the built-in names a tie goes to sticky > range > roundrobin >
+// cooperative-sticky on the Java coordinator and to cooperative-sticky >
+// roundrobin > range > sticky on the Scala one:
 //
 //   - [JavaCoordinator]: a java.util.HashMap<String,Integer>. Its iteration
 //     order is the order of the buckets, hash(name) & (capacity-1) with
