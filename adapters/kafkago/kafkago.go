@@ -219,7 +219,7 @@ func (b *GroupBalancer) AssignGroups(members []kafka.GroupMember, partitions []k
 }
 
 func (b *GroupBalancer) assign(members []kafka.GroupMember, partitions []kafka.Partition) (kafka.GroupMemberAssignments, error) {
-	counts, racks, err := metadata(partitions)
+	counts, err := partitionCounts(partitions)
 	if err != nil {
 		return nil, fmt.Errorf("kafkago: %s: %w", b.name, err)
 	}
@@ -255,21 +255,38 @@ func (b *GroupBalancer) assign(members []kafka.GroupMember, partitions []kafka.P
 		return nil, fmt.Errorf("kafkago: %s: %w", b.name, err)
 	}
 	if slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.Rack != "" }) {
-		g.PartitionRacks = racks
+		g.PartitionRacks = replicaRacks(partitions, counts)
 	}
 	a, err := b.s.Assign(g)
 	if err != nil {
 		return nil, fmt.Errorf("kafkago: %s: %w", b.name, err)
 	}
+	return into(a), nil
+}
+
+// into converts a into kafka-go's form, with one backing array for every
+// member's partitions: each member's list is sorted by topic, so each
+// topic's partitions are one run of it.
+func into(a assign.Assignment) kafka.GroupMemberAssignments {
+	total := 0
+	for _, tps := range a {
+		total += len(tps)
+	}
+	backing := make([]int, 0, total)
 	out := make(kafka.GroupMemberAssignments, len(a))
 	for id, tps := range a {
 		topics := make(map[string][]int)
-		for _, tp := range tps {
-			topics[tp.Topic] = append(topics[tp.Topic], int(tp.Partition))
+		for i := 0; i < len(tps); {
+			j, start := i, len(backing)
+			for ; j < len(tps) && tps[j].Topic == tps[i].Topic; j++ {
+				backing = append(backing, int(tps[j].Partition))
+			}
+			topics[tps[i].Topic] = backing[start:len(backing):len(backing)]
+			i = j
 		}
 		out[id] = topics
 	}
-	return out, nil
+	return out
 }
 
 // rackOf reads a range or roundrobin member's user data as its rack: UTF-8
@@ -282,45 +299,64 @@ func rackOf(ud []byte) (string, bool) {
 	return string(ud), true
 }
 
-// metadata returns the partition count of every topic in partitions, and
-// the racks of each partition's replicas (each rack once, in replica
-// order), or nil racks when no broker declares one.
-func metadata(partitions []kafka.Partition) (map[string]int32, map[string][][]string, error) {
-	byTopic := make(map[string][]kafka.Partition)
-	for _, p := range partitions {
-		byTopic[p.Topic] = append(byTopic[p.Topic], p)
+// partitionCounts returns the partition count of every topic in
+// partitions, which must list each topic's partitions as exactly 0..n-1.
+// kafka-go lists a topic's partitions together, so a topic's count is
+// looked up once per run, not once per partition.
+func partitionCounts(partitions []kafka.Partition) (map[string]int32, error) {
+	counts := make(map[string]int32)
+	for i := 0; i < len(partitions); {
+		t, j := partitions[i].Topic, i+1
+		for j < len(partitions) && partitions[j].Topic == t {
+			j++
+		}
+		counts[t] += int32(min(j-i, assign.MaxPartitions+1))
+		i = j
 	}
-	counts := make(map[string]int32, len(byTopic))
-	racks := make(map[string][][]string, len(byTopic))
-	anyRack := false
-	for t, ps := range byTopic {
-		n := len(ps)
+	seen := make(map[string][]bool, len(counts))
+	for t, n := range counts {
 		if n > assign.MaxPartitions {
-			return nil, nil, fmt.Errorf("topic %q: %w", t, ErrPartitionIDs)
+			return nil, fmt.Errorf("topic %q: %w", t, ErrPartitionIDs)
 		}
-		rs := make([][]string, n)
-		seen := make([]bool, n)
-		for _, p := range ps {
-			if p.ID < 0 || p.ID >= n || seen[p.ID] {
-				return nil, nil, fmt.Errorf("topic %q: partition %d of %d listed: %w", t, p.ID, n, ErrPartitionIDs)
-			}
-			seen[p.ID] = true
-			r := []string{}
-			for _, br := range p.Replicas {
-				if br.Rack != "" && !slices.Contains(r, br.Rack) {
-					r = append(r, br.Rack)
-				}
-			}
-			anyRack = anyRack || len(r) > 0
-			rs[p.ID] = r
+		seen[t] = make([]bool, n)
+	}
+	var s []bool
+	for i := range partitions {
+		p := &partitions[i]
+		if i == 0 || p.Topic != partitions[i-1].Topic {
+			s = seen[p.Topic]
 		}
-		counts[t] = int32(n)
-		racks[t] = rs
+		if p.ID < 0 || p.ID >= len(s) || s[p.ID] {
+			return nil, fmt.Errorf("topic %q: partition %d of %d listed: %w", p.Topic, p.ID, len(s), ErrPartitionIDs)
+		}
+		s[p.ID] = true
 	}
-	if !anyRack {
-		racks = nil
+	return counts, nil
+}
+
+// replicaRacks returns the racks of each partition's replicas (each rack
+// once, in replica order) for partitions, already checked by
+// partitionCounts, or nil when no replica has a rack.
+func replicaRacks(partitions []kafka.Partition, counts map[string]int32) map[string][][]string {
+	if !slices.ContainsFunc(partitions, func(p kafka.Partition) bool {
+		return slices.ContainsFunc(p.Replicas, func(b kafka.Broker) bool { return b.Rack != "" })
+	}) {
+		return nil
 	}
-	return counts, racks, nil
+	racks := make(map[string][][]string, len(counts))
+	for t, n := range counts {
+		racks[t] = make([][]string, n)
+	}
+	for _, p := range partitions {
+		r := []string{}
+		for _, br := range p.Replicas {
+			if br.Rack != "" && !slices.Contains(r, br.Rack) {
+				r = append(r, br.Rack)
+			}
+		}
+		racks[p.Topic][p.ID] = r
+	}
+	return racks
 }
 
 // The lines of kafka-go's consumer group and Reader that say what the group
