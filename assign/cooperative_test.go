@@ -465,3 +465,34 @@ func TestCooperativeFollowUpLandsOnTarget(t *testing.T) {
 		t.Errorf("follow-up round mismatch (-target +follow-up):\n%s", diff)
 	}
 }
+
+// TestOwnedIsTheNewestClaim: assign.Owned, which the command line's move
+// counts use, names the owners the strategies withhold for, as the test's
+// own newestClaims finds them: each existing partition of a topic someone
+// subscribes to goes to its one newest-generation claimant.
+func TestOwnedIsTheNewestClaim(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := assigntest.GroupOf(assigntest.Small).Draw(t, "group")
+		wanted := make(map[string]bool)
+		for _, m := range g.Members {
+			for _, topic := range m.Topics {
+				wanted[topic] = true
+			}
+		}
+		want := make(assign.Assignment, len(g.Members))
+		for _, m := range g.Members {
+			want[m.ID] = nil
+		}
+		for tp, ids := range newestClaims(g) {
+			if n, ok := g.Topics[tp.Topic]; ok && wanted[tp.Topic] && tp.Partition < n && len(ids) == 1 {
+				want[ids[0]] = append(want[ids[0]], tp)
+			}
+		}
+		for id := range want {
+			slices.SortFunc(want[id], assign.TopicPartition.Compare)
+		}
+		if diff := cmp.Diff(want, owned(t, g), cmpEmpty); diff != "" {
+			t.Fatalf("Owned(g) mismatch (-newest claims +Owned):\n%s", diff)
+		}
+	})
+}

@@ -264,7 +264,9 @@ func (sp *stickyProblem) claims() {
 	// (which a cooperative member must revoke before they move) after,
 	// with a fresh round-robin, as the follow-up round of
 	// CooperativeSticky deals them once revoked: the fixed-point step of
-	// settledTarget then usually confirms the first answer.
+	// settledTarget then usually confirms the first answer. Sticky deals
+	// them the same way, so that the two answers agree whenever
+	// CooperativeSticky has nothing to withhold.
 	sp.prob.Late = ct.state
 }
 
