@@ -2,6 +2,7 @@ package kafkago
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/segmentio/kafka-go"
@@ -32,6 +33,28 @@ func BenchmarkAssignGroups(b *testing.B) {
 		g.Members = append(g.Members, assign.Member{ID: id, Topics: names, Generation: -1})
 		kms = append(kms, kafka.GroupMember{ID: id, Topics: names})
 	}
+	// The same group a generation later: every member sends what sticky
+	// gave it, as its balancer writes it.
+	prev, err := assign.Sticky{}.Assign(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	again := slices.Clone(kms)
+	for i := range again {
+		mb, _ := Balancer(assign.Sticky{})
+		gen := &kafka.Generation{ID: 1, Assignments: map[string][]kafka.PartitionAssignment{}}
+		for _, tp := range prev[again[i].ID] {
+			gen.Assignments[tp.Topic] = append(gen.Assignments[tp.Topic], kafka.PartitionAssignment{ID: int(tp.Partition)})
+		}
+		mb.Assigned(gen)
+		again[i].UserData, _ = mb.UserData()
+	}
+	b.Run("strategy=sticky/impl=adapter/owned", func(b *testing.B) {
+		bal, _ := Balancer(assign.Sticky{}, OnError(func(err error) { b.Fatal(err) }))
+		for b.Loop() {
+			bal.AssignGroups(again, parts)
+		}
+	})
 	for _, s := range []assign.Strategy{assign.Range{}, assign.Sticky{}} {
 		b.Run(fmt.Sprintf("strategy=%s/impl=assign", s.Name()), func(b *testing.B) {
 			for b.Loop() {

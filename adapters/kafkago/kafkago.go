@@ -275,7 +275,13 @@ func into(a assign.Assignment) kafka.GroupMemberAssignments {
 	backing := make([]int, 0, total)
 	out := make(kafka.GroupMemberAssignments, len(a))
 	for id, tps := range a {
-		topics := make(map[string][]int)
+		runs := 0
+		for i := range tps {
+			if i == 0 || tps[i].Topic != tps[i-1].Topic {
+				runs++
+			}
+		}
+		topics := make(map[string][]int, runs)
 		for i := 0; i < len(tps); {
 			j, start := i, len(backing)
 			for ; j < len(tps) && tps[j].Topic == tps[i].Topic; j++ {
