@@ -6,6 +6,8 @@ import (
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/bench/workload"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestQualityAgainstPeers runs the compare command's measurements on the
@@ -129,6 +131,45 @@ func TestEagerAgreesWithFranzGo(t *testing.T) {
 					t.Errorf("%s on %s: member %s gets %d partitions from us, %d from franz-go, not the same ones", strategy, spec.Name(), m.ID, len(got), len(want))
 					break
 				}
+			}
+		}
+	}
+}
+
+// TestKafkaGoAdapterIsOurs holds the kafka-go+ours row to ours on every
+// small workload and shape: a kafka-go leader using adapters/kafkago,
+// given the user data each member's own balancer sends, must hand out
+// exactly what assign.Sticky computes from the group directly, so that
+// no history is lost between the members' balancers and the leader's.
+// It runs on the workloads TestQualityAgainstPeers runs on.
+func TestKafkaGoAdapterIsOurs(t *testing.T) {
+	for _, spec := range workload.Specs() {
+		if spec.Partitions() > 10000 || (spec.Partitions() == 10000 && !*big) {
+			continue
+		}
+		shapes, err := workload.Shapes(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, shape := range shapes {
+			results := make(map[string]assign.Assignment)
+			for _, im := range workload.Impls(workload.Sticky, false) {
+				if im.Name != workload.Ours && im.Name != workload.KafkaGoOurs {
+					continue
+				}
+				p, err := im.Prepare(shape.Group)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := p.Run(); err != nil {
+					t.Fatalf("%s on %s: %v", im.Name, shape.Name(), err)
+				}
+				if results[im.Name], err = p.Result(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if d := cmp.Diff(results[workload.Ours], results[workload.KafkaGoOurs], cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("sticky on %s: kafka-go+ours differs from ours (-ours +kafka-go+ours):\n%s", shape.Name(), d)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/IBM/sarama"
+	assignkafkago "github.com/assigncalc/assigncalc/adapters/kafkago"
 	"github.com/assigncalc/assigncalc/assign"
 	kafkago "github.com/segmentio/kafka-go"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -18,7 +19,8 @@ const (
 	FranzGo     = "franz-go"
 	Sarama      = "sarama"
 	KafkaGo     = "kafka-go"
-	WriteOutput = "write-output" // the floor: writing ours' result into fresh output slices
+	KafkaGoOurs = "kafka-go+ours" // ours inside kafka-go, through adapters/kafkago
+	WriteOutput = "write-output"  // the floor: writing ours' result into fresh output slices
 )
 
 // Strategy names, Kafka's.
@@ -86,6 +88,7 @@ func Impls(strategy string, withFloor bool) []Impl {
 			ours(assign.Sticky{}),
 			franz(Sticky, kgo.StickyBalancer()),
 			saramaImpl(Sticky, sarama.NewBalanceStrategySticky),
+			kafkaGoOurs(assign.Sticky{}),
 		}
 	case CooperativeSticky:
 		out = []Impl{
@@ -342,6 +345,62 @@ func kafkaGoImpl(strategy string, bal kafkago.GroupBalancer) Impl {
 			return &Prepared{
 				Run: func() error {
 					last = bal.AssignGroups(members, parts)
+					return nil
+				},
+				Result: func() (assign.Assignment, error) { return fromPlan(g, last), nil },
+			}, nil
+		},
+	}
+}
+
+// kafkaGoOurs runs s through adapters/kafkago, as a kafka-go leader would:
+// each member's user data is what its own balancer sends after being told
+// (GroupBalancer.Assigned) what it owned and in which generation, built
+// before timing; the timed part is AssignGroups, which reads the user data
+// back, runs s and converts the result to kafka-go's form.
+func kafkaGoOurs(s assign.Strategy) Impl {
+	return Impl{
+		Strategy: s.Name(),
+		Name:     KafkaGoOurs,
+		prepare: func(g assign.Group) (*Prepared, error) {
+			var errs []error
+			leader, err := assignkafkago.Balancer(s, assignkafkago.OnError(func(err error) { errs = append(errs, err) }))
+			if err != nil {
+				return nil, err
+			}
+			members := make([]kafkago.GroupMember, len(g.Members))
+			for j, m := range g.Members {
+				b, err := assignkafkago.Balancer(s)
+				if err != nil {
+					return nil, err
+				}
+				gen := &kafkago.Generation{ID: m.Generation, Assignments: make(map[string][]kafkago.PartitionAssignment)}
+				for t, ps := range ownedByTopic(m) {
+					for _, p := range ps {
+						gen.Assignments[t] = append(gen.Assignments[t], kafkago.PartitionAssignment{ID: int(p)})
+					}
+				}
+				b.Assigned(gen)
+				ud, err := b.UserData()
+				if err != nil {
+					return nil, err
+				}
+				members[j] = kafkago.GroupMember{ID: m.ID, Topics: slices.Clone(m.Topics), UserData: ud}
+			}
+			var parts []kafkago.Partition
+			for _, t := range subscribedTopics(g) {
+				for p := range g.Topics[t] {
+					parts = append(parts, kafkago.Partition{Topic: t, ID: int(p)})
+				}
+			}
+			var last kafkago.GroupMemberAssignments
+			return &Prepared{
+				Run: func() error {
+					errs = errs[:0]
+					last = leader.AssignGroups(members, parts)
+					if len(errs) > 0 {
+						return errs[0]
+					}
 					return nil
 				},
 				Result: func() (assign.Assignment, error) { return fromPlan(g, last), nil },

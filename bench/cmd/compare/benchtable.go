@@ -94,7 +94,7 @@ func benchTables(r io.Reader, w io.Writer) error {
 	}
 	order := shapeOrder()
 	sort.Slice(shapes, func(i, j int) bool { return order(shapes[i]) < order(shapes[j]) })
-	impls := []string{workload.Ours, workload.FranzGo, workload.Sarama, workload.KafkaGo, workload.WriteOutput}
+	impls := []string{workload.Ours, workload.FranzGo, workload.Sarama, workload.KafkaGo, workload.KafkaGoOurs, workload.WriteOutput}
 
 	for _, strategy := range workload.StrategyNames {
 		fmt.Fprintf(w, "### %s\n\n", strategy)
