@@ -47,14 +47,15 @@
 //
 // The leader passes the racks of every partition's replicas, from the
 // metadata kafka-go hands it, to the strategy, so that Range's rack-aware
-// assignment (KIP-881) works when members declare racks. kafka-go writes its
-// subscription at version 1 without rack_id (a version 3 field), so a
-// kafka-go member cannot declare client.rack the way Java does; with
-// [Rack], a range or roundrobin member puts its rack in its user data
-// (which those strategies otherwise leave empty), as kafka-go's own
-// RackAffinityGroupBalancer does, and a leader using this package reads it
-// there. Java and franz-go leaders do not look there, and a sticky member's
-// user data is StickyAssignor's, so [Rack] is refused for sticky.
+// assignment (KIP-881) works when members declare racks. kafka-go has no
+// client.rack setting and writes its subscription at version 1, without
+// rack_id (a version 3 field), so a kafka-go member cannot declare its rack
+// the way Java does. With [Rack], a range or roundrobin member puts its
+// rack in its user data instead (which those strategies otherwise leave
+// empty), as kafka-go's own RackAffinityGroupBalancer does, and a leader
+// using this package reads it there. Java and franz-go leaders do not look
+// there, and a sticky member's user data is StickyAssignor's, so [Rack] is
+// refused for sticky.
 //
 // # Mixed groups
 //
@@ -67,19 +68,24 @@
 // which declares version 1 but leaves out its owned_partitions: franz-go
 // (and this project's adapters/franz and adapters/sarama) read it as version
 // 0, so kafka-go members using this package share a group with franz-go
-// members of the same strategy. Java's consumer, by kafka-go issue 762,
-// refuses it.
+// members of the same strategy. Java's consumer, as reported in kafka-go
+// issue 762, fails to read it (BufferUnderflowException); we have not run
+// a Java leader to check.
 //
 // # When the leader cannot assign
 //
 // kafka-go's AssignGroups cannot return an error. When the strategy refuses
 // the group, or the metadata does not list a topic's partitions as 0..n-1
-// ([ErrPartitionIDs]), the leader assigns nothing to every member and
-// reports why through [OnError]. The group then consumes nothing until its
-// next rebalance (a member joining or leaving, or a partition change with
-// WatchPartitionChanges). Returning no assignments at all would be worse:
-// kafka-go members fail to decode the empty SyncGroup answer, leave and
-// rejoin, and a leader facing the same input fails the same way again.
+// ([ErrPartitionIDs]), the leader assigns nothing to every member, each
+// listed with an empty assignment, and reports why through [OnError]. The
+// group then consumes nothing until its next rebalance (a member joining or
+// leaving, or a partition change with WatchPartitionChanges); an alert on
+// OnError is what tells an operator. The alternatives are worse: a panic
+// kills the Reader's process; falling back to another strategy hides the
+// failure and cannot help with metadata that is wrong; and returning nil
+// leaves every member's SyncGroup answer empty, which kafka-go reads as no
+// partitions too, but which not every client reads as well as a
+// well-formed empty assignment.
 package kafkago
 
 import (
@@ -377,7 +383,9 @@ const (
 // line on to next (when next is not nil) and, on the way, learns from the
 // Reader's log what the group assigned the member and in which generation,
 // for the member's next JoinGroup (see the package documentation). It
-// keeps nothing but that; the Reader's error logger is not needed.
+// keeps nothing but that. A Reader without an ErrorLogger sends its errors
+// to its Logger too: with a nil next they are dropped, as they are without
+// a Logger.
 func (b *GroupBalancer) Logger(next kafka.Logger) kafka.Logger {
 	return kafka.LoggerFunc(func(msg string, args ...any) {
 		b.observe(msg, args)
@@ -387,7 +395,12 @@ func (b *GroupBalancer) Logger(next kafka.Logger) kafka.Logger {
 	})
 }
 
-// observe reads one log line.
+// observe reads one log line. The consumer group logs joinedLine before its
+// SyncGroup and the Reader logs subscribedLine once it has the generation,
+// so the assignment is paired with the generation it came in. (Should a
+// generation end before the Reader subscribes to it, the next JoinGroup
+// may go out with the history of the one before: stickiness is lost for
+// that round, not safety, since eager members own nothing while they join.)
 func (b *GroupBalancer) observe(msg string, args []any) {
 	switch msg {
 	case joinedLine:
