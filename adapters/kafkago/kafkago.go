@@ -83,9 +83,9 @@
 // OnError is what tells an operator. The alternatives are worse: a panic
 // kills the Reader's process; falling back to another strategy hides the
 // failure and cannot help with metadata that is wrong; and returning nil
-// leaves every member's SyncGroup answer empty, which kafka-go reads as no
-// partitions too, but which not every client reads as well as a
-// well-formed empty assignment.
+// leaves every member's SyncGroup answer as empty bytes, which kafka-go
+// happens to read as no partitions but which is not a
+// ConsumerProtocolAssignment.
 package kafkago
 
 import (
