@@ -73,6 +73,25 @@ import (
 //
 // So per-topic counts among subscribers differ by at most one; totals across
 // topics may differ by more.
+//
+// # Complexity
+//
+// With M members, T topics, P partitions, S subscription entries (the sum
+// of the members' subscription lengths) and, with racks, R replica entries
+// (the sum of the lengths of the replica rack lists):
+//
+//   - Validating and interning the group sorts members and topics by name:
+//     O(M log M + T log T) comparisons, plus O(S + R) lookups.
+//   - Without rack awareness: time O(M + S + P) and memory O(M + T + P)
+//     beyond the output; when every member subscribes to every topic, time
+//     O(M + T + P) (see rangeCommon). When members declare racks and
+//     replica racks are known, deciding that racks change nothing takes
+//     time O(S + R) and memory O(S) more.
+//   - With rack awareness: time O(M + S + P + R) and memory O(M + S + P)
+//     beyond the output; a co-partitioned group of k topics intersects k
+//     replica lists per partition, which R counts.
+//
+// The output holds P partitions in M lists.
 type Range struct{}
 
 // Name returns "range".

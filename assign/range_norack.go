@@ -1,77 +1,5 @@
 package assign
 
-import "slices"
-
-// Range and RoundRobin without racks write their result straight into the
-// lists of the [Assignment]: count what each member gets, lay the lists out
-// in one backing array, then walk the topics in Go string order and append
-// each partition to its member's list. Lists come out sorted by
-// [TopicPartition.Compare] with nothing sorted and nothing grown. Only
-// RoundRobin with different subscriptions records an owner per partition
-// first (see compiledGroup.assignmentOf).
-//
-// When every member that subscribes to anything subscribes to the same
-// topics (the usual group, and the one compile shares one subs slice for),
-// every topic has the same subscribers: one list in member order serves all
-// topics, and only the subscribers that get something are touched.
-
-// commonSubscribers returns the members that subscribe to some topic, in
-// Kafka's member order, and reports whether all of them subscribe to every
-// topic of ix. Members with an empty subscription take part in neither
-// strategy, so they do not break the pattern. The result may be
-// cg.kafkaOrder itself: it is read-only.
-func commonSubscribers(cg *compiledGroup) ([]int32, bool) {
-	var common []int32
-	idle := 0 // members with an empty subscription
-	for _, sub := range cg.subs {
-		if len(sub) == 0 {
-			idle++
-			continue
-		}
-		if common == nil {
-			common = sub
-		}
-		if !sameTopics(sub, common) {
-			return nil, false
-		}
-	}
-	// cg.topics holds only subscribed topics, so a shared subscription
-	// names them all; checking costs nothing and keeps the fast paths
-	// correct should that ever change.
-	if len(common) != len(cg.topics) {
-		return nil, false
-	}
-	if idle == 0 {
-		return cg.kafkaOrder, true
-	}
-	subscribers := make([]int32, 0, len(cg.kafkaOrder)-idle)
-	for _, m := range cg.kafkaOrder {
-		if len(cg.subs[m]) > 0 {
-			subscribers = append(subscribers, m)
-		}
-	}
-	return subscribers, true
-}
-
-// sameTopics reports whether two subscriptions (sorted, deduplicated topic
-// indices) are equal, at once when they share their backing array.
-func sameTopics(a, b []int32) bool {
-	return sameSlice(a, b) || slices.Equal(a, b)
-}
-
-// writeOrder returns the topic indices in Go string order of their names,
-// or nil when that is index order (Java's order), as it is unless some name
-// holds a supplementary character or invalid UTF-8.
-func writeOrder(cg *compiledGroup) []int32 {
-	order := cg.goOrder()
-	for k, t := range order {
-		if t != int32(k) {
-			return order
-		}
-	}
-	return nil
-}
-
 // rangeWithoutRacks is Range when rack awareness changes nothing: the k-th
 // subscriber (in member order) of a topic with n partitions and c
 // subscribers gets n/c partitions, one more when k < n%c, in one contiguous
@@ -84,11 +12,14 @@ func rangeWithoutRacks(cg *compiledGroup) Assignment {
 }
 
 // rangeCommon is Range when every subscriber subscribes to every topic:
-// subscribers[k] is the k-th subscriber of every topic.
+// subscribers[k] is the k-th subscriber of every topic, and it writes each
+// member's list straight into the [Assignment] (see [commonSubscribers]).
 //
 // Member k gets, summed over topics, n/c partitions plus one for each topic
 // whose n%c exceeds k: its total follows from a histogram of n%c, without
-// visiting a (topic, subscriber) pair.
+// visiting a (topic, subscriber) pair. Then topic by topic, in Go order,
+// only the min(n, c) subscribers that get something are visited. Time and
+// memory O(M + T + P).
 func rangeCommon(cg *compiledGroup, subscribers []int32) Assignment {
 	nm := len(cg.g.Members)
 	c := int32(len(subscribers))
@@ -111,7 +42,7 @@ func rangeCommon(cg *compiledGroup, subscribers []int32) Assignment {
 	order := writeOrder(cg)
 	// cursor[k] is first a histogram of n%c, then, by suffix sums, the
 	// number of topics whose n%c exceeds k.
-	quota, most := 0, int32(0) // most: the largest partition count
+	quota := 0
 	for i := range topics {
 		t := int32(i)
 		if order != nil {
@@ -121,7 +52,6 @@ func rangeCommon(cg *compiledGroup, subscribers []int32) Assignment {
 		topics[i] = split{cg.topics[t], n / c, n % c}
 		quota += int(n / c)
 		cursor[n%c]++
-		most = max(most, n)
 	}
 	above := 0
 	for k := c - 1; k >= 0; k-- {
@@ -136,31 +66,10 @@ func rangeCommon(cg *compiledGroup, subscribers []int32) Assignment {
 		off[m+1] += off[m]
 	}
 
-	backing := make([]TopicPartition, off[nm])
-	// Only the first min(c, most) subscribers get anything.
-	if getters := min(c, most); commonMemberMajor(cg, int(getters)) {
-		for k, m := range subscribers[:getters] {
-			k := int32(k)
-			list := backing[off[m]:off[m+1]]
-			w := 0
-			for _, sp := range topics {
-				first := k*sp.q + min(k, sp.e)
-				end := first + sp.q
-				if k < sp.e {
-					end++
-				}
-				for p := first; p < end; p++ {
-					list[w] = TopicPartition{sp.name, p}
-					w++
-				}
-			}
-		}
-		return cg.assignmentFrom(off, backing)
-	}
-
 	// Topic by topic, visiting only the min(n, c) subscribers that get
 	// something; cursor[k] is where the next partition of subscribers[k]
 	// goes.
+	backing := make([]TopicPartition, off[nm])
 	for k, m := range subscribers {
 		cursor[k] = off[m]
 	}
@@ -187,18 +96,6 @@ func rangeCommon(cg *compiledGroup, subscribers []int32) Assignment {
 	return cg.assignmentFrom(off, backing)
 }
 
-// commonMemberMajor reports whether the lists of members who all subscribe
-// to every topic, of which getters get something, should be written one
-// member at a time, each list from start to end, rather than one topic at a
-// time, scattering every topic's partitions over the lists. Member by
-// member costs a step for every (getter, topic) pair but writes memory in
-// order; topic by topic pays only for what it writes but jumps from list to
-// list, which costs a cache and TLB miss each when lists are large. Member
-// by member wins once the pairs are no more than the partitions.
-func commonMemberMajor(cg *compiledGroup, getters int) bool {
-	return getters*len(cg.topics) <= int(cg.start[len(cg.topics)])
-}
-
 // rangeMixed is Range for any subscriptions. One pass over the
 // subscriptions in member order counts each topic's subscribers and records
 // the first n of a topic with n partitions, the only ones that can get
@@ -207,6 +104,15 @@ func commonMemberMajor(cg *compiledGroup, getters int) bool {
 // member order that share one subscription slice are taken together, so a
 // group where most members share a subscription costs little more than one
 // where all do.
+//
+// It earns its place over the general ranger (the rack-aware path, which
+// without rack matching gives the same ranges): 4.1 ms against 19.9 ms at
+// 1000 members x 1000 topics x 100 partitions, everybody on everything;
+// 11.3 ms against 17.2 ms at the same size with each member on about 3
+// topics in 5; 1.2 ms against 10.6 ms with 1 to 64 partitions per topic
+// (medians of 6, compile included, BenchmarkRangePaths, `go test -run '^$'
+// -bench 'RangePaths/^(common|mixed|uneven)$/members=1000/' -count 6
+// ./assign/`).
 func rangeMixed(cg *compiledGroup) Assignment {
 	nm := len(cg.g.Members)
 	type topicRow struct {
@@ -297,10 +203,4 @@ func rangeMixed(cg *compiledGroup) Assignment {
 		}
 	}
 	return cg.assignmentFrom(off[:nm+1], backing)
-}
-
-// sameSlice reports whether a and b are the same slice: same length, and
-// same backing array unless empty.
-func sameSlice(a, b []int32) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

@@ -181,11 +181,11 @@ func runsGroup() *rapid.Generator[assign.Group] {
 	})
 }
 
-// TestGeneralPathsMatchReference runs the general paths of Range and
-// RoundRobin, and both ways of dealing RoundRobin, on groups of every kind,
+// TestGeneralPathsMatchReference runs every path of Range (without rack
+// matching) and RoundRobin, whatever the group, on groups of every kind,
 // common subscriptions included, and on groups of more than 64 members,
 // where a set of members takes more than one word and members sharing a
-// subscription can span words (runs).
+// subscription can span words (runs), against the references.
 func TestGeneralPathsMatchReference(t *testing.T) {
 	shapes := map[string]*rapid.Generator[assign.Group]{
 		"odd":            assigntest.GroupOf(assigntest.Shape{MaxMembers: 9, MaxTopics: 5, MaxPartitions: 12, Static: true, Odd: true}),
@@ -195,25 +195,64 @@ func TestGeneralPathsMatchReference(t *testing.T) {
 		"nearly common":  commonGroup(true),
 		"runs":           runsGroup(),
 	}
-	impls := []struct {
-		name   string
-		assign func(assign.Group) (assign.Assignment, error)
-		ref    func(assign.Group) assign.Assignment
-	}{
-		{"range, general", assign.RangeMixed, rangeReference},
-		{"roundrobin, rows", assign.RoundRobinDealtByRows, roundRobinReference},
-		{"roundrobin, sets", assign.RoundRobinDealtBySets, roundRobinReference},
-	}
+	refs := map[string]func(assign.Group) assign.Assignment{"range": rangeReference, "roundrobin": roundRobinReference}
 	for _, shape := range slices.Sorted(maps.Keys(shapes)) {
-		for _, im := range impls {
-			t.Run(im.name+"/"+shape, rapid.MakeCheck(func(t *rapid.T) {
+		for _, strategy := range slices.Sorted(maps.Keys(refs)) {
+			t.Run(strategy+"/"+shape, rapid.MakeCheck(func(t *rapid.T) {
 				g := shapes[shape].Draw(t, "group")
-				got, err := im.assign(g)
+				names, as, err := assign.AssignByPaths(strategy, g)
 				if err != nil {
-					t.Fatalf("%s: %v", im.name, err)
+					t.Fatalf("AssignByPaths(%s): %v", strategy, err)
 				}
-				if diff := cmp.Diff(im.ref(g), got, cmpopts.EquateEmpty()); diff != "" {
-					t.Fatalf("%s(g) mismatch (-reference +got):\n%s", im.name, diff)
+				want := refs[strategy](g)
+				for i, a := range as {
+					if diff := cmp.Diff(want, a, cmpopts.EquateEmpty()); diff != "" {
+						t.Fatalf("%s path %s mismatch (-reference +got):\n%s", strategy, names[i], diff)
+					}
+				}
+			}))
+		}
+	}
+}
+
+// TestFastPathsMatchGeneralPath is the differential test of every fast
+// path of Range (without racks) and RoundRobin against its strategy's
+// general path: the whole assignment, owner by owner, must be the same, on
+// groups of every kind the generators draw, and the strategy itself must
+// give the same.
+func TestFastPathsMatchGeneralPath(t *testing.T) {
+	shapes := map[string]*rapid.Generator[assign.Group]{
+		"small":           assigntest.GroupOf(assigntest.Small),
+		"odd":             assigntest.GroupOf(assigntest.Shape{MaxMembers: 9, MaxTopics: 5, MaxPartitions: 12, Static: true, Odd: true}),
+		"identical, odd":  assigntest.GroupOf(assigntest.Shape{MaxMembers: 9, MaxTopics: 5, MaxPartitions: 12, Static: true, Identical: true, Odd: true}),
+		"many members":    assigntest.GroupOf(assigntest.Shape{MaxMembers: 200, MaxTopics: 4, MaxPartitions: 60, Static: true, Odd: true}),
+		"many, identical": assigntest.GroupOf(assigntest.Shape{MaxMembers: 200, MaxTopics: 6, MaxPartitions: 60, Static: true, Identical: true}),
+		"common":          commonGroup(false),
+		"nearly common":   commonGroup(true),
+		"runs":            runsGroup(),
+	}
+	for _, s := range []assign.Strategy{assign.Range{}, assign.RoundRobin{}} {
+		for _, shape := range slices.Sorted(maps.Keys(shapes)) {
+			t.Run(s.Name()+"/"+shape, rapid.MakeCheck(func(t *rapid.T) {
+				g := shapes[shape].Draw(t, "group")
+				if s.Name() == "range" {
+					g.PartitionRacks = nil // the paths compared are those without rack matching
+				}
+				names, as, err := assign.AssignByPaths(s.Name(), g)
+				if err != nil {
+					t.Fatalf("AssignByPaths(%s): %v", s.Name(), err)
+				}
+				for i := 1; i < len(as); i++ {
+					if diff := cmp.Diff(as[0], as[i], cmpopts.EquateEmpty()); diff != "" {
+						t.Fatalf("%s path %s mismatch (-%s +%[2]s):\n%s", s.Name(), names[i], names[0], diff)
+					}
+				}
+				got, err := s.Assign(g)
+				if err != nil {
+					t.Fatalf("%s.Assign: %v", s.Name(), err)
+				}
+				if diff := cmp.Diff(as[0], got, cmpopts.EquateEmpty()); diff != "" {
+					t.Fatalf("%s.Assign mismatch (-%s +Assign):\n%s", s.Name(), names[0], diff)
 				}
 			}))
 		}
