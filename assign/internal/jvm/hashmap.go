@@ -1,0 +1,359 @@
+package jvm
+
+import "slices"
+
+// HashMap emulates the iteration order of a java.util.HashMap (and so of a
+// HashSet, which is a HashMap's key set) that only grows, as of JDK 8 to
+// 21. Keys are known by their insertion index: the i-th call to [HashMap.Add]
+// adds key i.
+//
+// A bucket is a linked list in insertion order. The table is allocated at
+// the first insertion with the capacity the constructor asked for (16 by
+// default) and doubles when the map holds more than its threshold, 3/4 of
+// the capacity; a resize splits bucket i into i and i+oldCapacity, each
+// keeping the relative order of its entries. A bucket that reaches nine
+// entries makes a table of fewer than 64 buckets double instead; in a
+// larger table the bucket becomes a red-black tree (TreeNode) ordered by
+// hash, then by the keys' compareTo. A tree bucket still iterates along
+// its linked list, but the list changes: the tree's root moves to the
+// front after every insertion, and a new entry goes right after its parent
+// in the tree. When a resize splits a tree bucket, each half of six
+// entries or fewer turns back into a plain list and each larger half is
+// rebuilt as a tree from its list, unless the whole bucket stayed
+// together.
+//
+// Without tree buckets the order is simply: by bucket of the final table,
+// then by insertion. That is the reference the tests hold this against.
+type HashMap struct {
+	table     [][]int32 // bucket => entry indices in linked-list order
+	tree      []bool    // bucket => is a red-black tree
+	hashes    []int32   // entry index => spread hash, h ^ (h >>> 16)
+	initial   int       // capacity of the table at the first insertion
+	threshold int       // resize when the size exceeds it
+	compare   func(a, b int) int
+
+	// Red-black tree links of the entries of tree buckets; -1 is null.
+	left, right, parent []int32
+	red                 []bool
+}
+
+const (
+	defaultCapacity    = 16
+	treeifyThreshold   = 8 // a bucket holding 8 treeifies on the next insertion
+	untreeifyThreshold = 6
+	minTreeifyCapacity = 64
+	maximumCapacity    = 1 << 30
+)
+
+// NewHashMap returns an empty map as new HashMap<>(initialCapacity) makes
+// it, or as new HashMap<>() does when initialCapacity is 0 or less.
+// compare(a, b) must compare keys a and b, by insertion index, as their
+// compareTo does; it is called only for keys of equal hashCode, when a
+// bucket is a tree. It may be nil for keys whose hashCode is unique, such
+// as Integers.
+func NewHashMap(initialCapacity int, compare func(a, b int) int) *HashMap {
+	c := defaultCapacity
+	if initialCapacity > 0 {
+		c = tableSizeFor(initialCapacity)
+	}
+	return &HashMap{initial: c, compare: compare}
+}
+
+// tableSizeFor is HashMap.tableSizeFor: the smallest power of two >= c.
+func tableSizeFor(c int) int {
+	n := 1
+	for n < c && n < maximumCapacity {
+		n <<= 1
+	}
+	return n
+}
+
+// SetCapacity is the initial capacity new HashSet<>(c) asks of its map for
+// a collection c of n elements: max((int) (n / .75f) + 1, 16).
+func SetCapacity(n int) int {
+	return max(int(float32(n)/0.75)+1, defaultCapacity)
+}
+
+// Spread is HashMap.hash: h ^ (h >>> 16).
+func Spread(h int32) int32 { return h ^ int32(uint32(h)>>16) }
+
+// Len is the number of keys.
+func (m *HashMap) Len() int { return len(m.hashes) }
+
+// Capacity is the number of buckets of the table, 0 before the first key.
+func (m *HashMap) Capacity() int { return len(m.table) }
+
+// Bucket is the bucket key i is in.
+func (m *HashMap) Bucket(i int) int { return int(m.hashes[i] & int32(len(m.table)-1)) }
+
+// Add inserts a new key with the given hashCode, as HashMap.put does for a
+// key it does not hold. Putting a key the map already holds changes no
+// order; callers skip those.
+func (m *HashMap) Add(hashCode int32) {
+	if m.table == nil {
+		m.table = make([][]int32, m.initial)
+		m.tree = make([]bool, m.initial)
+		m.threshold = m.initial * 3 / 4
+	}
+	h := Spread(hashCode)
+	e := int32(len(m.hashes))
+	m.hashes = append(m.hashes, h)
+	m.left = append(m.left, -1)
+	m.right = append(m.right, -1)
+	m.parent = append(m.parent, -1)
+	m.red = append(m.red, false)
+
+	b := h & int32(len(m.table)-1)
+	switch before := len(m.table[b]); {
+	case m.tree[b]:
+		m.putTreeVal(b, e)
+	case before >= treeifyThreshold: // the new entry is the ninth or later
+		m.table[b] = append(m.table[b], e)
+		if len(m.table) < minTreeifyCapacity {
+			m.resize()
+		} else {
+			m.tree[b] = true
+			m.treeify(b)
+		}
+	default:
+		m.table[b] = append(m.table[b], e)
+	}
+	if len(m.hashes) > m.threshold {
+		m.resize()
+	}
+}
+
+// Order returns the keys' insertion indices in iteration order.
+func (m *HashMap) Order() []int {
+	order := make([]int, 0, len(m.hashes))
+	for _, bucket := range m.table {
+		for _, e := range bucket {
+			order = append(order, int(e))
+		}
+	}
+	return order
+}
+
+// resize doubles the table. The threshold doubles with it from 16 buckets
+// up; below, it is recomputed as 3/4 of the capacity, as HashMap.resize
+// does.
+func (m *HashMap) resize() {
+	old, oldTree := len(m.table), m.tree
+	if old >= maximumCapacity {
+		m.threshold = int(^uint(0) >> 1)
+		return
+	}
+	next := make([][]int32, 2*old)
+	tree := make([]bool, 2*old)
+	if old >= defaultCapacity {
+		m.threshold *= 2
+	} else {
+		m.threshold = 2 * old * 3 / 4
+	}
+	for j, bucket := range m.table {
+		var lo, hi []int32
+		for _, e := range bucket {
+			if m.hashes[e]&int32(old) == 0 {
+				lo = append(lo, e)
+			} else {
+				hi = append(hi, e)
+			}
+		}
+		next[j], next[j+old] = lo, hi
+		if !oldTree[j] {
+			continue
+		}
+		// TreeNode.split: a half of six or fewer becomes a list; a larger
+		// half is rebuilt from its list order, unless it is the whole
+		// bucket, which keeps its tree.
+		tree[j] = len(lo) > untreeifyThreshold
+		tree[j+old] = len(hi) > untreeifyThreshold
+		m.table, m.tree = next, tree // treeify works on the new table
+		if tree[j] && len(hi) > 0 {
+			m.treeify(int32(j))
+		}
+		if tree[j+old] && len(lo) > 0 {
+			m.treeify(int32(j + old))
+		}
+	}
+	m.table, m.tree = next, tree
+}
+
+// treeOrder compares entries as TreeNode does: by spread hash (signed),
+// then by compareTo. Distinct keys of a comparable class never tie, so
+// tieBreakOrder (identity hash codes) is never reached.
+func (m *HashMap) treeOrder(a, b int32) int {
+	switch {
+	case m.hashes[a] < m.hashes[b]:
+		return -1
+	case m.hashes[a] > m.hashes[b]:
+		return 1
+	}
+	return m.compare(int(a), int(b))
+}
+
+// treeify builds bucket b's tree by inserting its entries in list order,
+// then moves the root to the front of the list (TreeNode.treeify).
+func (m *HashMap) treeify(b int32) {
+	root := int32(-1)
+	for _, x := range m.table[b] {
+		m.left[x], m.right[x] = -1, -1
+		if root < 0 {
+			m.parent[x], m.red[x] = -1, false
+			root = x
+			continue
+		}
+		m.attach(root, x)
+		root = m.balanceInsertion(root, x)
+	}
+	m.moveRootToFront(b, root)
+}
+
+// attach hangs x under the leaf where a search from root ends, and returns
+// its new parent.
+func (m *HashMap) attach(root, x int32) int32 {
+	for p := root; ; {
+		if m.treeOrder(x, p) <= 0 {
+			if m.left[p] < 0 {
+				m.left[p], m.parent[x] = x, p
+				return p
+			}
+			p = m.left[p]
+		} else {
+			if m.right[p] < 0 {
+				m.right[p], m.parent[x] = x, p
+				return p
+			}
+			p = m.right[p]
+		}
+	}
+}
+
+// putTreeVal inserts x into tree bucket b: into the tree, into the list
+// right after its tree parent, then moves the root to the front.
+func (m *HashMap) putTreeVal(b, x int32) {
+	root := m.table[b][0] // the root is always first
+	xp := m.attach(root, x)
+	i := slices.Index(m.table[b], xp)
+	m.table[b] = slices.Insert(m.table[b], i+1, x)
+	m.moveRootToFront(b, m.balanceInsertion(root, x))
+}
+
+func (m *HashMap) moveRootToFront(b, root int32) {
+	if i := slices.Index(m.table[b], root); i > 0 {
+		copy(m.table[b][1:i+1], m.table[b][:i])
+		m.table[b][0] = root
+	}
+}
+
+// balanceInsertion restores the red-black properties after x was attached
+// and returns the root, as HashMap.TreeNode.balanceInsertion does.
+func (m *HashMap) balanceInsertion(root, x int32) int32 {
+	m.red[x] = true
+	for {
+		xp := m.parent[x]
+		if xp < 0 {
+			m.red[x] = false
+			return x
+		}
+		xpp := m.parent[xp]
+		if !m.red[xp] || xpp < 0 {
+			return root
+		}
+		if xp == m.left[xpp] {
+			if y := m.right[xpp]; y >= 0 && m.red[y] {
+				m.red[y], m.red[xp], m.red[xpp] = false, false, true
+				x = xpp
+				continue
+			}
+			if x == m.right[xp] {
+				x = xp
+				root = m.rotateLeft(root, x)
+				xp, xpp = m.parentAndGrandparent(x)
+			}
+			if xp >= 0 {
+				m.red[xp] = false
+				if xpp >= 0 {
+					m.red[xpp] = true
+					root = m.rotateRight(root, xpp)
+				}
+			}
+		} else {
+			if y := m.left[xpp]; y >= 0 && m.red[y] {
+				m.red[y], m.red[xp], m.red[xpp] = false, false, true
+				x = xpp
+				continue
+			}
+			if x == m.left[xp] {
+				x = xp
+				root = m.rotateRight(root, x)
+				xp, xpp = m.parentAndGrandparent(x)
+			}
+			if xp >= 0 {
+				m.red[xp] = false
+				if xpp >= 0 {
+					m.red[xpp] = true
+					root = m.rotateLeft(root, xpp)
+				}
+			}
+		}
+	}
+}
+
+func (m *HashMap) parentAndGrandparent(x int32) (xp, xpp int32) {
+	xp, xpp = m.parent[x], -1
+	if xp >= 0 {
+		xpp = m.parent[xp]
+	}
+	return xp, xpp
+}
+
+func (m *HashMap) rotateLeft(root, p int32) int32 {
+	r := m.right[p]
+	if r < 0 {
+		return root
+	}
+	m.right[p] = m.left[r]
+	if rl := m.left[r]; rl >= 0 {
+		m.parent[rl] = p
+	}
+	pp := m.parent[p]
+	m.parent[r] = pp
+	switch {
+	case pp < 0:
+		root = r
+		m.red[r] = false
+	case m.left[pp] == p:
+		m.left[pp] = r
+	default:
+		m.right[pp] = r
+	}
+	m.left[r] = p
+	m.parent[p] = r
+	return root
+}
+
+func (m *HashMap) rotateRight(root, p int32) int32 {
+	l := m.left[p]
+	if l < 0 {
+		return root
+	}
+	m.left[p] = m.right[l]
+	if lr := m.right[l]; lr >= 0 {
+		m.parent[lr] = p
+	}
+	pp := m.parent[p]
+	m.parent[l] = pp
+	switch {
+	case pp < 0:
+		root = l
+		m.red[l] = false
+	case m.right[pp] == p:
+		m.right[pp] = l
+	default:
+		m.left[pp] = l
+	}
+	m.right[l] = p
+	m.parent[p] = l
+	return root
+}

@@ -1,0 +1,97 @@
+// Package jvm reproduces the accidents of the Java and Scala runtimes that
+// Kafka's answers depend on, so that the rest of assign can compute exactly
+// what a JVM computes without running one:
+//
+//   - String.hashCode and String.compareTo, over UTF-16 code units, as
+//     every Java version since 1.2 defines them ([StringHash],
+//     [CompareStrings]);
+//   - the iteration order of java.util.HashMap and java.util.HashSet as
+//     implemented from JDK 8 (JEP 180's tree bins) through JDK 21, for
+//     maps that only grow ([HashMap], [StringMapOrder], [StringSetOrder],
+//     [IntSetOrder], [UuidMapOrder], [UuidSetOrder]);
+//   - Integer.hashCode (the value) and the hashCode and compareTo of
+//     Kafka's org.apache.kafka.common.Uuid as of Kafka 2.8 to 4.1
+//     ([Uuid]);
+//   - the iteration order of Scala 2.13's mutable.HashMap and of its
+//     immutable.HashMap, a CHAMP trie ([ScalaMutableOrder], [ChampOrder]),
+//     which Kafka's Scala group coordinator (up to 3.x) counted votes in.
+//
+// Nothing here is a general collection library: each emulation computes an
+// order, by insertion index, and nothing else. Strings that are not valid
+// UTF-8 are taken as Java would decode them, each invalid byte becoming
+// U+FFFD.
+//
+// The tests check every order against a deliberately naive reference of
+// the same rule and against orders printed by a real JDK (testdata/), never
+// against this package's own output.
+package jvm
+
+import "unicode/utf8"
+
+// StringHash is Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1] over
+// the UTF-16 code units, in 32-bit two's complement arithmetic.
+func StringHash(s string) int32 {
+	var h int32
+	for _, r := range s { // an invalid byte arrives as U+FFFD
+		if r >= 0x10000 {
+			r -= 0x10000
+			h = 31*h + (0xD800 + r>>10)
+			h = 31*h + (0xDC00 + r&0x3FF)
+			continue
+		}
+		h = 31*h + r
+	}
+	return h
+}
+
+// CompareStrings compares a and b as Java's String.compareTo does: by
+// UTF-16 code units. It differs from Go's byte order only when the first
+// runes that differ are one supplementary character (U+10000 and up, two
+// UTF-16 units starting with a surrogate in U+D800..U+DBFF) and one
+// character in U+E000..U+FFFF: Java puts the supplementary character
+// first, Go last.
+func CompareStrings(a, b string) int {
+	// Skip the common prefix, then back up to the start of a rune.
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	for i > 0 && (i < len(a) && !utf8.RuneStart(a[i]) || i < len(b) && !utf8.RuneStart(b[i])) {
+		i--
+	}
+	switch {
+	case i == len(a) && i == len(b):
+		return 0
+	case i == len(a):
+		return -1
+	case i == len(b):
+		return 1
+	}
+	ra, na := utf8.DecodeRuneInString(a[i:])
+	rb, nb := utf8.DecodeRuneInString(b[i:])
+	ua, ub := firstUTF16Unit(ra), firstUTF16Unit(rb)
+	switch {
+	case ua < ub:
+		return -1
+	case ua > ub:
+		return 1
+	}
+	// Same first unit: both are supplementary with the same high surrogate
+	// (low surrogates then follow code point order), or equal runes that
+	// differ only in invalid encodings, which Java also sees as equal here.
+	switch {
+	case ra < rb:
+		return -1
+	case ra > rb:
+		return 1
+	}
+	return CompareStrings(a[i+na:], b[i+nb:])
+}
+
+// firstUTF16Unit returns the first UTF-16 code unit of r.
+func firstUTF16Unit(r rune) rune {
+	if r >= 0x10000 {
+		return 0xD800 + (r-0x10000)>>10
+	}
+	return r
+}
