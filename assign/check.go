@@ -1,0 +1,105 @@
+package assign
+
+import (
+	"errors"
+	"slices"
+)
+
+// Check judges an assignment of g that strategy s computed elsewhere (by
+// Kafka's Java client, another Go client, a hand-written plan), choosing
+// the checkers that apply to s:
+//
+//   - every strategy: [Verify], on round for an eager strategy and on
+//     target for a cooperative one;
+//   - the balancing strategies, [Sticky] and [CooperativeSticky]: also
+//     [VerifyBalanced] on the same assignment;
+//   - a cooperative strategy: [VerifyCooperative] on round, the leader's
+//     rule (not Kafka's weaker consumer-side [CheckCooperative]), and no
+//     member in round that is not in g.
+//
+// round is what each member gets this round; target is the cooperative
+// target, where the group is heading, or nil when it is not known (a
+// cooperative round without its target can be checked only for safety
+// and membership: it withholds partitions by design). For an eager
+// strategy target is ignored. A nil s is a strategy this package does not
+// know: only [Verify] applies, to round.
+//
+// Results written by other tools often leave out the members that get
+// nothing; Check reads a member of g missing from round or target as
+// getting nothing.
+//
+// Check runs every checker that applies and returns nil, or the errors of
+// all that fail, joined with [errors.Join]; each wraps
+// [ErrInvalidAssignment] and names the first fault its checker finds. It
+// returns an [*InputError] alone when g is invalid.
+func Check(s Strategy, g Group, round, target Assignment) error {
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	round = withEveryMember(g, round)
+	if s == nil {
+		return Verify(g, round)
+	}
+	var errs []error
+	whole := round
+	if s.Protocol() == Cooperative {
+		whole = nil
+		if target != nil {
+			whole = withEveryMember(g, target)
+		}
+		for _, id := range sortedKeys(round) {
+			if !slices.ContainsFunc(g.Members, func(m Member) bool { return m.ID == id }) {
+				errs = append(errs, invalidf("member %q is not in the group", id))
+				break
+			}
+		}
+		if err := VerifyCooperative(g, round); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if whole != nil {
+		err := Verify(g, whole)
+		if err == nil && balances(s) {
+			err = VerifyBalanced(g, whole)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// balances reports whether s promises balance ([VerifyBalanced]): the
+// sticky strategies do; Range and RoundRobin follow a layout instead.
+func balances(s Strategy) bool {
+	switch s.(type) {
+	case Sticky, CooperativeSticky, *Sticky, *CooperativeSticky:
+		return true
+	}
+	return false
+}
+
+// withEveryMember returns a with an empty entry for every member of g it
+// lacks, or a itself when it lacks none.
+func withEveryMember(g Group, a Assignment) Assignment {
+	missing := false
+	for _, m := range g.Members {
+		if _, ok := a[m.ID]; !ok {
+			missing = true
+			break
+		}
+	}
+	if !missing {
+		return a
+	}
+	out := make(Assignment, len(g.Members))
+	for id, tps := range a {
+		out[id] = tps
+	}
+	for _, m := range g.Members {
+		if _, ok := out[m.ID]; !ok {
+			out[m.ID] = nil
+		}
+	}
+	return out
+}

@@ -1,0 +1,641 @@
+package assign
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// This file is the churn model: what a change of membership or metadata
+// does to a group, and the rebalances it starts, with each strategy
+// carrying its own previous assignment forward as the members' claims.
+// The command line's simulate, the tests and the benchmarks share it.
+//
+// The rules, stated once:
+//
+//  1. A leave removes the member; it revokes what it had (a dynamic
+//     member sends LeaveGroup on close; a static one sends none, and the
+//     coordinator removes it when session.timeout.ms expires, KIP-345).
+//     The model remembers it, so that a later join of the same member.id,
+//     or of the same group.instance.id, brings back its subscription,
+//     instance id and rack unless the join says otherwise.
+//  2. A join adds a member owning nothing. A member seen for the first
+//     time subscribes to every topic of the metadata unless the join says
+//     which.
+//  3. A restart of a static member (one with a group.instance.id) within
+//     its session timeout starts no rebalance: the coordinator hands it
+//     its cached assignment (KIP-345). The member keeps its ID here: the
+//     coordinator gives it a new member.id, but the assignment follows
+//     the instance, and keeping the ID keeps the steps comparable.
+//  4. A restart of a dynamic member is a leave and a join: two
+//     rebalances. It comes back with a new member.id, as a Java consumer
+//     does ([Change.NewID]), owning nothing; its subscription and rack
+//     stay.
+//  5. A growth of a topic starts a rebalance only if its partition count
+//     changes and some member subscribes to it: the leader's metadata
+//     refresh watches the subscribed topics only. Counts never decrease
+//     (Kafka cannot remove partitions).
+//  6. A subscription change starts a rebalance only if the set of topics
+//     changes.
+//  7. Each rebalance runs rounds until the group is stable: one for an
+//     eager strategy; for a cooperative one, rounds until none withholds
+//     a partition (two when partitions move, KIP-429). After each round
+//     every member owns what it got, at a generation one higher. Eager
+//     members revoke everything they own at every rebalance; cooperative
+//     ones revoke what the round takes away.
+//  8. Every round is checked with [Check]; a strategy that breaks an
+//     invariant is an error.
+
+// ChangeKind says what a [Change] does.
+type ChangeKind int8
+
+// The kinds of [Change].
+const (
+	ChangeLeave     ChangeKind = iota + 1 // a member leaves the group
+	ChangeJoin                            // a member joins, or rejoins
+	ChangeGrow                            // a topic gets a new partition count
+	ChangeSubscribe                       // a member changes its subscription
+	ChangeRestart                         // a member restarts
+)
+
+// String returns the kind's name: "leave", "join", "grow", "subscribe" or
+// "restart".
+func (k ChangeKind) String() string {
+	switch k {
+	case ChangeLeave:
+		return "leave"
+	case ChangeJoin:
+		return "join"
+	case ChangeGrow:
+		return "grow"
+	case ChangeSubscribe:
+		return "subscribe"
+	case ChangeRestart:
+		return "restart"
+	}
+	return fmt.Sprintf("ChangeKind(%d)", int8(k))
+}
+
+// Given says which of a joining member's optional fields a [Change] sets;
+// the others are kept from the member's last time in the group, or take
+// their defaults.
+type Given uint8
+
+// The fields a join may give.
+const (
+	GivenTopics   Given = 1 << iota // Change.Topics
+	GivenInstance                   // Change.InstanceID ("" makes the member dynamic)
+	GivenRack                       // Change.Rack
+)
+
+// Change is one event in the life of a group.
+type Change struct {
+	Kind ChangeKind
+
+	// Member names the member concerned. For a leave, a subscription
+	// change and a restart it is the member's ID or, when no member has
+	// that ID, its group.instance.id. For a join it is the new member's ID.
+	Member string
+
+	// Topics is the subscription of a subscription change, and of a join
+	// when Given has GivenTopics.
+	Topics []string
+
+	// InstanceID and Rack are the joining member's group.instance.id and
+	// client.rack when Given says so.
+	InstanceID string
+	Rack       string
+	Given      Given
+
+	// Topic and Partitions are, for a growth, the topic and its new
+	// partition count. A topic missing from the metadata is created.
+	Topic      string
+	Partitions int32
+
+	// Racks lists, for a growth, the racks of the replicas of each new
+	// partition, in partition order; nil when unknown.
+	Racks [][]string
+
+	// NewID is, for the restart of a dynamic member, the member.id it
+	// comes back with; "" keeps its ID (which a real consumer does not
+	// do: it gets a new one from the coordinator).
+	NewID string
+}
+
+// String describes c in a few words, such as "leave c1" or "grow t1 to 8".
+func (c Change) String() string {
+	switch c.Kind {
+	case ChangeGrow:
+		return fmt.Sprintf("grow %s to %d", c.Topic, c.Partitions)
+	case ChangeSubscribe:
+		return fmt.Sprintf("subscribe %s to %s", c.Member, strings.Join(c.Topics, ","))
+	}
+	return c.Kind.String() + " " + c.Member
+}
+
+// MoveReason says why a partition changed owner.
+type MoveReason int8
+
+// The reasons for a [Move].
+const (
+	ReasonOwnerLeft      MoveReason = iota + 1 // its owner left the group (or rejoined with a new member.id)
+	ReasonUnsubscribed                         // its owner no longer subscribes to its topic
+	ReasonStaticReturned                       // a static member came back and took it
+	ReasonBalance                              // a balancing strategy needed it elsewhere
+	ReasonLayout                               // Range's or RoundRobin's layout put it elsewhere
+)
+
+// String explains the reason in a few words.
+func (r MoveReason) String() string {
+	switch r {
+	case ReasonOwnerLeft:
+		return "its owner left"
+	case ReasonUnsubscribed:
+		return "its owner unsubscribed"
+	case ReasonStaticReturned:
+		return "a static member returned"
+	case ReasonBalance:
+		return "balance required it"
+	case ReasonLayout:
+		return "the strategy's layout moved it"
+	}
+	return fmt.Sprintf("MoveReason(%d)", int8(r))
+}
+
+// Move is one partition that changed owner across a step.
+type Move struct {
+	Partition TopicPartition
+	From, To  string // member IDs, before and after the step
+	Reason    MoveReason
+
+	// Deferred reports that a cooperative round withheld the partition:
+	// its owner revoked it in one round and the new owner got it in a
+	// later one.
+	Deferred bool
+}
+
+// Step is what one change did to a group under one strategy.
+type Step struct {
+	// Change is the change applied; the zero Change for the group's
+	// first rebalance ([NewChurn]).
+	Change Change
+
+	// Group is the group after the step, every member owning what After
+	// gives it.
+	Group Group
+
+	// Before and After are the stable assignments before and after the
+	// step. For the first rebalance, Before is what the members' claims
+	// say they owned ([Owned]).
+	Before, After Assignment
+
+	// Rebalances counts the rebalances the change starts: none (a static
+	// member's restart, a change nobody's subscription sees), one, or two
+	// (a dynamic member's restart). Rounds counts the assignments the
+	// leader computed over them.
+	Rebalances int
+	Rounds     int
+
+	// Revoked counts the partitions members gave up along the way:
+	// everything they owned, at every rebalance, for an eager strategy;
+	// what each round took away for a cooperative one.
+	Revoked int
+
+	// Moves lists the partitions whose owner in After differs from their
+	// owner in Before, sorted by partition: exactly what [Moved] counts.
+	Moves []Move
+
+	// Notes says, in English, what the model assumed (a rejoining
+	// member's kept subscription, a restart without rebalance, ...).
+	Notes []string
+}
+
+// ErrPartitionsDecrease is wrapped in an [*InputError] when a growth would
+// lower a topic's partition count: Kafka cannot remove partitions.
+var ErrPartitionsDecrease = errors.New("partition count cannot decrease")
+
+// ErrNotStable is returned by [Churn.Apply] and [NewChurn] when a
+// cooperative strategy still withholds partitions after [MaxChurnRounds]
+// rounds of one rebalance.
+var ErrNotStable = errors.New("assign: rebalance not stable")
+
+// MaxChurnRounds bounds the rounds of one rebalance; cooperative-sticky
+// settles in two.
+const MaxChurnRounds = 5
+
+// Churn follows a group through a sequence of [Change]s under one
+// strategy, carrying each stable assignment forward as the members' Owned
+// at a rising generation, as real consumers report it when they rejoin.
+// The rules it applies are stated at the top of churn.go; the zero value
+// is not usable: start with [NewChurn].
+type Churn struct {
+	strategy   Strategy
+	group      Group      // members own current at generation
+	current    Assignment // the stable assignment after the last step
+	generation int32      // the generation of the last round
+	departed   []Member   // members that left, without their claims, newest last
+}
+
+// planner is a cooperative strategy that shows a round whole
+// ([CooperativeSticky.Plan]).
+type planner interface {
+	Plan(g Group) (*CooperativePlan, error)
+}
+
+// NewChurn validates g and rebalances it with s from the members' own
+// claims (Owned at Generation), returning the churn and that first step.
+// Its errors are an [*InputError] for an invalid g, the strategy's own
+// errors, and errors wrapping [ErrInvalidAssignment] or [ErrNotStable] for
+// a strategy that misbehaves.
+func NewChurn(s Strategy, g Group) (*Churn, Step, error) {
+	if err := g.Validate(); err != nil {
+		return nil, Step{}, err
+	}
+	before, err := Owned(g)
+	if err != nil {
+		return nil, Step{}, err
+	}
+	c := &Churn{strategy: s, current: before}
+	for _, m := range g.Members {
+		c.generation = max(c.generation, m.Generation)
+	}
+	step := Step{Before: before, Rebalances: 1}
+	deferred := make(map[TopicPartition]bool)
+	final, err := c.rebalance(g, &step, deferred)
+	if err != nil {
+		return nil, Step{}, err
+	}
+	c.finish(g, final, &step, deferred, nil)
+	return c, step, nil
+}
+
+// Group returns the group after the last step, every member owning what
+// [Churn.Assignment] gives it. It shares memory with the churn: do not
+// modify it.
+func (c *Churn) Group() Group { return c.group }
+
+// Assignment returns the stable assignment after the last step.
+func (c *Churn) Assignment() Assignment { return c.current }
+
+// Apply applies ch, runs the rebalances it starts, and returns the step.
+// A change Kafka's rules refuse (an unknown member, a member joining
+// twice, a partition count that decreases) or that leaves an invalid
+// group is an [*InputError], and leaves the churn as it was.
+func (c *Churn) Apply(ch Change) (step Step, err error) {
+	generation, departed := c.generation, slices.Clone(c.departed)
+	defer func() {
+		if err != nil {
+			c.generation, c.departed = generation, departed
+		}
+	}()
+	next, phases, returned, notes, err := c.change(ch)
+	if err != nil {
+		return Step{}, err
+	}
+	if err := next.Validate(); err != nil {
+		return Step{}, err
+	}
+	step = Step{Change: ch, Before: c.current, Rebalances: len(phases), Notes: notes}
+	cur := c.current
+	deferred := make(map[TopicPartition]bool)
+	for _, members := range phases {
+		g := next
+		g.Members = members
+		if cur, err = c.rebalance(withOwned(g, cur, c.generation), &step, deferred); err != nil {
+			return Step{}, err
+		}
+	}
+	if len(phases) == 0 {
+		cur = make(Assignment, len(next.Members))
+		for _, m := range next.Members {
+			cur[m.ID] = c.current[m.ID]
+		}
+	}
+	c.finish(next, cur, &step, deferred, returned)
+	return step, nil
+}
+
+// finish records final as the state after a step on g.
+func (c *Churn) finish(g Group, final Assignment, step *Step, deferred map[TopicPartition]bool, returned map[string]bool) {
+	c.group = withOwned(g, final, c.generation)
+	c.current = final
+	step.Group = c.group
+	step.After = final
+	step.Moves = moves(c.strategy, c.group, step.Before, final, deferred, returned)
+}
+
+// rebalance runs rounds of c's strategy from g, whose members carry their
+// claims, until no partition is withheld, adding to step's counts and
+// marking in deferred the partitions a round withheld.
+func (c *Churn) rebalance(g Group, step *Step, deferred map[TopicPartition]bool) (Assignment, error) {
+	s := c.strategy
+	if s.Protocol() == Eager {
+		for _, m := range g.Members {
+			step.Revoked += len(m.Owned)
+		}
+	}
+	for range MaxChurnRounds {
+		var round, target Assignment
+		whole := true
+		if p, ok := s.(planner); ok && s.Protocol() == Cooperative {
+			plan, err := p.Plan(g)
+			if err != nil {
+				return nil, err
+			}
+			round, target = plan.Assignment, plan.Target
+			for _, ps := range plan.Pending {
+				for _, tp := range ps {
+					deferred[tp] = true
+					whole = false
+				}
+			}
+		} else {
+			var err error
+			if round, err = s.Assign(g); err != nil {
+				return nil, err
+			}
+			if s.Protocol() == Cooperative {
+				// Without a plan, a round that is not a whole assignment
+				// withholds something.
+				whole = Verify(g, withEveryMember(g, round)) == nil
+			}
+		}
+		if err := Check(s, g, round, target); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name(), err)
+		}
+		if s.Protocol() == Cooperative {
+			for _, m := range g.Members {
+				for _, tp := range m.Owned {
+					if _, kept := slices.BinarySearchFunc(round[m.ID], tp, TopicPartition.Compare); !kept {
+						step.Revoked++
+					}
+				}
+			}
+		}
+		step.Rounds++
+		c.generation++
+		if whole {
+			return withEveryMember(g, round), nil
+		}
+		g = withOwned(g, round, c.generation)
+	}
+	return nil, fmt.Errorf("%w: %s still withholds partitions after %d rounds", ErrNotStable, s.Name(), MaxChurnRounds)
+}
+
+// withOwned returns g with every member owning what a gives it, at
+// generation gen; members a does not know (new ones), or gives nothing,
+// own nothing, at generation -1.
+func withOwned(g Group, a Assignment, gen int32) Group {
+	out := g
+	out.Members = slices.Clone(g.Members)
+	for i := range out.Members {
+		m := &out.Members[i]
+		m.Owned, m.Generation = nil, -1
+		if ps := a[m.ID]; len(ps) > 0 {
+			m.Owned, m.Generation = slices.Clone(ps), gen
+		}
+	}
+	return out
+}
+
+// find returns the index in c.group of the member whose ID is ref or,
+// when none has that ID, whose group.instance.id is ref; -1 if none.
+func (c *Churn) find(ref string) int {
+	if i := slices.IndexFunc(c.group.Members, func(m Member) bool { return m.ID == ref }); i >= 0 {
+		return i
+	}
+	if ref == "" {
+		return -1
+	}
+	return slices.IndexFunc(c.group.Members, func(m Member) bool { return m.InstanceID == ref })
+}
+
+func unknownMember(ch Change) error {
+	return &InputError{Member: ch.Member, Index: -1, Partition: -1, Err: fmt.Errorf("%s: %w: %q", ch.Kind, ErrUnknownMember, ch.Member)}
+}
+
+// change applies ch to the group's shape and returns the group after it
+// (members still owning their claims), the member lists of the rebalances
+// it starts, the static members it brings back, and notes on what it
+// assumed.
+func (c *Churn) change(ch Change) (next Group, phases [][]Member, returned map[string]bool, notes []string, err error) {
+	next = c.group
+	next.Members = slices.Clone(c.group.Members)
+	one := func() [][]Member { return [][]Member{next.Members} }
+	switch ch.Kind {
+	case ChangeLeave:
+		i := c.find(ch.Member)
+		if i < 0 {
+			return next, nil, nil, nil, unknownMember(ch)
+		}
+		m := next.Members[i]
+		if m.InstanceID != "" {
+			notes = append(notes, fmt.Sprintf("%s is static (group.instance.id %q): it sends no LeaveGroup, so it leaves when session.timeout.ms expires", m.ID, m.InstanceID))
+		}
+		m.Owned, m.Generation = nil, -1
+		c.departed = append(slices.DeleteFunc(c.departed, func(d Member) bool { return d.ID == m.ID }), m)
+		next.Members = slices.Delete(next.Members, i, i+1)
+		return next, one(), nil, notes, nil
+
+	case ChangeJoin:
+		if slices.ContainsFunc(next.Members, func(m Member) bool { return m.ID == ch.Member }) {
+			return next, nil, nil, nil, &InputError{Member: ch.Member, Index: -1, Partition: -1, Err: fmt.Errorf("join: %w: %q is already in the group", ErrDuplicateMemberID, ch.Member)}
+		}
+		m, note, back := c.joiner(ch)
+		notes = append(notes, note)
+		if back && m.InstanceID != "" {
+			returned = map[string]bool{m.ID: true}
+		}
+		next.Members = append(next.Members, m)
+		return next, one(), returned, notes, nil
+
+	case ChangeSubscribe:
+		i := c.find(ch.Member)
+		if i < 0 {
+			return next, nil, nil, nil, unknownMember(ch)
+		}
+		m := &next.Members[i]
+		was := topicSet(m.Topics)
+		m.Topics = slices.Clone(ch.Topics)
+		if slices.Equal(was, topicSet(m.Topics)) {
+			notes = append(notes, fmt.Sprintf("%s's subscription is unchanged: no rebalance", m.ID))
+			return next, nil, nil, notes, nil
+		}
+		return next, one(), nil, nil, nil
+
+	case ChangeGrow:
+		return c.grow(ch, next)
+
+	case ChangeRestart:
+		i := c.find(ch.Member)
+		if i < 0 {
+			return next, nil, nil, nil, unknownMember(ch)
+		}
+		m := next.Members[i]
+		if m.InstanceID != "" {
+			notes = append(notes, fmt.Sprintf("%s is static (group.instance.id %q): back within session.timeout.ms, it gets its assignment again with no rebalance (KIP-345)", m.ID, m.InstanceID))
+			return next, nil, nil, notes, nil
+		}
+		id := m.ID
+		if ch.NewID != "" && ch.NewID != m.ID {
+			if slices.ContainsFunc(next.Members, func(o Member) bool { return o.ID == ch.NewID }) {
+				return next, nil, nil, nil, &InputError{Member: ch.NewID, Index: -1, Partition: -1, Err: fmt.Errorf("restart: %w: %q is already in the group", ErrDuplicateMemberID, ch.NewID)}
+			}
+			id = ch.NewID
+			notes = append(notes, fmt.Sprintf("%s is dynamic: it leaves (LeaveGroup on close) and rejoins as %s, a new member.id: two rebalances", m.ID, id))
+		} else {
+			notes = append(notes, fmt.Sprintf("%s is dynamic: it leaves (LeaveGroup on close) and rejoins keeping its member.id: two rebalances", m.ID))
+		}
+		without := slices.Delete(slices.Clone(next.Members), i, i+1)
+		next.Members[i] = Member{ID: id, Rack: m.Rack, Topics: m.Topics, Generation: -1}
+		return next, [][]Member{without, next.Members}, nil, notes, nil
+	}
+	return next, nil, nil, nil, fmt.Errorf("assign: unknown change kind %d", ch.Kind)
+}
+
+// joiner builds the member ch brings in, from what ch gives and, for the
+// rest, from the member's last time in the group (same ID, else same
+// group.instance.id) or the defaults. It reports what it assumed, and
+// whether the member came back.
+func (c *Churn) joiner(ch Change) (Member, string, bool) {
+	m := Member{ID: ch.Member, InstanceID: ch.InstanceID, Rack: ch.Rack, Topics: slices.Clone(ch.Topics), Generation: -1}
+	k := slices.IndexFunc(c.departed, func(d Member) bool { return d.ID == ch.Member })
+	if k < 0 && ch.Given&GivenInstance != 0 && ch.InstanceID != "" {
+		k = slices.IndexFunc(c.departed, func(d Member) bool { return d.InstanceID == ch.InstanceID })
+	}
+	if k < 0 {
+		if ch.Given&GivenTopics == 0 {
+			m.Topics = slices.Sorted(maps.Keys(c.group.Topics))
+			return m, fmt.Sprintf("%s is new and subscribes to every topic (%s)", m.ID, strings.Join(m.Topics, ", ")), false
+		}
+		return m, fmt.Sprintf("%s is new", m.ID), false
+	}
+	d := c.departed[k]
+	c.departed = slices.Delete(c.departed, k, k+1)
+	var kept []string
+	if ch.Given&GivenTopics == 0 {
+		m.Topics = slices.Clone(d.Topics)
+		kept = append(kept, "subscription "+orNothing(strings.Join(d.Topics, ",")))
+	}
+	if ch.Given&GivenInstance == 0 {
+		m.InstanceID = d.InstanceID
+		if d.InstanceID != "" {
+			kept = append(kept, fmt.Sprintf("group.instance.id %q", d.InstanceID))
+		} else {
+			kept = append(kept, "no group.instance.id")
+		}
+	}
+	if ch.Given&GivenRack == 0 {
+		m.Rack = d.Rack
+		if d.Rack != "" {
+			kept = append(kept, fmt.Sprintf("rack %q", d.Rack))
+		} else {
+			kept = append(kept, "no rack")
+		}
+	}
+	who := m.ID
+	if d.ID != m.ID {
+		who = fmt.Sprintf("%s (was %s)", m.ID, d.ID)
+	}
+	if len(kept) == 0 {
+		return m, who + " rejoins as the join says", true
+	}
+	return m, who + " rejoins as it left: " + strings.Join(kept, ", "), true
+}
+
+func orNothing(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// grow applies a growth (rule 5).
+func (c *Churn) grow(ch Change, next Group) (Group, [][]Member, map[string]bool, []string, error) {
+	if ch.Topic == "" {
+		return next, nil, nil, nil, topicError("", ErrEmptyTopicName)
+	}
+	old, exists := c.group.Topics[ch.Topic]
+	if ch.Partitions < old {
+		return next, nil, nil, nil, topicError(ch.Topic, fmt.Errorf("%w: from %d to %d", ErrPartitionsDecrease, old, ch.Partitions))
+	}
+	if ch.Racks != nil && len(ch.Racks) != int(ch.Partitions-old) {
+		return next, nil, nil, nil, topicError(ch.Topic, fmt.Errorf("%w: %d rack lists for %d new partitions", ErrRackCount, len(ch.Racks), ch.Partitions-old))
+	}
+	next.Topics = maps.Clone(c.group.Topics)
+	if next.Topics == nil {
+		next.Topics = make(map[string]int32)
+	}
+	next.Topics[ch.Topic] = ch.Partitions
+	if lists, ok := c.group.PartitionRacks[ch.Topic]; ok || ch.Racks != nil {
+		if !ok {
+			lists = make([][]string, old)
+		}
+		lists = slices.Clone(lists)
+		if ch.Racks != nil {
+			lists = append(lists, ch.Racks...)
+		} else {
+			lists = append(lists, make([][]string, ch.Partitions-old)...)
+		}
+		next.PartitionRacks = maps.Clone(c.group.PartitionRacks)
+		if next.PartitionRacks == nil {
+			next.PartitionRacks = make(map[string][][]string)
+		}
+		next.PartitionRacks[ch.Topic] = lists
+	}
+	subscribed := slices.ContainsFunc(next.Members, func(m Member) bool { return slices.Contains(m.Topics, ch.Topic) })
+	switch {
+	case exists && ch.Partitions == old:
+		return next, nil, nil, []string{fmt.Sprintf("%s keeps %d partitions: no rebalance", ch.Topic, old)}, nil
+	case !subscribed:
+		return next, nil, nil, []string{fmt.Sprintf("nobody subscribes to %s: its growth starts no rebalance", ch.Topic)}, nil
+	}
+	return next, [][]Member{next.Members}, nil, nil, nil
+}
+
+// topicSet is the sorted set of a subscription.
+func topicSet(topics []string) []string {
+	return slices.Compact(slices.Sorted(slices.Values(topics)))
+}
+
+// moves lists the partitions whose owner in after (an assignment of g)
+// differs from their owner in before, and why.
+func moves(s Strategy, g Group, before, after Assignment, deferred map[TopicPartition]bool, returned map[string]bool) []Move {
+	owner := make(map[TopicPartition]string)
+	for id, tps := range before {
+		for _, tp := range tps {
+			owner[tp] = id
+		}
+	}
+	members := make(map[string]*Member, len(g.Members))
+	for i := range g.Members {
+		members[g.Members[i].ID] = &g.Members[i]
+	}
+	var out []Move
+	for id, tps := range after {
+		for _, tp := range tps {
+			from, ok := owner[tp]
+			if !ok || from == id {
+				continue
+			}
+			mv := Move{Partition: tp, From: from, To: id, Deferred: deferred[tp]}
+			switch fm := members[from]; {
+			case fm == nil:
+				mv.Reason = ReasonOwnerLeft
+			case !slices.Contains(fm.Topics, tp.Topic):
+				mv.Reason = ReasonUnsubscribed
+			case returned[id]:
+				mv.Reason = ReasonStaticReturned
+			case balances(s):
+				mv.Reason = ReasonBalance
+			default:
+				mv.Reason = ReasonLayout
+			}
+			out = append(out, mv)
+		}
+	}
+	slices.SortFunc(out, func(a, b Move) int { return a.Partition.Compare(b.Partition) })
+	return out
+}
