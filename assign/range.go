@@ -83,8 +83,7 @@ import (
 //   - Validating and interning the group sorts members and topics by name:
 //     O(M log M + T log T) comparisons, plus O(S + R) lookups.
 //   - Without rack awareness: time O(M + S + P) and memory O(M + T + P)
-//     beyond the output; when every member subscribes to every topic, time
-//     O(M + T + P) (see rangeCommon). When members declare racks and
+//     beyond the output (see rangeWithoutRacks). When members declare racks and
 //     replica racks are known, deciding that racks change nothing takes
 //     time O(S + R) and memory O(S) more.
 //   - With rack awareness: time O(M + S + P + R) and memory O(M + S + P)

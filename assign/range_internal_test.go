@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// TestCommonSubscribers pins which groups take the paths of Range and
-// RoundRobin for members sharing one subscription: the differential tests
+// TestCommonSubscribers pins which groups take the path of RoundRobin
+// for members sharing one subscription: the differential tests
 // pass either way, so without this a lost fast path would go unnoticed.
 func TestCommonSubscribers(t *testing.T) {
 	topics := []string{"t0", "t1", "t2"}

@@ -116,8 +116,7 @@ func commonOnly(name string, run func(*compiledGroup, []int32) Assignment) path 
 // first.
 var rangePaths = []path{
 	{"ranger", func(cg *compiledGroup) (Assignment, bool) { return rangeByRanger(cg), true }},
-	{"mixed", func(cg *compiledGroup) (Assignment, bool) { return rangeMixed(cg), true }},
-	commonOnly("common", rangeCommon),
+	{"without-racks", func(cg *compiledGroup) (Assignment, bool) { return rangeWithoutRacks(cg), true }},
 }
 
 // roundRobinPaths are RoundRobin's paths, the general one first.

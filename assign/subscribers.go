@@ -4,15 +4,14 @@ import "slices"
 
 // commonSubscribers returns the members that subscribe to some topic, in
 // Kafka's member order, and reports whether all of them subscribe to every
-// topic of cg. Members with an empty subscription take part in neither
-// strategy, so they do not break the pattern. The result may be
+// topic of cg. Members with an empty subscription get nothing from Range
+// or RoundRobin, so they do not break the pattern. The result may be
 // cg.kafkaOrder itself: it is read-only.
 //
 // When every member that subscribes to anything subscribes to the same
 // topics (the usual group, and the one compile shares one subs slice for),
-// every topic has the same subscribers: one list in member order serves all
-// topics, and Range's and RoundRobin's common paths (rangeCommon,
-// roundRobinCommon) write each member's list straight into the
+// every topic has the same subscribers, and RoundRobin's common path
+// (roundRobinCommon) writes each member's list straight into the
 // [Assignment]: count what each member gets, lay the lists out in one
 // backing array, then write them in Go string order of topics (see
 // [writeOrder]), so that they come out sorted by [TopicPartition.Compare]
@@ -33,7 +32,7 @@ func commonSubscribers(cg *compiledGroup) ([]int32, bool) {
 		}
 	}
 	// cg.topics holds only subscribed topics, so a shared subscription
-	// names them all; checking costs nothing and keeps the fast paths
+	// names them all; checking costs nothing and keeps the fast path
 	// correct should that ever change.
 	if len(common) != len(cg.topics) {
 		return nil, false
