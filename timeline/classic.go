@@ -183,9 +183,10 @@ func (c *classic) onEvent(ev Event) {
 	case Stall:
 		c.stall(m, ev.For)
 	case Subscribe:
+		// A member that is down sends the new subscription when it is back.
+		topics := slices.Clone(ev.Topics)
+		m.pendingTopics = &topics
 		if m.alive {
-			topics := slices.Clone(ev.Topics)
-			m.pendingTopics = &topics
 			c.scheduleRejoin(m, m.ID+" rejoins: subscription changed")
 		}
 	case Grow:
@@ -199,7 +200,7 @@ func (c *classic) stopProcess(m *classicMember) {
 	c.ledger.drop(m.ID, m.owned, c.now)
 	m.owned = nil
 	m.alive = false
-	m.rejoinReason, m.pendingTopics = "", nil
+	m.rejoinReason = ""
 	m.hbToken++
 	m.rejoinToken++
 	m.pollToken++
@@ -244,6 +245,9 @@ func (c *classic) close(m *classicMember) {
 // comeBack starts a restarted member's new process, which remembers no
 // assignment, and joins.
 func (c *classic) comeBack(m *classicMember) {
+	if m.alive {
+		c.stopProcess(m) // restarts that overlap: the newest process replaces the running one
+	}
 	m.alive, m.outOfGroup = true, true
 	m.reported, m.reportedGen = nil, -1
 	c.step(m.ID, "starts again")
@@ -315,15 +319,25 @@ func (c *classic) grow(topic string, partitions int32) {
 	c.topics[topic] = partitions
 	c.ledger.exist(c.topics, c.now)
 	c.step("", "%s has %d partitions", topic, partitions)
-	leader := c.members[c.leader]
-	if leader == nil {
-		return
+	c.watchMetadata()
+}
+
+// watchMetadata schedules the leader's next metadata refresh, at which it
+// rejoins if the metadata differs from that of the last assignment. A
+// leader that cannot act then (it is down, or a rebalance runs) tries
+// again at the refresh after.
+func (c *classic) watchMetadata() {
+	l := c.members[c.leader]
+	if l == nil {
+		return // no generation yet: the first one uses the metadata of its time
 	}
-	age := leader.cfg.MetadataMaxAge
-	refresh := (c.now + age - 1) / age * age
-	c.at(refresh, rankMember, leader.ID, func() {
-		l := c.members[c.leader]
-		if l == nil || !l.alive || !l.inGroup || maps.Equal(c.topics, c.assignedTopics) {
+	age := l.cfg.MetadataMaxAge
+	c.at((c.now/age+1)*age, rankMember, l.ID, func() {
+		if maps.Equal(c.topics, c.assignedTopics) || c.members[c.leader] != l || !l.inGroup {
+			return // the next generation, with a new leader if need be, uses the new metadata
+		}
+		if !l.alive || l.joined || l.rejoinReason != "" || c.state != stable {
+			c.watchMetadata()
 			return
 		}
 		c.step(l.ID, "metadata refresh: partitions changed")
@@ -378,9 +392,6 @@ func (c *classic) scheduleRejoin(m *classicMember, reason string) {
 func (c *classic) rejoin(m *classicMember) {
 	reason := m.rejoinReason
 	m.rejoinReason = ""
-	if m.pendingTopics != nil {
-		m.Topics, m.pendingTopics = *m.pendingTopics, nil
-	}
 	if c.protocol == assign.Eager && len(m.owned) > 0 {
 		c.step(m.ID, "revokes %s", list(m.owned))
 		c.ledger.drop(m.ID, m.owned, c.now)
@@ -395,9 +406,20 @@ func (c *classic) joinGroup(m *classicMember, reason string) {
 	if m.outOfGroup && !m.static() {
 		m.inGroup = false // a dynamic member that left comes back as a new one
 	}
+	changed := m.pendingTopics != nil
+	if changed {
+		m.Topics, m.pendingTopics = *m.pendingTopics, nil
+	}
 	if m.static() && m.outOfGroup && m.inGroup && c.state == stable {
-		c.cachedRejoin(m)
-		return
+		switch {
+		case changed:
+			reason = m.ID + " rejoins: subscription changed"
+		case m.ID == c.leader && !maps.Equal(c.topics, c.assignedTopics):
+			reason = m.ID + " rejoins: metadata changed"
+		default:
+			c.cachedRejoin(m)
+			return
+		}
 	}
 	if !m.inGroup && c.state == preparing && c.delaying {
 		c.newMemberAdded = true
@@ -514,6 +536,7 @@ func (c *classic) completeJoin() {
 	c.generation++
 	c.state = stable
 	g := c.group()
+	c.assignedTopics = maps.Clone(c.topics)
 	if len(g.Members) == 0 {
 		c.state = empty
 		c.closeRebalance()
@@ -525,7 +548,6 @@ func (c *classic) completeJoin() {
 		c.err = fmt.Errorf("timeline: %s at %d ms: %w", c.sc.Strategy.Name(), c.now, err)
 		return
 	}
-	c.assignedTopics = maps.Clone(c.topics)
 	c.step(c.leader, "leader assigns generation %d", c.generation)
 	var revoking []*classicMember
 	for _, id := range c.ids {
@@ -547,6 +569,11 @@ func (c *classic) closeRebalance() {
 		c.rebalances[c.open].End = c.now
 		c.rebalances[c.open].Generation = c.generation
 		c.open = -1
+	}
+	if c.state == empty {
+		c.step("", "Empty in generation %d", c.generation)
+	} else {
+		c.step("", "Stable in generation %d", c.generation)
 	}
 }
 

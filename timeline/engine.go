@@ -94,11 +94,13 @@ func (e *engine) step(member, format string, args ...any) {
 }
 
 // run plays the agenda until until (when positive), or until settled
-// holds and only periodic actions are left.
-func (e *engine) run(until int64, settled func() bool) error {
+// holds and only periodic actions are left. Without until, a group that
+// has not settled by settleBy is an error.
+func (e *engine) run(until, settleBy int64, settled func() bool) error {
 	for n := 0; e.queue.Len() > 0; n++ {
-		if n == maxActions {
-			return fmt.Errorf("timeline: the group did not settle within %d steps of the simulation (by %d ms)", maxActions, e.now)
+		if n == maxActions || until <= 0 && e.now > settleBy {
+			return fmt.Errorf("timeline: the group has not settled by %d ms, long after the last event: "+
+				"members keep missing the join phase (is a heartbeat interval or a batch close to max.poll.interval.ms?); set an end time to see the timeline", e.now)
 		}
 		if until <= 0 && e.pending == 0 && settled() {
 			break
@@ -163,17 +165,40 @@ func Simulate(sc Scenario) (*Timeline, error) {
 	if e.err != nil {
 		return nil, e.err
 	}
-	if err := e.run(n.Until, settled); err != nil {
+	lastEvent := int64(0)
+	for _, ev := range n.Events {
+		lastEvent = max(lastEvent, ev.At+ev.For)
+	}
+	if err := e.run(n.Until, lastEvent+settleMargin(n), settled); err != nil {
 		return nil, err
 	}
 	end := n.Until
 	if end <= 0 {
-		end = e.lastChange
-		for _, ev := range n.Events {
-			end = max(end, ev.At+ev.For)
-		}
+		end = max(e.lastChange, lastEvent)
 	}
 	return e.finish(n.Strategy.Name(), n.Protocol, end), nil
+}
+
+// settleMargin is how long after the last event a group may take to
+// settle: ten times the longest chain of timeouts any member or the
+// broker could go through.
+func settleMargin(n *normalized) int64 {
+	b := n.broker
+	longest := b.InitialRebalanceDelay + b.ConsumerSessionTimeout + b.ConsumerHeartbeatInterval
+	configs := []*Config{}
+	for _, m := range n.members {
+		configs = append(configs, m.Config)
+	}
+	for _, ev := range n.Events {
+		if ev.Kind == Join {
+			configs = append(configs, ev.Config)
+		}
+	}
+	var member int64
+	for _, c := range configs {
+		member = max(member, c.MaxPollInterval+c.SessionTimeout+c.HeartbeatInterval+c.MetadataMaxAge+c.BatchMs())
+	}
+	return 10 * (longest + member)
 }
 
 // eventsInOrder returns the events of n ordered by time, ties in the

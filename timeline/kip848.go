@@ -38,6 +38,8 @@ type kipMember struct {
 	target   []assign.TopicPartition
 	revoking []assign.TopicPartition // asked to revoke, not yet acknowledged
 
+	pendingTopics *[]string // a subscription changed while it was down
+
 	lastContact int64
 	hbToken     int
 	onPoll      []func() // what it does at its next poll
@@ -180,15 +182,17 @@ func (k *kip848) onEvent(ev Event) {
 			k.schedulePoll(m)
 		}
 	case Subscribe:
-		if m.alive {
-			topics := slices.Clone(ev.Topics)
-			k.atNextPoll(m, func() {
-				m.Topics = topics
-				k.step(m.ID, "heartbeat: new subscription")
-				k.bump(m.ID + ": subscription changed")
-				k.heartbeat(m)
-			})
+		topics := slices.Clone(ev.Topics)
+		if !m.alive {
+			m.pendingTopics = &topics // sent when it is back
+			return
 		}
+		k.atNextPoll(m, func() {
+			m.Topics = topics
+			k.step(m.ID, "heartbeat: new subscription")
+			k.bump(m.ID + ": subscription changed")
+			k.heartbeat(m)
+		})
 	case Grow:
 		k.topics[ev.Topic] = ev.Partitions
 		k.ledger.exist(k.topics, k.now)
@@ -215,13 +219,23 @@ func (k *kip848) join(m *kipMember) {
 // comeBack starts a restarted member's new process. A static member whose
 // assignment the coordinator kept gets it back without a new epoch.
 func (k *kip848) comeBack(m *kipMember) {
+	if m.alive {
+		k.stopProcess(m) // restarts that overlap: the newest process replaces the running one
+	}
 	m.alive = true
+	changed := m.pendingTopics != nil
+	if changed {
+		m.Topics, m.pendingTopics = *m.pendingTopics, nil
+	}
 	if m.static() && m.inGroup {
 		m.away, m.timedOut = false, false
 		m.owned, m.revoking = nil, nil
 		m.expiryToken++
 		m.restart(k.now, k.now)
 		k.step(m.ID, "heartbeat (static): rejoins with its assignment")
+		if changed {
+			k.bump(m.ID + ": subscription changed")
+		}
 		k.heartbeat(m)
 		return
 	}
@@ -342,6 +356,14 @@ func (k *kip848) startHeartbeats(m *kipMember, t int64) {
 func (k *kip848) heartbeat(m *kipMember) {
 	m.lastContact = k.now
 	k.startHeartbeats(m, k.now+k.sc.broker.ConsumerHeartbeatInterval)
+	// The heartbeat reports what the member owns: what the coordinator
+	// counted as its and it no longer owns (a restarted static member's
+	// old partitions) is free.
+	for tp, id := range k.holder {
+		if id == m.ID && !slices.Contains(m.owned, tp) {
+			delete(k.holder, tp)
+		}
+	}
 	if len(m.revoking) > 0 {
 		return
 	}

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -260,8 +261,17 @@ func normalize(sc Scenario) (*normalized, error) {
 	if !sc.Forming && len(n.members) == 0 {
 		return nil, invalidf("a stable group needs members; set Forming to start from an empty group")
 	}
+	// Events are checked in the order they happen: a member must have
+	// joined before anything happens to it.
 	n.Events = slices.Clone(sc.Events)
-	for i, e := range n.Events {
+	order := make([]int, len(n.Events))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(n.Events[a].At, n.Events[b].At) })
+	counts := maps.Clone(sc.Topics)
+	for _, i := range order {
+		e := n.Events[i]
 		where := fmt.Sprintf("event #%d (%s)", i, e)
 		if e.At < 0 || e.For < 0 {
 			return nil, invalidf("%s: negative time", where)
@@ -278,9 +288,10 @@ func normalize(sc Scenario) (*normalized, error) {
 				return nil, invalidf("%s: no member %q", where, e.Member)
 			}
 		case Grow:
-			if e.Topic == "" || e.Partitions < sc.Topics[e.Topic] {
-				return nil, invalidf("%s: want a topic and at least its current partition count", where)
+			if e.Topic == "" || e.Partitions < counts[e.Topic] {
+				return nil, invalidf("%s: want a topic and at least its current partition count (%d); Kafka cannot remove partitions", where, counts[e.Topic])
 			}
+			counts[e.Topic] = e.Partitions
 		default:
 			return nil, invalidf("%s: unknown event kind", where)
 		}
