@@ -18,7 +18,8 @@
 // StickyAssignor user data (version 1, with the generation) that Java's
 // StickyAssignor and franz-go's sticky balancer send, so that a leader of
 // another client reads a kafka-go member's history as its own members'
-// (but see Mixed groups).
+// (but see Mixed groups). kafka-go has no static membership (KIP-345), so
+// its members are ordered by member ID, as Kafka orders dynamic members.
 //
 // # Eager only
 //
