@@ -1,0 +1,113 @@
+// Package timeline predicts when a Kafka consumer group rebalances, how
+// long each rebalance lasts, and how long each partition goes without a
+// consumer, as a deterministic discrete-event simulation.
+//
+// [Simulate] takes a [Scenario] (members with their configs, topics, a
+// strategy, a start state and timed [Event]s) and returns a [Timeline]:
+// the rebalances with their generations, the steps that mattered
+// (heartbeats that brought news, JoinGroup, SyncGroup, revocations,
+// timeouts), each partition's ownership and unowned spans, and a
+// [Summary]. Every time is an integer number of milliseconds; nothing
+// reads a clock; the same scenario gives the same timeline, whatever the
+// order of its members. Assignments are the real answers of package
+// [github.com/assigncalc/assigncalc/assign]'s strategies.
+//
+// A partition is unowned while no live member consumes it: from its
+// owner's crash, close, revocation or poll timeout until its next owner
+// receives it. A crashed member's partitions are unowned from the crash,
+// not from when the coordinator notices.
+//
+// # The classic protocol
+//
+// As Kafka's classic group coordinator and Java consumer behave:
+//
+//   - Each member's heartbeat thread beats every heartbeat.interval.ms,
+//     counted from when it last received an assignment; the coordinator
+//     expires a member session.timeout.ms after its last heartbeat (or
+//     JoinGroup/SyncGroup) and rebalances.
+//   - Its poll loop polls, processes a full batch (max.poll.records ×
+//     the processing time per record), and polls again. A member learns of
+//     a rebalance from its next heartbeat and rejoins at its next poll,
+//     after the batch it is processing.
+//   - A poll that comes more than max.poll.interval.ms after the previous
+//     one makes the member leave when the interval runs out: a dynamic
+//     member sends LeaveGroup, a static one stops heartbeating, so its
+//     partitions move only after the session timeout. It joins again at
+//     its next poll.
+//   - The join phase ends when every member has rejoined, or when the
+//     rebalance timeout (the largest max.poll.interval.ms) passes, which
+//     drops the members that did not. A member whose JoinGroup is waiting
+//     is not expired. An empty group waits group.initial.rebalance.delay.ms
+//     instead, and as long again each time members joined during the wait,
+//     within the rebalance timeout (KIP-134).
+//   - The leader assigns with the strategy; SyncGroup hands out the
+//     result; the group is Stable in a new generation. Members report
+//     what they last received and in which generation, which the sticky
+//     strategies read.
+//   - Eager members revoke everything as they rejoin. Cooperative members
+//     (KIP-429) keep what they own, revoke what the new assignment takes
+//     away as they receive it, and then rejoin at once for the follow-up
+//     rebalance that hands those partitions out.
+//   - A dynamic member's close sends LeaveGroup: an immediate rebalance. A
+//     static member's close does not (KIP-345); if it returns while the
+//     coordinator still knows it and the group is Stable, it gets its
+//     cached assignment back without a rebalance.
+//   - Partitions added to a topic are noticed by the leader at its next
+//     metadata refresh (every metadata.max.age.ms, counted from t = 0),
+//     and it rejoins at its next poll.
+//
+// # The consumer protocol (KIP-848)
+//
+// No join or sync phase. Every change (a member joining or leaving, a
+// session timeout, a new subscription, new partitions) bumps the group
+// epoch and the coordinator computes a new target assignment at once.
+// Each member reconciles at its heartbeats (the broker's
+// group.consumer.heartbeat.interval.ms): it first revokes what its target
+// no longer holds, at its next poll (the callback runs in poll), and
+// acknowledges with a heartbeat right away; a partition goes to its new
+// owner, at that owner's next heartbeat, only once the old owner has
+// released it. A dynamic member leaves with member epoch -1, which frees
+// its partitions at once; a static member leaves with epoch -2 and the
+// coordinator keeps its assignment for the session timeout
+// (group.consumer.session.timeout.ms). A rebalance, here, runs from an
+// epoch bump until every member has reached its target.
+//
+// KIP-848's server-side "uniform" assignor is not in package assign yet.
+// Until it is, the target is [assign.Sticky]'s answer for the members,
+// each claiming its current target: balanced and sticky, as uniform is,
+// but not its exact choices. A scenario may name another strategy to
+// stand in for the server-side assignor (Range for "range").
+//
+// # Simplifications
+//
+//   - Requests and assignment take no time: a JoinGroup, SyncGroup or
+//     heartbeat response arrives the instant it is sent.
+//   - Every poll returns a full batch: the members always have a backlog.
+//     A configuration whose batch takes longer than max.poll.interval.ms
+//     is refused.
+//   - In a stable start every member has just received its assignment at
+//     t = 0, so their heartbeats and polls are in phase until the first
+//     rebalance.
+//   - The poll timeout fires exactly at max.poll.interval.ms after the
+//     last poll (the Java heartbeat thread notices within its retry
+//     backoff).
+//   - A member dropped from a join phase, or expired, while alive loses its
+//     partitions at that instant and learns of it at its next heartbeat.
+//   - A static member rejoining with a new subscription, or a static
+//     leader rejoining after the metadata changed, causes a rebalance.
+//   - KIP-848 revocations are not bounded by the rebalance timeout, and
+//     the broker notices new partitions at once.
+//   - Within one millisecond, scenario events come first, then the
+//     coordinator's timers, then polls, then heartbeats; ties between
+//     members go by member ID. A heartbeat due at the instant of a crash is
+//     not sent.
+//
+// # Invariants
+//
+// Checked by the package's property tests over random scenarios:
+//
+//	no partition has two owners at any instant;
+//	once the last event has played out and the group is stable, every
+//	partition of a topic some live member subscribes to has an owner;
+//	Simulate(s) does not depend on the order of s.Members.
+package timeline
