@@ -100,34 +100,9 @@ func TestRangeRoundRobinCommonSubscription(t *testing.T) {
 // everybody on everything, with more members than partitions per topic and
 // fewer, and overlapping different subscriptions.
 func TestRangeRoundRobinBenchShapes(t *testing.T) {
-	uniform := func(c, nt, p int) assign.Group {
-		g := assign.Group{Topics: make(map[string]int32)}
-		var topics []string
-		for i := range nt {
-			name := fmt.Sprintf("topic-%05d", i)
-			topics = append(topics, name)
-			g.Topics[name] = int32(p)
-		}
-		for j := range c {
-			g.Members = append(g.Members, assign.Member{ID: fmt.Sprintf("consumer-%05d", j), Topics: topics, Generation: -1})
-		}
-		return g
-	}
+	uniform := assign.UniformGroup
 	hetero := func(c, nt int) assign.Group {
-		g := assign.Group{Topics: make(map[string]int32)}
-		for i := range nt {
-			g.Topics[fmt.Sprintf("topic-%05d", i)] = int32(1 + i*7919%64)
-		}
-		for j := range c {
-			m := assign.Member{ID: fmt.Sprintf("consumer-%05d", j), Generation: -1}
-			for i := range nt {
-				if (i*31+j*17)%5 < 3 {
-					m.Topics = append(m.Topics, fmt.Sprintf("topic-%05d", i))
-				}
-			}
-			g.Members = append(g.Members, m)
-		}
-		return g
+		return assign.UnevenPartitions(assign.MixSubscriptions(uniform(c, nt, 1)))
 	}
 	groups := map[string]assign.Group{
 		"uniform-10x100":   uniform(10, 10, 10),

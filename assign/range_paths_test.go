@@ -5,57 +5,57 @@ import (
 	"testing"
 )
 
+// UniformGroup, a hook for the external tests too, has members
+// consumer-00000, ... all subscribed to topics topic-00000, ... of parts
+// partitions each.
+func UniformGroup(members, topics, parts int) Group {
+	g := Group{Topics: make(map[string]int32)}
+	var names []string
+	for i := range topics {
+		name := fmt.Sprintf("topic-%05d", i)
+		names = append(names, name)
+		g.Topics[name] = int32(parts)
+	}
+	for i := range members {
+		g.Members = append(g.Members, Member{ID: fmt.Sprintf("consumer-%05d", i), Topics: names, Generation: -1})
+	}
+	return g
+}
+
+// MixSubscriptions subscribes each member of a [UniformGroup] to about 3
+// of its topics in 5, overlapping differently member by member.
+func MixSubscriptions(g Group) Group {
+	for j := range g.Members {
+		var sub []string
+		for i := range len(g.Topics) {
+			if (i*31+j*17)%5 < 3 {
+				sub = append(sub, fmt.Sprintf("topic-%05d", i))
+			}
+		}
+		g.Members[j].Topics = sub
+	}
+	return g
+}
+
+// UnevenPartitions gives the topics of a [UniformGroup] 1 to 64 partitions.
+func UnevenPartitions(g Group) Group {
+	for i := range len(g.Topics) {
+		g.Topics[fmt.Sprintf("topic-%05d", i)] = int32(1 + i*7919%64)
+	}
+	return g
+}
+
 // pathGroups are the groups the path benchmarks run on: common
-// subscriptions (everybody on everything) at the sizes of BenchmarkRange,
-// with many members on few partitions per topic, and mixed subscriptions.
+// subscriptions (everybody on everything) at the sizes of BenchmarkRange
+// and others, uneven partition counts, mixed subscriptions, and sparse ones
+// (each member on two neighbouring topics of many).
 func pathGroups() []struct {
 	name string
 	g    Group
 } {
-	uniform := func(members, topics, parts int) Group {
-		g := Group{Topics: make(map[string]int32)}
-		var names []string
-		for i := range topics {
-			name := fmt.Sprintf("topic-%05d", i)
-			names = append(names, name)
-			g.Topics[name] = int32(parts)
-		}
-		for i := range members {
-			g.Members = append(g.Members, Member{ID: fmt.Sprintf("consumer-%05d", i), Topics: names, Generation: -1})
-		}
-		return g
+	uniform, mixed := UniformGroup, func(members, topics, parts int) Group {
+		return MixSubscriptions(UniformGroup(members, topics, parts))
 	}
-	// uneven: partition counts 1 to 64, everybody on everything.
-	uneven := func(members, topics int) Group {
-		g := uniform(members, topics, 1)
-		for i := range topics {
-			g.Topics[fmt.Sprintf("topic-%05d", i)] = int32(1 + i*7919%64)
-		}
-		return g
-	}
-	// mixed: each member on about 3 topics in 5.
-	mixed := func(members, topics, parts int) Group {
-		g := uniform(members, topics, parts)
-		for j := range g.Members {
-			var sub []string
-			for i := range topics {
-				if (i*31+j*17)%5 < 3 {
-					sub = append(sub, fmt.Sprintf("topic-%05d", i))
-				}
-			}
-			g.Members[j].Topics = sub
-		}
-		return g
-	}
-	// mixedUneven: mixed subscriptions, partition counts 1 to 64.
-	mixedUneven := func(members, topics int) Group {
-		g := mixed(members, topics, 1)
-		for i := range topics {
-			g.Topics[fmt.Sprintf("topic-%05d", i)] = int32(1 + i*7919%64)
-		}
-		return g
-	}
-	// sparse: each member on two neighbouring topics of many.
 	sparse := func(members, topics, parts int) Group {
 		g := uniform(members, topics, parts)
 		for j := range g.Members {
@@ -72,10 +72,10 @@ func pathGroups() []struct {
 		{"common/members=1000/topics=1000/partitions=100000", uniform(1000, 1000, 100)},
 		{"common/members=1000/topics=10/partitions=1000", uniform(1000, 10, 100)},
 		{"common/members=100/topics=2/partitions=100000", uniform(100, 2, 50000)},
-		{"uneven/members=1000/topics=1000", uneven(1000, 1000)},
+		{"uneven/members=1000/topics=1000", UnevenPartitions(uniform(1000, 1000, 1))},
 		{"mixed/members=100/topics=100/partitions=10000", mixed(100, 100, 100)},
 		{"mixed/members=1000/topics=1000/partitions=100000", mixed(1000, 1000, 100)},
-		{"mixed-uneven/members=1000/topics=1000", mixedUneven(1000, 1000)},
+		{"mixed-uneven/members=1000/topics=1000", UnevenPartitions(mixed(1000, 1000, 1))},
 		{"sparse/members=1000/topics=1000/partitions=100000", sparse(1000, 1000, 100)},
 	}
 }

@@ -69,7 +69,8 @@ func writeOrder(cg *compiledGroup) []int32 {
 }
 
 // sameSlice reports whether a and b are the same slice: same length, and
-// same backing array unless empty.
-func sameSlice(a, b []int32) bool {
+// same backing array unless empty. It is an O(1) shortcut before comparing
+// subscriptions, which compile shares between members where it can.
+func sameSlice[T any](a, b []T) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
