@@ -88,9 +88,10 @@ func (r recorded) Assign(g assign.Group) (assign.Assignment, error) {
 	return a, err
 }
 
-func balancer(t *testing.T, s assign.Strategy) *kafkago.GroupBalancer {
+func balancer(t *testing.T, s assign.Strategy, opts ...kafkago.Option) *kafkago.GroupBalancer {
 	t.Helper()
-	b, err := kafkago.Balancer(s, kafkago.OnError(func(err error) { t.Errorf("OnError: %v", err) }))
+	opts = append(opts, kafkago.OnError(func(err error) { t.Errorf("OnError: %v", err) }))
+	b, err := kafkago.Balancer(s, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,6 +215,76 @@ func TestStickyKeepsWhatStays(t *testing.T) {
 			t.Errorf("%s: partitions moved between members that stayed: %v", what, m)
 		}
 	}
+}
+
+// TestRangeRacks checks that racks travel end to end: kfake puts every
+// broker in rack "krack", which kafka-go's metadata carries to the leader
+// in each partition's replicas, and Readers declare their racks with
+// kafkago.Rack. The strategy must be handed both, and the group must settle
+// on what assign.Range computes with them. (With one rack for every
+// partition, Kafka's rule leaves rack-aware assignment off, so the answer
+// is the rack-less one; TestRacks shows racks changing it.)
+func TestRangeRacks(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	g := newGroup(ctx, t)
+	var seen sawGroup
+	racks := map[string]string{"r0": "elsewhere", "r1": "krack"}
+	for _, name := range []string{"r0", "r1"} {
+		g.startReader(name, balancer(t, &seen, kafkago.Rack(racks[name])))
+	}
+
+	now := g.settle("r0 and r1 join", func(now snapshot) error {
+		ag := wantGroup(snapshot{}, now)
+		ag.PartitionRacks = make(map[string][][]string)
+		for topic, n := range e2eTopics {
+			for range n {
+				ag.PartitionRacks[topic] = append(ag.PartitionRacks[topic], []string{"krack"})
+			}
+		}
+		for name, id := range now.IDs {
+			i := slices.IndexFunc(ag.Members, func(m assign.Member) bool { return m.ID == id })
+			ag.Members[i].Rack = racks[name]
+		}
+		want, err := assign.Range{}.Assign(ag)
+		if err != nil {
+			return err
+		}
+		if d := cmp.Diff(want, now.Assignment, cmpopts.EquateEmpty()); d != "" {
+			return fmt.Errorf("range(g) mismatch (-want +got):\n%s", d)
+		}
+		got := seen.last()
+		slices.SortFunc(got.Members, func(a, b assign.Member) int { return strings.Compare(a.ID, b.ID) })
+		if d := cmp.Diff(ag, got, cmpopts.EquateEmpty()); d != "" {
+			return fmt.Errorf("the leader's strategy was given another group (-want +got):\n%s", d)
+		}
+		return nil
+	})
+	t.Logf("settled on %v", now.Assignment)
+	g.checkRecords()
+}
+
+// sawGroup is assign.Range, keeping the last group it was given.
+type sawGroup struct {
+	assign.Range
+	mu sync.Mutex
+	g  assign.Group
+}
+
+func (s *sawGroup) Assign(g assign.Group) (assign.Assignment, error) {
+	s.mu.Lock()
+	s.g = g
+	s.mu.Unlock()
+	return s.Range.Assign(g)
+}
+
+func (s *sawGroup) last() assign.Group {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.g
+	g.Members = slices.Clone(g.Members)
+	return g
 }
 
 // TestMixedWithFranzGo puts kafka-go Readers using our sticky in one group
