@@ -103,3 +103,39 @@ func withEveryMember(g Group, a Assignment) Assignment {
 	}
 	return out
 }
+
+// Difference is one partition that two assignments give to different
+// members, or that only one of them assigns.
+type Difference struct {
+	Partition TopicPartition
+	A, B      string // the member holding it in each assignment, "" for none
+}
+
+// Differences lists the partitions whose holder differs between a and b,
+// sorted by [TopicPartition.Compare]. Members with empty lists and members
+// missing from an assignment are alike.
+func Differences(a, b Assignment) []Difference {
+	holder := func(x Assignment) map[TopicPartition]string {
+		out := make(map[TopicPartition]string)
+		for id, tps := range x {
+			for _, tp := range tps {
+				out[tp] = id
+			}
+		}
+		return out
+	}
+	ha, hb := holder(a), holder(b)
+	var out []Difference
+	for tp, ida := range ha {
+		if hb[tp] != ida {
+			out = append(out, Difference{tp, ida, hb[tp]})
+		}
+	}
+	for tp, idb := range hb {
+		if _, ok := ha[tp]; !ok {
+			out = append(out, Difference{tp, "", idb})
+		}
+	}
+	slices.SortFunc(out, func(x, y Difference) int { return x.Partition.Compare(y.Partition) })
+	return out
+}

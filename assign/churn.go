@@ -140,7 +140,8 @@ type MoveReason int8
 
 // The reasons for a [Move].
 const (
-	ReasonOwnerLeft      MoveReason = iota + 1 // its owner left the group (or rejoined with a new member.id)
+	ReasonOwnerLeft      MoveReason = iota + 1 // its owner left the group
+	ReasonOwnerRestarted                       // its owner restarted and rejoined with a new member.id
 	ReasonUnsubscribed                         // its owner no longer subscribes to its topic
 	ReasonStaticReturned                       // a static member came back and took it
 	ReasonBalance                              // a balancing strategy needed it elsewhere
@@ -152,6 +153,8 @@ func (r MoveReason) String() string {
 	switch r {
 	case ReasonOwnerLeft:
 		return "its owner left"
+	case ReasonOwnerRestarted:
+		return "its owner restarted with a new member.id"
 	case ReasonUnsubscribed:
 		return "its owner unsubscribed"
 	case ReasonStaticReturned:
@@ -212,6 +215,18 @@ type Step struct {
 	Notes []string
 }
 
+// Affected counts the members of the group after the step whose
+// partitions differ between Before and After.
+func (s Step) Affected() int {
+	n := 0
+	for _, m := range s.Group.Members {
+		if !slices.Equal(s.Before[m.ID], s.After[m.ID]) {
+			n++
+		}
+	}
+	return n
+}
+
 // ErrPartitionsDecrease is wrapped in an [*InputError] when a growth would
 // lower a topic's partition count: Kafka cannot remove partitions.
 var ErrPartitionsDecrease = errors.New("partition count cannot decrease")
@@ -267,7 +282,7 @@ func NewChurn(s Strategy, g Group) (*Churn, Step, error) {
 	if err != nil {
 		return nil, Step{}, err
 	}
-	c.finish(g, final, &step, deferred, nil)
+	c.finish(g, final, &step, deferred, stepFacts{})
 	return c, step, nil
 }
 
@@ -290,7 +305,7 @@ func (c *Churn) Apply(ch Change) (step Step, err error) {
 			c.generation, c.departed = generation, departed
 		}
 	}()
-	next, phases, returned, notes, err := c.change(ch)
+	next, phases, facts, notes, err := c.change(ch)
 	if err != nil {
 		return Step{}, err
 	}
@@ -313,17 +328,17 @@ func (c *Churn) Apply(ch Change) (step Step, err error) {
 			cur[m.ID] = c.current[m.ID]
 		}
 	}
-	c.finish(next, cur, &step, deferred, returned)
+	c.finish(next, cur, &step, deferred, facts)
 	return step, nil
 }
 
 // finish records final as the state after a step on g.
-func (c *Churn) finish(g Group, final Assignment, step *Step, deferred map[TopicPartition]bool, returned map[string]bool) {
+func (c *Churn) finish(g Group, final Assignment, step *Step, deferred map[TopicPartition]bool, facts stepFacts) {
 	c.group = withOwned(g, final, c.generation)
 	c.current = final
 	step.Group = c.group
 	step.After = final
-	step.Moves = moves(c.strategy, c.group, step.Before, final, deferred, returned)
+	step.Moves = moves(c.strategy, c.group, step.Before, final, deferred, facts)
 }
 
 // rebalance runs rounds of c's strategy from g, whose members carry their
@@ -400,6 +415,12 @@ func withOwned(g Group, a Assignment, gen int32) Group {
 	return out
 }
 
+// stepFacts is what a change tells the reasons of moves.
+type stepFacts struct {
+	returned  string // ID of a static member that rejoined, or ""
+	restarted string // old ID of a dynamic member that restarted, or ""
+}
+
 // find returns the index in c.group of the member whose ID is ref or,
 // when none has that ID, whose group.instance.id is ref; -1 if none.
 func (c *Churn) find(ref string) int {
@@ -413,14 +434,14 @@ func (c *Churn) find(ref string) int {
 }
 
 func unknownMember(ch Change) error {
-	return &InputError{Member: ch.Member, Index: -1, Partition: -1, Err: fmt.Errorf("%s: %w: %q", ch.Kind, ErrUnknownMember, ch.Member)}
+	return &InputError{Member: ch.Member, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q", ErrUnknownMember, ch.Member)}
 }
 
 // change applies ch to the group's shape and returns the group after it
 // (members still owning their claims), the member lists of the rebalances
 // it starts, the static members it brings back, and notes on what it
 // assumed.
-func (c *Churn) change(ch Change) (next Group, phases [][]Member, returned map[string]bool, notes []string, err error) {
+func (c *Churn) change(ch Change) (next Group, phases [][]Member, facts stepFacts, notes []string, err error) {
 	next = c.group
 	next.Members = slices.Clone(c.group.Members)
 	one := func() [][]Member { return [][]Member{next.Members} }
@@ -428,7 +449,7 @@ func (c *Churn) change(ch Change) (next Group, phases [][]Member, returned map[s
 	case ChangeLeave:
 		i := c.find(ch.Member)
 		if i < 0 {
-			return next, nil, nil, nil, unknownMember(ch)
+			return next, nil, stepFacts{}, nil, unknownMember(ch)
 		}
 		m := next.Members[i]
 		if m.InstanceID != "" {
@@ -437,33 +458,33 @@ func (c *Churn) change(ch Change) (next Group, phases [][]Member, returned map[s
 		m.Owned, m.Generation = nil, -1
 		c.departed = append(slices.DeleteFunc(c.departed, func(d Member) bool { return d.ID == m.ID }), m)
 		next.Members = slices.Delete(next.Members, i, i+1)
-		return next, one(), nil, notes, nil
+		return next, one(), stepFacts{}, notes, nil
 
 	case ChangeJoin:
 		if slices.ContainsFunc(next.Members, func(m Member) bool { return m.ID == ch.Member }) {
-			return next, nil, nil, nil, &InputError{Member: ch.Member, Index: -1, Partition: -1, Err: fmt.Errorf("join: %w: %q is already in the group", ErrDuplicateMemberID, ch.Member)}
+			return next, nil, stepFacts{}, nil, &InputError{Member: ch.Member, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q is already in the group", ErrDuplicateMemberID, ch.Member)}
 		}
 		m, note, back := c.joiner(ch)
 		notes = append(notes, note)
 		if back && m.InstanceID != "" {
-			returned = map[string]bool{m.ID: true}
+			facts.returned = m.ID
 		}
 		next.Members = append(next.Members, m)
-		return next, one(), returned, notes, nil
+		return next, one(), facts, notes, nil
 
 	case ChangeSubscribe:
 		i := c.find(ch.Member)
 		if i < 0 {
-			return next, nil, nil, nil, unknownMember(ch)
+			return next, nil, stepFacts{}, nil, unknownMember(ch)
 		}
 		m := &next.Members[i]
 		was := topicSet(m.Topics)
 		m.Topics = slices.Clone(ch.Topics)
 		if slices.Equal(was, topicSet(m.Topics)) {
 			notes = append(notes, fmt.Sprintf("%s's subscription is unchanged: no rebalance", m.ID))
-			return next, nil, nil, notes, nil
+			return next, nil, stepFacts{}, notes, nil
 		}
-		return next, one(), nil, nil, nil
+		return next, one(), stepFacts{}, nil, nil
 
 	case ChangeGrow:
 		return c.grow(ch, next)
@@ -471,28 +492,29 @@ func (c *Churn) change(ch Change) (next Group, phases [][]Member, returned map[s
 	case ChangeRestart:
 		i := c.find(ch.Member)
 		if i < 0 {
-			return next, nil, nil, nil, unknownMember(ch)
+			return next, nil, stepFacts{}, nil, unknownMember(ch)
 		}
 		m := next.Members[i]
 		if m.InstanceID != "" {
 			notes = append(notes, fmt.Sprintf("%s is static (group.instance.id %q): back within session.timeout.ms, it gets its assignment again with no rebalance (KIP-345)", m.ID, m.InstanceID))
-			return next, nil, nil, notes, nil
+			return next, nil, stepFacts{}, notes, nil
 		}
 		id := m.ID
 		if ch.NewID != "" && ch.NewID != m.ID {
 			if slices.ContainsFunc(next.Members, func(o Member) bool { return o.ID == ch.NewID }) {
-				return next, nil, nil, nil, &InputError{Member: ch.NewID, Index: -1, Partition: -1, Err: fmt.Errorf("restart: %w: %q is already in the group", ErrDuplicateMemberID, ch.NewID)}
+				return next, nil, stepFacts{}, nil, &InputError{Member: ch.NewID, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q is already in the group", ErrDuplicateMemberID, ch.NewID)}
 			}
 			id = ch.NewID
 			notes = append(notes, fmt.Sprintf("%s is dynamic: it leaves (LeaveGroup on close) and rejoins as %s, a new member.id: two rebalances", m.ID, id))
 		} else {
 			notes = append(notes, fmt.Sprintf("%s is dynamic: it leaves (LeaveGroup on close) and rejoins keeping its member.id: two rebalances", m.ID))
 		}
+		facts.restarted = m.ID
 		without := slices.Delete(slices.Clone(next.Members), i, i+1)
 		next.Members[i] = Member{ID: id, Rack: m.Rack, Topics: m.Topics, Generation: -1}
-		return next, [][]Member{without, next.Members}, nil, notes, nil
+		return next, [][]Member{without, next.Members}, facts, notes, nil
 	}
-	return next, nil, nil, nil, fmt.Errorf("assign: unknown change kind %d", ch.Kind)
+	return next, nil, stepFacts{}, nil, fmt.Errorf("assign: unknown change kind %d", ch.Kind)
 }
 
 // joiner builds the member ch brings in, from what ch gives and, for the
@@ -553,16 +575,16 @@ func orNothing(s string) string {
 }
 
 // grow applies a growth (rule 5).
-func (c *Churn) grow(ch Change, next Group) (Group, [][]Member, map[string]bool, []string, error) {
+func (c *Churn) grow(ch Change, next Group) (Group, [][]Member, stepFacts, []string, error) {
 	if ch.Topic == "" {
-		return next, nil, nil, nil, topicError("", ErrEmptyTopicName)
+		return next, nil, stepFacts{}, nil, topicError("", ErrEmptyTopicName)
 	}
 	old, exists := c.group.Topics[ch.Topic]
 	if ch.Partitions < old {
-		return next, nil, nil, nil, topicError(ch.Topic, fmt.Errorf("%w: from %d to %d", ErrPartitionsDecrease, old, ch.Partitions))
+		return next, nil, stepFacts{}, nil, topicError(ch.Topic, fmt.Errorf("%w: from %d to %d (Kafka cannot remove partitions)", ErrPartitionsDecrease, old, ch.Partitions))
 	}
 	if ch.Racks != nil && len(ch.Racks) != int(ch.Partitions-old) {
-		return next, nil, nil, nil, topicError(ch.Topic, fmt.Errorf("%w: %d rack lists for %d new partitions", ErrRackCount, len(ch.Racks), ch.Partitions-old))
+		return next, nil, stepFacts{}, nil, topicError(ch.Topic, fmt.Errorf("%w: %d rack lists for %d new partitions", ErrRackCount, len(ch.Racks), ch.Partitions-old))
 	}
 	next.Topics = maps.Clone(c.group.Topics)
 	if next.Topics == nil {
@@ -588,11 +610,11 @@ func (c *Churn) grow(ch Change, next Group) (Group, [][]Member, map[string]bool,
 	subscribed := slices.ContainsFunc(next.Members, func(m Member) bool { return slices.Contains(m.Topics, ch.Topic) })
 	switch {
 	case exists && ch.Partitions == old:
-		return next, nil, nil, []string{fmt.Sprintf("%s keeps %d partitions: no rebalance", ch.Topic, old)}, nil
+		return next, nil, stepFacts{}, []string{fmt.Sprintf("%s keeps %d partitions: no rebalance", ch.Topic, old)}, nil
 	case !subscribed:
-		return next, nil, nil, []string{fmt.Sprintf("nobody subscribes to %s: its growth starts no rebalance", ch.Topic)}, nil
+		return next, nil, stepFacts{}, []string{fmt.Sprintf("nobody subscribes to %s: its growth starts no rebalance", ch.Topic)}, nil
 	}
-	return next, [][]Member{next.Members}, nil, nil, nil
+	return next, [][]Member{next.Members}, stepFacts{}, nil, nil
 }
 
 // topicSet is the sorted set of a subscription.
@@ -602,7 +624,7 @@ func topicSet(topics []string) []string {
 
 // moves lists the partitions whose owner in after (an assignment of g)
 // differs from their owner in before, and why.
-func moves(s Strategy, g Group, before, after Assignment, deferred map[TopicPartition]bool, returned map[string]bool) []Move {
+func moves(s Strategy, g Group, before, after Assignment, deferred map[TopicPartition]bool, facts stepFacts) []Move {
 	owner := make(map[TopicPartition]string)
 	for id, tps := range before {
 		for _, tp := range tps {
@@ -622,11 +644,13 @@ func moves(s Strategy, g Group, before, after Assignment, deferred map[TopicPart
 			}
 			mv := Move{Partition: tp, From: from, To: id, Deferred: deferred[tp]}
 			switch fm := members[from]; {
+			case fm == nil && from == facts.restarted:
+				mv.Reason = ReasonOwnerRestarted
 			case fm == nil:
 				mv.Reason = ReasonOwnerLeft
 			case !slices.Contains(fm.Topics, tp.Topic):
 				mv.Reason = ReasonUnsubscribed
-			case returned[id]:
+			case id == facts.returned:
 				mv.Reason = ReasonStaticReturned
 			case balances(s):
 				mv.Reason = ReasonBalance

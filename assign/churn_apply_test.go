@@ -135,8 +135,8 @@ func TestChurnRestart(t *testing.T) {
 	c, _ := newChurnT(t, assign.Range{}, g)
 	step := churnApply(t, c, assign.Change{Kind: assign.ChangeRestart, Member: "c1", NewID: "c1-r1"})
 	want := []assign.Move{
-		{Partition: assign.TopicPartition{Topic: "t", Partition: 2}, From: "c1", To: "c1-r1", Reason: assign.ReasonOwnerLeft},
-		{Partition: assign.TopicPartition{Topic: "t", Partition: 3}, From: "c1", To: "c1-r1", Reason: assign.ReasonOwnerLeft},
+		{Partition: assign.TopicPartition{Topic: "t", Partition: 2}, From: "c1", To: "c1-r1", Reason: assign.ReasonOwnerRestarted},
+		{Partition: assign.TopicPartition{Topic: "t", Partition: 3}, From: "c1", To: "c1-r1", Reason: assign.ReasonOwnerRestarted},
 	}
 	if diff := cmp.Diff(want, step.Moves); diff != "" {
 		t.Errorf("moves mismatch (-want +got):\n%s", diff)

@@ -35,5 +35,5 @@ func ExampleChurn() {
 	// [t0-0 t0-1] [t0-2]
 	// C1 is dynamic: it leaves (LeaveGroup on close) and rejoins as C1-2, a new member.id: two rebalances
 	// 2 rebalances, 5 partitions revoked
-	// t0-2: C1 → C1-2 (its owner left)
+	// t0-2: C1 → C1-2 (its owner restarted with a new member.id)
 }

@@ -2,8 +2,7 @@ package main
 
 import (
 	"fmt"
-	"maps"
-	"slices"
+	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
@@ -20,8 +19,10 @@ func checkCommand(e *env) *cli.Command {
 			"checks each assignment with assign.Verify: every partition of a subscribed topic assigned once,\n" +
 			"to a subscriber, nothing else. For sticky and cooperative-sticky it also checks balance\n" +
 			"(assign.VerifyBalanced); for cooperative-sticky the round must be safe (assign.VerifyCooperative)\n" +
-			"and the \"target\", when given, valid and balanced. OURS says whether our strategy of that\n" +
-			"name gives the same assignment. Exit status 2 if any assignment fails.\n\n" +
+			"and the \"target\", when given, valid and balanced (the choice is assign.Check's). Members that\n" +
+			"get nothing may be left out. Every failing check is reported. OURS says whether our strategy\n" +
+			"of that name gives the same assignment, and lists where it differs. Exit status 2 if any\n" +
+			"assignment fails.\n\n" +
 			"Example:\n" +
 			"   assigncalc check --in testdata/groups.jsonl --results testdata/kafka-java-range-roundrobin.jsonl",
 		Flags: []cli.Flag{
@@ -35,12 +36,24 @@ func checkCommand(e *env) *cli.Command {
 
 // checked is the verdict on one result line.
 type checked struct {
-	Name     string `json:"name"`
-	Strategy string `json:"strategy"`
-	Valid    bool   `json:"valid"`
-	Problem  string `json:"problem,omitempty"`
-	Ours     string `json:"ours"` // same, differs, or - when not compared
+	Name        string           `json:"name"`
+	Strategy    string           `json:"strategy"`
+	Valid       bool             `json:"valid"`
+	Problem     string           `json:"problem,omitempty"`  // every problem, joined with "; "
+	Problems    []string         `json:"problems,omitempty"` // one per checker that fails
+	Ours        string           `json:"ours"`               // same, differs, or - when not compared
+	Differences []differenceJSON `json:"differences,omitempty"`
 }
+
+// differenceJSON is one partition that ours gives elsewhere.
+type differenceJSON struct {
+	Partition string `json:"partition"`
+	Theirs    string `json:"theirs"` // "" when they leave it unassigned
+	Ours      string `json:"ours"`
+}
+
+// shownDifferences is how many differences the table lists per result.
+const shownDifferences = 5
 
 func check(e *env, c *cli.Context) error {
 	if c.Args().Present() {
@@ -101,80 +114,56 @@ func check(e *env, c *cli.Context) error {
 	return nil
 }
 
-// checkResult judges one result against its group.
+// checkResult judges one result against its group: the checkers that
+// apply to its strategy are the library's choice (assign.Check).
 func checkResult(groups map[string]groupfile.Entry, r groupfile.Result) checked {
 	v := checked{Name: r.Name, Strategy: r.Strategy, Ours: "-"}
-	fail := func(format string, args ...any) checked {
-		v.Problem = fmt.Sprintf(format, args...)
+	fail := func(problems ...string) checked {
+		v.Problems = problems
+		v.Problem = strings.Join(problems, "; ")
 		return v
 	}
 	en, ok := groups[r.Name]
 	if !ok {
-		return fail("no group named %q in --in", r.Name)
+		return fail(fmt.Sprintf("no group named %q in --in", r.Name))
 	}
 	if r.Err != nil {
-		return fail("the result is an error: %s", oneLine(r.Err.Error()))
+		return fail("the result is an error: " + oneLine(r.Err.Error()))
 	}
 	g := en.Group
 	if err := g.Validate(); err != nil {
-		return fail("the group is invalid: %v", err)
+		return fail(fmt.Sprintf("the group is invalid: %v", err))
 	}
 	s, lookupErr := assign.Lookup(r.Strategy)
-	cooperative := lookupErr == nil && s.Protocol() == assign.Cooperative
-	balancing := lookupErr == nil && (s.Name() == "sticky" || s.Name() == "cooperative-sticky")
-
-	final := r.Assignment
-	if cooperative {
-		if err := assign.VerifyCooperative(g, r.Assignment); err != nil {
-			return fail("%v", err)
-		}
-		if r.Cooperative == nil {
-			// Without the target, the round may withhold partitions: only
-			// its safety and membership can be checked.
-			final = nil
-			for _, id := range slices.Sorted(maps.Keys(r.Assignment)) {
-				if !slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.ID == id }) {
-					return fail("member %q is not in the group", id)
-				}
+	if lookupErr != nil {
+		s = nil // a strategy we do not know: only assign.Verify applies
+	}
+	var target assign.Assignment
+	if r.Cooperative != nil {
+		target = r.Cooperative.Target
+	}
+	if err := assign.Check(s, g, r.Assignment, target); err != nil {
+		var problems []string
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				problems = append(problems, oneLine(e.Error()))
 			}
 		} else {
-			final = r.Cooperative.Target
+			problems = append(problems, oneLine(err.Error()))
 		}
-	}
-	if final != nil {
-		if err := assign.Verify(g, final); err != nil {
-			return fail("%v", err)
-		}
-		if balancing {
-			if err := assign.VerifyBalanced(g, final); err != nil {
-				return fail("%v", err)
-			}
-		}
+		return fail(problems...)
 	}
 	v.Valid = true
-	if lookupErr == nil {
+	if s != nil {
 		if o, err := assignChecked(s, g); err == nil {
-			v.Ours = "differs"
-			if sameAssignment(o.assignment, r.Assignment) {
-				v.Ours = "same"
+			v.Ours = "same"
+			for _, d := range assign.Differences(r.Assignment, o.assignment) {
+				v.Ours = "differs"
+				v.Differences = append(v.Differences, differenceJSON{d.Partition.String(), d.A, d.B})
 			}
 		}
 	}
 	return v
-}
-
-// sameAssignment compares two assignments, nil and empty lists alike.
-func sameAssignment(a, b assign.Assignment) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for id, ps := range a {
-		qs, ok := b[id]
-		if !ok || !slices.Equal(ps, qs) {
-			return false
-		}
-	}
-	return true
 }
 
 func writeChecks(e *env, format string, vs []checked) error {
@@ -200,13 +189,35 @@ func writeChecks(e *env, format string, vs []checked) error {
 	case formatCSV:
 		var rows [][]string
 		for _, v := range vs {
-			rows = append(rows, []string{v.Name, v.Strategy, fmt.Sprint(v.Valid), v.Problem, v.Ours})
+			rows = append(rows, []string{v.Name, v.Strategy, fmt.Sprint(v.Valid), v.Problem, v.Ours, itoa(len(v.Differences))})
 		}
-		return writeCSV(e.stdout, []string{"name", "strategy", "valid", "problem", "ours"}, rows)
+		return writeCSV(e.stdout, []string{"name", "strategy", "valid", "problem", "ours", "differences"}, rows)
 	}
 	t := &table{header: []string{"GROUP", "STRATEGY", "OURS", "CHECK"}}
+	var details []string
 	for _, v := range vs {
-		t.add(v.Name, v.Strategy, v.Ours, verdict(v))
+		ours := v.Ours
+		if n := len(v.Differences); n > 0 {
+			ours = fmt.Sprintf("differs (%d)", n)
+			var parts []string
+			for _, d := range v.Differences[:min(n, shownDifferences)] {
+				parts = append(parts, fmt.Sprintf("%s theirs %s, ours %s", d.Partition, orNone(d.Theirs), orNone(d.Ours)))
+			}
+			if n > shownDifferences {
+				parts = append(parts, fmt.Sprintf("and %d more", n-shownDifferences))
+			}
+			details = append(details, fmt.Sprintf("%s %s: %s", v.Name, v.Strategy, strings.Join(parts, "; ")))
+		}
+		t.add(v.Name, v.Strategy, ours, verdict(v))
 	}
-	return t.render(e.stdout)
+	if err := t.render(e.stdout); err != nil {
+		return err
+	}
+	if len(details) > 0 {
+		fmt.Fprintln(e.stdout, "\nwhere ours differs:")
+		for _, d := range details {
+			fmt.Fprintln(e.stdout, "  "+d)
+		}
+	}
+	return nil
 }

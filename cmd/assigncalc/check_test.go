@@ -15,12 +15,16 @@ const checkResults = `{"name": "two", "strategy": "range", "assignment": {"a": {
 {"name": "join", "strategy": "cooperative-sticky", "assignment": {"a": {"t": [0, 1]}, "b": {}}, "target": {"a": {"t": [0, 1]}, "b": {"t": [2, 3]}}}
 {"name": "join", "strategy": "cooperative-sticky", "assignment": {"a": {"t": [0, 1]}, "b": {"t": [2, 3]}}}
 {"name": "nope", "strategy": "range", "assignment": {}}
+{"name": "two", "strategy": "range", "assignment": {"a": {"t": [0, 1, 2, 3]}}}
+{"name": "join", "strategy": "cooperative-sticky", "assignment": {"a": {"t": [0]}, "b": {"t": [1, 2, 3]}}, "target": {"a": {"t": [0]}, "b": {"t": [1, 2, 3]}}}
 `
 
 func TestCheckGolden(t *testing.T) {
 	runGolden(t, []cliCase{
 		{name: "check_kafka_examples", args: []string{"check", "--in", "../../testdata/groups.jsonl", "--results", "../../testdata/kafka-java-range-roundrobin.jsonl"}},
 		{name: "check_missing_results", args: []string{"check", "--in", "x"}, status: 2},
+		{name: "check_hand_made", args: []string{"check", "--in", "testdata/check_groups.jsonl", "--results", "-"}, stdin: checkResults, status: 2},
+		{name: "check_hand_made_jsonl", args: []string{"check", "--in", "testdata/check_groups.jsonl", "--results", "-", "--format", "jsonl"}, stdin: checkResults, status: 2},
 	})
 }
 
@@ -43,11 +47,15 @@ func TestCheckVerdicts(t *testing.T) {
 		{"true", ""},
 		{"false", `t-2 assigned to both "a" and "b"`},
 		{"true", ""}, // valid, though not what RoundRobin gives
-		{"false", `member "b" is missing`},
+		{"false", "t-2 is not assigned"}, // b, left out, gets nothing
 		{"false", "unbalanced"}, // 3 against 1
 		{"true", ""},
 		{"false", "not cooperative: t-2"}, // b gets t-2 while a still owns it
 		{"false", `no group named "nope"`},
+		{"true", ""}, // b left out gets nothing: valid for Range, though not Range's answer
+		// Both faults: a still owns t-1 (generation 1, newest) as b gets
+		// it, and the target gives 1 against 3.
+		{"false", `not cooperative: t-1 is assigned to "b" while "a" still owns it at generation 1, its newest; assign: invalid assignment: unbalanced`},
 	}
 	if len(rows) != len(want) {
 		t.Fatalf("%d verdicts, want %d:\n%s", len(rows), len(want), stdout)
@@ -63,5 +71,11 @@ func TestCheckVerdicts(t *testing.T) {
 	// not RoundRobin's (a 0,2; b 1,3).
 	if rows[0][4] != "same" || rows[2][4] != "differs" {
 		t.Errorf("OURS of lines 1 and 3 = %q, %q; want same, differs", rows[0][4], rows[2][4])
+	}
+	// Line 3 gives a 0,1 and b 2,3 where RoundRobin gives a 0,2 and b
+	// 1,3: t-1 and t-2 differ. Line 9 gives a all four where Range gives
+	// b t-2 and t-3.
+	if rows[2][5] != "2" || rows[8][5] != "2" {
+		t.Errorf("differences of lines 3 and 9 = %q, %q; want 2 and 2", rows[2][5], rows[8][5])
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -19,7 +20,7 @@ import (
 func shapeFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "members", Usage: "`N` members named c0..cN-1, each subscribed to every topic"},
-		&cli.StringSliceFlag{Name: "member", Usage: "add member `ID[=TOPIC,...][@RACK]`, subscribed to the topics listed (default: every topic); repeatable"},
+		&cli.StringSliceFlag{Name: "member", Usage: "add member `ID[#INSTANCE][=TOPIC,...][@RACK]`: its group.instance.id (a static member), subscription (default: every topic) and rack; repeatable"},
 		&cli.StringSliceFlag{Name: "topics", Usage: "topics and partition counts `NAME:COUNT,...` (e.g. t1:7,t2:3); repeatable"},
 		&cli.IntFlag{Name: "replicas", DefaultText: "1 with --racks", Usage: "place `N` replicas of each partition on consecutive racks of --racks, for a rack-aware preview"},
 		&cli.StringFlag{Name: "racks", Usage: "racks `A,B,...` to place replicas on; members of --members get them in turn"},
@@ -101,7 +102,7 @@ func groupFromFlags(e *env, c *cli.Context) (groupfile.Entry, error) {
 		g.Members = append(g.Members, m)
 	}
 	for _, spec := range c.StringSlice("member") {
-		m, err := parseMember(spec, topicOrder)
+		m, _, err := parseMember("member", spec, topicOrder)
 		if err != nil {
 			return groupfile.Entry{}, err
 		}
@@ -120,47 +121,73 @@ func parseTopic(item string) (string, int32, error) {
 	if !ok || name == "" {
 		return "", 0, usagef("--topics %q: want NAME:COUNT, e.g. t1:7", item)
 	}
-	n, err := strconv.ParseInt(count, 10, 32)
-	switch {
-	case err != nil:
-		return "", 0, usagef("--topics %q: partition count %q is not a whole number", item, count)
-	case n < 0:
-		return "", 0, usagef("--topics %q: partition count %d is negative", item, n)
+	n, err := parseCount("--topics "+strconv.Quote(item), count)
+	if err != nil {
+		return "", 0, err
 	}
-	return name, int32(n), nil
+	return name, n, nil
 }
 
-// parseMember parses ID[=TOPIC,...][@RACK]. The rack is what follows the
-// last '@'; without '=' the member subscribes to every topic.
-func parseMember(spec string, allTopics []string) (assign.Member, error) {
+// parseCount reads a partition count, naming what is wrong for the flag
+// described by where.
+func parseCount(where, count string) (int32, error) {
+	n, err := strconv.ParseInt(count, 10, 64)
+	switch {
+	case err != nil && errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(count, "-"):
+		return 0, usagef("%s: %s is too large for a partition count (max 2147483647)", where, count)
+	case err != nil:
+		return 0, usagef("%s: partition count %q is not a whole number", where, count)
+	case n < 0:
+		return 0, usagef("%s: partition count %d is negative", where, n)
+	case n > 1<<31-1:
+		return 0, usagef("%s: %d is too large for a partition count (max 2147483647)", where, n)
+	}
+	return int32(n), nil
+}
+
+// parseMember parses ID[#INSTANCE][=TOPIC,...][@RACK]: the member's ID,
+// its group.instance.id (a static member), its subscription and its rack.
+// The rack is what follows the last '@', the instance what follows the
+// first '#' before any '='. It reports which parts the spec gives; without
+// '=' the member subscribes to allTopics.
+func parseMember(flag, spec string, allTopics []string) (assign.Member, assign.Given, error) {
 	m := assign.Member{Generation: -1}
+	var given assign.Given
 	rest := spec
 	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
-		m.Rack = rest[i+1:]
-		rest = rest[:i]
+		m.Rack, rest, given = rest[i+1:], rest[:i], given|assign.GivenRack
 		if m.Rack == "" {
-			return m, usagef("--member %q: empty rack after '@'", spec)
+			return m, 0, usagef("--%s %q: empty rack after '@'", flag, spec)
 		}
 	}
 	id, topics, hasTopics := strings.Cut(rest, "=")
+	if i := strings.IndexByte(id, '#'); i >= 0 {
+		id, m.InstanceID, given = id[:i], id[i+1:], given|assign.GivenInstance
+	}
 	m.ID = id
 	if m.ID == "" {
-		return m, usagef("--member %q: empty member ID", spec)
+		return m, 0, usagef("--%s %q: empty member ID", flag, spec)
 	}
-	if !utf8.ValidString(m.ID) {
-		return m, usagef("--member %q: member ID is not valid UTF-8", spec)
+	if !utf8.ValidString(spec) {
+		return m, 0, usagef("--%s %q: not valid UTF-8", flag, spec)
 	}
 	if !hasTopics {
 		m.Topics = slices.Clone(allTopics)
-		return m, nil
+		return m, given, nil
 	}
-	m.Topics = []string{}
-	for t := range strings.SplitSeq(topics, ",") {
+	m.Topics = topicList(topics)
+	return m, given | assign.GivenTopics, nil
+}
+
+// topicList splits TOPIC,...; an empty list is an empty subscription.
+func topicList(s string) []string {
+	out := []string{}
+	for t := range strings.SplitSeq(s, ",") {
 		if t = strings.TrimSpace(t); t != "" {
-			m.Topics = append(m.Topics, t)
+			out = append(out, t)
 		}
 	}
-	return m, nil
+	return out
 }
 
 // placeReplicas puts the replicas of partition p of each topic on racks
@@ -169,15 +196,23 @@ func parseMember(spec string, allTopics []string) (assign.Member, error) {
 func placeReplicas(topics map[string]int32, racks []string, replicas int) map[string][][]string {
 	out := make(map[string][][]string, len(topics))
 	for t, n := range topics {
-		lists := make([][]string, n)
-		for p := range lists {
-			for k := range replicas {
-				lists[p] = append(lists[p], racks[(p+k)%len(racks)])
-			}
-		}
-		out[t] = lists
+		out[t] = placeReplicasFrom(0, n, racks, replicas)
 	}
 	return out
+}
+
+// placeReplicasFrom places the replicas of partitions from to end-1 as
+// placeReplicas does.
+func placeReplicasFrom(from, end int32, racks []string, replicas int) [][]string {
+	lists := make([][]string, 0, end-from)
+	for p := from; p < end; p++ {
+		var rs []string
+		for k := range min(replicas, len(racks)) {
+			rs = append(rs, racks[(int(p)+k)%len(racks)])
+		}
+		lists = append(lists, rs)
+	}
+	return lists
 }
 
 // describe summarises a group in one line.

@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -13,9 +11,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// maxRounds bounds the rebalances a cooperative step may take; Kafka's
-// cooperative-sticky settles in two.
-const maxRounds = 5
+// The churn model (what each change does, the rebalances it starts, why
+// each partition moves) is the library's: assign.Churn. This file turns
+// flags into assign.Changes and steps into tables.
 
 // change is one step of a simulation, as given on the command line.
 type change struct {
@@ -41,56 +39,48 @@ func (f *changeFlag) String() string { return "" }
 
 func simulateCommand(e *env) *cli.Command {
 	var changes []change
-	flag := func(kind, placeholder, usage string) cli.Flag {
-		return &cli.GenericFlag{Name: kind, Usage: usage, Value: &changeFlag{kind: kind, changes: &changes}, DefaultText: placeholder}
+	flag := func(kind, usage string) cli.Flag {
+		return &cli.GenericFlag{Name: kind, Usage: usage, Value: &changeFlag{kind: kind, changes: &changes}}
 	}
 	flags := append(shapeFlags(),
-		flag("leave", "", "member `ID` leaves the group; repeatable, applied in command-line order with the other changes"),
-		flag("join", "", "member `ID[=TOPIC,...][@RACK]` joins (default: every topic)"),
-		flag("grow", "", "topic `NAME:+N` gains N partitions (NAME:N sets the count; a new name creates the topic)"),
-		flag("subscribe", "", "member `ID=TOPIC,...` changes its subscription"),
-		flag("restart", "", "member `ID` restarts: a static member (with a group.instance.id) rejoins without a rebalance, a dynamic one leaves and joins again"),
-		&cli.StringSliceFlag{Name: "compare", Usage: "simulate strategies `NAME,...` (default: all)"},
+		flag("leave", "member `ID` (or group.instance.id) leaves the group; repeatable, applied in command-line order with the other changes"),
+		flag("join", "member `ID[#INSTANCE][=TOPIC,...][@RACK]` joins; a member that left comes back as it was, but for the parts given (a new one subscribes to every topic; ID# makes it dynamic)"),
+		flag("grow", "topic `NAME:+N` gains N partitions (NAME:N sets the count; a new name creates the topic)"),
+		flag("subscribe", "member `ID=TOPIC,...` changes its subscription"),
+		flag("restart", "member `ID` (or group.instance.id) restarts: a static member rejoins without a rebalance; a dynamic one leaves and rejoins with a new member.id (ID-r1)"),
+		&cli.BoolFlag{Name: "keep-member-id", Usage: "a restarted dynamic member keeps its member.id (a real consumer gets a new one)"},
+		&cli.BoolFlag{Name: "moves", Usage: "list, per step and strategy, each partition that changed owner and why"},
+		&cli.StringSliceFlag{Name: "compare", Aliases: []string{"strategy"}, Usage: "simulate strategies `NAME,...` or all (default: all)"},
 		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
 	)
 	return &cli.Command{
 		Name:      "simulate",
 		Usage:     "apply membership and metadata changes in order and show what each strategy moves",
-		UsageText: "assigncalc simulate GROUP-FLAGS [--leave ID] [--join ID[=TOPIC,...][@RACK]] [--grow NAME:+N] [--subscribe ID=TOPIC,...] [--restart ID] ...",
+		UsageText: "assigncalc simulate GROUP-FLAGS [--leave ID] [--join ID[#INSTANCE][=TOPIC,...][@RACK]] [--grow NAME:+N] [--subscribe ID=TOPIC,...] [--restart ID] [--moves] ...",
 		Description: "Starts from the group of the flags (or --in), assigns it with each strategy, then applies the\n" +
 			"changes in the order given. Each strategy carries its own previous assignment forward as its\n" +
 			"members' owned partitions, as real clients do. Per step and strategy it shows the partitions\n" +
 			"that changed owner (MOVED), the members whose assignment changed (AFFECTED), the partitions\n" +
 			"members had to give up during the rebalance (REVOKED: all of them for eager strategies, only\n" +
-			"those that move for cooperative-sticky), the rebalances until stable (ROUNDS) and the spread.\n\n" +
+			"those that move for cooperative-sticky), the rebalances until stable (ROUNDS) and the spread,\n" +
+			"then what the model assumed. A change nobody's subscription sees starts no rebalance.\n\n" +
 			"Example:\n" +
-			"   assigncalc simulate --members 3 --topics t1:12 --leave c0 --join c9 --grow t1:+4",
+			"   assigncalc simulate --members 3 --topics t1:12 --leave c0 --join c9 --grow t1:+4\n" +
+			"   assigncalc simulate --member c0#i0 --member c1 --topics t:4 --restart i0 --restart c1 --moves",
 		Flags:  flags,
 		Action: func(c *cli.Context) error { return simulate(e, c, changes) },
 	}
 }
 
-// simState is one strategy's view of the group between steps.
-type simState struct {
-	strategy assign.Strategy
-	current  assign.Assignment // the stable assignment after the last step
+// simStep is what one step did under one strategy.
+type simStep struct {
+	step     int
+	change   string
+	strategy string
+	assign.Step
 }
 
-// stepResult is what one step did under one strategy.
-type stepResult struct {
-	Step     int
-	Change   string
-	Strategy string
-	Moved    int
-	Affected int
-	Revoked  int
-	Rounds   int
-	Spread   int
-	Members  []string
-	Final    assign.Assignment
-}
-
-func simulate(e *env, c *cli.Context, changes []change) error {
+func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	if c.Args().Present() {
 		return usagef("simulate: unexpected argument %q", c.Args().First())
 	}
@@ -112,125 +102,130 @@ func simulate(e *env, c *cli.Context, changes []change) error {
 	if err := g.Validate(); err != nil {
 		return err
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = &internalError{fmt.Errorf("simulate panicked: %v", p)}
+		}
+	}()
 	warned := make(map[[2]string]bool)
 	warnUnknownTopics(e, g, warned)
-	topics := slices.Sorted(maps.Keys(g.Topics))
 	racks := splitRacks(c.String("racks"))
 	replicas := max(1, c.Int("replicas"))
 
-	var results []stepResult
-	states := make([]*simState, len(strategies))
-	generation := int32(1)
-	owned, err := assign.Owned(g)
-	if err != nil {
-		return err
-	}
+	var results []simStep
+	churns := make([]*assign.Churn, len(strategies))
 	for i, s := range strategies {
-		final, rounds, revoked, err := rebalance(s, g, generation)
+		ch, first, err := assign.NewChurn(s, g)
 		if err != nil {
-			return err
+			return strategyError(s, err)
 		}
-		states[i] = &simState{strategy: s, current: final}
-		results = append(results, stepResult{
-			Step: 0, Change: "start", Strategy: s.Name(), Rounds: rounds, Revoked: revoked,
-			Moved: assign.Moved(owned, final), Affected: affected(owned, final, g),
-			Spread: assign.Summarize(g, final).Spread, Members: groupfile.MemberIDs(g), Final: final,
-		})
+		churns[i] = ch
+		results = append(results, simStep{0, "start", s.Name(), first})
 	}
-
-	for step, ch := range changes {
-		next, rebalances, err := applyChange(g, ch, topics, racks, replicas)
+	restarts := make(map[string]int) // member ID => restarts so far, for new member.ids
+	for n, flagged := range changes {
+		ch, err := toChange(churns[0].Group(), flagged, racks, replicas, c.Bool("keep-member-id"), restarts)
 		if err != nil {
 			return err
 		}
-		if err := next.Validate(); err != nil {
-			return fmt.Errorf("after %s: %w", ch, err)
-		}
-		warnUnknownTopics(e, next, warned)
-		for _, st := range states {
-			r := stepResult{Step: step + 1, Change: ch.String(), Strategy: st.strategy.Name(), Members: groupfile.MemberIDs(next)}
-			before := st.current
-			cur := before
-			for _, gm := range rebalances(next) {
-				generation++
-				final, rounds, revoked, err := rebalance(st.strategy, withOwned(gm, cur, generation-1), generation)
-				if err != nil {
-					return fmt.Errorf("after %s: %w", ch, err)
+		for i, churn := range churns {
+			step, err := churn.Apply(ch)
+			if err != nil {
+				if isInputError(err) {
+					return fmt.Errorf("--%s %s: %w", flagged.kind, flagged.arg, err)
 				}
-				cur = final
-				r.Rounds += rounds
-				r.Revoked += revoked
+				return strategyError(strategies[i], err)
 			}
-			r.Moved = assign.Moved(before, cur)
-			r.Affected = affected(before, cur, next)
-			r.Spread = assign.Summarize(next, cur).Spread
-			r.Final = cur
-			st.current = cur
-			results = append(results, r)
+			results = append(results, simStep{n + 1, flagged.String(), strategies[i].Name(), step})
 		}
-		g = next
+		warnUnknownTopics(e, churns[0].Group(), warned)
+	}
+	if c.Bool("moves") {
+		return writeMoves(e, format, entry.Name, results)
 	}
 	return writeSimulation(e, format, entry.Name, results)
 }
 
-// rebalance assigns g with s until the group is stable: one round for an
-// eager strategy, as many as the cooperative protocol needs otherwise. It
-// returns the stable assignment, the number of rebalances, and the
-// partitions members revoked on the way: for an eager strategy every
-// partition a member owned, for a cooperative one those the plan revokes.
-func rebalance(s assign.Strategy, g assign.Group, generation int32) (assign.Assignment, int, int, error) {
-	revoked := 0
-	if s.Protocol() == assign.Eager {
-		for _, m := range g.Members {
-			revoked += len(m.Owned)
-		}
+// strategyError classifies an error of the churn model: bad input stays
+// bad input, anything else is a strategy's failure, ours.
+func strategyError(s assign.Strategy, err error) error {
+	if isInputError(err) {
+		return err
 	}
-	for round := 1; round <= maxRounds; round++ {
-		o, err := assignChecked(s, g)
+	return &internalError{fmt.Errorf("%s: %w", s.Name(), err)}
+}
+
+// toChange turns a change flag into an assign.Change on group g, the group
+// before it.
+func toChange(g assign.Group, f change, racks []string, replicas int, keepID bool, restarts map[string]int) (assign.Change, error) {
+	switch f.kind {
+	case "leave":
+		return assign.Change{Kind: assign.ChangeLeave, Member: f.arg}, nil
+	case "join":
+		m, given, err := parseMember("join", f.arg, nil)
 		if err != nil {
-			return nil, 0, 0, err
+			return assign.Change{}, err
 		}
-		if o.plan == nil {
-			return o.assignment, round, revoked, nil
+		return assign.Change{Kind: assign.ChangeJoin, Member: m.ID, InstanceID: m.InstanceID, Rack: m.Rack, Topics: m.Topics, Given: given}, nil
+	case "subscribe":
+		id, list, ok := strings.Cut(f.arg, "=")
+		if !ok || id == "" {
+			return assign.Change{}, usagef("--subscribe %q: want ID=TOPIC,...", f.arg)
 		}
-		for _, ps := range o.plan.Revoked {
-			revoked += len(ps)
+		return assign.Change{Kind: assign.ChangeSubscribe, Member: id, Topics: topicList(list)}, nil
+	case "grow":
+		name, count, ok := strings.Cut(f.arg, ":")
+		if !ok || name == "" {
+			return assign.Change{}, usagef("--grow %q: want NAME:+N or NAME:N", f.arg)
 		}
-		if pendingCount(o) == 0 {
-			return o.assignment, round, revoked, nil
+		old := g.Topics[name]
+		n, err := parseCount("--grow "+strconv.Quote(f.arg), strings.TrimPrefix(count, "+"))
+		if err != nil {
+			return assign.Change{}, err
 		}
-		g = withOwned(g, o.assignment, generation)
-		generation++
+		target := int64(n)
+		if strings.HasPrefix(count, "+") {
+			target += int64(old)
+		}
+		if target > 1<<31-1 {
+			return assign.Change{}, usagef("--grow %q: %d partitions is too large for a partition count (max 2147483647)", f.arg, target)
+		}
+		ch := assign.Change{Kind: assign.ChangeGrow, Topic: name, Partitions: int32(target)}
+		if len(racks) > 0 && int32(target) > old {
+			ch.Racks = placeReplicasFrom(old, int32(target), racks, replicas)
+		}
+		return ch, nil
+	case "restart":
+		ch := assign.Change{Kind: assign.ChangeRestart, Member: f.arg}
+		if !keepID {
+			ch.NewID = restartedID(g, f.arg, restarts)
+		}
+		return ch, nil
 	}
-	return nil, 0, 0, &internalError{fmt.Errorf("%s: not stable after %d rebalances", s.Name(), maxRounds)}
+	return assign.Change{}, usagef("unknown change %q", f.kind)
 }
 
-// withOwned returns g with every member owning what a gives it, in the
-// given generation, as members report it when they rejoin. Members a does
-// not know (new ones) own nothing.
-func withOwned(g assign.Group, a assign.Assignment, generation int32) assign.Group {
-	out := g
-	out.Members = slices.Clone(g.Members)
-	for i := range out.Members {
-		m := &out.Members[i]
-		m.Owned, m.Generation = nil, -1
-		if ps, ok := a[m.ID]; ok && len(ps) > 0 {
-			m.Owned, m.Generation = slices.Clone(ps), generation
+// restartedID names the new member.id of a restarted dynamic member:
+// ID-r1, ID-r2, ... for successive restarts of the member first called
+// ID, skipping IDs in use. A real consumer gets a random one.
+func restartedID(g assign.Group, ref string, restarts map[string]int) string {
+	base := ref
+	if b, n, ok := strings.Cut(ref, "-r"); ok {
+		if _, err := strconv.Atoi(n); err == nil {
+			base = b
 		}
 	}
-	return out
-}
-
-// affected counts the members of g whose partitions differ between before
-// and after.
-func affected(before, after assign.Assignment, g assign.Group) int {
-	n := 0
-	for _, m := range g.Members {
-		if !slices.Equal(before[m.ID], after[m.ID]) {
-			n++
+	for {
+		restarts[base]++
+		id := base + "-r" + strconv.Itoa(restarts[base])
+		taken := false
+		for _, m := range g.Members {
+			taken = taken || m.ID == id
+		}
+		if !taken {
+			return id
 		}
 	}
-	return n
 }
 
 func splitRacks(s string) []string {
@@ -244,135 +239,36 @@ func splitRacks(s string) []string {
 	return out
 }
 
-// applyChange returns the group after ch and the groups of the rebalances
-// it causes, given the group after ch (normally that group alone; none for
-// a static member's restart; two for a dynamic member's).
-func applyChange(g assign.Group, ch change, topics, racks []string, replicas int) (assign.Group, func(assign.Group) []assign.Group, error) {
-	one := func(next assign.Group) []assign.Group { return []assign.Group{next} }
-	next := g
-	next.Members = slices.Clone(g.Members)
-	find := func(id string) (int, error) {
-		i := slices.IndexFunc(next.Members, func(m assign.Member) bool { return m.ID == id })
-		if i < 0 {
-			return -1, usagef("--%s %s: no member %q in the group", ch.kind, ch.arg, id)
-		}
-		return i, nil
-	}
-	switch ch.kind {
-	case "leave":
-		i, err := find(ch.arg)
-		if err != nil {
-			return g, nil, err
-		}
-		next.Members = slices.Delete(next.Members, i, i+1)
-		return next, one, nil
-
-	case "join":
-		all := slices.Sorted(maps.Keys(g.Topics))
-		m, err := parseMember(ch.arg, all)
-		if err != nil {
-			return g, nil, err
-		}
-		if slices.ContainsFunc(next.Members, func(o assign.Member) bool { return o.ID == m.ID }) {
-			return g, nil, usagef("--join %s: member %q is already in the group", ch.arg, m.ID)
-		}
-		next.Members = append(next.Members, m)
-		return next, one, nil
-
-	case "subscribe":
-		id, list, ok := strings.Cut(ch.arg, "=")
-		if !ok {
-			return g, nil, usagef("--subscribe %q: want ID=TOPIC,...", ch.arg)
-		}
-		i, err := find(id)
-		if err != nil {
-			return g, nil, err
-		}
-		var ts []string
-		for t := range strings.SplitSeq(list, ",") {
-			if t = strings.TrimSpace(t); t != "" {
-				ts = append(ts, t)
-			}
-		}
-		next.Members[i].Topics = ts
-		return next, one, nil
-
-	case "grow":
-		name, count, ok := strings.Cut(ch.arg, ":")
-		if !ok || name == "" {
-			return g, nil, usagef("--grow %q: want NAME:+N or NAME:N", ch.arg)
-		}
-		old := g.Topics[name]
-		n, err := strconv.ParseInt(strings.TrimPrefix(count, "+"), 10, 32)
-		if err != nil || n < 0 {
-			return g, nil, usagef("--grow %q: %q is not a whole number of partitions", ch.arg, count)
-		}
-		target := int32(n)
-		if strings.HasPrefix(count, "+") {
-			target = old + int32(n)
-			if target < old {
-				return g, nil, usagef("--grow %q: more partitions than an int32 holds", ch.arg)
-			}
-		}
-		if target < old {
-			return g, nil, usagef("--grow %q: topic %q has %d partitions and Kafka cannot remove partitions", ch.arg, name, old)
-		}
-		next.Topics = maps.Clone(g.Topics)
-		next.Topics[name] = target
-		if g.PartitionRacks != nil {
-			next.PartitionRacks = maps.Clone(g.PartitionRacks)
-			if lists, ok := g.PartitionRacks[name]; ok || len(racks) > 0 {
-				lists = slices.Clone(lists)
-				for p := int(old); p < int(target); p++ {
-					var rs []string
-					for k := range min(replicas, len(racks)) {
-						rs = append(rs, racks[(p+k)%len(racks)])
-					}
-					lists = append(lists, rs)
-				}
-				next.PartitionRacks[name] = lists
-			}
-		}
-		return next, one, nil
-
-	case "restart":
-		i, err := find(ch.arg)
-		if err != nil {
-			return g, nil, err
-		}
-		if next.Members[i].InstanceID != "" {
-			// KIP-345: a static member that comes back within its session
-			// timeout gets its cached assignment; no rebalance happens.
-			return next, func(assign.Group) []assign.Group { return nil }, nil
-		}
-		without := g
-		without.Members = slices.Delete(slices.Clone(g.Members), i, i+1)
-		return next, func(n assign.Group) []assign.Group { return []assign.Group{without, n} }, nil
-	}
-	return g, nil, usagef("unknown change %q", ch.kind)
+// simJSON is one step and strategy in the machine formats.
+type simJSON struct {
+	Step     int        `json:"step"`
+	Change   string     `json:"change"`
+	Moved    int        `json:"moved"`
+	Affected int        `json:"affected"`
+	Revoked  int        `json:"revoked"`
+	Rounds   int        `json:"rounds"`
+	Spread   int        `json:"spread"`
+	Notes    []string   `json:"notes,omitempty"`
+	Moves    []moveJSON `json:"moves,omitempty"`
 }
 
-func writeSimulation(e *env, format, name string, results []stepResult) error {
+type moveJSON struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Reason    string `json:"reason"`
+	Deferred  bool   `json:"deferred"`
+}
+
+func writeSimulation(e *env, format, name string, results []simStep) error {
 	switch format {
 	case formatJSON, formatJSONL:
-		rw := &resultWriter{w: e.stdout, format: format}
-		for _, r := range results {
-			line, err := groupfile.AppendResult(nil, groupfile.Result{Name: name, Strategy: r.Strategy, Members: r.Members, Assignment: r.Final})
-			if err != nil {
-				return err
-			}
-			// The step's figures follow the contract's keys.
-			tail := fmt.Sprintf(`,"step":%d,"change":%s,"moved":%d,"affected":%d,"revoked":%d,"rounds":%d,"spread":%d}`,
-				r.Step, jsonString(r.Change), r.Moved, r.Affected, r.Revoked, r.Rounds, r.Spread)
-			if err := rw.writeRaw(append(line[:len(line)-1], tail...)); err != nil {
-				return err
-			}
-		}
-		return rw.close()
+		return writeSimJSON(e, format, name, results, false)
 	case formatCSV:
 		var rows [][]string
 		for _, r := range results {
-			rows = append(rows, []string{itoa(r.Step), r.Change, r.Strategy, itoa(r.Moved), itoa(r.Affected), itoa(r.Revoked), itoa(r.Rounds), itoa(r.Spread)})
+			rows = append(rows, []string{itoa(r.step), r.change, r.strategy, itoa(len(r.Moves)), itoa(r.Affected()), itoa(r.Revoked), itoa(r.Rounds), itoa(spread(r))})
 		}
 		return writeCSV(e.stdout, []string{"step", "change", "strategy", "moved", "affected", "revoked", "rounds", "spread"}, rows)
 	}
@@ -381,13 +277,107 @@ func writeSimulation(e *env, format, name string, results []stepResult) error {
 		aligns: []align{right, left, left, right, right, right, right, right},
 	}
 	for i, r := range results {
-		step, ch := itoa(r.Step), r.Change
-		if i > 0 && results[i-1].Step == r.Step {
+		step, ch := itoa(r.step), r.change
+		if i > 0 && results[i-1].step == r.step {
 			step, ch = "", ""
 		}
-		t.add(step, ch, r.Strategy, itoa(r.Moved), itoa(r.Affected), itoa(r.Revoked), itoa(r.Rounds), itoa(r.Spread))
+		t.add(step, ch, r.strategy, itoa(len(r.Moves)), itoa(r.Affected()), itoa(r.Revoked), itoa(r.Rounds), itoa(spread(r)))
 	}
-	return t.render(e.stdout)
+	if err := t.render(e.stdout); err != nil {
+		return err
+	}
+	return writeNotes(e, results)
+}
+
+// writeNotes prints what the model assumed, once per step (the notes are
+// the same under every strategy).
+func writeNotes(e *env, results []simStep) error {
+	first := true
+	for i, r := range results {
+		if i > 0 && results[i-1].step == r.step {
+			continue
+		}
+		for _, n := range r.Notes {
+			if first {
+				fmt.Fprintln(e.stdout, "\nassumed:")
+				first = false
+			}
+			if _, err := fmt.Fprintf(e.stdout, "  step %d (%s): %s\n", r.step, r.change, n); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func spread(r simStep) int { return assign.Summarize(r.Group, r.After).Spread }
+
+// writeMoves lists each move of each step and strategy.
+func writeMoves(e *env, format, name string, results []simStep) error {
+	switch format {
+	case formatJSON, formatJSONL:
+		return writeSimJSON(e, format, name, results, true)
+	case formatCSV:
+		var rows [][]string
+		for _, r := range results {
+			for _, mv := range r.Moves {
+				rows = append(rows, []string{itoa(r.step), r.change, r.strategy, mv.Partition.Topic, itoa(int(mv.Partition.Partition)), mv.From, mv.To, mv.Reason.String(), strconv.FormatBool(mv.Deferred)})
+			}
+		}
+		return writeCSV(e.stdout, []string{"step", "change", "strategy", "topic", "partition", "from", "to", "reason", "deferred"}, rows)
+	}
+	t := &table{header: []string{"STEP", "CHANGE", "STRATEGY", "MOVE", "WHY"}, aligns: []align{right}}
+	for i, r := range results {
+		step, ch := itoa(r.step), r.change
+		if i > 0 && results[i-1].step == r.step {
+			step, ch = "", ""
+		}
+		if len(r.Moves) == 0 {
+			t.add(step, ch, r.strategy, "-", "nothing moved")
+		}
+		for k, mv := range r.Moves {
+			why := mv.Reason.String()
+			if mv.Deferred {
+				why += "; revoked now, reassigned next round"
+			}
+			strategy := r.strategy
+			if k > 0 {
+				step, ch, strategy = "", "", ""
+			}
+			t.add(step, ch, strategy, fmt.Sprintf("%s: %s → %s", mv.Partition, mv.From, mv.To), why)
+		}
+	}
+	if err := t.render(e.stdout); err != nil {
+		return err
+	}
+	return writeNotes(e, results)
+}
+
+func writeSimJSON(e *env, format, name string, results []simStep, withMoves bool) error {
+	rw := &resultWriter{w: e.stdout, format: format}
+	for _, r := range results {
+		line, err := groupfile.AppendResult(nil, groupfile.Result{Name: name, Strategy: r.strategy, Members: groupfile.MemberIDs(r.Group), Assignment: r.After})
+		if err != nil {
+			return err
+		}
+		sj := simJSON{Step: r.step, Change: r.change, Moved: len(r.Moves), Affected: r.Affected(), Revoked: r.Revoked, Rounds: r.Rounds, Spread: spread(r), Notes: r.Notes}
+		if withMoves {
+			sj.Moves = []moveJSON{}
+			for _, mv := range r.Moves {
+				sj.Moves = append(sj.Moves, moveJSON{mv.Partition.Topic, mv.Partition.Partition, mv.From, mv.To, mv.Reason.String(), mv.Deferred})
+			}
+		}
+		tail, err := json.Marshal(sj)
+		if err != nil {
+			return err
+		}
+		// The step's figures follow the contract's keys.
+		line = append(append(line[:len(line)-1], ','), tail[1:]...)
+		if err := rw.writeRaw(line); err != nil {
+			return err
+		}
+	}
+	return rw.close()
 }
 
 func jsonString(s string) string {

@@ -22,7 +22,71 @@ func TestSimulateGolden(t *testing.T) {
 		{name: "simulate_join_twice", args: []string{"simulate", "--members", "2", "--topics", "t:2", "--join", "c1"}, status: 2},
 		{name: "simulate_shrink", args: []string{"simulate", "--members", "2", "--topics", "t:4", "--grow", "t:2"}, status: 2},
 		{name: "simulate_bad_grow", args: []string{"simulate", "--members", "2", "--topics", "t:4", "--grow", "t:+x"}, status: 2},
+		{name: "simulate_grow_too_large", args: []string{"simulate", "--members", "2", "--topics", "t:4", "--grow", "t:+2147483647"}, status: 2},
+
+		// Items 2-4 and 8 of issue 16.
+		{name: "simulate_faithful_rejoin_moves", args: []string{"simulate", "--member", "c0=t1,t2", "--member", "s5#i5=t1@rack-a", "--topics", "t1:4,t2:2", "--leave", "s5", "--join", "s5", "--compare", "range", "--moves"}},
+		{name: "simulate_static_flags_restart", args: []string{"simulate", "--member", "c0#i0", "--member", "c1", "--topics", "t:4", "--restart", "i0", "--restart", "c1", "--compare", "range", "--moves"}},
+		{name: "simulate_keep_member_id", args: []string{"simulate", "--members", "2", "--topics", "t:4", "--restart", "c1", "--keep-member-id", "--compare", "range"}},
+		{name: "simulate_grow_unseen", args: []string{"simulate", "--member", "c0=t", "--member", "c1=t", "--topics", "t:4,u:2", "--grow", "u:+3", "--grow", "t:+0", "--compare", "range,cooperative-sticky"}},
+		{name: "simulate_moves_cooperative_jsonl", args: []string{"simulate", "--members", "1", "--topics", "t:4", "--join", "c1", "--compare", "cooperative-sticky", "--moves", "--format", "jsonl"}},
+		{name: "simulate_moves_csv", args: []string{"simulate", "--members", "3", "--topics", "t1:12", "--leave", "c0", "--compare", "range", "--moves", "--format", "csv"}},
 	})
+}
+
+// TestSimulateRejoinKeepsSubscription is a regression test: a member with
+// its own subscription that left and rejoined came back subscribed to
+// every topic. c0 reads t1 and c1 t2, two partitions each, so Range gives
+// each its topic and the spread is 0; had c1 come back subscribed to both,
+// Range would give c0 t1-0 and c1 t1-1, t2-0, t2-1: spread 2.
+func TestSimulateRejoinKeepsSubscription(t *testing.T) {
+	got := simulateCSV(t, "--member", "c0=t1", "--member", "c1=t2", "--topics", "t1:2,t2:2", "--leave", "c1", "--join", "c1", "--compare", "range")
+	var spreads []string
+	for _, r := range got {
+		spreads = append(spreads, r[1]+": "+r[7])
+	}
+	// While c1 is away nobody reads t2; c0 keeps its two: spread 0.
+	want := []string{"start: 0", "leave c1: 0", "join c1: 0"}
+	if diff := cmp.Diff(want, spreads); diff != "" {
+		t.Errorf("spread per step mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestSimulateNoRebalance: growing a topic nobody reads, or by nothing,
+// starts no rebalance: no round, nothing revoked, even for Range.
+func TestSimulateNoRebalance(t *testing.T) {
+	got := simulateCSV(t, "--member", "c0=t", "--member", "c1=t", "--topics", "t:4,u:2", "--grow", "u:+3", "--grow", "t:+0", "--grow", "t:4", "--compare", "range")
+	want := [][]string{
+		// step, change, strategy, moved, affected, revoked, rounds, spread
+		{"0", "start", "range", "0", "2", "0", "1", "0"},
+		{"1", "grow u:+3", "range", "0", "0", "0", "0", "0"},
+		{"2", "grow t:+0", "range", "0", "0", "0", "0", "0"},
+		{"3", "grow t:4", "range", "0", "0", "0", "0", "0"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("simulate mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestSimulateRestartKinds: Range over t:4 with c0 static (first in
+// Range's order) and c1 dynamic gives c0 0,1 and c1 2,3. Restarting c0 by
+// its instance id starts no rebalance. Restarting c1 is a leave and a
+// join as c1-r1: two rounds; eager revokes c0's 2, then c0's 4; t-2 and
+// t-3 move to c1-r1. With --keep-member-id nothing moves.
+func TestSimulateRestartKinds(t *testing.T) {
+	got := simulateCSV(t, "--member", "c0#i0", "--member", "c1", "--topics", "t:4", "--restart", "i0", "--restart", "c1", "--compare", "range")
+	want := [][]string{
+		{"0", "start", "range", "0", "2", "0", "1", "0"},
+		{"1", "restart i0", "range", "0", "0", "0", "0", "0"},
+		{"2", "restart c1", "range", "2", "1", "6", "2", "0"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("simulate mismatch (-want +got):\n%s", diff)
+	}
+	got = simulateCSV(t, "--members", "2", "--topics", "t:4", "--restart", "c1", "--keep-member-id", "--compare", "range")
+	if r := got[1]; r[3] != "0" || r[5] != "6" || r[6] != "2" {
+		t.Errorf("restart keeping the member.id: %q; want 0 moved, 6 revoked, 2 rounds", r)
+	}
 }
 
 // simulateCSV runs a simulation and returns its CSV rows without header.
