@@ -46,9 +46,9 @@ func TestCheckVerdicts(t *testing.T) {
 	}{
 		{"true", ""},
 		{"false", `t-2 assigned to both "a" and "b"`},
-		{"true", ""}, // valid, though not what RoundRobin gives
+		{"true", ""},                     // valid, though not what RoundRobin gives
 		{"false", "t-2 is not assigned"}, // b, left out, gets nothing
-		{"false", "unbalanced"}, // 3 against 1
+		{"false", "unbalanced"},          // 3 against 1
 		{"true", ""},
 		{"false", "not cooperative: t-2"}, // b gets t-2 while a still owns it
 		{"false", `no group named "nope"`},
