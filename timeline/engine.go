@@ -3,6 +3,7 @@ package timeline
 import (
 	"cmp"
 	"container/heap"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,6 +14,10 @@ import (
 // maxActions bounds the actions one simulation may run, so that a
 // scenario that never settles ends with an error instead of looping.
 const maxActions = 5_000_000
+
+// ErrNotSettled is wrapped by the error [Simulate] returns when, without
+// an end time, the group never settles.
+var ErrNotSettled = errors.New("the group has not settled")
 
 // Within one millisecond, actions run in the order of these ranks, then of
 // member ID, then of scheduling. Scenario events come first: a heartbeat
@@ -99,8 +104,8 @@ func (e *engine) step(member, format string, args ...any) {
 func (e *engine) run(until, settleBy int64, settled func() bool) error {
 	for n := 0; e.queue.Len() > 0; n++ {
 		if n == maxActions || until <= 0 && e.now > settleBy {
-			return fmt.Errorf("timeline: the group has not settled by %d ms, long after the last event: "+
-				"members keep missing the join phase (is a heartbeat interval or a batch close to max.poll.interval.ms?); set an end time to see the timeline", e.now)
+			return fmt.Errorf("timeline: %w by %d ms, long after the last event: members keep missing "+
+				"the join phase (is a heartbeat interval or a batch close to max.poll.interval.ms?); set an end time to see the timeline", ErrNotSettled, e.now)
 		}
 		if until <= 0 && e.pending == 0 && settled() {
 			break

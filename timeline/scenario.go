@@ -133,11 +133,15 @@ type Event struct {
 
 	Topic      string // Grow: the topic
 	Partitions int32  // Grow: its new partition count
+	More       int32  // Grow: or, when positive, the partitions it gains
 }
 
 func (e Event) String() string {
 	switch e.Kind {
 	case Grow:
+		if e.More > 0 {
+			return fmt.Sprintf("grow %s by %d at %dms", e.Topic, e.More, e.At)
+		}
 		return fmt.Sprintf("grow %s to %d at %dms", e.Topic, e.Partitions, e.At)
 	case Restart, Stall:
 		return fmt.Sprintf("%s %s at %dms for %dms", e.Kind, e.Member, e.At, e.For)
@@ -288,7 +292,11 @@ func normalize(sc Scenario) (*normalized, error) {
 				return nil, invalidf("%s: no member %q", where, e.Member)
 			}
 		case Grow:
-			if e.Topic == "" || e.Partitions < counts[e.Topic] {
+			if e.More > 0 {
+				e.Partitions = counts[e.Topic] + e.More
+				n.Events[i].Partitions, n.Events[i].More = e.Partitions, 0
+			}
+			if e.Topic == "" || e.More < 0 || e.Partitions < counts[e.Topic] {
 				return nil, invalidf("%s: want a topic and at least its current partition count (%d); Kafka cannot remove partitions", where, counts[e.Topic])
 			}
 			counts[e.Topic] = e.Partitions

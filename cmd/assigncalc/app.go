@@ -160,6 +160,7 @@ func newApp(e *env) *cli.App {
 		Commands: []*cli.Command{
 			planCommand(e),
 			simulateCommand(e),
+			timelineCommand(e),
 			voteCommand(e),
 			decodeCommand(e),
 			checkCommand(e),

@@ -1,0 +1,466 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/timeline"
+	"github.com/urfave/cli/v2"
+)
+
+// The timeline command: flags to a timeline.Scenario per strategy, then
+// tables, JSON or a picture. Everything about time lives in package
+// timeline.
+
+func timelineCommand(e *env) *cli.Command {
+	var events []change
+	event := func(kind, placeholder, usage string) cli.Flag {
+		return &cli.GenericFlag{Name: kind, Usage: usage, Value: &changeFlag{kind: kind, changes: &events}, DefaultText: placeholder}
+	}
+	flags := append(shapeFlags(),
+		&cli.StringSliceFlag{Name: "strategy", Usage: "compare strategies `NAME,...` side by side (default: range,cooperative-sticky; with --protocol consumer: uniform, whose stand-in is sticky's target)"},
+		&cli.StringFlag{Name: "protocol", Value: "classic", Usage: "group.protocol `NAME`: classic or consumer (KIP-848)"},
+		&cli.StringFlag{Name: "session-timeout", Value: "45s", Usage: "session.timeout.ms as a `DURATION` (classic)"},
+		&cli.StringFlag{Name: "heartbeat-interval", Value: "3s", Usage: "heartbeat.interval.ms as a `DURATION` (classic)"},
+		&cli.StringFlag{Name: "max-poll-interval", Value: "5m", Usage: "max.poll.interval.ms as a `DURATION`, also the rebalance timeout"},
+		&cli.IntFlag{Name: "max-poll-records", Value: 500, Usage: "max.poll.records: `N` records per poll"},
+		&cli.StringFlag{Name: "processing", Value: "2ms/record", Usage: "processing time `DURATION/record` (every poll returns a full batch)"},
+		&cli.StringFlag{Name: "metadata-max-age", Value: "5m", Usage: "metadata.max.age.ms as a `DURATION`: how soon the leader sees new partitions (classic)"},
+		&cli.StringFlag{Name: "initial-delay", Value: "3s", Usage: "the broker's group.initial.rebalance.delay.ms as a `DURATION` (classic, empty groups)"},
+		&cli.StringFlag{Name: "consumer-session-timeout", Value: "45s", Usage: "the broker's group.consumer.session.timeout.ms as a `DURATION` (consumer protocol)"},
+		&cli.StringFlag{Name: "consumer-heartbeat-interval", Value: "5s", Usage: "the broker's group.consumer.heartbeat.interval.ms as a `DURATION` (consumer protocol)"},
+		&cli.BoolFlag{Name: "static", Usage: "make every member static, with its ID as group.instance.id (KIP-345)"},
+		&cli.BoolFlag{Name: "forming", Usage: "start from an empty group that every member joins at 0 (default: stable at 0)"},
+		event("crash", "", "member `ID@TIME` crashes: no more heartbeats, no LeaveGroup; repeatable"),
+		event("close", "", "member `ID@TIME` closes: a dynamic one sends LeaveGroup, a static one does not"),
+		event("restart", "", "member `ID@TIME+DOWNTIME` closes and starts again after DOWNTIME"),
+		event("stall", "", "member `ID@TIME+EXTRA`: the batch it processes at TIME takes EXTRA longer (a GC pause, a slow batch)"),
+		event("join", "", "member `ID[=TOPIC,...]@TIME` starts and joins (default: every topic)"),
+		event("subscribe", "", "member `ID=TOPIC,...@TIME` changes its subscription"),
+		event("grow", "", "topic `NAME:N@TIME` (or NAME:+N@TIME) gets N partitions (N more)"),
+		&cli.StringFlag{Name: "until", Usage: "end the timeline at `TIME` (default: once the group is stable after the last event)"},
+		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl (default: table)"},
+		&cli.BoolFlag{Name: "steps", Usage: "also list, per strategy, every step that mattered (table format)"},
+		&cli.StringFlag{Name: "svg", Usage: "also draw the timelines into `FILE` as SVG"},
+	)
+	return &cli.Command{
+		Name:      "timeline",
+		Usage:     "predict when rebalances start, how long they last and how long partitions go unconsumed",
+		UsageText: "assigncalc timeline GROUP-FLAGS [--crash ID@TIME] [--restart ID@TIME+DOWNTIME] [--stall ID@TIME+EXTRA] [--close ID@TIME] [--join ID@TIME] ...",
+		Description: "Simulates the group's heartbeats, session and poll timeouts and join/sync phases (or, with\n" +
+			"--protocol consumer, KIP-848's heartbeat reconciliation), event by event, with each strategy's real\n" +
+			"assignments. TIME and DURATION are Go durations (10s, 1m30s, 250ms) or milliseconds. A partition\n" +
+			"is unowned while no live member consumes it, from its owner's crash, close or revocation until its\n" +
+			"next owner receives it.\n\n" +
+			"Example:\n" +
+			"   assigncalc timeline --members 3 --topics t:6 --crash c1@10s\n" +
+			"   assigncalc timeline --members 3 --topics t:6 --static --restart c1@10s+20s --svg restart.svg",
+		Flags:  flags,
+		Action: func(c *cli.Context) error { return runTimeline(e, c, events) },
+	}
+}
+
+func runTimeline(e *env, c *cli.Context, events []change) error {
+	if c.Args().Present() {
+		return usagef("timeline: unexpected argument %q", c.Args().First())
+	}
+	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL)
+	if err != nil {
+		return err
+	}
+	base, err := scenarioFromFlags(e, c, events)
+	if err != nil {
+		return err
+	}
+	strategies, err := timelineStrategies(c, base.Protocol)
+	if err != nil {
+		return err
+	}
+	var tls []*timeline.Timeline
+	for _, s := range strategies {
+		sc := base
+		sc.Strategy = s
+		tl, err := timeline.Simulate(sc)
+		if errors.Is(err, timeline.ErrInvalidScenario) || errors.Is(err, timeline.ErrNotSettled) {
+			return &usageError{err}
+		}
+		if err != nil {
+			return err
+		}
+		tls = append(tls, tl)
+	}
+	if path := c.String("svg"); path != "" {
+		if err := writeSVGFile(path, tls); err != nil {
+			return err
+		}
+	}
+	if format == formatTable {
+		return timelineTables(e, tls, c.Bool("steps"))
+	}
+	rw := &resultWriter{w: e.stdout, format: format}
+	for _, tl := range tls {
+		line, err := timelineJSON(tl)
+		if err != nil {
+			return err
+		}
+		if err := rw.writeRaw(line); err != nil {
+			return err
+		}
+	}
+	return rw.close()
+}
+
+// timelineStrategies reads --strategy. Under the consumer protocol,
+// "uniform" (the default) is nil: the timeline package's stand-in.
+func timelineStrategies(c *cli.Context, p timeline.Protocol) ([]assign.Strategy, error) {
+	names := c.StringSlice("strategy")
+	if len(names) == 0 {
+		names = []string{"range,cooperative-sticky"}
+		if p == timeline.Consumer {
+			names = []string{"uniform"}
+		}
+	}
+	var out []assign.Strategy
+	for _, v := range names {
+		for name := range strings.SplitSeq(v, ",") {
+			if strings.TrimSpace(name) == "uniform" {
+				if p != timeline.Consumer {
+					return nil, usagef("--strategy uniform: the server-side assignor needs --protocol consumer")
+				}
+				out = append(out, nil)
+				continue
+			}
+			ss, err := parseStrategies("strategy", []string{name})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ss...)
+		}
+	}
+	return out, nil
+}
+
+// scenarioFromFlags builds the scenario the flags describe, without its
+// strategy.
+func scenarioFromFlags(e *env, c *cli.Context, events []change) (timeline.Scenario, error) {
+	var sc timeline.Scenario
+	switch p := c.String("protocol"); p {
+	case "classic":
+		sc.Protocol = timeline.Classic
+	case "consumer":
+		sc.Protocol = timeline.Consumer
+	default:
+		return sc, usagef("--protocol: unknown protocol %q: want classic or consumer", p)
+	}
+	cfg, err := configFromFlags(c)
+	if err != nil {
+		return sc, err
+	}
+	var broker timeline.Broker
+	for _, d := range []struct {
+		flag string
+		to   *int64
+	}{
+		{"initial-delay", &broker.InitialRebalanceDelay},
+		{"consumer-session-timeout", &broker.ConsumerSessionTimeout},
+		{"consumer-heartbeat-interval", &broker.ConsumerHeartbeatInterval},
+	} {
+		if *d.to, err = durationFlag(c, d.flag); err != nil {
+			return sc, err
+		}
+	}
+	sc.Broker = &broker
+	entry, err := groupFromFlags(e, c)
+	if err != nil {
+		return sc, err
+	}
+	if err := entry.Group.Validate(); err != nil {
+		return sc, err
+	}
+	warnUnknownTopics(e, entry.Group, nil)
+	sc.Topics = entry.Group.Topics
+	for _, m := range entry.Group.Members {
+		tm := timeline.Member{ID: m.ID, InstanceID: m.InstanceID, Topics: m.Topics, Config: &cfg}
+		if c.Bool("static") && tm.InstanceID == "" {
+			tm.InstanceID = m.ID
+		}
+		sc.Members = append(sc.Members, tm)
+	}
+	sc.Forming = c.Bool("forming")
+	if c.IsSet("until") {
+		if sc.Until, err = durationFlag(c, "until"); err != nil {
+			return sc, err
+		}
+	}
+	for _, ch := range events {
+		ev, err := parseEvent(ch, &cfg, c.Bool("static"))
+		if err != nil {
+			return sc, err
+		}
+		sc.Events = append(sc.Events, ev)
+	}
+	return sc, nil
+}
+
+// configFromFlags reads the consumer configuration flags.
+func configFromFlags(c *cli.Context) (timeline.Config, error) {
+	cfg := timeline.Config{MaxPollRecords: c.Int("max-poll-records")}
+	var err error
+	for _, d := range []struct {
+		flag string
+		to   *int64
+	}{
+		{"session-timeout", &cfg.SessionTimeout},
+		{"heartbeat-interval", &cfg.HeartbeatInterval},
+		{"max-poll-interval", &cfg.MaxPollInterval},
+		{"metadata-max-age", &cfg.MetadataMaxAge},
+	} {
+		if *d.to, err = durationFlag(c, d.flag); err != nil {
+			return cfg, err
+		}
+	}
+	per, ok := strings.CutSuffix(c.String("processing"), "/record")
+	d, err := time.ParseDuration(per)
+	if !ok || err != nil || d < 0 {
+		return cfg, usagef("--processing %q: want a processing time per record, e.g. 2ms/record or 500us/record", c.String("processing"))
+	}
+	cfg.RecordMicros = d.Microseconds()
+	return cfg, nil
+}
+
+// durationFlag reads a flag holding a duration.
+func durationFlag(c *cli.Context, flag string) (int64, error) {
+	ms, err := parseMs(c.String(flag))
+	if err != nil {
+		return 0, usagef("--%s: %v", flag, err)
+	}
+	return ms, nil
+}
+
+// parseMs reads a Go duration ("10s", "1m30s") or a number of
+// milliseconds, in whole milliseconds.
+func parseMs(s string) (int64, error) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n >= 0 {
+		return n, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 || d%time.Millisecond != 0 {
+		return 0, fmt.Errorf("%q is not a duration in whole milliseconds (e.g. 10s, 1m30s, 250ms)", s)
+	}
+	return d.Milliseconds(), nil
+}
+
+// parseEvent reads one event flag. New members get cfg and, with
+// --static, their ID as group.instance.id.
+func parseEvent(ch change, cfg *timeline.Config, static bool) (timeline.Event, error) {
+	bad := func(want string) error { return usagef("--%s %q: want %s", ch.kind, ch.arg, want) }
+	what, when, ok := cutLast(ch.arg, "@")
+	if !ok || what == "" {
+		return timeline.Event{}, bad("…@TIME")
+	}
+	var ev timeline.Event
+	var extra string
+	if ch.kind == "restart" || ch.kind == "stall" {
+		when, extra, ok = strings.Cut(when, "+")
+		if !ok {
+			return ev, bad("ID@TIME+DURATION")
+		}
+	}
+	at, err := parseMs(when)
+	if err != nil {
+		return ev, usagef("--%s %q: %v", ch.kind, ch.arg, err)
+	}
+	ev.At = at
+	if extra != "" {
+		if ev.For, err = parseMs(extra); err != nil {
+			return ev, usagef("--%s %q: %v", ch.kind, ch.arg, err)
+		}
+	}
+	ev.Member = what
+	switch ch.kind {
+	case "crash":
+		ev.Kind = timeline.Crash
+	case "close":
+		ev.Kind = timeline.Close
+	case "restart":
+		ev.Kind = timeline.Restart
+	case "stall":
+		ev.Kind = timeline.Stall
+	case "join":
+		ev.Kind, ev.Config = timeline.Join, cfg
+		if id, topics, ok := strings.Cut(what, "="); ok {
+			ev.Member, ev.Topics = id, append([]string{}, splitList(topics)...)
+		}
+		if static {
+			ev.InstanceID = ev.Member
+		}
+	case "subscribe":
+		id, topics, ok := strings.Cut(what, "=")
+		if !ok {
+			return ev, bad("ID=TOPIC,...@TIME")
+		}
+		ev.Kind, ev.Member, ev.Topics = timeline.Subscribe, id, splitList(topics)
+	case "grow":
+		name, count, ok := strings.Cut(what, ":")
+		n, err := strconv.ParseInt(strings.TrimPrefix(count, "+"), 10, 32)
+		if !ok || name == "" || err != nil || n < 0 {
+			return ev, bad("NAME:N@TIME or NAME:+N@TIME")
+		}
+		ev.Kind, ev.Member, ev.Topic, ev.Partitions = timeline.Grow, "", name, int32(n)
+		if strings.HasPrefix(count, "+") {
+			ev.Partitions, ev.More = 0, int32(n)
+		}
+	}
+	return ev, nil
+}
+
+func cutLast(s, sep string) (string, string, bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+len(sep):], true
+}
+
+func writeSVGFile(path string, tls []*timeline.Timeline) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return usagef("--svg: %v", err)
+	}
+	if err := timeline.WriteSVG(f, tls...); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// timelineTables prints the rebalances of every strategy, then one
+// summary line per strategy.
+func timelineTables(e *env, tls []*timeline.Timeline, steps bool) error {
+	rb := &table{
+		header: []string{"STRATEGY", "START", "END", "TOOK", "GENERATION", "REASON"},
+		aligns: []align{left, right, right, right, right, left},
+	}
+	for _, tl := range tls {
+		if len(tl.Rebalances) == 0 {
+			rb.add(tl.Strategy, "-", "-", "-", "-", "no rebalance")
+		}
+		for _, r := range tl.Rebalances {
+			rb.add(tl.Strategy, timeline.FormatMs(r.Start), timeline.FormatMs(r.End), timeline.FormatMs(r.End-r.Start), itoa(int(r.Generation)), r.Reason)
+		}
+	}
+	if err := rb.render(e.stdout); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout)
+	sum := &table{
+		header: []string{"STRATEGY", "PROTOCOL", "REBALANCES", "LONGEST PAUSE", "UNOWNED PARTITION-TIME", "END"},
+		aligns: []align{left, left, right, right, right, right},
+	}
+	for _, tl := range tls {
+		s := tl.Summary
+		sum.add(tl.Strategy, tl.Protocol.String(), itoa(s.Rebalances), timeline.FormatMs(s.MaxUnownedMs), timeline.FormatMs(s.UnownedPartitionMs), timeline.FormatMs(tl.End))
+	}
+	if err := sum.render(e.stdout); err != nil {
+		return err
+	}
+	if !steps {
+		return nil
+	}
+	for _, tl := range tls {
+		fmt.Fprintf(e.stdout, "\n%s:\n", tl.Strategy)
+		st := &table{header: []string{"AT", "MEMBER", "STEP"}, aligns: []align{right, left, left}}
+		for _, s := range tl.Steps {
+			who := s.Member
+			if who == "" {
+				who = "-"
+			}
+			st.add(timeline.FormatMs(s.At), who, s.What)
+		}
+		if err := st.render(e.stdout); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// timelineJSON writes one timeline as a compact JSON object: the strategy,
+// its rebalances, each partition's unowned and owned spans (partitions in
+// order, keyed "topic-partition"), the steps and the summary.
+func timelineJSON(tl *timeline.Timeline) ([]byte, error) {
+	type rebalance struct {
+		Start      int64  `json:"start"`
+		End        int64  `json:"end"`
+		Reason     string `json:"reason"`
+		Generation int32  `json:"generation"`
+	}
+	type step struct {
+		At     int64  `json:"at"`
+		Member string `json:"member,omitempty"`
+		What   string `json:"what"`
+	}
+	type summary struct {
+		Rebalances         int   `json:"rebalances"`
+		MaxUnownedMs       int64 `json:"maxUnownedMs"`
+		UnownedPartitionMs int64 `json:"unownedPartitionMs"`
+	}
+	rbs := []rebalance{}
+	for _, r := range tl.Rebalances {
+		rbs = append(rbs, rebalance{r.Start, r.End, r.Reason, r.Generation})
+	}
+	steps := []step{}
+	for _, s := range tl.Steps {
+		steps = append(steps, step{s.At, s.Member, s.What})
+	}
+	var b []byte
+	b = append(b, `{"strategy":`...)
+	b = appendJSON(b, tl.Strategy)
+	b = append(b, `,"protocol":`...)
+	b = appendJSON(b, tl.Protocol.String())
+	b = append(b, `,"end":`...)
+	b = strconv.AppendInt(b, tl.End, 10)
+	b = append(b, `,"rebalances":`...)
+	b = appendJSON(b, rbs)
+	// Partitions in topic, then partition, order, which a map would lose.
+	b = append(b, `,"partitions":{`...)
+	for i, p := range tl.Partitions {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		unowned := [][2]int64{}
+		for _, u := range p.Unowned {
+			unowned = append(unowned, [2]int64{u.From, u.To})
+		}
+		owners := [][3]any{}
+		for _, o := range p.Owners {
+			owners = append(owners, [3]any{o.From, o.To, o.Member})
+		}
+		b = appendJSON(b, p.String())
+		b = append(b, `:{"unowned":`...)
+		b = appendJSON(b, unowned)
+		b = append(b, `,"owners":`...)
+		b = appendJSON(b, owners)
+		b = append(b, '}')
+	}
+	b = append(b, `},"steps":`...)
+	b = appendJSON(b, steps)
+	b = append(b, `,"summary":`...)
+	b = appendJSON(b, summary{tl.Summary.Rebalances, tl.Summary.MaxUnownedMs, tl.Summary.UnownedPartitionMs})
+	return append(b, '}'), nil
+}
+
+// appendJSON appends v's JSON encoding; v is one of the plain types above,
+// which always encode.
+func appendJSON(b []byte, v any) []byte {
+	out, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("timeline JSON: %v", err))
+	}
+	return append(b, out...)
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestTimelineGolden(t *testing.T) {
+	crash := []string{"timeline", "--members", "3", "--topics", "t:6", "--crash", "c1@10s", "--processing", "1.3ms/record"}
+	runGolden(t, []cliCase{
+		{name: "timeline_crash", args: crash},
+		{name: "timeline_crash_steps", args: append(crash, "--strategy", "range", "--steps")},
+		{name: "timeline_static_restart", args: []string{"timeline", "--members", "3", "--topics", "t:6", "--static", "--restart", "c1@10s+20s", "--restart", "c2@60s+50s", "--strategy", "range,sticky"}},
+		{name: "timeline_stall_consumer", args: []string{"timeline", "--members", "3", "--topics", "t:6", "--stall", "c2@30s+6m", "--protocol", "consumer", "--strategy", "uniform,range"}},
+		{name: "timeline_forming_join", args: []string{"timeline", "--members", "2", "--topics", "t:4", "--forming", "--join", "c2@4s", "--grow", "t:+2@20s", "--metadata-max-age", "30s"}},
+		{name: "timeline_in_jsonl", args: []string{"timeline", "--in", "-", "--close", "s1@5s", "--close", "d2@5s", "--strategy", "range", "--format", "jsonl"},
+			stdin: `{"topics": {"t": 2}, "members": [{"id": "s1", "instance": "i1", "topics": ["t"]}, {"id": "d2", "topics": ["t"]}, {"id": "d3", "topics": ["t"]}]}`},
+		{name: "timeline_bad_member", args: []string{"timeline", "--members", "2", "--topics", "t:2", "--crash", "c9@10s"}, status: 2},
+		{name: "timeline_bad_time", args: []string{"timeline", "--members", "2", "--topics", "t:2", "--stall", "c1@10s"}, status: 2},
+		{name: "timeline_bad_protocol", args: []string{"timeline", "--members", "2", "--topics", "t:2", "--protocol", "eager"}, status: 2},
+		{name: "timeline_bad_processing", args: []string{"timeline", "--members", "2", "--topics", "t:2", "--processing", "fast"}, status: 2},
+		{name: "timeline_uniform_classic", args: []string{"timeline", "--members", "2", "--topics", "t:2", "--strategy", "uniform"}, status: 2},
+		{name: "timeline_shrink", args: []string{"timeline", "--members", "2", "--topics", "t:4", "--grow", "t:2@1s"}, status: 2},
+		{name: "timeline_never_settles", args: []string{"timeline", "--members", "2", "--topics", "t:4", "--heartbeat-interval", "20s", "--session-timeout", "60s", "--max-poll-interval", "10s", "--processing", "1ms/record", "--max-poll-records", "1", "--join", "c2@1s"}, status: 2},
+	})
+}
+
+// TestTimelineJSON works a crash by hand with Kafka's defaults (session
+// 45 s, heartbeat 3 s, a poll every 500 × 2 ms = 1 s) and checks the
+// fields the JSON output promises. c1 crashes at 10 s; its last heartbeat
+// was at 9 s, so it expires at 54 s; c0's heartbeat at 54 s brings the
+// news and its poll at 54 s rejoins, which ends the join phase at once
+// (c0 is the only member left). t-1 waits from 10 s to 54 s.
+func TestTimelineJSON(t *testing.T) {
+	stdout, stderr, status := runCase(cliCase{args: []string{"timeline", "--members", "2", "--topics", "t:2", "--crash", "c1@10s", "--strategy", "range", "--format", "json"}})
+	if status != 0 {
+		t.Fatalf("exit status %d, stderr %q", status, stderr)
+	}
+	type span [2]int64
+	var got []struct {
+		Strategy   string `json:"strategy"`
+		Rebalances []struct {
+			Start, End int64
+			Reason     string
+			Generation int32
+		} `json:"rebalances"`
+		Partitions map[string]struct {
+			Unowned []span `json:"unowned"`
+		} `json:"partitions"`
+		Summary struct {
+			Rebalances         int   `json:"rebalances"`
+			MaxUnownedMs       int64 `json:"maxUnownedMs"`
+			UnownedPartitionMs int64 `json:"unownedPartitionMs"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("output is not a JSON array of timelines: %v\n%s", err, stdout)
+	}
+	if len(got) != 1 || got[0].Strategy != "range" {
+		t.Fatalf("want one timeline, for range; got %+v", got)
+	}
+	tl := got[0]
+	type rebalance = struct {
+		Start, End int64
+		Reason     string
+		Generation int32
+	}
+	if diff := cmp.Diff([]rebalance{{54_000, 54_000, "c1: session timeout", 2}}, []rebalance(tl.Rebalances)); diff != "" {
+		t.Errorf("rebalances mismatch (-want +got):\n%s", diff)
+	}
+	if u := tl.Partitions["t-0"].Unowned; len(u) != 0 {
+		t.Errorf("t-0 unowned %v, want never", u)
+	}
+	if diff := cmp.Diff([]span{{10_000, 54_000}}, tl.Partitions["t-1"].Unowned); diff != "" {
+		t.Errorf("t-1 unowned mismatch (-want +got):\n%s", diff)
+	}
+	if s := tl.Summary; s.Rebalances != 1 || s.MaxUnownedMs != 44_000 || s.UnownedPartitionMs != 44_000 {
+		t.Errorf("summary %+v, want 1 rebalance, 44000 ms longest and in all", s)
+	}
+	// The field names are a contract: check them literally too.
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(stdout)); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{
+		`"rebalances":[{"start":54000,"end":54000,"reason":"c1: session timeout","generation":2}]`,
+		`"t-1":{"unowned":[[10000,54000]]`,
+		`"summary":{"rebalances":1,"maxUnownedMs":44000,"unownedPartitionMs":44000}`,
+	} {
+		if !strings.Contains(compact.String(), key) {
+			t.Errorf("output lacks %s:\n%s", key, compact.String())
+		}
+	}
+}
+
+// TestTimelineSVG checks that --svg writes a well-formed picture that
+// labels every partition in every strategy's panel, and leaves stdout to
+// the table.
+func TestTimelineSVG(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.svg")
+	stdout, stderr, status := runCase(cliCase{args: []string{"timeline", "--members", "3", "--topics", "t:3,u:2", "--crash", "c1@10s", "--svg", path}})
+	if status != 0 {
+		t.Fatalf("exit status %d, stderr %q", status, stderr)
+	}
+	if !strings.Contains(stdout, "LONGEST PAUSE") {
+		t.Errorf("stdout lacks the summary table:\n%s", stdout)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	labels := map[string]int{}
+	dec := xml.NewDecoder(f)
+	var text string
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s is not well-formed XML: %v", path, err)
+		}
+		switch tok := tok.(type) {
+		case xml.CharData:
+			text = string(tok)
+		case xml.EndElement:
+			if tok.Name.Local == "text" {
+				labels[text]++
+			}
+		}
+	}
+	for _, tp := range []string{"t-0", "t-1", "t-2", "u-0", "u-1"} {
+		if labels[tp] != 2 {
+			t.Errorf("%s labelled %d times, want 2 (range and cooperative-sticky)", tp, labels[tp])
+		}
+	}
+}
+
+func TestTimelineHelpHasExample(t *testing.T) {
+	stdout, _, status := runCase(cliCase{args: []string{"timeline", "--help"}})
+	if status != 0 || !strings.Contains(stdout, "Example") || !strings.Contains(stdout, "   assigncalc timeline ") {
+		t.Errorf("assigncalc timeline --help: status %d, no example:\n%s", status, stdout)
+	}
+}
