@@ -77,6 +77,13 @@ type Group struct {
 	// members also declare racks. When a topic is present, its list must
 	// have exactly Topics[t] entries.
 	PartitionRacks map[string][][]string
+
+	// TopicIDs optionally maps topic names to their Kafka topic ids
+	// (KIP-516). Only the KIP-848 server-side assignors, [Uniform] and
+	// [ServerRange], read it: they need an id for every topic of Topics a
+	// member subscribes to or holds, and for every deleted topic (a name
+	// absent from Topics) that a member's current target still holds.
+	TopicIDs map[string]TopicID
 }
 
 // Assignment maps each member ID to the partitions it is assigned, sorted by

@@ -32,6 +32,12 @@ const (
 	// Cooperative members keep their partitions across the rebalance and
 	// revoke only those the new assignment takes away, in a second round.
 	Cooperative
+	// ServerAssigned is the KIP-848 consumer group protocol: the group
+	// coordinator computes each member's target ([Uniform],
+	// [ServerRange]) and reconciles members towards it, a member revoking
+	// only what moves and receiving a partition once its previous owner
+	// has released it. Assign returns the whole target.
+	ServerAssigned
 )
 
 func (p RebalanceProtocol) String() string {
@@ -40,6 +46,8 @@ func (p RebalanceProtocol) String() string {
 		return "eager"
 	case Cooperative:
 		return "cooperative"
+	case ServerAssigned:
+		return "server-assigned"
 	}
 	return fmt.Sprintf("RebalanceProtocol(%d)", int8(p))
 }
@@ -53,7 +61,9 @@ const javaClassPrefix = "org.apache.kafka.clients.consumer."
 
 // Lookup returns the strategy named by Kafka's protocol name ("range",
 // "roundrobin", "sticky", "cooperative-sticky") or by the Java class name of
-// the assignor ("org.apache.kafka.clients.consumer.RangeAssignor", ...).
+// the assignor ("org.apache.kafka.clients.consumer.RangeAssignor", ...),
+// or one of the KIP-848 server-side assignors [ServerStrategies] by its
+// name here, "uniform" or "server-range", for the default Kafka version.
 // Surrounding spaces are ignored, as Kafka's config parser ignores them.
 func Lookup(name string) (Strategy, error) {
 	name = strings.TrimSpace(name)
@@ -62,8 +72,22 @@ func Lookup(name string) (Strategy, error) {
 			return s, nil
 		}
 	}
+	for _, s := range ServerStrategies() {
+		if name == s.Name() {
+			return s, nil
+		}
+	}
+	// The message names the client-side strategies only: the CLI's
+	// goldens hold it, and the server-side ones come with --kafka.
 	return nil, fmt.Errorf("assign: %w %q: want one of %s, or a Java class name such as %sRangeAssignor",
 		ErrUnknownStrategy, name, strings.Join(StrategyNames(), ", "), javaClassPrefix)
+}
+
+// ServerStrategies returns the KIP-848 server-side assignors, for the
+// default Kafka version ([Kafka41]). They are not in [Strategies], which
+// lists the client-side assignors a classic group's leader runs.
+func ServerStrategies() []Strategy {
+	return []Strategy{Uniform{}, ServerRange{}}
 }
 
 // Strategies returns every strategy this package implements, in Kafka's

@@ -1,0 +1,228 @@
+package assign
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/assigncalc/assigncalc/assign/internal/jvm"
+)
+
+// Uniform is the group coordinator's "uniform" assignor of the KIP-848
+// consumer group protocol (group.protocol=consumer), the default of
+// group.consumer.assignors: the broker, not a client, computes every
+// member's target assignment with it. Uniform returns exactly the target
+// Kafka's UniformAssignor returns for the version in Kafka, under the
+// conventions below.
+//
+// # Input
+//
+// Kafka's assignors work on topic ids, so [Group.TopicIDs] must give one
+// for every topic of the metadata that a member subscribes to or holds,
+// and for every deleted topic (absent from Group.Topics) a member's
+// current target still holds. [Member.Owned] carries each member's current
+// target assignment (rack, generation and the other fields are not read:
+// neither assignor is rack-aware in Kafka 4.0 or 4.1, whose topic
+// describer reports no racks).
+//
+// # Algorithm
+//
+// Kafka picks one of two builders by the group's subscription type.
+//
+// Homogeneous (every member subscribes to the same topics): the P
+// partitions of the subscribed topics are shared out as quotas of P/M
+// with P%M members taking one more. Members are visited in the order
+// [Conventions] gives; each keeps its current partitions of subscribed
+// topics, in its target's iteration order, up to its quota, and releases
+// the rest. The partitions nobody holds (topic by topic in the order of
+// the first member's subscription set, partitions ascending), then the
+// released ones, are dealt in contiguous chunks to the members below
+// quota, in the same member order. Who takes a +1 differs:
+//
+//   - Kafka 4.0.0: the first P%M members visited.
+//   - Kafka 4.1 (KAFKA-18688, also in 4.0.1 and later 4.0.x): a member
+//     that keeps fewer partitions than quota+1 gives its +1 back, unless
+//     it is among the last members visited that must take the remaining
+//     +1s; so a balanced group stays as it is.
+//
+// Heterogeneous: each member keeps its current partitions of topics it
+// still subscribes to. Topics are sorted by partitions per subscriber
+// descending, then subscriber count ascending, then topic id (Uuid
+// order); each topic's unassigned partitions, ascending, go one by one to
+// its least-loaded subscriber (total partitions held, ties to the member
+// visited first). Then, for up to 16 passes over the topics with two
+// subscribers or more, each topic moves its highest partitions from its
+// most-loaded subscribers to its least-loaded ones until their loads
+// differ by at most one, stopping after a pass that moved nothing. The
+// result balances each topic among its subscribers only as far as this
+// heuristic reaches.
+//
+// Complexity: homogeneous O(M + P); heterogeneous O(S log M + 16·P log P)
+// at worst, for S subscriptions, typically one pass.
+//
+// # Conventions
+//
+// Kafka's answer depends on the iteration order of Java collections that
+// the coordinator builds from its records. Uniform reproduces them for a
+// coordinator that received the members in the order of Group.Members (so,
+// unlike the classic strategies, the result can depend on that order when
+// member IDs share a hash bucket):
+//
+//  1. The members are a java.util.HashMap<String, ...> filled in the
+//     order of Group.Members (String.hashCode over UTF-16).
+//  2. A member's subscription is new HashSet<String>(Topics), resolved to
+//     topic ids in that set's iteration order, names missing from the
+//     metadata dropped (Kafka's TopicIds view, whose size counts them).
+//  3. The subscription type is homogeneous when every member names the
+//     same set of topic names, missing ones included.
+//  4. A member's current target is a HashMap<Uuid, Set<Integer>> with its
+//     topics put in the order they first appear in Owned, each set a new
+//     HashSet<Integer> of the topic's partitions in the order listed.
+//  5. A partition is assigned when some member's current target holds it.
+//  6. A topic id that names no topic of the metadata is a deleted topic.
+//
+// Kafka itself never gives a partition to two members' targets and never
+// shrinks a topic, so Uniform refuses a current target that does either
+// ([ErrTargetConflict], [ErrTargetOutOfRange]); see [CheckTopicIDs] for the
+// topic ids it refuses.
+//
+// # Example
+//
+// Members C0 and C1 subscribe to t0 and t1, three partitions each, and
+// hold nothing. With the topic ids of the Example, the first member
+// visited is C0 (bucket 13 of the member map, C1 is in 14); t1's id
+// iterates first in the subscription set, so the six partitions are dealt
+// t1-0, t1-1, t1-2, t0-0, t0-1, t0-2 and each member takes a chunk of
+// three:
+//
+//	C0: t1-0 t1-1 t1-2
+//	C1: t0-0 t0-1 t0-2
+//
+// Unlike the client's range or round-robin assignors, uniform does not
+// spread each topic over the members: it balances the number of
+// partitions, and keeps whatever a member already holds.
+type Uniform struct {
+	// Kafka is the version whose assignor to reproduce; the zero value is
+	// Kafka41.
+	Kafka KafkaVersion
+}
+
+// Name is the assignor's name in group.consumer.assignors and
+// group.remote.assignor: "uniform".
+func (Uniform) Name() string { return "uniform" }
+
+// Protocol is [ServerAssigned]: the coordinator assigns and reconciles.
+func (Uniform) Protocol() RebalanceProtocol { return ServerAssigned }
+
+// Assign returns each member's new target assignment, or an
+// [*InputError] for a group Kafka could not hold (see the type's doc).
+func (u Uniform) Assign(g Group) (Assignment, error) {
+	if err := u.Kafka.check(); err != nil {
+		return nil, err
+	}
+	sg, err := compileServer(g)
+	if err != nil {
+		return nil, err
+	}
+	if sg.homogeneous {
+		err = sg.uniformHomogeneous(u.Kafka)
+	} else {
+		sg.uniformHeterogeneous()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sg.assignment(), nil
+}
+
+// KafkaVersion selects the Kafka release whose server-side assignor
+// [Uniform] and [ServerRange] reproduce. The zero value is Kafka41.
+type KafkaVersion int8
+
+const (
+	// Kafka41 is Apache Kafka 4.1.0, and 4.0.1 and later 4.0.x releases,
+	// which carry the same uniform assignor (KAFKA-18688).
+	Kafka41 KafkaVersion = iota
+	// Kafka40 is Apache Kafka 4.0.0.
+	Kafka40
+)
+
+// ErrUnknownKafkaVersion is returned for a [KafkaVersion] this package
+// does not reproduce.
+var ErrUnknownKafkaVersion = errors.New("unknown Kafka version")
+
+// String returns "4.1" or "4.0".
+func (v KafkaVersion) String() string {
+	switch v {
+	case Kafka41:
+		return "4.1"
+	case Kafka40:
+		return "4.0"
+	}
+	return fmt.Sprintf("KafkaVersion(%d)", int8(v))
+}
+
+// ParseKafkaVersion reads "4.0" (or "4.0.0") and "4.1" (or "4.1.0").
+// Kafka 4.0.1 and later 4.0 patches ship 4.1's uniform assignor: ask for
+// "4.1" for them.
+func ParseKafkaVersion(s string) (KafkaVersion, error) {
+	switch s = strings.TrimSpace(s); s {
+	case "4.1", "4.1.0":
+		return Kafka41, nil
+	case "4.0", "4.0.0":
+		return Kafka40, nil
+	}
+	return Kafka41, fmt.Errorf("assign: %w %q: want 4.0 or 4.1", ErrUnknownKafkaVersion, s)
+}
+
+func (v KafkaVersion) check() error {
+	if v != Kafka41 && v != Kafka40 {
+		return &InputError{Index: -1, Partition: -1, Err: fmt.Errorf("%w %d", ErrUnknownKafkaVersion, int8(v))}
+	}
+	return nil
+}
+
+// TopicID is a Kafka topic id (KIP-516): 16 bytes, written as the
+// 22-character URL-safe base64 string kafka-topics.sh --describe prints
+// as TopicId.
+type TopicID [16]byte
+
+// ParseTopicID reads the 22-character form of a topic id.
+func ParseTopicID(s string) (TopicID, error) {
+	u, err := jvm.ParseUuid(s)
+	if err != nil {
+		return TopicID{}, fmt.Errorf("assign: topic id %q: %w", s, err)
+	}
+	return TopicID(u), nil
+}
+
+// String returns the 22-character form Kafka prints.
+func (id TopicID) String() string { return jvm.Uuid(id).String() }
+
+// Errors of the KIP-848 assignors, wrapped in an [*InputError].
+var (
+	ErrNoTopicID        = errors.New("no topic id")
+	ErrReservedTopicID  = errors.New("reserved topic id (Uuid.ZERO_UUID or METADATA_TOPIC_ID)")
+	ErrDuplicateTopicID = errors.New("topic id already names another topic")
+	ErrTargetOutOfRange = errors.New("current target holds a partition the topic does not have")
+	ErrTargetConflict   = errors.New("partition in the current targets of two members")
+)
+
+// CheckTopicIDs reports the first topic id of g.TopicIDs, in name order,
+// that Kafka could not have given: the zero Uuid or the metadata topic's
+// (both reserved), or an id already given to another name.
+func CheckTopicIDs(g Group) error {
+	names := sortedKeys(g.TopicIDs)
+	seen := make(map[TopicID]string, len(names))
+	for _, name := range names {
+		id := g.TopicIDs[name]
+		if id == (TopicID{}) || id == (TopicID{15: 1}) {
+			return topicError(name, fmt.Errorf("%w: %s", ErrReservedTopicID, id))
+		}
+		if other, ok := seen[id]; ok {
+			return topicError(name, fmt.Errorf("%w %q: %s", ErrDuplicateTopicID, other, id))
+		}
+		seen[id] = name
+	}
+	return nil
+}

@@ -1,0 +1,244 @@
+package assign
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/assigncalc/assigncalc/assign/internal/jvm"
+)
+
+// serverGroup is a group as the KIP-848 assignors see it: compiledGroup's
+// interning (topics that exist with partitions, in Java order of names;
+// subscriptions as ascending topic indices) plus topic ids, the order in
+// which the coordinator's member map iterates, and the partitions the
+// members' current targets hold.
+//
+// Positions number the members in the member map's iteration order
+// (Kafka's memberIds()); "pos" below is such a position, "m" a member
+// index into Group.Members.
+type serverGroup struct {
+	cg          *compiledGroup
+	ids         []jvm.Uuid // topic index => id
+	byPos       []int32    // position => member index
+	homogeneous bool
+
+	// owner[pid] is the position of the member the new target gives pid
+	// to, -1 while nobody; pids number partitions as cg.start does.
+	// held[pid] is the same for the current targets.
+	owner, held []int32
+	load        []int32 // position => partitions in owner
+}
+
+// compileServer validates g for the KIP-848 assignors and interns it.
+func compileServer(g Group) (*serverGroup, error) {
+	cg, err := compile(g, ownedIgnored)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckTopicIDs(g); err != nil {
+		return nil, err
+	}
+	sg := &serverGroup{cg: cg}
+	sg.ids = make([]jvm.Uuid, len(cg.topics))
+	for t, name := range cg.topics {
+		id, ok := g.TopicIDs[name]
+		if !ok {
+			return nil, topicError(name, ErrNoTopicID)
+		}
+		sg.ids[t] = jvm.Uuid(id)
+	}
+
+	ids := make([]string, len(g.Members))
+	for i := range g.Members {
+		ids[i] = g.Members[i].ID
+	}
+	for _, m := range jvm.StringMapOrder(ids) {
+		sg.byPos = append(sg.byPos, int32(m))
+	}
+	sg.homogeneous = sameNameSets(g.Members)
+
+	total := cg.start[len(cg.topics)]
+	sg.owner = make([]int32, total)
+	sg.held = make([]int32, total)
+	for i := range sg.held {
+		sg.owner[i], sg.held[i] = -1, -1
+	}
+	sg.load = make([]int32, len(g.Members))
+	for pos, m := range sg.byPos {
+		if err := sg.readTarget(int32(pos), m); err != nil {
+			return nil, err
+		}
+	}
+	return sg, nil
+}
+
+// readTarget checks member m's current target and records it in held.
+func (sg *serverGroup) readTarget(pos, m int32) error {
+	g := sg.cg.g
+	mem := &g.Members[m]
+	fail := func(tp TopicPartition, partition int32, err error) error {
+		return &InputError{Member: mem.ID, Index: int(m), Topic: tp.Topic, Partition: partition, Err: err}
+	}
+	var (
+		last   string
+		t      int32
+		known  bool // t is a topic of cg.topics
+		exists bool // the topic is in the metadata, with n partitions
+		n      int32
+	)
+	for k, tp := range mem.Owned {
+		if k == 0 || tp.Topic != last {
+			last = tp.Topic
+			if t, known = sg.cg.topicIndex(tp.Topic); known {
+				n, exists = sg.cg.numParts[t], true
+			} else {
+				if _, ok := g.TopicIDs[tp.Topic]; !ok {
+					return fail(tp, -1, ErrNoTopicID)
+				}
+				n, exists = g.Topics[tp.Topic]
+			}
+		}
+		if tp.Partition < 0 || exists && tp.Partition >= n {
+			return fail(tp, tp.Partition, ErrTargetOutOfRange)
+		}
+		if !known {
+			continue // a deleted topic, or one nobody subscribes to: dropped
+		}
+		pid := sg.cg.start[t] + tp.Partition
+		if h := sg.held[pid]; h >= 0 && h != pos {
+			return fail(tp, tp.Partition, fmt.Errorf("%w: also held by %q", ErrTargetConflict, g.Members[sg.byPos[h]].ID))
+		}
+		sg.held[pid] = pos
+	}
+	return nil
+}
+
+// sameNameSets reports whether every member names the same set of topic
+// names (convention 3: names missing from the metadata count).
+func sameNameSets(members []Member) bool {
+	if len(members) == 0 {
+		return true
+	}
+	first := members[0].Topics
+	var set map[string]bool
+	for i := 1; i < len(members); i++ {
+		ts := members[i].Topics
+		if sameSlice(ts, first) || slices.Equal(ts, first) {
+			continue
+		}
+		if set == nil {
+			set = make(map[string]bool, len(first))
+			for _, t := range first {
+				set[t] = true
+			}
+		}
+		seen := make(map[string]bool, len(ts))
+		for _, t := range ts {
+			if !set[t] {
+				return false
+			}
+			seen[t] = true
+		}
+		if len(seen) != len(set) {
+			return false
+		}
+	}
+	return true
+}
+
+// subscribes reports whether member m subscribes to topic t.
+func (sg *serverGroup) subscribes(m, t int32) bool {
+	_, ok := slices.BinarySearch(sg.cg.subs[m], t)
+	return ok
+}
+
+// targetTopics returns member m's current target as a Java
+// HashMap<Uuid, Set<Integer>> iterates it (convention 4): the topics in
+// the map's order, each with its partitions in its HashSet's order. Topic
+// -1 stands for a topic the assignors drop (deleted, or subscribed by
+// nobody); its partitions are not listed.
+func (sg *serverGroup) targetTopics(m int32) (topics []int32, parts [][]int32) {
+	g := sg.cg.g
+	mem := &g.Members[m]
+	var uuids []jvm.Uuid
+	slot := make(map[string]int, 4)
+	for _, tp := range mem.Owned {
+		k, ok := slot[tp.Topic]
+		if !ok {
+			k = len(topics)
+			slot[tp.Topic] = k
+			t, known := sg.cg.topicIndex(tp.Topic)
+			if !known {
+				t = -1
+			}
+			topics = append(topics, t)
+			parts = append(parts, nil)
+			uuids = append(uuids, jvm.Uuid(g.TopicIDs[tp.Topic]))
+		}
+		if topics[k] >= 0 {
+			parts[k] = append(parts[k], tp.Partition)
+		}
+	}
+	order := jvm.UuidMapOrder(uuids)
+	outTopics := make([]int32, len(order))
+	outParts := make([][]int32, len(order))
+	for k, i := range order {
+		outTopics[k] = topics[i]
+		ps := parts[i]
+		set := make([]int32, 0, len(ps))
+		for _, j := range jvm.IntSetOrder(ps) {
+			set = append(set, ps[j])
+		}
+		outParts[k] = set
+	}
+	return outTopics, outParts
+}
+
+// give records pid in pos's new target.
+func (sg *serverGroup) give(pid, pos int32) {
+	if old := sg.owner[pid]; old >= 0 {
+		sg.load[old]--
+	}
+	sg.owner[pid] = pos
+	sg.load[pos]++
+}
+
+// assignment builds the [Assignment] from owner, in one pass over the
+// partitions (topic indices follow Java's order of names, which differs
+// from Go's only for names outside the BMP, so each member's list is
+// sorted per topic and topics are put in Go order at the end when they
+// need it).
+func (sg *serverGroup) assignment() Assignment {
+	cg := sg.cg
+	g := cg.g
+	count := make([]int32, len(g.Members))
+	for _, pos := range sg.owner {
+		if pos >= 0 {
+			count[sg.byPos[pos]]++
+		}
+	}
+	backing := make([]TopicPartition, 0, len(sg.owner))
+	lists := make([][]TopicPartition, len(g.Members))
+	for m, n := range count {
+		lists[m] = backing[len(backing) : len(backing) : len(backing)+int(n)]
+		backing = backing[:len(backing)+int(n)]
+	}
+	for _, t := range cg.goOrder() {
+		name := cg.topics[t]
+		start := cg.start[t]
+		for p := range cg.numParts[t] {
+			if pos := sg.owner[start+p]; pos >= 0 {
+				m := sg.byPos[pos]
+				lists[m] = append(lists[m], TopicPartition{name, p})
+			}
+		}
+	}
+	a := make(Assignment, len(g.Members))
+	for m := range g.Members {
+		if len(lists[m]) == 0 {
+			lists[m] = nil
+		}
+		a[g.Members[m].ID] = lists[m]
+	}
+	return a
+}
