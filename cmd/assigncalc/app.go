@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
@@ -18,6 +19,7 @@ const (
 	exitOK       = 0
 	exitInternal = 1 // a bug: a strategy failed or returned an invalid assignment
 	exitInput    = 2 // bad flags, bad JSON, or a group Kafka would refuse
+	exitUnsafe   = 3 // vote --upgrade: a step refuses a member or falls back to eager
 )
 
 // version is set at link time (-ldflags "-X main.version=v1.2.3"); the
@@ -52,9 +54,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // wantColour reports whether to colour the output: only on a terminal, and
-// never when NO_COLOR is set to a non-empty value (https://no-color.org).
+// never when NO_COLOR is set to a non-empty value (https://no-color.org)
+// or TERM is dumb (a terminal that cannot show escape sequences).
 func wantColour(terminal bool, lookupEnv func(string) (string, bool)) bool {
 	if v, _ := lookupEnv("NO_COLOR"); v != "" {
+		return false
+	}
+	if v, _ := lookupEnv("TERM"); v == "dumb" {
 		return false
 	}
 	return terminal
@@ -120,7 +126,8 @@ func isInputError(err error) bool {
 		ge *groupfile.Error
 	)
 	return errors.As(err, &ue) || errors.As(err, &ie) || errors.As(err, &ge) ||
-		errors.Is(err, assign.ErrUnknownStrategy)
+		errors.Is(err, assign.ErrUnknownStrategy) ||
+		errors.Is(err, syscall.EISDIR) // --in DIR: opened, then unreadable
 }
 
 func oneLine(s string) string {
@@ -154,7 +161,6 @@ func newApp(e *env) *cli.App {
 		ExitErrHandler:            func(*cli.Context, error) {},
 		OnUsageError:              onUsageError,
 		DisableSliceFlagSeparator: true,
-		HideHelpCommand:           true,
 		Flags:                     previewFlags(),
 		Action:                    func(c *cli.Context) error { return preview(e, c) },
 		Commands: []*cli.Command{
@@ -164,14 +170,11 @@ func newApp(e *env) *cli.App {
 			voteCommand(e),
 			decodeCommand(e),
 			checkCommand(e),
+			coordinatorCommand(e),
 		},
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = onUsageError
 	}
 	return app
-}
-
-func onUsageError(_ *cli.Context, err error, _ bool) error {
-	return &usageError{err}
 }

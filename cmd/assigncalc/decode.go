@@ -40,6 +40,9 @@ func decodeCommand(e *env) *cli.Command {
 }
 
 func decode(e *env, c *cli.Context) error {
+	if err := flagsBeforeArgs(c); err != nil {
+		return err
+	}
 	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL, formatCSV)
 	if err != nil {
 		return err
@@ -56,6 +59,7 @@ func decode(e *env, c *cli.Context) error {
 	}
 	var text string
 	var raw []byte
+	used := "raw"
 	if arg == "-" {
 		data, err := io.ReadAll(io.LimitReader(e.stdin, maxDecodeInput+1))
 		if err != nil {
@@ -76,23 +80,34 @@ func decode(e *env, c *cli.Context) error {
 		text = arg
 	}
 	if raw == nil {
-		if raw, err = parseBytes(text, enc); err != nil {
+		if raw, used, err = parseBytes(text, enc); err != nil {
 			return err
 		}
 	}
+	// bad explains a message that does not decode; bytes guessed to be
+	// base64 say so, since they may have been meant as something else.
+	bad := func(err error) error {
+		if enc == "auto" && used == "base64" {
+			return usagef("decode: %q is not hex; read as base64 it gives %d bytes, and %v", truncate(strings.TrimSpace(text), 40), len(raw), err)
+		}
+		return &usageError{err}
+	}
+	var reencoded []byte // the known fields encoded again, to find bytes after them
 
 	var fields []field
 	switch kind {
 	case "subscription":
 		s, err := wire.DecodeSubscription(raw)
 		if err != nil {
-			return &usageError{err}
+			return bad(err)
 		}
+		reencoded, _ = s.MarshalBinary()
 		fields = []field{
 			{"message", "subscription", `"subscription"`},
 			{"version", itoa(int(s.Version)), itoa(int(s.Version))},
 			{"topics", strings.Join(s.Topics, ", "), jsonStrings(s.Topics)},
 			bytesField("userData", s.UserData),
+			userDataField(s.UserData),
 			partitionsField("ownedPartitions", s.OwnedPartitions),
 			{"generation", strconv.Itoa(int(s.GenerationID)), strconv.Itoa(int(s.GenerationID))},
 			optString("rack", s.RackID),
@@ -100,8 +115,9 @@ func decode(e *env, c *cli.Context) error {
 	case "assignment":
 		a, err := wire.DecodeAssignment(raw)
 		if err != nil {
-			return &usageError{err}
+			return bad(err)
 		}
+		reencoded, _ = a.MarshalBinary()
 		fields = []field{
 			{"message", "assignment", `"assignment"`},
 			{"version", itoa(int(a.Version)), itoa(int(a.Version))},
@@ -111,8 +127,9 @@ func decode(e *env, c *cli.Context) error {
 	case "sticky":
 		d, err := wire.DecodeStickyUserData(raw)
 		if err != nil {
-			return &usageError{err}
+			return bad(err)
 		}
+		reencoded, _ = d.MarshalBinary()
 		fields = []field{
 			{"message", "sticky user data", `"sticky user data"`},
 			{"version", itoa(int(d.Version)), itoa(int(d.Version))},
@@ -122,8 +139,9 @@ func decode(e *env, c *cli.Context) error {
 	case "cooperative":
 		gen, err := wire.DecodeCooperativeUserData(raw)
 		if err != nil {
-			return &usageError{err}
+			return bad(err)
 		}
+		reencoded = wire.AppendCooperativeUserData(nil, gen)
 		fields = []field{
 			{"message", "cooperative-sticky user data", `"cooperative-sticky user data"`},
 			{"generation", strconv.Itoa(int(gen)), strconv.Itoa(int(gen))},
@@ -131,6 +149,7 @@ func decode(e *env, c *cli.Context) error {
 	default:
 		return usagef("decode: unknown message kind %q: want one of subscription, assignment, sticky, cooperative", kind)
 	}
+	fields = append(fields, field{"encoding", used, jsonString(used)}, trailingField(raw, reencoded))
 
 	switch format {
 	case formatJSON, formatJSONL:
@@ -233,28 +252,67 @@ func printable(data []byte) bool {
 	return true
 }
 
-// parseBytes reads hex or base64. In auto mode, text that is valid hex is
-// hex; otherwise base64.
-func parseBytes(text, enc string) ([]byte, error) {
+// trailingField says how many bytes follow the last field the decoder
+// knows: Kafka ignores them (a newer version's fields), and so does the
+// decoder, but they are worth seeing. The known fields, encoded again, are
+// a prefix of the input when nothing else differs; when they are not
+// (one topic's partitions split over adjacent entries, say), the count is
+// unknown and the field says so.
+func trailingField(raw, known []byte) field {
+	switch {
+	case known == nil || len(known) > len(raw) || !bytes.Equal(raw[:len(known)], known):
+		return field{"trailing", "unknown", "null"}
+	case len(known) == len(raw):
+		return field{"trailing", "none", "0"}
+	}
+	n := len(raw) - len(known)
+	return field{"trailing", fmt.Sprintf("%d bytes after the last field this decoder knows, ignored as Kafka ignores them: %s", n, hex.EncodeToString(raw[len(known):])), itoa(n)}
+}
+
+// userDataField decodes a subscription's user data as what it most likely
+// is: four bytes are CooperativeStickyAssignor's generation; a partition
+// list that reads whole is StickyAssignor's data; anything else is some
+// other assignor's, shown only as bytes.
+func userDataField(b []byte) field {
+	const name = "userDataAs"
+	if len(b) == 4 {
+		gen, _ := wire.DecodeCooperativeUserData(b)
+		return field{name, fmt.Sprintf("cooperative-sticky: generation %d", gen), fmt.Sprintf(`{"assignor":"cooperative-sticky","generation":%d}`, gen)}
+	}
+	if len(b) > 0 {
+		if d, err := wire.DecodeStickyUserData(b); err == nil {
+			if again, err := d.MarshalBinary(); err == nil && bytes.Equal(again, b) {
+				p := partitionsField("previous", d.Previous)
+				return field{name, fmt.Sprintf("sticky: previous %s, generation %d", orNone(p.text), d.Generation),
+					fmt.Sprintf(`{"assignor":"sticky","previous":%s,"generation":%d}`, p.json, d.Generation)}
+			}
+		}
+	}
+	return field{name, "-", "null"}
+}
+
+// parseBytes reads hex or base64 and says which it read. In auto mode,
+// text that is valid hex is hex; otherwise base64.
+func parseBytes(text, enc string) ([]byte, string, error) {
 	text = strings.TrimSpace(text)
 	h := strings.NewReplacer(" ", "", ":", "", "\n", "", "\r", "", "\t", "").Replace(strings.TrimPrefix(strings.TrimPrefix(text, "0x"), "0X"))
 	if enc == "hex" || enc == "auto" {
 		b, err := hex.DecodeString(h)
 		if err == nil {
-			return b, nil
+			return b, "hex", nil
 		}
 		if enc == "hex" {
-			return nil, usagef("decode: not hex: %v", err)
+			return nil, "", usagef("decode: not hex: %v", err)
 		}
 	}
 	compact := strings.NewReplacer("\n", "", "\r", "", " ", "", "\t", "").Replace(text)
 	for _, e := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
 		if b, err := e.DecodeString(compact); err == nil {
-			return b, nil
+			return b, "base64", nil
 		}
 	}
 	if enc == "base64" {
-		return nil, usagef("decode: %q is not base64", truncate(text, 40))
+		return nil, "", usagef("decode: %q is not base64", truncate(text, 40))
 	}
-	return nil, usagef("decode: %q is neither hex nor base64", truncate(text, 40))
+	return nil, "", usagef("decode: %q is neither hex nor base64", truncate(text, 40))
 }

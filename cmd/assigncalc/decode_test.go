@@ -18,11 +18,48 @@ var (
 	subV1 = "0001" + "00000001" + "0002" + "7431" + "ffffffff" + "00000001" + "0002" + "7431" + "00000002" + "00000000" + "00000001"
 	// v3: topics [t1, t2], user_data 2 bytes, no owned, generation 5, rack "a".
 	subV3 = "0003" + "00000002" + "0002" + "7431" + "0002" + "7432" + "00000002" + "abcd" + "00000000" + "00000005" + "0001" + "61"
+	// v1: topics [t1], user_data 4 bytes (cooperative-sticky's
+	// generation 7), owned t1 [0, 1].
+	subCoop = "0001" + "00000001" + "0002" + "7431" + "00000004" + "00000007" + "00000001" + "0002" + "7431" + "00000002" + "00000000" + "00000001"
+	// v0: topics [t1], user_data 20 bytes: sticky v1 data, previous t1 [0],
+	// generation 3.
+	subSticky = "0000" + "00000001" + "0002" + "7431" + "00000014" + stickyV1
 	// assignment v0: t1 [2], user_data null.
 	asgV0 = "0000" + "00000001" + "0002" + "7431" + "00000001" + "00000002" + "ffffffff"
 	// sticky user data v1: previous t1 [0], generation 3.
 	stickyV1 = "00000001" + "0002" + "7431" + "00000001" + "00000000" + "00000003"
 )
+
+// TestDecodeTrailingAndUserData reads what decode says of bytes after the
+// known fields (two, 0x0102, after a v3 subscription) and of user data
+// inside a subscription, both worked out from the layouts above.
+func TestDecodeTrailingAndUserData(t *testing.T) {
+	tests := []struct {
+		hex  string
+		want []string
+	}{
+		{subV3 + "0102", []string{"trailing         2 bytes after the last field this decoder knows", ": 0102", "encoding         hex"}},
+		{subV3, []string{"trailing         none"}},
+		{subCoop, []string{"userDataAs       cooperative-sticky: generation 7"}},
+		{subSticky, []string{"userDataAs       sticky: previous t1(0), generation 3"}},
+		{subV0, []string{"userDataAs       -"}},
+	}
+	for _, tt := range tests {
+		stdout, stderr, status := runCase(cliCase{args: []string{"decode", "subscription", tt.hex}})
+		if status != 0 {
+			t.Fatalf("decode %s: exit %d, %s", tt.hex, status, stderr)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("decode %s:\n%s\nwant it to contain %q", tt.hex, stdout, w)
+			}
+		}
+	}
+	stdout, _, _ := runCase(cliCase{args: []string{"decode", "subscription", b64(subV3)}})
+	if !strings.Contains(stdout, "encoding         base64") {
+		t.Errorf("decode of base64 does not say so:\n%s", stdout)
+	}
+}
 
 func b64(h string) string {
 	b, err := hex.DecodeString(h)
@@ -49,6 +86,10 @@ func TestDecodeGolden(t *testing.T) {
 		{name: "decode_not_hex_or_base64", args: []string{"decode", "subscription", "zz!"}, status: 2},
 		{name: "decode_unknown_kind", args: []string{"decode", "metadata", subV0}, status: 2},
 		{name: "decode_missing_bytes", args: []string{"decode", "subscription"}, status: 2},
+		{name: "decode_subscription_trailing", args: []string{"decode", "subscription", subV3 + "0102"}},
+		{name: "decode_subscription_cooperative_user_data", args: []string{"decode", "--format", "json", "subscription", subCoop}},
+		{name: "decode_subscription_sticky_user_data", args: []string{"decode", "subscription", subSticky}},
+		{name: "decode_base64_garbage", args: []string{"decode", "subscription", "zzzz"}, status: 2},
 	})
 }
 

@@ -169,6 +169,8 @@ func TestWantColour(t *testing.T) {
 		{true, map[string]string{"NO_COLOR": "1"}, false},
 		{false, map[string]string{"NO_COLOR": "1"}, false},
 		{true, map[string]string{"NO_COLOR": ""}, true}, // no-color.org: set and non-empty
+		{true, map[string]string{"TERM": "dumb"}, false},
+		{true, map[string]string{"TERM": "xterm-256color"}, true},
 	}
 	for _, tt := range tests {
 		if got := wantColour(tt.terminal, env(tt.vars)); got != tt.want {

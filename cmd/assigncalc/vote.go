@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,7 +26,9 @@ func voteCommand(e *env) *cli.Command {
 			"cooperative only if every strategy it lists supports it.\n\n" +
 			"With --upgrade, every member starts with the first configuration and restarts, one at a\n" +
 			"time, with each --to in turn: Kafka's two-step upgrade to cooperative-sticky is\n" +
-			"--upgrade range --to cooperative-sticky,range --to cooperative-sticky.\n\n" +
+			"--upgrade range --to cooperative-sticky,range --to cooperative-sticky. With --topics, MOVED\n" +
+			"counts the partitions that change owner at a step where the winning strategy changes. An\n" +
+			"unsafe upgrade (a step refuses a member or falls back to eager) exits with status 3.\n\n" +
 			"Examples:\n" +
 			"   assigncalc vote c1=cooperative-sticky,range c2=range\n" +
 			"   assigncalc vote --upgrade range --to cooperative-sticky,range --to cooperative-sticky --members 3",
@@ -35,6 +39,8 @@ func voteCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "upgrade", Usage: "simulate a rolling upgrade starting from strategies `LIST`"},
 			&cli.StringSliceFlag{Name: "to", Usage: "restart every member with strategies `LIST`; repeatable, one phase each"},
 			&cli.IntFlag{Name: "members", Value: 3, Usage: "`N` members c0..cN-1 for --upgrade"},
+			&cli.StringSliceFlag{Name: "topics", Usage: "for --upgrade: topics `NAME:COUNT,...` the members c0..cN-1 subscribe to, to count the partitions that move when the strategy switches"},
+			&cli.BoolFlag{Name: "allow-custom", Usage: "accept strategy names this tool does not know (custom assignors); without it an unknown name is an error"},
 			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
 		},
 		Action: func(c *cli.Context) error { return vote(e, c) },
@@ -52,6 +58,9 @@ func splitList(s string) []string {
 }
 
 func vote(e *env, c *cli.Context) error {
+	if err := flagsBeforeArgs(c); err != nil {
+		return err
+	}
 	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL, formatCSV)
 	if err != nil {
 		return err
@@ -106,8 +115,14 @@ func vote(e *env, c *cli.Context) error {
 			}
 			members = append(members, assign.VoteMember{ID: id, Protocols: splitList(list)})
 		}
+
 		if len(members) == 0 {
 			return usagef("vote: give members as ID=STRATEGY,... arguments, --in FILE, or --upgrade")
+		}
+	}
+	for _, m := range members {
+		if err := knownStrategies(c, fmt.Sprintf("member %q", m.ID), m.Protocols); err != nil {
+			return err
 		}
 	}
 	r, err := assign.Vote(members, coord, kind)
@@ -256,9 +271,16 @@ func upgrade(e *env, c *cli.Context, coord assign.Coordinator, format string) er
 	if len(start) == 0 {
 		return usagef("--upgrade: want a list of strategies, e.g. range")
 	}
+	if err := knownStrategies(c, "--upgrade", start); err != nil {
+		return err
+	}
 	var phases [][]string
 	for _, to := range c.StringSlice("to") {
-		phases = append(phases, splitList(to))
+		phase := splitList(to)
+		if err := knownStrategies(c, "--to", phase); err != nil {
+			return err
+		}
+		phases = append(phases, phase)
 	}
 	if len(phases) == 0 {
 		return usagef("--upgrade needs at least one --to STRATEGY,...")
@@ -266,6 +288,10 @@ func upgrade(e *env, c *cli.Context, coord assign.Coordinator, format string) er
 	n := c.Int("members")
 	if n < 1 || n > 1000 {
 		return usagef("--members %d: want between 1 and 1000", n)
+	}
+	topics, err := upgradeTopics(c.StringSlice("topics"))
+	if err != nil {
+		return err
 	}
 	ro := assign.Rollout{Phases: phases, Coordinator: coord}
 	for i := range n {
@@ -275,21 +301,11 @@ func upgrade(e *env, c *cli.Context, coord assign.Coordinator, format string) er
 	if err != nil {
 		return err
 	}
-	type stepJSON struct {
-		Step      int      `json:"step"`
-		Phase     int      `json:"phase"`
-		Restarted string   `json:"restarted"`
-		Config    []string `json:"config"`
-		Winner    string   `json:"winner"`
-		Refused   []string `json:"refused"`
-		Eager     int      `json:"eager"`
-		Accepted  int      `json:"accepted"`
-		FellBack  bool     `json:"fellBack"`
-		Safe      bool     `json:"safe"`
-	}
-	var out []stepJSON
+	var out []upgradeStep
+	var held assign.Assignment // the assignment of the last winner we know, with --topics
+	unsafe := 0
 	for i, s := range steps {
-		sj := stepJSON{Step: i, Phase: s.Phase, Restarted: s.Restarted, Winner: s.Vote.Winner, Refused: []string{},
+		sj := upgradeStep{Step: i, Phase: s.Phase, Restarted: s.Restarted, Winner: s.Vote.Winner, Refused: []string{},
 			Accepted: len(s.Protocols), FellBack: s.FellBack, Safe: s.Safe()}
 		sj.Config = start
 		if s.Phase >= 0 {
@@ -303,13 +319,59 @@ func upgrade(e *env, c *cli.Context, coord assign.Coordinator, format string) er
 				sj.Eager++
 			}
 		}
+		if !sj.Safe {
+			unsafe++
+		}
+		if topics != nil {
+			switched := i > 0 && s.Vote.Winner != steps[i-1].Vote.Winner
+			moved, a, err := switchMoves(topics, s, held)
+			if err != nil {
+				return err
+			}
+			if switched && a != nil {
+				sj.Moved = &moved
+			}
+			held = a
+		}
 		out = append(out, sj)
 	}
-	switch format {
-	case formatJSON, formatJSONL:
-		if format == formatJSON {
-			return writeJSONValue(e, format, out)
+	if err := writeUpgrade(e, format, out, topics != nil); err != nil {
+		return err
+	}
+	if unsafe > 0 {
+		return &statusError{code: exitUnsafe, msg: fmt.Sprintf("unsafe upgrade: %d of %d steps refuse a member or fall back to eager (exit status %d)", unsafe, len(out), exitUnsafe)}
+	}
+	return nil
+}
+
+// upgradeStep is one step of vote --upgrade in the machine formats.
+type upgradeStep struct {
+	Step      int      `json:"step"`
+	Phase     int      `json:"phase"`
+	Restarted string   `json:"restarted"`
+	Config    []string `json:"config"`
+	Winner    string   `json:"winner"`
+	Refused   []string `json:"refused"`
+	Eager     int      `json:"eager"`
+	Accepted  int      `json:"accepted"`
+	FellBack  bool     `json:"fellBack"`
+	Safe      bool     `json:"safe"`
+	Moved     *int     `json:"moved,omitempty"` // at a switch of strategy, with --topics
+}
+
+// writeUpgrade writes the steps of an upgrade, with the MOVED column when
+// withMoves.
+func writeUpgrade(e *env, format string, out []upgradeStep, withMoves bool) error {
+	moved := func(s upgradeStep) string {
+		if s.Moved == nil {
+			return ""
 		}
+		return itoa(*s.Moved)
+	}
+	switch format {
+	case formatJSON:
+		return writeJSONValue(e, format, out)
+	case formatJSONL:
 		for _, s := range out {
 			if err := writeJSONValue(e, format, s); err != nil {
 				return err
@@ -317,16 +379,27 @@ func upgrade(e *env, c *cli.Context, coord assign.Coordinator, format string) er
 		}
 		return nil
 	case formatCSV:
+		header := []string{"step", "restarted", "config", "winner", "refused", "eager", "accepted", "safe"}
+		if withMoves {
+			header = append(header, "moved")
+		}
 		var rows [][]string
 		for _, s := range out {
-			rows = append(rows, []string{itoa(s.Step), s.Restarted, strings.Join(s.Config, ","), s.Winner, strings.Join(s.Refused, " "),
-				itoa(s.Eager), itoa(s.Accepted), strconv.FormatBool(s.Safe)})
+			r := []string{itoa(s.Step), s.Restarted, strings.Join(s.Config, ","), s.Winner, strings.Join(s.Refused, " "),
+				itoa(s.Eager), itoa(s.Accepted), strconv.FormatBool(s.Safe)}
+			if withMoves {
+				r = append(r, moved(s))
+			}
+			rows = append(rows, r)
 		}
-		return writeCSV(e.stdout, []string{"step", "restarted", "config", "winner", "refused", "eager", "accepted", "safe"}, rows)
+		return writeCSV(e.stdout, header, rows)
 	}
 	t := &table{
 		header: []string{"STEP", "RESTARTED", "WITH", "WINNER", "REFUSED", "EAGER", "SAFE"},
-		aligns: []align{right, left, left, left, left, right, left},
+		aligns: []align{right, left, left, left, left, right, left, right},
+	}
+	if withMoves {
+		t.header = append(t.header, "MOVED")
 	}
 	for _, s := range out {
 		safe := "yes"
@@ -340,8 +413,12 @@ func upgrade(e *env, c *cli.Context, coord assign.Coordinator, format string) er
 		if restarted == "" {
 			restarted = "-"
 		}
-		t.add(itoa(s.Step), restarted, strings.Join(s.Config, ","), orNone(s.Winner), strings.Join(s.Refused, " "),
-			fmt.Sprintf("%d/%d", s.Eager, s.Accepted), safe)
+		row := []string{itoa(s.Step), restarted, strings.Join(s.Config, ","), orNone(s.Winner), strings.Join(s.Refused, " "),
+			fmt.Sprintf("%d/%d", s.Eager, s.Accepted), safe}
+		if withMoves {
+			row = append(row, moved(s))
+		}
+		t.add(row...)
 	}
 	if err := t.render(e.stdout); err != nil {
 		return err
@@ -351,8 +428,77 @@ func upgrade(e *env, c *cli.Context, coord assign.Coordinator, format string) er
 	if last.Eager == 0 && last.Accepted > 0 {
 		state = "cooperative"
 	}
-	_, err = fmt.Fprintf(e.stdout, "\nafter the upgrade: %s, strategy %s; EAGER counts accepted members that still revoke everything\n", state, orNone(last.Winner))
+	_, err := fmt.Fprintf(e.stdout, "\nafter the upgrade: %s, strategy %s; EAGER counts accepted members that still revoke everything\n", state, orNone(last.Winner))
 	return err
+}
+
+// upgradeTopics reads vote's --topics, nil when not given.
+func upgradeTopics(specs []string) (map[string]int32, error) {
+	if len(specs) == 0 {
+		return nil, nil
+	}
+	topics := make(map[string]int32)
+	for _, spec := range specs {
+		for item := range strings.SplitSeq(spec, ",") {
+			name, count, err := parseTopic(item)
+			if err != nil {
+				return nil, err
+			}
+			topics[name] = count
+		}
+	}
+	return topics, nil
+}
+
+// switchMoves assigns the members the step accepted, each subscribed to
+// every topic and owning what held gives it, with the step's winner (the
+// library's churn model), and returns how many partitions change owner
+// and the new assignment; nil when the winner is not a strategy we know.
+func switchMoves(topics map[string]int32, s assign.RolloutStep, held assign.Assignment) (int, assign.Assignment, error) {
+	strategy, err := assign.Lookup(s.Vote.Winner)
+	if err != nil || s.Vote.Winner == "" {
+		return 0, nil, nil
+	}
+	names := slices.Sorted(maps.Keys(topics))
+	g := assign.Group{Topics: topics}
+	for _, b := range s.Vote.Ballots {
+		m := assign.Member{ID: b.Member, Topics: names, Generation: -1}
+		if ps := held[b.Member]; len(ps) > 0 {
+			m.Owned, m.Generation = ps, 1
+		}
+		g.Members = append(g.Members, m)
+	}
+	_, step, err := assign.NewChurn(strategy, g)
+	if err != nil {
+		return 0, nil, strategyError(strategy, err)
+	}
+	return len(step.Moves), step.After, nil
+}
+
+// knownStrategies refuses strategy names this tool does not know, unless
+// --allow-custom: a typo would otherwise pass for a custom assignor.
+func knownStrategies(c *cli.Context, where string, names []string) error {
+	if c.Bool("allow-custom") {
+		return nil
+	}
+	known := assign.StrategyNames()
+	for _, n := range names {
+		if slices.Contains(known, n) {
+			continue
+		}
+		hint := ""
+		best, bestDist := "", len(n)/3+2
+		for _, k := range known {
+			if d := editDistance(n, k); d < bestDist {
+				best, bestDist = k, d
+			}
+		}
+		if best != "" {
+			hint = fmt.Sprintf(" (did you mean %s?)", best)
+		}
+		return usagef("%s: unknown strategy %q%s: want one of %s, or --allow-custom for a custom assignor", where, n, hint, strings.Join(known, ", "))
+	}
+	return nil
 }
 
 func orNone(s string) string {

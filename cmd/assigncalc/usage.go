@@ -1,0 +1,81 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// This file turns urfave/cli's usage errors into messages that say what to
+// do: flags misplaced after arguments, unknown flags with the nearest known
+// one.
+
+// flagsBeforeArgs refuses a flag given after the first argument: urfave/cli
+// stops reading flags there, so it would be taken as an argument.
+func flagsBeforeArgs(c *cli.Context) error {
+	args := c.Args().Slice()
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' {
+			name, _, _ := strings.Cut(a, "=")
+			return usagef("flags must come before arguments: move %s before %s", name, args[0])
+		}
+	}
+	return nil
+}
+
+// onUsageError is every command's OnUsageError: the error becomes bad
+// input (exit status 2), and an unknown flag gets the nearest known one.
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	const undefined = "flag provided but not defined: "
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, undefined); ok {
+		name = strings.TrimLeft(name, "-")
+		msg = "unknown flag --" + name
+		if near := nearestFlag(c, name); near != "" {
+			msg += ": did you mean --" + near + "?"
+		}
+		return usagef("%s", msg)
+	}
+	return &usageError{err}
+}
+
+// nearestFlag returns the flag of c's command closest to name by edit
+// distance, if close enough to be a typo.
+func nearestFlag(c *cli.Context, name string) string {
+	var flags []cli.Flag
+	if c.Command != nil && len(c.Command.Flags) > 0 {
+		flags = c.Command.Flags
+	} else if c.App != nil {
+		flags = c.App.Flags
+	}
+	best, bestDist := "", len(name)/3+2
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if d := editDistance(name, n); d < bestDist {
+				best, bestDist = n, d
+			}
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
