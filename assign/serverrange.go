@@ -1,8 +1,8 @@
 package assign
 
 import (
+	"cmp"
 	"slices"
-	"strings"
 )
 
 // ServerRange is the group coordinator's "range" assignor of the KIP-848
@@ -50,106 +50,116 @@ func (ServerRange) Name() string { return "server-range" }
 // Protocol is [ServerAssigned].
 func (ServerRange) Protocol() RebalanceProtocol { return ServerAssigned }
 
-// PartitionRange is partitions Start to End-1 of Topic.
-type PartitionRange struct {
-	Topic      string
-	Start, End int32
+// RangeAssignment is [ServerRange]'s answer as ranges, without a
+// TopicPartition per partition: one range per member and topic, in one
+// pointer-free array, for callers that encode the answer or count it.
+type RangeAssignment struct {
+	// Topics names the topics the ranges refer to, in Go string order.
+	Topics []string
+	// Members maps each member ID to its ranges, sorted by topic. Every
+	// member appears, with nil when it gets nothing.
+	Members map[string][]TopicRange
 }
 
-// RangeAssignment maps each member ID to its ranges, one per topic,
-// sorted by topic. Every member appears, with nil when it gets nothing.
-type RangeAssignment map[string][]PartitionRange
+// TopicRange is partitions Start to End-1 of the topic
+// RangeAssignment.Topics[Topic].
+type TopicRange struct {
+	Topic, Start, End int32
+}
 
 // Assign returns each member's new target assignment.
 func (r ServerRange) Assign(g Group) (Assignment, error) {
-	ranges, cg, err := r.ranges(g)
+	ra, err := r.AssignRanges(g)
 	if err != nil {
 		return nil, err
 	}
 	total := 0
-	for _, rs := range ranges {
-		for _, pr := range rs {
-			total += int(pr.End - pr.Start)
+	for _, rs := range ra.Members {
+		for _, tr := range rs {
+			total += int(tr.End - tr.Start)
 		}
 	}
 	backing := make([]TopicPartition, 0, total)
-	a := make(Assignment, len(g.Members))
-	for m, rs := range ranges {
+	a := make(Assignment, len(ra.Members))
+	for id, rs := range ra.Members {
 		from := len(backing)
-		for _, pr := range rs {
-			for p := pr.Start; p < pr.End; p++ {
-				backing = append(backing, TopicPartition{pr.Topic, p})
+		for _, tr := range rs {
+			name := ra.Topics[tr.Topic]
+			for p := tr.Start; p < tr.End; p++ {
+				backing = append(backing, TopicPartition{name, p})
 			}
 		}
 		var list []TopicPartition
 		if len(backing) > from {
 			list = backing[from:len(backing):len(backing)]
 		}
-		a[cg.g.Members[m].ID] = list
+		a[id] = list
 	}
 	return a, nil
 }
 
-// AssignRanges returns the same answer as [ServerRange.Assign] as ranges,
-// without a TopicPartition per partition: for callers that encode it or
-// count it.
+// AssignRanges returns the answer of [ServerRange.Assign] as ranges.
 func (r ServerRange) AssignRanges(g Group) (RangeAssignment, error) {
-	ranges, cg, err := r.ranges(g)
-	if err != nil {
-		return nil, err
-	}
-	a := make(RangeAssignment, len(g.Members))
-	for m, rs := range ranges {
-		a[cg.g.Members[m].ID] = rs
-	}
-	return a, nil
-}
-
-// ranges computes every member's ranges, by member index.
-func (r ServerRange) ranges(g Group) ([][]PartitionRange, *compiledGroup, error) {
 	if err := r.Kafka.check(); err != nil {
-		return nil, nil, err
+		return RangeAssignment{}, err
 	}
 	sg, err := compileServer(g)
 	if err != nil {
-		return nil, nil, err
+		return RangeAssignment{}, err
 	}
 	cg := sg.cg
-	subscribers := make([]int32, len(cg.topics))
+	nt := len(cg.topics)
+	// Per topic: partitions per subscriber, how many take one more, the
+	// subscribers served and the next partition to give.
+	subscribers := make([]int32, nt)
+	total := 0
 	for _, m := range cg.kafkaOrder {
 		for _, t := range cg.subs[m] {
 			subscribers[t]++
 		}
+		total += len(cg.subs[m])
 	}
-	next := make([]int32, len(cg.topics))  // topic => first partition not yet given
-	taken := make([]int32, len(cg.topics)) // topic => subscribers served so far
-	out := make([][]PartitionRange, len(g.Members))
+	quota, extra := make([]int32, nt), make([]int32, nt)
+	for t, s := range subscribers {
+		if s > 0 {
+			quota[t], extra[t] = cg.numParts[t]/s, cg.numParts[t]%s
+		}
+	}
+	served, next := make([]int32, nt), make([]int32, nt)
+	// Topic indices follow Java's order of names; the result is in Go's.
 	goOrder := cg.goOrder()
-	sorted := slices.IsSorted(goOrder)
-	for _, m := range cg.kafkaOrder {
-		subs := cg.subs[m]
-		if len(subs) == 0 {
-			continue
-		}
-		rs := make([]PartitionRange, 0, len(subs))
-		for _, t := range subs {
-			n, s := cg.numParts[t], subscribers[t]
-			quota := n / s
-			if taken[t] < n%s {
-				quota++
-			}
-			taken[t]++
-			if quota > 0 {
-				rs = append(rs, PartitionRange{cg.topics[t], next[t], next[t] + quota})
-				next[t] += quota
-			}
-		}
-		if !sorted { // topic indices follow Java's order of names, not Go's
-			slices.SortFunc(rs, func(a, b PartitionRange) int { return strings.Compare(a.Topic, b.Topic) })
-		}
-		if len(rs) > 0 {
-			out[m] = rs
-		}
+	goRank := make([]int32, nt)
+	for k, t := range goOrder {
+		goRank[t] = int32(k)
 	}
-	return out, cg, nil
+	inGoOrder := slices.IsSorted(goOrder)
+
+	ra := RangeAssignment{Topics: make([]string, nt), Members: make(map[string][]TopicRange, len(g.Members))}
+	for k, t := range goOrder {
+		ra.Topics[k] = cg.topics[t]
+	}
+	backing := make([]TopicRange, 0, total)
+	for _, m := range cg.kafkaOrder {
+		from := len(backing)
+		for _, t := range cg.subs[m] {
+			q := quota[t]
+			if served[t] < extra[t] {
+				q++
+			}
+			served[t]++
+			if q > 0 {
+				backing = append(backing, TopicRange{goRank[t], next[t], next[t] + q})
+				next[t] += q
+			}
+		}
+		var rs []TopicRange
+		if len(backing) > from {
+			rs = backing[from:len(backing):len(backing)]
+			if !inGoOrder {
+				slices.SortFunc(rs, func(a, b TopicRange) int { return cmp.Compare(a.Topic, b.Topic) })
+			}
+		}
+		ra.Members[g.Members[m].ID] = rs
+	}
+	return ra, nil
 }

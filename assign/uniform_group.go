@@ -27,6 +27,11 @@ type serverGroup struct {
 	// held[pid] is the same for the current targets.
 	owner, held []int32
 	load        []int32 // position => partitions in owner
+
+	// heldPids[heldOff[m]:heldOff[m+1]] lists the pids of member m's
+	// current target, in Owned order, leaving out topics outside
+	// cg.topics.
+	heldOff, heldPids []int32
 }
 
 // compileServer validates g for the KIP-848 assignors and interns it.
@@ -64,16 +69,30 @@ func compileServer(g Group) (*serverGroup, error) {
 		sg.owner[i], sg.held[i] = -1, -1
 	}
 	sg.load = make([]int32, len(g.Members))
-	for pos, m := range sg.byPos {
-		if err := sg.readTarget(int32(pos), m); err != nil {
+	sg.heldOff = make([]int32, len(g.Members)+1)
+	owned := 0
+	for i := range g.Members {
+		owned += len(g.Members[i].Owned)
+	}
+	sg.heldPids = make([]int32, 0, owned)
+	after, _ := cg.goSteps()
+	pos := make([]int32, len(g.Members))
+	for p, m := range sg.byPos {
+		pos[m] = int32(p)
+	}
+	for m := range g.Members {
+		if err := sg.readTarget(pos[m], int32(m), after); err != nil {
 			return nil, err
 		}
+		sg.heldOff[m+1] = int32(len(sg.heldPids))
 	}
 	return sg, nil
 }
 
-// readTarget checks member m's current target and records it in held.
-func (sg *serverGroup) readTarget(pos, m int32) error {
+// readTarget checks member m's current target and records it in held
+// and heldPids. after is cg.goSteps' first result: a target listed in
+// sorted order goes from a topic to the next in Go order.
+func (sg *serverGroup) readTarget(pos, m int32, after []int32) error {
 	g := sg.cg.g
 	mem := &g.Members[m]
 	fail := func(tp TopicPartition, partition int32, err error) error {
@@ -89,7 +108,7 @@ func (sg *serverGroup) readTarget(pos, m int32) error {
 	for k, tp := range mem.Owned {
 		if k == 0 || tp.Topic != last {
 			last = tp.Topic
-			if t, known = sg.cg.topicIndex(tp.Topic); known {
+			if t, known = sg.cg.topicAfter(after, t, known, tp.Topic); known {
 				n, exists = sg.cg.numParts[t], true
 			} else {
 				if _, ok := g.TopicIDs[tp.Topic]; !ok {
@@ -109,8 +128,15 @@ func (sg *serverGroup) readTarget(pos, m int32) error {
 			return fail(tp, tp.Partition, fmt.Errorf("%w: also held by %q", ErrTargetConflict, g.Members[sg.byPos[h]].ID))
 		}
 		sg.held[pid] = pos
+		sg.heldPids = append(sg.heldPids, pid)
 	}
 	return nil
+}
+
+// heldBy returns the pids of member m's current target, in Owned order,
+// without the topics outside cg.topics.
+func (sg *serverGroup) heldBy(m int32) []int32 {
+	return sg.heldPids[sg.heldOff[m]:sg.heldOff[m+1]]
 }
 
 // sameNameSets reports whether every member names the same set of topic

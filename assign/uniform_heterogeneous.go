@@ -128,9 +128,12 @@ type topicScratch struct {
 // moved.
 func (h *heteroBuilder) balanceTopic(t int32, s *topicScratch) int {
 	sg, cg := h.sg, h.sg.cg
-	if h.bal.reset(h.subscribers[t], sg.load) <= 1 {
+	// The spread decides without sorting whether Kafka's balancer,
+	// initialized on these subscribers, would stop at once.
+	if lo, hi := loadSpread(h.subscribers[t], sg.load); hi-lo <= 1 {
 		return 0
 	}
+	h.bal.reset(h.subscribers[t], sg.load)
 	start, n := cg.start[t], cg.numParts[t]
 	owners := sg.owner[start : start+n]
 	s.parts = s.parts[:0]
@@ -199,6 +202,7 @@ func (h *heteroBuilder) balanceTopic(t int32, s *topicScratch) int {
 type loadRanges struct {
 	load   []int32
 	sorted []int32
+	counts []int32 // reset's counting sort
 
 	leastEnd   int   // exclusive
 	leastLevel int32 // partition count of the least-loaded range
@@ -209,21 +213,49 @@ type loadRanges struct {
 	nextMost           int
 }
 
-// reset sorts the subscribers and returns the spread of their loads.
-func (r *loadRanges) reset(subscribers, load []int32) int32 {
+// reset sorts the subscribers, given by ascending position, by load and
+// then position, and starts both ranges.
+func (r *loadRanges) reset(subscribers, load []int32) {
 	r.load = load
-	r.sorted = append(r.sorted[:0], subscribers...)
-	slices.SortFunc(r.sorted, func(a, b int32) int {
-		if c := cmp.Compare(load[a], load[b]); c != 0 {
-			return c
+	lo, hi := loadSpread(subscribers, load)
+	n := len(subscribers)
+	r.sorted = slices.Grow(r.sorted[:0], n)[:n]
+	if span := int(hi-lo) + 1; span <= 4*n+64 {
+		// A stable counting sort by load keeps ascending positions
+		// within a load: the comparator's order, in O(n + span).
+		r.counts = slices.Grow(r.counts[:0], span+1)[:span+1]
+		clear(r.counts)
+		for _, pos := range subscribers {
+			r.counts[load[pos]-lo+1]++
 		}
-		return cmp.Compare(a, b)
-	})
-	n := len(r.sorted)
-	lo, hi := load[r.sorted[0]], load[r.sorted[n-1]]
+		for k := 1; k <= span; k++ {
+			r.counts[k] += r.counts[k-1]
+		}
+		for _, pos := range subscribers {
+			k := load[pos] - lo
+			r.sorted[r.counts[k]] = pos
+			r.counts[k]++
+		}
+	} else {
+		copy(r.sorted, subscribers)
+		slices.SortFunc(r.sorted, func(a, b int32) int {
+			if c := cmp.Compare(load[a], load[b]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+	}
 	r.leastEnd, r.leastLevel, r.nextLeast = 0, lo-1, 0
 	r.mostStart, r.mostEnd, r.mostLevel, r.nextMost = n, n, hi+1, n-1
-	return hi - lo
+}
+
+// loadSpread returns the lowest and highest load of the subscribers.
+func loadSpread(subscribers, load []int32) (lo, hi int32) {
+	lo, hi = load[subscribers[0]], load[subscribers[0]]
+	for _, pos := range subscribers[1:] {
+		lo, hi = min(lo, load[pos]), max(hi, load[pos])
+	}
+	return lo, hi
 }
 
 // nextLeastLoaded returns the next member of the least-loaded range,

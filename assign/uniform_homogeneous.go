@@ -85,20 +85,12 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 // free, and returns the quota left and free.
 func (sg *serverGroup) keepUpTo(pos, m, quota int32, free []int32) (int32, []int32) {
 	cg := sg.cg
-	owned := cg.g.Members[m].Owned
-	held := int32(0)
-	for _, tp := range owned {
-		if t, ok := cg.topicIndex(tp.Topic); ok && sg.held[cg.start[t]+tp.Partition] == pos {
-			held++
+	held := sg.heldBy(m)
+	if int32(len(held)) <= quota { // everything stays, whatever the order
+		for _, pid := range held {
+			sg.owner[pid] = pos
 		}
-	}
-	if held <= quota { // everything stays, whatever the order
-		for _, tp := range owned {
-			if t, ok := cg.topicIndex(tp.Topic); ok {
-				sg.owner[cg.start[t]+tp.Partition] = pos
-			}
-		}
-		return quota - held, free
+		return quota - int32(len(held)), free
 	}
 	topics, parts := sg.targetTopics(m)
 	for k, t := range topics {

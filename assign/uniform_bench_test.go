@@ -1,0 +1,121 @@
+package assign
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"testing"
+)
+
+// kip848Shape is one of bench/README's shapes, built here by the same
+// formulas (bench/ is a module of its own), with topic ids derived from
+// the names.
+type kip848Shape struct {
+	name    string
+	hetero  bool
+	c, t, p int
+}
+
+var kip848Shapes = []kip848Shape{
+	{name: "uniform-1000x100000", c: 1000, t: 1000, p: 100},
+	{name: "uniform-2000x1000000", c: 2000, t: 100, p: 10000},
+	{name: "hetero-1000x2000t", hetero: true, c: 1000, t: 2000},
+}
+
+func (s kip848Shape) group() Group {
+	g := Group{Topics: map[string]int32{}, TopicIDs: map[string]TopicID{}}
+	names := make([]string, s.t)
+	for i := range names {
+		names[i] = fmt.Sprintf("topic-%05d", i)
+		n := int32(s.p)
+		if s.hetero {
+			n = int32(1 + (i*7919)%64)
+		}
+		g.Topics[names[i]] = n
+		g.TopicIDs[names[i]] = nameTopicID(names[i])
+	}
+	for j := range s.c {
+		m := Member{ID: fmt.Sprintf("consumer-%05d", j), Topics: names}
+		if s.hetero {
+			m.Topics = nil
+			for i, n := range names {
+				if (i*31+j*17)%5 < 3 {
+					m.Topics = append(m.Topics, n)
+				}
+			}
+		}
+		g.Members = append(g.Members, m)
+	}
+	return g
+}
+
+// nameTopicID derives a fixed id from a topic name.
+func nameTopicID(name string) TopicID {
+	var id TopicID
+	h := fnv.New128a()
+	h.Write([]byte(name))
+	copy(id[:], h.Sum(nil))
+	binary.BigEndian.PutUint16(id[:], binary.BigEndian.Uint16(id[:])|1)
+	return id
+}
+
+// churned returns g after fresh (its assignment by s): everyone holds its
+// target, then consumer-00000 leaves (leave1: consumer-new takes its
+// place) or consumer-new joins (join1).
+func churned(g Group, fresh Assignment, leave bool) Group {
+	out := g
+	out.Members = make([]Member, 0, len(g.Members)+1)
+	for _, m := range g.Members {
+		m.Owned = fresh[m.ID]
+		if leave && m.ID == "consumer-00000" {
+			m = Member{ID: "consumer-new", Topics: m.Topics}
+		}
+		out.Members = append(out.Members, m)
+	}
+	if !leave {
+		out.Members = append(out.Members, Member{ID: "consumer-new", Topics: g.Members[0].Topics})
+	}
+	return out
+}
+
+// BenchmarkKIP848 times Assign (and ServerRange.AssignRanges) on the
+// bench/README shapes. Each shape's groups are built in its own
+// sub-benchmark, so that the heap holds one shape at a time.
+func BenchmarkKIP848(b *testing.B) {
+	for _, sh := range kip848Shapes {
+		b.Run("shape="+sh.name, func(b *testing.B) {
+			g := sh.group()
+			for _, s := range []Strategy{Uniform{}, ServerRange{}} {
+				fresh, err := s.Assign(g)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, churn := range []string{"fresh", "leave1", "join1"} {
+					in := g
+					switch churn {
+					case "leave1":
+						in = churned(g, fresh, true)
+					case "join1":
+						in = churned(g, fresh, false)
+					}
+					b.Run(fmt.Sprintf("strategy=%s/churn=%s", s.Name(), churn), func(b *testing.B) {
+						for b.Loop() {
+							if _, err := s.Assign(in); err != nil {
+								b.Fatal(err)
+							}
+						}
+					})
+					if r, ok := s.(ServerRange); ok {
+						b.Run(fmt.Sprintf("strategy=%s-ranges/churn=%s", s.Name(), churn), func(b *testing.B) {
+							for b.Loop() {
+								if _, err := r.AssignRanges(in); err != nil {
+									b.Fatal(err)
+								}
+							}
+						})
+					}
+				}
+			}
+		})
+	}
+}
