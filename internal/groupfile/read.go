@@ -15,7 +15,15 @@
 //	    "owned": {"t1": [0, 1]},                 // optional: previously owned partitions
 //	    "generation": 3,                         // optional: generation of owned
 //	    "protocols": ["cooperative-sticky", "range"]}  // optional: for the vote, in preference order
-//	 ]}
+//	 ],
+//	 "topicIds": {"t1": "Yp0cT2sWQ7ChA0qyU5Ckdg"}} // optional: Kafka topic ids, 22-character base64
+//
+// Only the KIP-848 server-side assignors ([assign.Uniform],
+// [assign.ServerRange]) read "topicIds"; for them a member's "owned" is its
+// current target assignment, and the order of its keys and of each
+// partition list matters (see [assign.Uniform]). The reader keeps both
+// orders in [assign.Member.Owned]: topics in the order of the keys, each
+// topic's partitions as listed.
 //
 // The reader is strict: unknown or repeated keys, values of the wrong type,
 // numbers that are not integers in int32 and missing required fields
@@ -67,6 +75,9 @@ var (
 	ErrDuplicateKey = errors.New("duplicate key")
 	// ErrMissingField is a required field that is absent or null.
 	ErrMissingField = errors.New("missing field")
+	// ErrTopicID is a topic id that is not 22 characters of URL-safe
+	// base64; the error's Path names the topic.
+	ErrTopicID = errors.New("not a Kafka topic id (22 characters of URL-safe base64, as kafka-topics.sh prints TopicId)")
 )
 
 // Error reports what is wrong in a group file and where.
@@ -367,6 +378,11 @@ func (g *groupReader) read(e *Entry) *Error {
 		case "members":
 			haveMembers = true
 			e.Group.Members, e.Protocols, err = g.members()
+		case "topicIds":
+			var null bool
+			if null, err = g.null(); !null && err == nil {
+				e.Group.TopicIDs, err = g.topicIDs()
+			}
 		default:
 			err = g.unknown("", key, keyOff)
 		}
@@ -408,6 +424,26 @@ func (g *groupReader) topics() (map[string]int32, *Error) {
 		n, err := g.int32(field("topics", key))
 		out[key] = n
 		return err
+	})
+	return out, err
+}
+
+func (g *groupReader) topicIDs() (map[string]assign.TopicID, *Error) {
+	out := make(map[string]assign.TopicID)
+	err := g.obj("topicIds", func(key string, _ int) *Error {
+		path := field("topicIds", key)
+		g.d.skipSpace()
+		off := g.d.pos
+		s, err := g.str(path)
+		if err != nil {
+			return err
+		}
+		id, perr := assign.ParseTopicID(s)
+		if perr != nil {
+			return g.d.errAt(off, path, fmt.Errorf("%w: %q", ErrTopicID, s))
+		}
+		out[key] = id
+		return nil
 	})
 	return out, err
 }

@@ -190,6 +190,18 @@ func AppendGroup(buf []byte, e Entry) ([]byte, error) {
 		}
 		w.raw("}")
 	}
+	if g.TopicIDs != nil {
+		w.raw(`,"topicIds":{`)
+		for i, t := range sortedKeys(g.TopicIDs) {
+			if i > 0 {
+				w.raw(",")
+			}
+			w.str(t)
+			w.raw(":")
+			w.str(g.TopicIDs[t].String())
+		}
+		w.raw("}")
+	}
 	w.raw(`,"members":[`)
 	for i, m := range g.Members {
 		if i > 0 {
