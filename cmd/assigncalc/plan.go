@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
@@ -16,18 +17,24 @@ func planCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "plan",
 		Usage:     "assign a batch of groups read as JSON: one result per group and strategy",
-		UsageText: "assigncalc plan --in FILE|- [--strategy NAME|all] [--format jsonl|json|table|csv]",
+		UsageText: "assigncalc plan --in FILE|- [--strategy NAME|all] [--kafka 4.0|4.1] [--format jsonl|json|table|csv]",
 		Description: "Reads groups in the JSON contract (one object, or JSON lines of many groups) and prints,\n" +
 			"for each group and strategy, {\"name\", \"strategy\", \"assignment\", \"stats\"} or {\"name\", \"strategy\", \"error\"}.\n" +
 			"A group with bad content gets an error line and the others still run; malformed JSON stops\n" +
 			"the reading. Exit status: 0 if every group was assigned, 2 if any had bad input (after\n" +
 			"printing every line), 1 if a strategy failed internally.\n\n" +
-			"Example:\n" +
-			"   assigncalc plan --in groups.jsonl --strategy range,roundrobin --format jsonl",
+			"The KIP-848 server-side assignors uniform and server-range (group.protocol=consumer) read\n" +
+			"each member's \"owned\" as its current target and the group's \"topicIds\"; a topic without an\n" +
+			"id gets one derived from its name, with a warning, and the answer is then exact only for a\n" +
+			"cluster whose topics have those ids.\n\n" +
+			"Examples:\n" +
+			"   assigncalc plan --in groups.jsonl --strategy range,roundrobin --format jsonl\n" +
+			"   assigncalc plan --in groups.jsonl --strategy uniform,server-range --kafka 4.0",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "in", Usage: "read groups from `FILE` (- for stdin)"},
 			&cli.StringSliceFlag{Name: "strategy", Usage: "assign with strategy `NAME`: " + strategyChoices() + ", or all; repeatable, comma-separated (default: range)"},
 			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: jsonl, json, table, csv (default: table on a terminal, jsonl otherwise)"},
+			&cli.StringFlag{Name: "kafka", Usage: "reproduce the server-side assignors of Kafka `VERSION`: 4.0, 4.1 (default: 4.1; 4.0.1 and later 4.0 patches compute as 4.1)"},
 		},
 		Action: func(c *cli.Context) error { return plan(e, c) },
 	}
@@ -72,6 +79,10 @@ func plan(e *env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	server, err := withKafkaVersion(strategies, c.String("kafka"))
+	if err != nil {
+		return err
+	}
 	def := formatJSONL
 	if e.terminal {
 		def = formatTable
@@ -109,6 +120,12 @@ func plan(e *env, c *cli.Context) error {
 			}
 			continue
 		}
+		if server {
+			var derived []string
+			if entry.Group, derived = groupfile.DeriveTopicIDs(entry.Group); len(derived) > 0 {
+				e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(groups, entry.Name), nameList(derived))
+			}
+		}
 		groupBad := false
 		for _, s := range strategies {
 			r := groupfile.Result{Name: entry.Name, Strategy: s.Name(), Members: groupfile.MemberIDs(entry.Group)}
@@ -144,6 +161,47 @@ func plan(e *env, c *cli.Context) error {
 		return &statusError{code: exitInput, msg: fmt.Sprintf("%d of %d groups had bad input; see the error lines", bad, groups)}
 	}
 	return nil
+}
+
+// withKafkaVersion sets the Kafka version named by --kafka (version) on
+// the server-side strategies, and reports whether there are any.
+func withKafkaVersion(strategies []assign.Strategy, version string) (bool, error) {
+	v := assign.Kafka41
+	if version != "" {
+		var err error
+		if v, err = assign.ParseKafkaVersion(version); err != nil {
+			return false, &usageError{fmt.Errorf("--kafka: %w", err)}
+		}
+	}
+	server := false
+	for i, s := range strategies {
+		switch s.(type) {
+		case assign.Uniform:
+			strategies[i], server = assign.Uniform{Kafka: v}, true
+		case assign.ServerRange:
+			strategies[i], server = assign.ServerRange{Kafka: v}, true
+		}
+	}
+	if version != "" && !server {
+		return false, usagef("--kafka: applies to the server-side strategies uniform and server-range only")
+	}
+	return server, nil
+}
+
+// nameList quotes up to three names, then counts the rest.
+func nameList(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i == 3 {
+			fmt.Fprintf(&b, " and %d more", len(names)-3)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(n))
+	}
+	return b.String()
 }
 
 // resultOf is the contract's result line of o, an outcome of e's group.

@@ -121,7 +121,46 @@ func TestPlanGolden(t *testing.T) {
 		{name: "plan_missing_in", args: []string{"plan"}, status: 2},
 		{name: "plan_missing_file", args: []string{"plan", "--in", "testdata/does-not-exist.jsonl"}, status: 2},
 		{name: "plan_unknown_flag", args: []string{"plan", "--inn", "x"}, status: 2},
+		// Kafka 4.0.0 moves partition 3 of this balanced group to A; 4.1
+		// keeps it (KAFKA-18688). TestPlanKafkaVersions checks the answers.
+		{name: "plan_uniform_kafka40", args: []string{"plan", "--in", "testdata/plan_kip848_balanced.jsonl", "--strategy", "uniform", "--kafka", "4.0", "--format", "table"}},
+		{name: "plan_uniform_kafka41", args: []string{"plan", "--in", "testdata/plan_kip848_balanced.jsonl", "--strategy", "uniform,server-range", "--kafka", "4.1", "--format", "jsonl"}},
+		{name: "plan_uniform_derived_ids", args: []string{"plan", "--in", "-", "--strategy", "uniform"},
+			stdin: `{"name": "no-ids", "topics": {"t0": 3, "t1": 3}, "members": [{"id": "C0", "topics": ["t0", "t1"]}, {"id": "C1", "topics": ["t0", "t1"]}]}`},
+		{name: "plan_kafka_unknown_version", args: []string{"plan", "--in", "-", "--strategy", "uniform", "--kafka", "3.9"}, status: 2},
+		{name: "plan_kafka_client_strategy", args: []string{"plan", "--in", "-", "--strategy", "range", "--kafka", "4.1"}, status: 2},
 	})
+}
+
+// TestPlanKafkaVersions checks, independently of the goldens, the answers
+// worked by hand (and printed by Kafka's own assignors, see
+// assign/testdata/kip848) for the balanced group of
+// plan_kip848_balanced.jsonl: four partitions of t over A, B, C, iterated
+// in that order (hash buckets 1, 2, 3), holding 0 | 1 | 2,3. The quota is
+// 1 with one +1. Kafka 4.0.0 gives the +1 to A, the first member: A keeps
+// 0 and waits for one more, C keeps 2 (HashSet order) and releases 3,
+// which goes to A. Kafka 4.1 lets A and B give the +1 back, as members
+// remain that can take it, and C keeps both.
+func TestPlanKafkaVersions(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		want    map[string]map[string][]int32
+	}{
+		{"4.0", map[string]map[string][]int32{"A": {"t": {0, 3}}, "B": {"t": {1}}, "C": {"t": {2}}}},
+		{"4.1", map[string]map[string][]int32{"A": {"t": {0}}, "B": {"t": {1}}, "C": {"t": {2, 3}}}},
+	} {
+		stdout, stderr, status := runCase(cliCase{args: []string{"plan", "--in", "testdata/plan_kip848_balanced.jsonl", "--strategy", "uniform", "--kafka", tc.version, "--format", "jsonl"}})
+		if status != 0 {
+			t.Fatalf("--kafka %s: status %d: %s", tc.version, status, stderr)
+		}
+		got := parsePlanLines(t, []byte(stdout))
+		if len(got) != 1 {
+			t.Fatalf("--kafka %s: %d lines", tc.version, len(got))
+		}
+		if diff := cmp.Diff(tc.want, got[0].Assignment); diff != "" {
+			t.Errorf("--kafka %s mismatch (-want +got):\n%s", tc.version, diff)
+		}
+	}
 }
 
 // TestPlanMixedBatch checks, independently of the golden files, what the
