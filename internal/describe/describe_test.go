@@ -1,0 +1,176 @@
+package describe
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/google/go-cmp/cmp"
+)
+
+// The files in testdata/ were written from the printf formats of Kafka's
+// ConsumerGroupCommand (columns padded to the widest value, at least 15
+// characters; GROUP-INSTANCE-ID at least 17, empty for a dynamic member;
+// a blank line before the header), with the member IDs Java consumers get
+// (client.id, "-", a UUID). The expectations below are read off those
+// files by hand.
+
+const (
+	c0 = "consumer-orders-1-5f0c6a1e-2b7d-4a0e-9d3c-1f2e3d4c5b6a"
+	c1 = "consumer-orders-2-0a1b2c3d-4e5f-4061-8a9b-cdef01234567"
+	c2 = "consumer-orders-3-99999999-8888-4777-8666-555544443333"
+)
+
+func tp(topic string, p int32) assign.TopicPartition {
+	return assign.TopicPartition{Topic: topic, Partition: p}
+}
+
+func tps(pairs ...any) []assign.TopicPartition {
+	var out []assign.TopicPartition
+	for i := 0; i < len(pairs); i += 2 {
+		out = append(out, tp(pairs[i].(string), int32(pairs[i+1].(int))))
+	}
+	return out
+}
+
+func parseFile(t *testing.T, name string) (*Snapshot, error) {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return Parse(f)
+}
+
+func TestParse(t *testing.T) {
+	host := func(m Member, h, client string) Member { m.Host, m.ClientID = h, client; return m }
+	tests := []struct {
+		file string
+		want *Snapshot
+	}{
+		{"offsets_4x.txt", &Snapshot{Name: "orders-app", View: OffsetsView,
+			Members: []Member{
+				host(Member{ID: c0, Owned: tps("orders", 0, "orders", 1)}, "/10.0.0.1", "consumer-orders-1"),
+				host(Member{ID: c1, Owned: tps("orders", 2, "payments", 0)}, "/10.0.0.2", "consumer-orders-2"),
+				{ID: c2}, // listed with TOPIC and PARTITION "-": owns nothing
+			},
+			Unowned: tps("payments", 1),
+			Lag:     map[assign.TopicPartition]int64{tp("orders", 0): 50, tp("orders", 1): 0, tp("orders", 2): 1000, tp("payments", 0): 2, tp("payments", 1): 0},
+		}},
+		{"offsets_verbose.txt", &Snapshot{Name: "orders-app", View: OffsetsView,
+			Members: []Member{
+				host(Member{ID: c0, Owned: tps("orders", 0, "orders", 1)}, "/10.0.0.1", "consumer-orders-1"),
+				host(Member{ID: c1, Owned: tps("orders", 2)}, "/10.0.0.2", "consumer-orders-2"),
+			},
+			Lag: map[assign.TopicPartition]int64{tp("orders", 0): 50, tp("orders", 1): 0, tp("orders", 2): 1000},
+		}},
+		{"offsets_kip175.txt", &Snapshot{View: OffsetsView,
+			Members: []Member{
+				host(Member{ID: c0, Owned: tps("orders", 0, "orders", 1)}, "/10.0.0.1", "consumer-orders-1"),
+				host(Member{ID: c1, Owned: tps("orders", 2, "payments", 0)}, "/10.0.0.2", "consumer-orders-2"),
+			},
+			Lag: map[assign.TopicPartition]int64{tp("orders", 0): 50, tp("orders", 1): 0, tp("orders", 2): 1000, tp("payments", 0): 2},
+		}},
+		{"members_scala.txt", &Snapshot{Name: "orders-app", View: MembersView,
+			Members: []Member{
+				host(Member{ID: c0, Owned: tps("orders", 0, "orders", 1, "payments", 1)}, "/10.0.0.1", "consumer-orders-1"),
+				host(Member{ID: c1, Owned: tps("orders", 2, "payments", 0)}, "/10.0.0.2", "consumer-orders-2"),
+				host(Member{ID: c2}, "/10.0.0.3", "consumer-orders-3"),
+			},
+			Lag: map[assign.TopicPartition]int64{},
+		}},
+		// c1's GROUP-INSTANCE-ID is blank: the row is cut at the header's
+		// positions.
+		{"members_scala_static.txt", &Snapshot{Name: "orders-app", View: MembersView,
+			Members: []Member{
+				host(Member{ID: c0, InstanceID: "orders-host-a", Owned: tps("orders", 0, "orders", 1)}, "/10.0.0.1", "consumer-orders-1"),
+				host(Member{ID: c1, Owned: tps("orders", 2)}, "/10.0.0.2", "consumer-orders-2"),
+			},
+			Lag: map[assign.TopicPartition]int64{},
+		}},
+		{"members_kip1099.txt", &Snapshot{Name: "orders-app", View: KIP1099View,
+			Members: []Member{
+				host(Member{ID: c0, InstanceID: "orders-host-a", Owned: tps("orders", 0, "orders", 1, "payments", 1), Target: tps("orders", 0, "orders", 1, "payments", 1)}, "/10.0.0.1", "consumer-orders-1"),
+				host(Member{ID: c1, Owned: tps("orders", 2, "payments", 0), Target: tps("orders", 2)}, "/10.0.0.2", "consumer-orders-2"),
+				host(Member{ID: c2, Target: tps("payments", 0)}, "/10.0.0.3", "consumer-orders-3"),
+			},
+			Lag: map[assign.TopicPartition]int64{},
+		}},
+		{"plain.csv", &Snapshot{View: CSVView,
+			Members: []Member{{ID: "c0", Owned: tps("orders", 0, "orders", 1)}, {ID: "c1", Owned: tps("orders", 2, "payments", 0)}},
+			Lag:     map[assign.TopicPartition]int64{tp("orders", 0): 50, tp("orders", 1): 0, tp("orders", 2): 1000},
+		}},
+		{"noheader.csv", &Snapshot{View: CSVView,
+			Members: []Member{{ID: "c0", Owned: tps("orders", 0)}, {ID: "c1", Owned: tps("orders", 1)}},
+			Lag:     map[assign.TopicPartition]int64{},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			got, err := parseFile(t, tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Parse(%s) mismatch (-want +got):\n%s", tt.file, diff)
+			}
+		})
+	}
+}
+
+// TestParseRefused: layouts that do not say who owns what are refused,
+// naming the view to use instead.
+func TestParseRefused(t *testing.T) {
+	tests := []struct {
+		file string
+		want error
+		line int
+	}{
+		{"members_plain.txt", ErrNoAssignment, 2},
+		{"members_38.txt", ErrNoAssignment, 3},
+		{"two_groups.txt", ErrManyGroups, 12}, // lines 1-8 orders-app, 9-10 blank, 11 the header again, 12 billing-app
+	}
+	for _, tt := range tests {
+		_, err := parseFile(t, tt.file)
+		var de *Error
+		if !errors.Is(err, tt.want) || !errors.As(err, &de) || de.Line != tt.line {
+			t.Errorf("Parse(%s) = %v, want an *Error at line %d wrapping %v", tt.file, err, tt.line, tt.want)
+		}
+	}
+}
+
+// TestGroup: the group built from the offsets view, with what is assumed.
+// orders lists 0-2, so 3 partitions; payments lists 0-1, so 2 unless
+// given (here 4); everyone subscribes to both; c2 owns nothing.
+func TestGroup(t *testing.T) {
+	s, err := parseFile(t, "offsets_4x.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, notes := s.Group(map[string]int32{"payments": 4}, map[string][]string{c2: {"payments"}})
+	both := []string{"orders", "payments"}
+	want := assign.Group{
+		Topics: map[string]int32{"orders": 3, "payments": 4},
+		Members: []assign.Member{
+			{ID: c0, Topics: both, Owned: tps("orders", 0, "orders", 1), Generation: 1},
+			{ID: c1, Topics: both, Owned: tps("orders", 2, "payments", 0), Generation: 1},
+			{ID: c2, Topics: []string{"payments"}, Generation: -1},
+		},
+	}
+	if diff := cmp.Diff(want, g); diff != "" {
+		t.Errorf("Group mismatch (-want +got):\n%s", diff)
+	}
+	wantNotes := []string{
+		"partition counts from the highest partition listed: orders:3 (give --topics NAME:COUNT for more)",
+		"2 of 3 members subscribe to every topic listed (orders, payments): describe output shows no subscriptions",
+	}
+	if diff := cmp.Diff(wantNotes, notes); diff != "" {
+		t.Errorf("notes mismatch (-want +got):\n%s", diff)
+	}
+	if err := g.Validate(); err != nil {
+		t.Errorf("the group is invalid: %v", err)
+	}
+}
