@@ -57,18 +57,25 @@ func answerOf(a Assignment) map[string]map[string][]int32 {
 	return out
 }
 
+// TestKIP848Goldens checks the answers Kafka's assignors printed for the
+// random groups of groups.jsonl and for the stories of scenarios.jsonl
+// (Kafka's own assignor test scenarios and the issue's, written as data:
+// fresh groups, joins, leaves, subscription changes, partitions added, a
+// topic deleted, static members, the 4.0 and 4.1 difference).
 func TestKIP848Goldens(t *testing.T) {
-	groups := readKIP848Groups(t, filepath.Join("testdata", "kip848", "groups.jsonl"))
-	for _, run := range kip848Runs {
-		t.Run(run.file, func(t *testing.T) {
-			want := readOracleAnswers(t, filepath.Join("testdata", "kip848", run.file))
-			if len(want) != len(groups) {
-				t.Fatalf("%d answers for %d groups", len(want), len(groups))
-			}
-			for i, g := range groups {
-				checkAgainstOracle(t, run.strategy, g, want[i])
-			}
-		})
+	for _, set := range []struct{ groups, prefix string }{{"groups.jsonl", ""}, {"scenarios.jsonl", "scenarios."}} {
+		groups := readKIP848Groups(t, filepath.Join("testdata", "kip848", set.groups))
+		for _, run := range kip848Runs {
+			t.Run(set.prefix+run.file, func(t *testing.T) {
+				want := readOracleAnswers(t, filepath.Join("testdata", "kip848", set.prefix+run.file))
+				if len(want) != len(groups) {
+					t.Fatalf("%d answers for %d groups", len(want), len(groups))
+				}
+				for i, g := range groups {
+					checkAgainstOracle(t, run.strategy, g, want[i])
+				}
+			})
+		}
 	}
 }
 
