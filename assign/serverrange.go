@@ -28,9 +28,9 @@ import (
 // for S subscriptions, plus one entry per partition for [ServerRange.Assign]
 // ([ServerRange.AssignRanges] returns one range per member and topic).
 //
-// Topic ids are not needed to compute it, but like [Uniform] it checks
-// those given ([CheckTopicIDs]), and refuses current targets Kafka could
-// not hold ([ErrTargetConflict], [ErrTargetOutOfRange]).
+// Topic ids are not needed to compute it, but it checks those given
+// ([CheckTopicIDs]). It does not read the current targets at all, so
+// unlike [Uniform] it does not refuse targets Kafka could not hold.
 //
 // # Example
 //
@@ -103,11 +103,13 @@ func (r ServerRange) AssignRanges(g Group) (RangeAssignment, error) {
 	if err := r.Kafka.check(); err != nil {
 		return RangeAssignment{}, err
 	}
-	sg, err := compileServer(g)
+	cg, err := compile(g, ownedIgnored)
 	if err != nil {
 		return RangeAssignment{}, err
 	}
-	cg := sg.cg
+	if err := CheckTopicIDs(g); err != nil {
+		return RangeAssignment{}, err
+	}
 	nt := len(cg.topics)
 	// Per topic: partitions per subscriber, how many take one more, the
 	// subscribers served and the next partition to give.
