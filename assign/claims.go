@@ -2,7 +2,8 @@ package assign
 
 // claimTable is the resolution of every claim: rules 2, 3 and 5 per
 // partition (numbered as in compiledGroup.start), members by rank in
-// Kafka's member order. Rule 4 is the reader's: see keepable.
+// Kafka's member order. Rule 4 is the reader's: the sticky strategies
+// apply it in stickyProblem.keepable.
 //
 // Claims are what the members' Owned lists say about who owned what before
 // this rebalance. Every reader of Owned goes through this file: the sticky
@@ -141,21 +142,6 @@ func (ct *claimTable) previousOwners(cg *compiledGroup, subscribes func(r rank, 
 			}
 		}
 	}
-}
-
-// keepable applies rule 4: it returns owner with the owners that no
-// longer subscribe to their partition's topic replaced by -1, in place,
-// so that owner then names the claim each partition may keep. The table
-// keeps state, so a reader still knows such a partition is held.
-func (ct *claimTable) keepable(cg *compiledGroup, subscribes func(r rank, t int32) bool) []int32 {
-	for t := range cg.numParts {
-		for pid := cg.start[t]; pid < cg.start[t+1]; pid++ {
-			if r := ct.owner[pid]; r >= 0 && !subscribes(rank(r), int32(t)) {
-				ct.owner[pid] = -1
-			}
-		}
-	}
-	return ct.owner
 }
 
 // resolveListed resolves the claims compile listed per member

@@ -256,7 +256,7 @@ func (sp *stickyProblem) claims() {
 	ct.previousOwners(cg, sp.subscribes)
 	claim := ct.owner
 	if !sp.identical {
-		claim = ct.keepable(cg, sp.subscribes) // with identical subscriptions every owner still subscribes
+		claim = sp.keepable(ct) // with identical subscriptions every owner still subscribes
 	}
 	sp.prob.Claim, sp.prob.Prev = claim, ct.prev
 	sp.state = ct.state
@@ -268,6 +268,26 @@ func (sp *stickyProblem) claims() {
 	// them the same way, so that the two answers agree whenever
 	// CooperativeSticky has nothing to withhold.
 	sp.prob.Late = ct.state
+}
+
+// keepable applies rule 4 of the claims (see claimTable): it returns
+// ct.owner with the owners that no longer subscribe to their partition's
+// topic replaced by -1, in place, so that it then names the claim each
+// partition may keep. ct.state still says such a partition is held.
+// (A loop of its own, not a function value passed to the claim table:
+// the call per partition cost 1.4% of a cooperative round on 1,000
+// heterogeneous members in instructions, BenchmarkCooperativeSticky/
+// heterogeneous/members=1000/topics=2000/leave-join.)
+func (sp *stickyProblem) keepable(ct *claimTable) []int32 {
+	cg := sp.cg
+	for t := range cg.numParts {
+		for pid := cg.start[t]; pid < cg.start[t+1]; pid++ {
+			if r := ct.owner[pid]; r >= 0 && !sp.subscribes(rank(r), int32(t)) {
+				ct.owner[pid] = -1
+			}
+		}
+	}
+	return ct.owner
 }
 
 // subscribes reports whether the member of rank r subscribes to topic t.
