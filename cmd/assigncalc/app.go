@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/internal/describe"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
 )
@@ -38,6 +39,11 @@ type env struct {
 // warnf prints a warning on one line of stderr.
 func (e *env) warnf(format string, args ...any) {
 	fmt.Fprintf(e.stderr, "assigncalc: warning: "+format+"\n", args...)
+}
+
+// notef prints, on one line of stderr, something the command assumed.
+func (e *env) notef(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "assigncalc: assumed: "+format+"\n", args...)
 }
 
 // run runs the command line args (args[0] is the program name) and returns
@@ -124,8 +130,9 @@ func isInputError(err error) bool {
 		ue *usageError
 		ie *assign.InputError
 		ge *groupfile.Error
+		de *describe.Error
 	)
-	return errors.As(err, &ue) || errors.As(err, &ie) || errors.As(err, &ge) ||
+	return errors.As(err, &ue) || errors.As(err, &ie) || errors.As(err, &ge) || errors.As(err, &de) ||
 		errors.Is(err, assign.ErrUnknownStrategy) ||
 		errors.Is(err, syscall.EISDIR) // --in DIR: opened, then unreadable
 }

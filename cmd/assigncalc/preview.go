@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
@@ -43,11 +44,11 @@ func preview(e *env, c *cli.Context) error {
 	if err != nil {
 		return &usageError{fmt.Errorf("--strategy: %w", err)}
 	}
-	entry, err := groupFromFlags(e, c)
+	in, err := readGroup(e, c)
 	if err != nil {
 		return err
 	}
-	g := entry.Group
+	entry, g := in.Entry, in.Group
 	if err := g.Validate(); err != nil {
 		return err
 	}
@@ -93,11 +94,19 @@ func preview(e *env, c *cli.Context) error {
 	}
 
 	w := e.stdout
-	title := describe(g)
+	title := groupSummary(g)
 	if entry.Name != "" {
 		title = entry.Name + ": " + title
 	}
-	fmt.Fprintf(w, "%s\n\n", title)
+	fmt.Fprintf(w, "%s\n", title)
+	if entry.Name != "" {
+		co, err := coordinatorOf(entry.Name, assign.DefaultOffsetsPartitions)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "coordinator: partition %d of __consumer_offsets (of %d, the default offsets.topic.num.partitions)\n", co.Partition, co.Partitions)
+	}
+	fmt.Fprintln(w)
 	cmpTable := &table{
 		header: []string{"STRATEGY", "MIN", "MAX", "SPREAD", "STDDEV", "IDLE"},
 		aligns: []align{left, right, right, right, right, right, right},
@@ -135,7 +144,7 @@ func preview(e *env, c *cli.Context) error {
 	}
 	fmt.Fprintf(w, "\n%s:\n", chosen.strategy.Name())
 	target := chosen.target()
-	return memberTable(w, g, chosen, assign.Summarize(g, target), c.Bool("all"), e.colour)
+	return memberTable(w, g, chosen, assign.Summarize(g, target), in.lag, c.Bool("all"), e.colour)
 }
 
 // pendingCount is the number of partitions a cooperative outcome withholds
@@ -156,10 +165,17 @@ func pendingCount(o outcome) int {
 //
 // For a cooperative outcome that withholds partitions this round, two more
 // columns show what each member revokes now and receives in the follow-up
-// rebalance; PARTITIONS and COUNT show the target.
-func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, all, colour bool) error {
+// rebalance; PARTITIONS and COUNT show the target. With lag known (from
+// --from-describe), LAG and MAX LAG sum and top the lag of each member's
+// partitions, so that a member holding the hot partitions stands out.
+func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, lag map[assign.TopicPartition]int64, all, colour bool) error {
 	a := o.target()
-	t := &table{header: []string{"MEMBER", "PARTITIONS", "COUNT", ""}, aligns: []align{left, left, right, left}}
+	t := &table{header: []string{"MEMBER", "PARTITIONS", "COUNT"}, aligns: []align{left, left, right}}
+	if lag != nil {
+		t.header = append(t.header, "LAG", "MAX LAG")
+		t.aligns = append(t.aligns, right, right)
+	}
+	t.header = append(t.header, "")
 	coop := pendingCount(o) > 0
 	if coop {
 		t.header = append(t.header, "REVOKED NOW", "THEN RECEIVES")
@@ -175,7 +191,16 @@ func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, all, c
 			parts = truncate(parts, partitionsWide)
 		}
 		n := len(a[id])
-		row := []string{id, parts, itoa(n), bar(n, st.Max, mean, colour)}
+		row := []string{id, parts, itoa(n)}
+		if lag != nil {
+			sum, top, known := lagOf(a[id], lag)
+			if known {
+				row = append(row, strconv.FormatInt(sum, 10), strconv.FormatInt(top, 10))
+			} else {
+				row = append(row, "-", "-")
+			}
+		}
+		row = append(row, bar(n, st.Max, mean, colour))
 		if coop {
 			revoked, pending := compact(o.plan.Revoked[id]), compact(o.plan.Pending[id])
 			if !all {
@@ -213,4 +238,17 @@ func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, all, c
 	}
 	_, err := fmt.Fprintf(w, "%d members, most loaded and least loaded shown; --all lists every member\n", len(g.Members))
 	return err
+}
+
+// lagOf sums and tops the known lag of tps; known is false when no
+// partition of tps has one.
+func lagOf(tps []assign.TopicPartition, lag map[assign.TopicPartition]int64) (sum, top int64, known bool) {
+	for _, tp := range tps {
+		if l, ok := lag[tp]; ok {
+			sum += l
+			top = max(top, l)
+			known = true
+		}
+	}
+	return sum, top, known
 }

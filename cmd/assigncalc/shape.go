@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/internal/describe"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
 )
@@ -25,12 +26,37 @@ func shapeFlags() []cli.Flag {
 		&cli.IntFlag{Name: "replicas", DefaultText: "1 with --racks", Usage: "place `N` replicas of each partition on consecutive racks of --racks, for a rack-aware preview"},
 		&cli.StringFlag{Name: "racks", Usage: "racks `A,B,...` to place replicas on; members of --members get them in turn"},
 		&cli.StringFlag{Name: "in", Usage: "read the group from `FILE` in the JSON contract (- for stdin) instead of the flags above"},
+		&cli.StringFlag{Name: "from-describe", Usage: "read the group and what each member owns from `FILE` (- for stdin): the output of kafka-consumer-groups.sh --describe [--members --verbose], or CSV member,topic,partition[,lag]; --topics and --member override the counts and subscriptions it lacks"},
 	}
+}
+
+// groupInput is a group read from the flags, with what else the input
+// says about it.
+type groupInput struct {
+	groupfile.Entry
+
+	// lag is each partition's lag, from --from-describe; nil when unknown.
+	lag map[assign.TopicPartition]int64
 }
 
 // groupFromFlags builds the group the shape flags or --in describe, and the
 // warnings Kafka's tolerance deserves (subscriptions to unknown topics).
 func groupFromFlags(e *env, c *cli.Context) (groupfile.Entry, error) {
+	in, err := readGroup(e, c)
+	return in.Entry, err
+}
+
+// readGroup is groupFromFlags with the lag --from-describe knows.
+func readGroup(e *env, c *cli.Context) (groupInput, error) {
+	if path := c.String("from-describe"); path != "" {
+		return fromDescribe(e, c, path)
+	}
+	entry, err := shapeGroup(e, c)
+	return groupInput{Entry: entry}, err
+}
+
+// shapeGroup builds the group of the shape flags or --in.
+func shapeGroup(e *env, c *cli.Context) (groupfile.Entry, error) {
 	if path := c.String("in"); path != "" {
 		for _, f := range []string{"members", "member", "topics", "replicas", "racks"} {
 			if c.IsSet(f) {
@@ -112,6 +138,81 @@ func groupFromFlags(e *env, c *cli.Context) (groupfile.Entry, error) {
 		return groupfile.Entry{}, usagef("no members: give --members N or --member ID[=TOPIC,...][@RACK]")
 	}
 	return groupfile.Entry{Group: g, Protocols: make([][]string, len(g.Members))}, nil
+}
+
+// fromDescribe reads --from-describe: the members and what they own from
+// describe output; partition counts from --topics, else the listing;
+// subscriptions, instance ids and racks from --member, else assumed. What
+// was assumed goes to stderr.
+func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
+	for _, f := range []string{"in", "members", "replicas", "racks"} {
+		if c.IsSet(f) {
+			return groupInput{}, usagef("--from-describe cannot be combined with --%s", f)
+		}
+	}
+	src, done, err := openInput(e, path)
+	if err != nil {
+		return groupInput{}, err
+	}
+	snap, err := describe.Parse(src)
+	done()
+	if err != nil {
+		return groupInput{}, err
+	}
+	counts := make(map[string]int32)
+	for _, spec := range c.StringSlice("topics") {
+		for item := range strings.SplitSeq(spec, ",") {
+			name, count, err := parseTopic(item)
+			if err != nil {
+				return groupInput{}, err
+			}
+			counts[name] = count
+		}
+	}
+	type override struct {
+		m     assign.Member
+		given assign.Given
+	}
+	overrides := make(map[string]override)
+	subs := make(map[string][]string)
+	for _, spec := range c.StringSlice("member") {
+		m, given, err := parseMember("member", spec, nil)
+		if err != nil {
+			return groupInput{}, err
+		}
+		overrides[m.ID] = override{m, given}
+		if given&assign.GivenTopics != 0 {
+			subs[m.ID] = m.Topics
+		}
+	}
+	g, notes := snap.Group(counts, subs)
+	for i := range g.Members {
+		m := &g.Members[i]
+		o, ok := overrides[m.ID]
+		if !ok {
+			continue
+		}
+		delete(overrides, m.ID)
+		if o.given&assign.GivenInstance != 0 {
+			m.InstanceID = o.m.InstanceID
+		}
+		if o.given&assign.GivenRack != 0 {
+			m.Rack = o.m.Rack
+		}
+	}
+	for _, spec := range c.StringSlice("member") { // members the output does not show join, in flag order
+		m, _, _ := parseMember("member", spec, slices.Sorted(maps.Keys(g.Topics)))
+		if _, extra := overrides[m.ID]; extra {
+			g.Members = append(g.Members, m)
+			delete(overrides, m.ID)
+			notes = append(notes, fmt.Sprintf("member %s is not in the describe output: added, owning nothing", m.ID))
+		}
+	}
+	for _, n := range notes {
+		e.notef("%s: %s", path, n)
+	}
+	entry := groupfile.Entry{Name: snap.Name, Group: g, Protocols: make([][]string, len(g.Members))}
+	return groupInput{Entry: entry, lag: snap.Lag}, nil
 }
 
 // parseTopic parses NAME:COUNT.
@@ -215,8 +316,8 @@ func placeReplicasFrom(from, end int32, racks []string, replicas int) [][]string
 	return lists
 }
 
-// describe summarises a group in one line.
-func describe(g assign.Group) string {
+// groupSummary summarises a group in one line.
+func groupSummary(g assign.Group) string {
 	parts := 0
 	for _, n := range g.Topics {
 		parts += int(n)

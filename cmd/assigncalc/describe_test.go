@@ -1,0 +1,62 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// describeData is where internal/describe keeps describe outputs written
+// from Kafka's layouts.
+const describeData = "../../internal/describe/testdata/"
+
+func TestFromDescribeGolden(t *testing.T) {
+	rr := []string{"--compare", "range,sticky"}
+	runGolden(t, []cliCase{
+		{name: "describe_offsets_preview", args: append([]string{"--from-describe", describeData + "offsets_4x.txt", "--strategy", "sticky"}, rr...)},
+		{name: "describe_members_static_preview", args: append([]string{"--from-describe", describeData + "members_scala_static.txt", "--topics", "orders:4"}, rr...)},
+		{name: "describe_kip1099_preview", args: append([]string{"--from-describe", describeData + "members_kip1099.txt"}, rr...)},
+		{name: "describe_csv_stdin_override", args: append([]string{"--from-describe", "-", "--member", "c1=orders", "--member", "c9"}, rr...),
+			stdin: "member,topic,partition,lag\nc0,orders,0,5\nc0,payments,0,7\nc1,orders,1,0\n"},
+		{name: "describe_simulate_leave", args: []string{"simulate", "--from-describe", describeData + "offsets_4x.txt", "--compare", "sticky", "--leave", "consumer-orders-2-0a1b2c3d-4e5f-4061-8a9b-cdef01234567", "--moves"}},
+		{name: "describe_refused_plain_members", args: []string{"--from-describe", describeData + "members_plain.txt"}, status: 2},
+		{name: "describe_refused_38", args: []string{"--from-describe", describeData + "members_38.txt"}, status: 2},
+		{name: "describe_with_in", args: []string{"--from-describe", "-", "--in", "x"}, status: 2},
+	})
+}
+
+// TestFromDescribeLag: in offsets_4x.txt c0 holds orders-0 (lag 50) and
+// orders-1 (0), c1 orders-2 (1000) and payments-0 (2), c2 nothing, and
+// payments-1 (0) is nobody's. Sticky keeps every claim when that is
+// balanced (2, 2, 1): c2 gets payments-1. So LAG and MAX LAG are 50/50,
+// 1002/1000 and 0/0.
+func TestFromDescribeLag(t *testing.T) {
+	stdout, stderr, status := runCase(cliCase{args: []string{"--from-describe", describeData + "offsets_4x.txt", "--strategy", "sticky", "--compare", "sticky"}})
+	if status != 0 {
+		t.Fatalf("exit %d, stderr %q", status, stderr)
+	}
+	want := map[string][]string{
+		"consumer-orders-1-": {"2", "50", "50"},
+		"consumer-orders-2-": {"2", "1002", "1000"},
+		"consumer-orders-3-": {"1", "0", "0"},
+	}
+	found := 0
+	for line := range strings.Lines(stdout) {
+		f := strings.Fields(line)
+		for prefix, w := range want {
+			if len(f) >= 5 && strings.HasPrefix(f[0], prefix) {
+				found++
+				// member, partitions (one or two cells), count, lag, max lag, bar
+				got := f[len(f)-4 : len(f)-1]
+				if strings.Join(got, " ") != strings.Join(w, " ") {
+					t.Errorf("%s: count, lag, max lag = %q, want %q", f[0], got, w)
+				}
+			}
+		}
+	}
+	if found != 3 {
+		t.Errorf("found %d of 3 members in:\n%s", found, stdout)
+	}
+	if !strings.Contains(stderr, "assumed:") || !strings.Contains(stderr, "orders:3, payments:2") {
+		t.Errorf("stderr %q does not say what was assumed", stderr)
+	}
+}
