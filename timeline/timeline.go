@@ -46,7 +46,7 @@ type Step struct {
 // Partition is the history of one partition.
 type Partition struct {
 	assign.TopicPartition
-	Owners  []Ownership // in time order
+	Owners  []Ownership // in time order; the owner at End has a span to End, empty if it received the partition at End
 	Unowned []Span      // in time order: the spans no live member consumed it
 }
 
@@ -136,7 +136,9 @@ func (l *ledger) partitions(end int64) []Partition {
 	for _, tp := range tps {
 		owners := slices.Clone(l.closed[tp])
 		for _, m := range slices.Sorted(maps.Keys(l.open[tp])) {
-			if from := l.open[tp][m]; from < end {
+			// An owner that received the partition at end itself is kept,
+			// with an empty span, so that the last hand-over shows.
+			if from := l.open[tp][m]; from <= end {
 				owners = append(owners, Ownership{Span{from, end}, m})
 			}
 		}
