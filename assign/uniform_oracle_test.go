@@ -95,8 +95,9 @@ func checkAgainstOracle(t *testing.T, s Strategy, g Group, want oracleAnswer) bo
 
 // TestKIP848Oracle generates KIP848_N (default 2000) random groups and
 // checks every answer against Kafka's assignors, compiled into the class
-// directories KIP848_ORACLE lists ("4.1-classes:4.0-classes"). With
-// KIP848_WRITE set it (re)writes the goldens from the first 300 groups.
+// directories KIP848_ORACLE lists ("4.1-classes:4.0-classes"), drawn
+// from seed KIP848_SEED (default 848). With KIP848_WRITE set it
+// (re)writes the goldens from the first 300 groups.
 func TestKIP848Oracle(t *testing.T) {
 	dirs := strings.Split(os.Getenv("KIP848_ORACLE"), ":")
 	if len(dirs) != 2 {
@@ -106,7 +107,11 @@ func TestKIP848Oracle(t *testing.T) {
 	if s := os.Getenv("KIP848_N"); s != "" {
 		n, _ = strconv.Atoi(s)
 	}
-	rng := rand.New(rand.NewPCG(848, 4))
+	seed := uint64(848)
+	if s := os.Getenv("KIP848_SEED"); s != "" {
+		seed, _ = strconv.ParseUint(s, 10, 64)
+	}
+	rng := rand.New(rand.NewPCG(seed, 4))
 	var groups []Group
 	var lines bytes.Buffer
 	for i := range n {
@@ -212,13 +217,16 @@ func randomKIP848Group(rng *rand.Rand, name string) Group {
 	case 1:
 		nMembers += rng.IntN(150)
 	}
+	if rng.IntN(100) == 0 { // big: tables of 1024 buckets and more
+		nMembers += rng.IntN(1500)
+	}
 	ids := randomMemberIDs(rng, nMembers)
 	homogeneous := rng.IntN(2) == 0
 	common := randomSubset(rng, names, 1)
 	for i, id := range ids {
 		m := Member{ID: id}
 		if rng.IntN(3) == 0 {
-			m.InstanceID = fmt.Sprintf("inst-%d", rng.IntN(1000)*1000+i)
+			m.InstanceID = fmt.Sprintf("inst-%d-%d", rng.IntN(1000), i)
 		}
 		if homogeneous {
 			m.Topics = slices.Clone(common)
