@@ -46,6 +46,7 @@ func (a *action) less(b *action) bool {
 // agenda is a min-heap of actions.
 type agenda []*action
 
+// The heap.Interface of agenda, ordered by [action.less].
 func (q agenda) Len() int           { return len(q) }
 func (q agenda) Less(i, j int) bool { return q[i].less(q[j]) }
 func (q agenda) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }

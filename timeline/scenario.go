@@ -23,6 +23,7 @@ const (
 	Consumer
 )
 
+// String returns "classic" or "consumer", as group.protocol names them.
 func (p Protocol) String() string {
 	switch p {
 	case Classic:
@@ -113,6 +114,7 @@ const (
 
 var eventNames = [...]string{"join", "crash", "close", "restart", "stall", "subscribe", "grow"}
 
+// String returns the kind's name: "join", "crash", ...
 func (k EventKind) String() string {
 	if int(k) >= 0 && int(k) < len(eventNames) {
 		return eventNames[k]
@@ -136,6 +138,7 @@ type Event struct {
 	More       int32  // Grow: or, when positive, the partitions it gains
 }
 
+// String describes e in a few words, for error messages.
 func (e Event) String() string {
 	switch e.Kind {
 	case Grow:
@@ -170,8 +173,9 @@ type Scenario struct {
 
 	// Forming starts from an empty group that every member joins at t = 0.
 	// Otherwise the group is Stable at t = 0, in generation 1, with the
-	// assignment Initial gives or, when Initial is nil, with the one
-	// Strategy computes; every member has just received it.
+	// assignment Initial gives (partitions it leaves out start unowned)
+	// or, when Initial is nil, with the one Strategy computes; every
+	// member has just received it.
 	Forming bool
 	Initial assign.Assignment
 
@@ -307,6 +311,9 @@ func normalize(sc Scenario) (*normalized, error) {
 	if sc.Initial != nil && sc.Forming {
 		return nil, invalidf("an initial assignment needs a stable start")
 	}
+	if err := checkInitial(sc.Initial, sc.Topics, n.members); err != nil {
+		return nil, err
+	}
 	return n, nil
 }
 
@@ -323,6 +330,28 @@ func checkConfig(c Config, p Protocol) error {
 		// Every poll would exceed max.poll.interval.ms and the member
 		// would leave the group at each one: refused rather than played.
 		return fmt.Errorf("a batch takes %d ms, more than max.poll.interval.ms (%d): the member would leave the group at every poll", c.BatchMs(), c.MaxPollInterval)
+	}
+	return nil
+}
+
+// checkInitial refuses an initial assignment that gives a partition twice,
+// names a member the group does not have, or a partition that does not
+// exist. It may leave partitions out: they start unowned.
+func checkInitial(a assign.Assignment, topics map[string]int32, members []Member) error {
+	seen := make(map[assign.TopicPartition]string)
+	for _, id := range slices.Sorted(maps.Keys(a)) {
+		if !slices.ContainsFunc(members, func(m Member) bool { return m.ID == id }) {
+			return invalidf("initial assignment: no member %q", id)
+		}
+		for _, tp := range a[id] {
+			if tp.Partition < 0 || tp.Partition >= topics[tp.Topic] {
+				return invalidf("initial assignment: member %q: no partition %s", id, tp)
+			}
+			if other, dup := seen[tp]; dup {
+				return invalidf("initial assignment: %s given to %q and %q", tp, other, id)
+			}
+			seen[tp] = id
+		}
 	}
 	return nil
 }

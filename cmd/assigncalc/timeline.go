@@ -58,6 +58,8 @@ func timelineCommand(e *env) *cli.Command {
 			"assignments. TIME and DURATION are Go durations (10s, 1m30s, 250ms) or milliseconds. A partition\n" +
 			"is unowned while no live member consumes it, from its owner's crash, close or revocation until its\n" +
 			"next owner receives it.\n\n" +
+			"Without --forming the group starts Stable at 0, with what the members own in --in or\n" +
+			"--from-describe, or else with each strategy's own assignment.\n\n" +
 			"Example:\n" +
 			"   assigncalc timeline --members 3 --topics t:6 --crash c1@10s\n" +
 			"   assigncalc timeline --members 3 --topics t:6 --static --restart c1@10s+20s --svg restart.svg",
@@ -193,6 +195,9 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (timeline.Scenar
 		sc.Members = append(sc.Members, tm)
 	}
 	sc.Forming = c.Bool("forming")
+	if !sc.Forming {
+		sc.Initial = ownedAssignment(e, entry.Group)
+	}
 	if c.IsSet("until") {
 		if sc.Until, err = durationFlag(c, "until"); err != nil {
 			return sc, err
@@ -206,6 +211,28 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (timeline.Scenar
 		sc.Events = append(sc.Events, ev)
 	}
 	return sc, nil
+}
+
+// ownedAssignment is what the members of g own (from --in or
+// --from-describe), the timeline's starting point; nil when nobody owns
+// anything, and each strategy then starts from its own assignment.
+// Claims of partitions missing from the metadata are dropped with a
+// warning, as Kafka drops them.
+func ownedAssignment(e *env, g assign.Group) assign.Assignment {
+	var a assign.Assignment
+	for _, m := range g.Members {
+		for _, tp := range m.Owned {
+			if tp.Partition < 0 || tp.Partition >= g.Topics[tp.Topic] {
+				e.warnf("member %q owns %s, which is not in the metadata; ignored", m.ID, tp)
+				continue
+			}
+			if a == nil {
+				a = make(assign.Assignment)
+			}
+			a[m.ID] = append(a[m.ID], tp)
+		}
+	}
+	return a
 }
 
 // configFromFlags reads the consumer configuration flags.

@@ -24,6 +24,9 @@ func TestTimelineGolden(t *testing.T) {
 		{name: "timeline_forming_join", args: []string{"timeline", "--members", "2", "--topics", "t:4", "--forming", "--join", "c2@4s", "--grow", "t:+2@20s", "--metadata-max-age", "30s"}},
 		{name: "timeline_in_jsonl", args: []string{"timeline", "--in", "-", "--close", "s1@5s", "--close", "d2@5s", "--strategy", "range", "--format", "jsonl"},
 			stdin: `{"topics": {"t": 2}, "members": [{"id": "s1", "instance": "i1", "topics": ["t"]}, {"id": "d2", "topics": ["t"]}, {"id": "d3", "topics": ["t"]}]}`},
+		{name: "timeline_in_owned", args: []string{"timeline", "--in", "-", "--crash", "b@10s", "--strategy", "range,sticky"}, stdin: ownedGroup},
+		{name: "timeline_owned_deleted", args: []string{"timeline", "--in", "-", "--strategy", "range"},
+			stdin: `{"topics": {"t": 2}, "members": [{"id": "a", "topics": ["t"], "owned": {"t": [0, 5]}}, {"id": "b", "topics": ["t"], "owned": {"t": [1]}}]}`},
 		{name: "timeline_bad_member", args: []string{"timeline", "--members", "2", "--topics", "t:2", "--crash", "c9@10s"}, status: 2},
 		{name: "timeline_bad_time", args: []string{"timeline", "--members", "2", "--topics", "t:2", "--stall", "c1@10s"}, status: 2},
 		{name: "timeline_bad_protocol", args: []string{"timeline", "--members", "2", "--topics", "t:2", "--protocol", "eager"}, status: 2},
@@ -32,6 +35,38 @@ func TestTimelineGolden(t *testing.T) {
 		{name: "timeline_shrink", args: []string{"timeline", "--members", "2", "--topics", "t:4", "--grow", "t:2@1s"}, status: 2},
 		{name: "timeline_never_settles", args: []string{"timeline", "--members", "2", "--topics", "t:4", "--heartbeat-interval", "20s", "--session-timeout", "60s", "--max-poll-interval", "10s", "--processing", "1ms/record", "--max-poll-records", "1", "--join", "c2@1s"}, status: 2},
 	})
+}
+
+// ownedGroup is a stable group with an assignment no strategy gives: a
+// owns t-0,1,2 and b owns t-3.
+const ownedGroup = `{"topics": {"t": 4}, "members": [{"id": "a", "topics": ["t"], "owned": {"t": [0, 1, 2]}}, {"id": "b", "topics": ["t"], "owned": {"t": [3]}}]}`
+
+// TestTimelineStartsFromOwned: the timeline starts from what the members
+// own. b crashes at 10 s, its last heartbeat was at 9 s, it expires at
+// 54 s, and a (heartbeats every 3 s, polls every 1 s) rejoins at 54 s and
+// takes t-3: t-3 alone waits, from 10 s to 54 s, whatever the strategy.
+func TestTimelineStartsFromOwned(t *testing.T) {
+	stdout, stderr, status := runCase(cliCase{args: []string{"timeline", "--in", "-", "--crash", "b@10s", "--strategy", "range,sticky", "--format", "jsonl"}, stdin: ownedGroup})
+	if status != 0 {
+		t.Fatalf("exit status %d, stderr %q", status, stderr)
+	}
+	for line := range strings.Lines(stdout) {
+		var tl struct {
+			Strategy   string
+			Partitions map[string]struct{ Unowned [][2]int64 }
+		}
+		if err := json.Unmarshal([]byte(line), &tl); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string][][2]int64{"t-0": {}, "t-1": {}, "t-2": {}, "t-3": {{10_000, 54_000}}}
+		got := map[string][][2]int64{}
+		for tp, p := range tl.Partitions {
+			got[tp] = p.Unowned
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: unowned spans mismatch (-want +got):\n%s", tl.Strategy, diff)
+		}
+	}
 }
 
 // TestTimelineJSON works a crash by hand with Kafka's defaults (session

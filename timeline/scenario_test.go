@@ -1,0 +1,66 @@
+package timeline_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/timeline"
+)
+
+// TestInvalidScenarios: what Simulate cannot play is refused with an
+// error wrapping ErrInvalidScenario, before anything is simulated.
+func TestInvalidScenarios(t *testing.T) {
+	ok := func() timeline.Scenario {
+		return timeline.Scenario{
+			Members:  []timeline.Member{member("c0"), member("c1")},
+			Topics:   map[string]int32{"t": 2},
+			Strategy: assign.Range{},
+		}
+	}
+	slowBatch := handConfig
+	slowBatch.RecordMicros = 1_000_000 // 100 records of 1 s: longer than max.poll.interval.ms
+	tests := []struct {
+		name   string
+		change func(*timeline.Scenario)
+	}{
+		{"no strategy under the classic protocol", func(sc *timeline.Scenario) { sc.Strategy = nil }},
+		{"no topics", func(sc *timeline.Scenario) { sc.Topics = nil }},
+		{"a member twice", func(sc *timeline.Scenario) { sc.Members = append(sc.Members, member("c0")) }},
+		{"a batch longer than max.poll.interval.ms", func(sc *timeline.Scenario) { sc.Members[0].Config = &slowBatch }},
+		{"an event for a member that never joined", func(sc *timeline.Scenario) {
+			sc.Events = []timeline.Event{{At: 1, Kind: timeline.Crash, Member: "c9"}}
+		}},
+		{"an event before the member joins", func(sc *timeline.Scenario) {
+			sc.Events = []timeline.Event{{At: 5, Kind: timeline.Join, Member: "c2"}, {At: 1, Kind: timeline.Crash, Member: "c2"}}
+		}},
+		{"a topic that shrinks", func(sc *timeline.Scenario) {
+			sc.Events = []timeline.Event{{At: 1, Kind: timeline.Grow, Topic: "t", Partitions: 1}}
+		}},
+		{"an initial assignment giving a partition twice", func(sc *timeline.Scenario) {
+			sc.Initial = assign.Assignment{"c0": tps("t", 0), "c1": tps("t", 0, 1)}
+		}},
+		{"an initial assignment to a stranger", func(sc *timeline.Scenario) {
+			sc.Initial = assign.Assignment{"c9": tps("t", 0)}
+		}},
+		{"an initial assignment of a partition that does not exist", func(sc *timeline.Scenario) {
+			sc.Initial = assign.Assignment{"c0": tps("t", 2)}
+		}},
+		{"an initial assignment of a forming group", func(sc *timeline.Scenario) {
+			sc.Forming, sc.Initial = true, assign.Assignment{"c0": tps("t", 0)}
+		}},
+	}
+	if _, err := timeline.Simulate(ok()); err != nil {
+		t.Fatalf("the base scenario: %v", err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sc := ok()
+			tt.change(&sc)
+			_, err := timeline.Simulate(sc)
+			if !errors.Is(err, timeline.ErrInvalidScenario) {
+				t.Errorf("Simulate: error %v, want one wrapping ErrInvalidScenario", err)
+			}
+		})
+	}
+}
