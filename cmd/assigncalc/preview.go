@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
@@ -21,8 +22,9 @@ const (
 
 func previewFlags() []cli.Flag {
 	return append(shapeFlags(),
-		&cli.StringFlag{Name: "strategy", Value: "range", Usage: "detail strategy `NAME` member by member: " + strategyChoices()},
+		&cli.StringFlag{Name: "strategy", Value: "range", Usage: "detail strategy `NAME` member by member: " + strategyChoices() + "; a list NAME,... (or all) compares those and details the first"},
 		&cli.StringSliceFlag{Name: "compare", Usage: "compare strategies `NAME,...` (default: all)"},
+		&cli.BoolFlag{Name: "diff", Usage: "list the partitions the first two compared strategies give to different members"},
 		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
 		&cli.BoolFlag{Name: "all", Usage: "list every member and every partition, even for large groups"},
 	)
@@ -40,10 +42,14 @@ func preview(e *env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	detail, err := assign.Lookup(c.String("strategy"))
+	listed, err := parseStrategies("strategy", []string{c.String("strategy")})
 	if err != nil {
-		return &usageError{fmt.Errorf("--strategy: %w", err)}
+		return err
 	}
+	if len(listed) == 0 {
+		return usagef("--strategy: want a strategy: %s", strategyChoices())
+	}
+	detail := listed[0]
 	in, err := readGroup(e, c)
 	if err != nil {
 		return err
@@ -56,6 +62,9 @@ func preview(e *env, c *cli.Context) error {
 
 	var outcomes []outcome
 	strategies := assign.Strategies()
+	if len(listed) > 1 || strings.TrimSpace(c.String("strategy")) == "all" {
+		strategies = listed
+	}
 	if c.IsSet("compare") {
 		if strategies, err = parseStrategies("compare", c.StringSlice("compare")); err != nil {
 			return err
@@ -138,6 +147,11 @@ func preview(e *env, c *cli.Context) error {
 	}
 	if err := cmpTable.render(w); err != nil {
 		return err
+	}
+	if c.Bool("diff") {
+		if err := writeDiff(w, outcomes); err != nil {
+			return err
+		}
 	}
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
@@ -251,4 +265,23 @@ func lagOf(tps []assign.TopicPartition, lag map[assign.TopicPartition]int64) (su
 		}
 	}
 	return sum, top, known
+}
+
+// writeDiff lists the partitions whose owner differs between the targets
+// of the first two outcomes.
+func writeDiff(w io.Writer, outcomes []outcome) error {
+	if len(outcomes) < 2 {
+		return usagef("--diff needs two strategies to compare (--compare A,B)")
+	}
+	a, b := outcomes[0], outcomes[1]
+	diffs := assign.Differences(a.target(), b.target())
+	fmt.Fprintf(w, "\n%s and %s give %d partitions to different members\n", a.strategy.Name(), b.strategy.Name(), len(diffs))
+	if len(diffs) == 0 {
+		return nil
+	}
+	t := &table{header: []string{"PARTITION", strings.ToUpper(a.strategy.Name()), strings.ToUpper(b.strategy.Name())}}
+	for _, d := range diffs {
+		t.add(d.Partition.String(), orNone(d.A), orNone(d.B))
+	}
+	return t.render(w)
 }

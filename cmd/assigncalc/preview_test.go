@@ -27,6 +27,11 @@ func TestPreviewGolden(t *testing.T) {
 		{name: "preview_owned_cooperative", args: []string{"--in", "-"},
 			stdin: `{"name": "join", "topics": {"t": 6}, "members": [{"id": "c0", "topics": ["t"], "owned": {"t": [0, 1, 2, 3, 4, 5]}, "generation": 3}, {"id": "c1", "topics": ["t"]}]}`},
 
+		// Hand-checked: Range gives c0 t1-0,1 and t2-0,1, c1 t1-2, t2-2,
+		// c2 t1-3, t2-3; RoundRobin deals t1-0..t2-3 to c0, c1, c2 in turn:
+		// only t1-0 has the same owner.
+		{name: "preview_diff", args: []string{"--members", "3", "--topics", "t1:4,t2:4", "--compare", "range,roundrobin", "--diff"}},
+		{name: "preview_strategy_list", args: []string{"--members", "2", "--topics", "t1:3", "--strategy", "roundrobin,range"}},
 		{name: "bad_unknown_strategy", args: []string{"--members", "3", "--topics", "t1:7", "--strategy", "sticky-ish"}, status: 2},
 		{name: "bad_topic_count_not_a_number", args: []string{"--members", "3", "--topics", "t1:x"}, status: 2},
 		{name: "bad_topic_count_negative", args: []string{"--members", "3", "--topics", "t1:-3"}, status: 2},
