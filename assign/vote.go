@@ -1,11 +1,12 @@
 package assign
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/assigncalc/assigncalc/assign/internal/jvm"
 )
 
 // ConsumerProtocolType is the protocol type every Kafka consumer sends in
@@ -254,7 +255,7 @@ func (r VoteResult) Votes() map[string]int {
 //     it holds more than 3/4 of its capacity or when a bucket reaches nine
 //     entries while the table has fewer than 64 buckets. In a larger table
 //     such a bucket becomes a red-black tree whose list order the tree's
-//     rotations rearrange; that is emulated too (see javaHashMap), although
+//     rotations rearrange; that is emulated too (see jvm.HashMap), although
 //     it takes dozens of strategy names to happen. Stream.max keeps the
 //     first of equal maxima.
 //   - [ScalaCoordinator]: an immutable.HashMap (CHAMP) of Scala 2.13. Its
@@ -338,20 +339,16 @@ func Vote(members []VoteMember, c Coordinator, kind GroupKind) (VoteResult, erro
 	}
 
 	// The order in which the broker's member map hands out the ballots.
+	ids := make([]string, len(res.Ballots))
+	for k, b := range res.Ballots {
+		ids[k] = b.Member
+	}
 	var castOrder []int // indices into res.Ballots
 	switch c {
 	case JavaCoordinator:
-		var byID javaHashMap
-		for _, b := range res.Ballots {
-			byID.put(b.Member)
-		}
-		castOrder = byID.iterationOrder()
+		castOrder = jvm.StringMapOrder(ids)
 	case ScalaCoordinator:
-		ids := make([]string, len(res.Ballots))
-		for k, b := range res.Ballots {
-			ids[k] = b.Member
-		}
-		castOrder = scalaMutableOrder(ids)
+		castOrder = jvm.ScalaMutableOrder(ids)
 	}
 
 	// Count in first-cast order; keys[k] was first cast before keys[k+1].
@@ -369,20 +366,19 @@ func Vote(members []VoteMember, c Coordinator, kind GroupKind) (VoteResult, erro
 	var sameSlot func(a, b int) bool
 	switch c {
 	case JavaCoordinator:
-		var tally javaHashMap
-		for _, k := range castOrder {
-			tally.put(res.Ballots[k].Strategy)
+		// The tally puts its keys in the same first-cast order as keys.
+		tally := jvm.NewHashMap(0, func(a, b int) int { return jvm.CompareStrings(keys[a], keys[b]) })
+		for _, s := range keys {
+			tally.Add(jvm.StringHash(s))
 		}
-		// tally inserted keys in the same first-cast order as keys.
-		order = tally.iterationOrder()
-		mask := int32(len(tally.table) - 1)
-		sameSlot = func(a, b int) bool { return tally.hashes[a]&mask == tally.hashes[b]&mask }
+		order = tally.Order()
+		sameSlot = func(a, b int) bool { return tally.Bucket(a) == tally.Bucket(b) }
 	case ScalaCoordinator:
 		hashes := make([]int32, len(keys))
 		for k, s := range keys {
-			hashes[k] = javaStringHash(s)
+			hashes[k] = jvm.StringHash(s)
 		}
-		order = champOrder(hashes)
+		order = jvm.ChampOrder(hashes)
 		sameSlot = func(a, b int) bool { return hashes[a] == hashes[b] }
 	}
 
@@ -460,411 +456,6 @@ func validateVoteMembers(members []VoteMember) error {
 		}
 	}
 	return nil
-}
-
-// javaStringHash is Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1]
-// over the UTF-16 code units, in 32-bit two's complement arithmetic. Bytes
-// that are not valid UTF-8 count as U+FFFD, as Java decodes them.
-func javaStringHash(s string) int32 {
-	var h int32
-	for _, r := range s { // an invalid byte arrives as U+FFFD
-		if r >= 0x10000 {
-			hi, lo := utf16Pair(r)
-			h = 31*h + hi
-			h = 31*h + lo
-			continue
-		}
-		h = 31*h + r
-	}
-	return h
-}
-
-func utf16Pair(r rune) (hi, lo rune) {
-	r -= 0x10000
-	return 0xD800 + r>>10, 0xDC00 + r&0x3FF
-}
-
-// javaHashMap emulates the iteration order of a java.util.HashMap with
-// String keys that only grows (put, never remove), as of Java 8 to 21.
-//
-// A bucket is a linked list in insertion order. The table starts at 16
-// buckets and doubles when the map holds more than 3/4 of its capacity;
-// a resize splits bucket i into i and i+oldCapacity, each keeping the
-// relative order of its entries. A bucket that reaches nine entries makes
-// a table of fewer than 64 buckets double instead; in a larger table the
-// bucket becomes a red-black tree (TreeNode) ordered by hash, then by
-// String.compareTo. A tree bucket still iterates along its linked list,
-// but the list changes: the tree's root moves to the front after every
-// insertion, and a new entry goes right after its parent in the tree.
-// When a resize splits a tree bucket, each half of six entries or fewer
-// turns back into a plain list and each larger half is rebuilt as a tree
-// from its list, unless the whole bucket stayed together.
-type javaHashMap struct {
-	table         [][]int32 // bucket => entry indices in linked-list order
-	tree          []bool    // bucket => is a red-black tree
-	keys          []string  // entry index => key, in insertion order
-	hashes        []int32   // entry index => spread hash, h ^ (h >>> 16)
-	compiledGroup map[string]int32
-
-	// Red-black tree links of the entries of tree buckets; -1 is null.
-	left, right, parent []int32
-	red                 []bool
-}
-
-const (
-	javaInitialCapacity    = 16
-	javaTreeifyThreshold   = 8 // a bucket holding 8 treeifies on the next insertion
-	javaUntreeifyThreshold = 6
-	javaMinTreeifyCapacity = 64
-)
-
-// put inserts key if absent, as HashMap.put does.
-func (m *javaHashMap) put(key string) {
-	if _, ok := m.compiledGroup[key]; ok {
-		return // a value update changes no order
-	}
-	if m.table == nil {
-		m.table = make([][]int32, javaInitialCapacity)
-		m.tree = make([]bool, javaInitialCapacity)
-		m.compiledGroup = make(map[string]int32)
-	}
-	h := javaStringHash(key)
-	h ^= int32(uint32(h) >> 16)
-	e := int32(len(m.keys))
-	m.keys = append(m.keys, key)
-	m.hashes = append(m.hashes, h)
-	m.compiledGroup[key] = e
-	m.left = append(m.left, -1)
-	m.right = append(m.right, -1)
-	m.parent = append(m.parent, -1)
-	m.red = append(m.red, false)
-
-	b := h & int32(len(m.table)-1)
-	switch before := len(m.table[b]); {
-	case m.tree[b]:
-		m.putTreeVal(b, e)
-	case before >= javaTreeifyThreshold: // the new entry is the ninth or later
-		m.table[b] = append(m.table[b], e)
-		if len(m.table) < javaMinTreeifyCapacity {
-			m.resize()
-		} else {
-			m.tree[b] = true
-			m.treeify(b)
-		}
-	default:
-		m.table[b] = append(m.table[b], e)
-	}
-	if len(m.keys) > len(m.table)*3/4 { // threshold = capacity * 0.75
-		m.resize()
-	}
-}
-
-// resize doubles the table.
-func (m *javaHashMap) resize() {
-	old, oldTree := len(m.table), m.tree
-	next := make([][]int32, 2*old)
-	tree := make([]bool, 2*old)
-	for j, bucket := range m.table {
-		var lo, hi []int32
-		for _, e := range bucket {
-			if m.hashes[e]&int32(old) == 0 {
-				lo = append(lo, e)
-			} else {
-				hi = append(hi, e)
-			}
-		}
-		next[j], next[j+old] = lo, hi
-		if !oldTree[j] {
-			continue
-		}
-		// TreeNode.split: a half of six or fewer becomes a list; a larger
-		// half is rebuilt from its list order, unless it is the whole
-		// bucket, which keeps its tree.
-		for _, half := range []int{j, j + old} {
-			n := len(next[half])
-			if n > javaUntreeifyThreshold {
-				tree[half] = true
-			}
-		}
-		m.table, m.tree = next, tree // treeify works on the new table
-		if len(lo) > javaUntreeifyThreshold && len(hi) > 0 {
-			m.treeify(int32(j))
-		}
-		if len(hi) > javaUntreeifyThreshold && len(lo) > 0 {
-			m.treeify(int32(j + old))
-		}
-	}
-	m.table, m.tree = next, tree
-}
-
-// javaTreeOrder compares entries as TreeNode does: by spread hash, then by
-// String.compareTo. Distinct strings never tie, so tieBreakOrder (identity
-// hash codes) is never reached.
-func (m *javaHashMap) javaTreeOrder(a, b int32) int {
-	switch {
-	case m.hashes[a] < m.hashes[b]:
-		return -1
-	case m.hashes[a] > m.hashes[b]:
-		return 1
-	}
-	return javaCompare(m.keys[a], m.keys[b])
-}
-
-// treeify builds bucket b's tree by inserting its entries in list order,
-// then moves the root to the front of the list (TreeNode.treeify).
-func (m *javaHashMap) treeify(b int32) {
-	root := int32(-1)
-	for _, x := range m.table[b] {
-		m.left[x], m.right[x] = -1, -1
-		if root < 0 {
-			m.parent[x], m.red[x] = -1, false
-			root = x
-			continue
-		}
-		m.attach(root, x)
-		root = m.balanceInsertion(root, x)
-	}
-	m.moveRootToFront(b, root)
-}
-
-// attach hangs x under the leaf where a search from root ends, and returns
-// its new parent.
-func (m *javaHashMap) attach(root, x int32) int32 {
-	for p := root; ; {
-		if m.javaTreeOrder(x, p) <= 0 {
-			if m.left[p] < 0 {
-				m.left[p], m.parent[x] = x, p
-				return p
-			}
-			p = m.left[p]
-		} else {
-			if m.right[p] < 0 {
-				m.right[p], m.parent[x] = x, p
-				return p
-			}
-			p = m.right[p]
-		}
-	}
-}
-
-// putTreeVal inserts x into tree bucket b: into the tree, into the list
-// right after its tree parent, then moves the root to the front.
-func (m *javaHashMap) putTreeVal(b, x int32) {
-	root := m.table[b][0] // the root is always first
-	xp := m.attach(root, x)
-	i := slices.Index(m.table[b], xp)
-	m.table[b] = slices.Insert(m.table[b], i+1, x)
-	m.moveRootToFront(b, m.balanceInsertion(root, x))
-}
-
-func (m *javaHashMap) moveRootToFront(b, root int32) {
-	if i := slices.Index(m.table[b], root); i > 0 {
-		copy(m.table[b][1:i+1], m.table[b][:i])
-		m.table[b][0] = root
-	}
-}
-
-// balanceInsertion restores the red-black properties after x was attached
-// and returns the root, as HashMap.TreeNode.balanceInsertion does.
-func (m *javaHashMap) balanceInsertion(root, x int32) int32 {
-	m.red[x] = true
-	for {
-		xp := m.parent[x]
-		if xp < 0 {
-			m.red[x] = false
-			return x
-		}
-		xpp := m.parent[xp]
-		if !m.red[xp] || xpp < 0 {
-			return root
-		}
-		if xp == m.left[xpp] {
-			if y := m.right[xpp]; y >= 0 && m.red[y] {
-				m.red[y], m.red[xp], m.red[xpp] = false, false, true
-				x = xpp
-				continue
-			}
-			if x == m.right[xp] {
-				x = xp
-				root = m.rotateLeft(root, x)
-				xp = m.parent[x]
-				xpp = -1
-				if xp >= 0 {
-					xpp = m.parent[xp]
-				}
-			}
-			if xp >= 0 {
-				m.red[xp] = false
-				if xpp >= 0 {
-					m.red[xpp] = true
-					root = m.rotateRight(root, xpp)
-				}
-			}
-		} else {
-			if y := m.left[xpp]; y >= 0 && m.red[y] {
-				m.red[y], m.red[xp], m.red[xpp] = false, false, true
-				x = xpp
-				continue
-			}
-			if x == m.left[xp] {
-				x = xp
-				root = m.rotateRight(root, x)
-				xp = m.parent[x]
-				xpp = -1
-				if xp >= 0 {
-					xpp = m.parent[xp]
-				}
-			}
-			if xp >= 0 {
-				m.red[xp] = false
-				if xpp >= 0 {
-					m.red[xpp] = true
-					root = m.rotateLeft(root, xpp)
-				}
-			}
-		}
-	}
-}
-
-func (m *javaHashMap) rotateLeft(root, p int32) int32 {
-	r := m.right[p]
-	if r < 0 {
-		return root
-	}
-	m.right[p] = m.left[r]
-	if rl := m.left[r]; rl >= 0 {
-		m.parent[rl] = p
-	}
-	pp := m.parent[p]
-	m.parent[r] = pp
-	switch {
-	case pp < 0:
-		root = r
-		m.red[r] = false
-	case m.left[pp] == p:
-		m.left[pp] = r
-	default:
-		m.right[pp] = r
-	}
-	m.left[r] = p
-	m.parent[p] = r
-	return root
-}
-
-func (m *javaHashMap) rotateRight(root, p int32) int32 {
-	l := m.left[p]
-	if l < 0 {
-		return root
-	}
-	m.left[p] = m.right[l]
-	if lr := m.right[l]; lr >= 0 {
-		m.parent[lr] = p
-	}
-	pp := m.parent[p]
-	m.parent[l] = pp
-	switch {
-	case pp < 0:
-		root = l
-		m.red[l] = false
-	case m.right[pp] == p:
-		m.right[pp] = l
-	default:
-		m.left[pp] = l
-	}
-	m.right[l] = p
-	m.parent[p] = l
-	return root
-}
-
-// iterationOrder returns the entry indices in the order the map iterates.
-func (m *javaHashMap) iterationOrder() []int {
-	order := make([]int, 0, len(m.keys))
-	for _, bucket := range m.table {
-		for _, e := range bucket {
-			order = append(order, int(e))
-		}
-	}
-	return order
-}
-
-// scalaImprove is scala.collection.Hashing.improve, which Scala 2.13's
-// immutable.HashMap applies to a key's hashCode.
-func scalaImprove(h int32) uint32 {
-	x := uint32(h)
-	x += ^(x << 9)
-	x ^= x >> 14
-	x += x << 4
-	x ^= x >> 10
-	return x
-}
-
-// scalaMutableOrder returns the iteration order of a Scala 2.13
-// mutable.HashMap with the given String keys inserted in index order: the
-// order of the buckets, improved hash h ^ (h >>> 16) masked by the table
-// size, and within a bucket ascending improved hash (as a signed Int), equal
-// hashes in insertion order. The table starts at 16 entries and doubles
-// before an insertion that would bring the size to 3/4 of it.
-func scalaMutableOrder(keys []string) []int {
-	capacity := 16
-	for len(keys) >= capacity*3/4 {
-		capacity *= 2
-	}
-	hashes := make([]int32, len(keys))
-	for i, k := range keys {
-		h := javaStringHash(k)
-		hashes[i] = h ^ int32(uint32(h)>>16)
-	}
-	order := make([]int, len(keys))
-	for i := range order {
-		order[i] = i
-	}
-	mask := int32(capacity - 1)
-	slices.SortStableFunc(order, func(a, b int) int {
-		if c := cmp.Compare(hashes[a]&mask, hashes[b]&mask); c != 0 {
-			return c
-		}
-		return cmp.Compare(hashes[a], hashes[b])
-	})
-	return order
-}
-
-// champOrder returns the iteration order of a Scala 2.13 immutable.HashMap
-// (a CHAMP trie) holding keys with the given hashCodes, inserted in index
-// order. The trie is canonical: an entry sits inline in the node of the
-// shortest hash prefix no other entry shares, so its shape does not depend
-// on insertion order, except inside a collision node.
-func champOrder(hashCodes []int32) []int {
-	entries := make([]int, len(hashCodes))
-	improved := make([]uint32, len(hashCodes))
-	for i, h := range hashCodes {
-		entries[i] = i
-		improved[i] = scalaImprove(h)
-	}
-	var order []int
-	var walk func(entries []int, shift uint)
-	walk = func(entries []int, shift uint) {
-		if shift >= 32 { // equal hashes: a collision node, in insertion order
-			order = append(order, entries...)
-			return
-		}
-		var slots [32][]int
-		for _, e := range entries {
-			d := improved[e] >> shift & 31
-			slots[d] = append(slots[d], e)
-		}
-		for _, s := range slots { // inline entries first, by digit
-			if len(s) == 1 {
-				order = append(order, s[0])
-			}
-		}
-		for _, s := range slots { // then sub-nodes, by digit
-			if len(s) > 1 {
-				walk(s, shift+5)
-			}
-		}
-	}
-	walk(entries, 0)
-	return order
 }
 
 // ClientProtocol returns the rebalance protocol a Java consumer configured

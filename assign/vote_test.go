@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/assigncalc/assigncalc/assign/internal/jvm"
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )
@@ -188,13 +189,9 @@ func (c voteCase) run(t *testing.T) string {
 		}
 		return renderVote(r)
 	case "hashmap": // the emulated java.util.HashMap alone
-		var m javaHashMap
 		keys := strings.Fields(strings.Join(c.members, " "))
-		for _, k := range keys {
-			m.put(k)
-		}
 		var order []string
-		for _, i := range m.iterationOrder() {
+		for _, i := range jvm.StringMapOrder(keys) {
 			order = append(order, keys[i])
 		}
 		return "order: " + strings.Join(order, " ") + "\n"
@@ -432,31 +429,6 @@ func hashByHand(s string) int32 {
 	return int32(sum)
 }
 
-func TestJavaStringHash(t *testing.T) {
-	// Values printed by Java's "...".hashCode(), well known or checked
-	// against hashByHand below.
-	known := map[string]int32{
-		"":                   0,
-		"a":                  97,
-		"Aa":                 2112, // the classic collision
-		"BB":                 2112,
-		"range":              0x0674393d,
-		"roundrobin":         -0x07a97f24, // 0xf85680dc
-		"sticky":             -0x352ece17, // 0xcad131e9
-		"cooperative-sticky": 0x6de45eab,
-	}
-	for s, want := range known {
-		if got := javaStringHash(s); got != want {
-			t.Errorf("javaStringHash(%q) = %#x, want %#x", s, got, want)
-		}
-	}
-	for _, s := range []string{"range", "日本語", "emoji 😀 here", "\U0010FFFF", "a very long strategy name that overflows many times", "\xff\xfe"} {
-		if got, want := javaStringHash(s), hashByHand(s); got != want {
-			t.Errorf("javaStringHash(%q) = %#x, by hand %#x", s, got, want)
-		}
-	}
-}
-
 // TestBuiltinTieOrder checks the claim: on a tie among the
 // built-in names the Java coordinator prefers sticky > range > roundrobin >
 // cooperative-sticky, and the Scala one roughly the reverse.
@@ -527,158 +499,6 @@ func TestBuiltinTieOrder(t *testing.T) {
 	}
 }
 
-// naiveJavaOrder is a reference for java.util.HashMap's iteration order
-// when no bucket ever holds nine entries: the capacity is the smallest
-// power of two from 16 up whose 3/4 is at least the size, and entries sort
-// by bucket, then by insertion.
-func naiveJavaOrder(keys []string) []int {
-	capacity := 16
-	for len(keys) > capacity*3/4 {
-		capacity *= 2
-	}
-	bucket := func(i int) int {
-		h := uint32(hashByHand(keys[i]))
-		return int((h ^ h>>16) & uint32(capacity-1))
-	}
-	order := make([]int, len(keys))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return bucket(a) - bucket(b) })
-	return order
-}
-
-// TestJavaHashMapOrder compares the emulation with the reference on key
-// sets without crowded buckets, and checks the collision-driven resize by
-// hand.
-func TestJavaHashMapOrder(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		keys := rapid.SliceOfNDistinct(rapid.StringN(1, 6, 12), 1, 60, func(s string) string { return s }).Draw(t, "keys")
-		var m javaHashMap
-		for _, k := range keys {
-			m.put(k)
-		}
-		for _, b := range m.table {
-			if len(b) >= 9 {
-				t.Skip("crowded bucket")
-			}
-		}
-		if diff := cmp.Diff(naiveJavaOrder(keys), m.iterationOrder()); diff != "" {
-			t.Fatalf("iteration order mismatch (-want +got):\n%s", diff)
-		}
-	})
-
-	// Nine keys in bucket 0 of a 16-bucket table: the ninth makes the map
-	// resize to 32 (a table under 64 grows rather than treeify), although
-	// nine entries are below the size threshold of 12. Keys "s<n>" are
-	// picked so that their spread hash is 0 mod 16; at 32 buckets they
-	// split into buckets 0 and 16.
-	var crowded []string
-	for n := 0; len(crowded) < 9; n++ {
-		k := fmt.Sprintf("s%d", n)
-		if h := uint32(hashByHand(k)); (h^h>>16)&15 == 0 {
-			crowded = append(crowded, k)
-		}
-	}
-	var m javaHashMap
-	for _, k := range crowded[:8] {
-		m.put(k)
-	}
-	if len(m.table) != 16 {
-		t.Fatalf("capacity after 8 crowded keys = %d, want 16", len(m.table))
-	}
-	m.put(crowded[8])
-	if len(m.table) != 32 {
-		t.Fatalf("capacity after 9 crowded keys = %d, want 32", len(m.table))
-	}
-	var want []int // bucket 0 first, then bucket 16, each in insertion order
-	for pass := range 2 {
-		for i, k := range crowded {
-			h := uint32(hashByHand(k))
-			if int((h^h>>16)>>4&1) == pass {
-				want = append(want, i)
-			}
-		}
-	}
-	if diff := cmp.Diff(want, m.iterationOrder()); diff != "" {
-		t.Errorf("order after collision resize mismatch (-want +got):\n%s", diff)
-	}
-}
-
-// champNode is a second, structural model of Scala's CHAMP trie: it
-// inserts keys one at a time the way BitmapIndexedMapNode.updated does
-// (a key lands inline in a free slot; two keys meeting in one slot move
-// into a sub-node, down as far as their digits agree; keys with equal
-// hashes share a collision list) and iterates it pre-order, inline
-// entries first.
-type champNode struct {
-	inline [32]int // entry index + 1, 0 when empty
-	sub    [32]*champNode
-	coll   []int // a collision node's entries, in insertion order
-}
-
-func (n *champNode) insert(e int, improved []uint32, shift uint) {
-	if shift >= 32 {
-		n.coll = append(n.coll, e)
-		return
-	}
-	d := improved[e] >> shift & 31
-	switch {
-	case n.sub[d] != nil:
-		n.sub[d].insert(e, improved, shift+5)
-	case n.inline[d] != 0:
-		old := n.inline[d] - 1
-		n.inline[d] = 0
-		n.sub[d] = &champNode{}
-		n.sub[d].insert(old, improved, shift+5)
-		n.sub[d].insert(e, improved, shift+5)
-	default:
-		n.inline[d] = e + 1
-	}
-}
-
-func (n *champNode) walk(visit func(int)) {
-	for _, e := range n.coll {
-		visit(e)
-	}
-	for _, e := range n.inline {
-		if e != 0 {
-			visit(e - 1)
-		}
-	}
-	for _, s := range n.sub {
-		if s != nil {
-			s.walk(visit)
-		}
-	}
-}
-
-func TestChampOrder(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		// Hash codes drawn from a small range so that digits collide at
-		// several levels, and full collisions happen.
-		hashes := rapid.SliceOfN(rapid.Int32Range(-40, 40), 1, 40).Draw(t, "hashes")
-		improved := make([]uint32, len(hashes))
-		for i, h := range hashes {
-			x := uint32(h)
-			x = x - x<<9 - 1
-			x ^= x >> 14
-			x *= 17
-			x ^= x >> 10
-			improved[i] = x
-		}
-		root := &champNode{}
-		for i := range hashes {
-			root.insert(i, improved, 0)
-		}
-		var want []int
-		root.walk(func(e int) { want = append(want, e) })
-		if diff := cmp.Diff(want, champOrder(hashes)); diff != "" {
-			t.Fatalf("champOrder mismatch (-want +got):\n%s", diff)
-		}
-	})
-}
-
 // TestOrderDependentTie: "Aa" and "BB" have equal hash codes, so they
 // share a bucket (Java) and a collision node (Scala); a tie between them
 // goes to whichever was counted first, and the result says so.
@@ -713,45 +533,6 @@ func TestOrderDependentTie(t *testing.T) {
 			if r.Winner != "Aa" {
 				t.Errorf("%v: winner %s, want Aa (member c0 iterates first)", coord, r.Winner)
 			}
-		}
-	}
-}
-
-// TestScalaMutableOrder: Scala 2.13's mutable.HashMap orders a bucket by
-// improved hash. "A", "Q", "a", "q" hash to 65, 81, 97, 113 (one
-// character, so h ^ (h >>> 16) = h): all in bucket 1 of 16, but split
-// into buckets 1 (A, a) and 17 (Q, q) of 32. The table grows to 32 before
-// the 12th insertion. "Aa" and "BB" (2112 both) keep insertion order.
-func TestScalaMutableOrder(t *testing.T) {
-	relative := func(keys []string, of ...string) []string {
-		var got []string
-		for _, i := range scalaMutableOrder(keys) {
-			if slices.Contains(of, keys[i]) {
-				got = append(got, keys[i])
-			}
-		}
-		return got
-	}
-	fill := func(n int) []string {
-		keys := []string{"q", "a", "Q", "A"}
-		for i := 0; len(keys) < n; i++ {
-			keys = append(keys, fmt.Sprintf("filler-%d", i))
-		}
-		return keys
-	}
-	tests := []struct {
-		keys []string
-		want []string
-	}{
-		{fill(4), []string{"A", "Q", "a", "q"}},
-		{fill(11), []string{"A", "Q", "a", "q"}},
-		{fill(12), []string{"A", "a", "Q", "q"}},
-		{[]string{"BB", "Aa"}, []string{"BB", "Aa"}},
-		{[]string{"Aa", "BB"}, []string{"Aa", "BB"}},
-	}
-	for _, tc := range tests {
-		if diff := cmp.Diff(tc.want, relative(tc.keys, tc.want...)); diff != "" {
-			t.Errorf("scalaMutableOrder(%d keys) mismatch (-want +got):\n%s", len(tc.keys), diff)
 		}
 	}
 }
