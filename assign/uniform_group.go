@@ -229,42 +229,45 @@ func (sg *serverGroup) give(pid, pos int32) {
 	sg.load[pos]++
 }
 
-// assignment builds the [Assignment] from owner, in one pass over the
-// partitions (topic indices follow Java's order of names, which differs
-// from Go's only for names outside the BMP, so each member's list is
-// sorted per topic and topics are put in Go order at the end when they
-// need it).
+// assignment builds the [Assignment] from owner in two passes over the
+// partitions: one counts each member's, one writes them into one backing
+// array at each member's cursor. Topics are visited in Go order of their
+// names, partitions ascending, so every list comes out sorted.
 func (sg *serverGroup) assignment() Assignment {
 	cg := sg.cg
 	g := cg.g
-	count := make([]int32, len(g.Members))
+	cursor := make([]int32, len(g.Members)+1) // member index => next slot, after the counting pass
 	for _, pos := range sg.owner {
 		if pos >= 0 {
-			count[sg.byPos[pos]]++
+			cursor[sg.byPos[pos]+1]++
 		}
 	}
-	backing := make([]TopicPartition, 0, len(sg.owner))
-	lists := make([][]TopicPartition, len(g.Members))
-	for m, n := range count {
-		lists[m] = backing[len(backing) : len(backing) : len(backing)+int(n)]
-		backing = backing[:len(backing)+int(n)]
+	for m := 1; m < len(cursor); m++ {
+		cursor[m] += cursor[m-1]
 	}
+	bounds := slices.Clone(cursor)
+	backing := make([]TopicPartition, cursor[len(cursor)-1])
+	memberAt := make([]int32, len(sg.byPos)) // position => member index
+	copy(memberAt, sg.byPos)
 	for _, t := range cg.goOrder() {
 		name := cg.topics[t]
 		start := cg.start[t]
-		for p := range cg.numParts[t] {
-			if pos := sg.owner[start+p]; pos >= 0 {
-				m := sg.byPos[pos]
-				lists[m] = append(lists[m], TopicPartition{name, p})
+		owners := sg.owner[start : start+cg.numParts[t]]
+		for p, pos := range owners {
+			if pos >= 0 {
+				m := memberAt[pos]
+				backing[cursor[m]] = TopicPartition{name, int32(p)}
+				cursor[m]++
 			}
 		}
 	}
 	a := make(Assignment, len(g.Members))
 	for m := range g.Members {
-		if len(lists[m]) == 0 {
-			lists[m] = nil
+		var list []TopicPartition
+		if lo, hi := bounds[m], bounds[m+1]; hi > lo {
+			list = backing[lo:hi:hi]
 		}
-		a[g.Members[m].ID] = lists[m]
+		a[g.Members[m].ID] = list
 	}
 	return a
 }
