@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -64,8 +65,9 @@ var tlConfig = timeline.Config{
 	MetadataMaxAge:    300_000,
 }
 
-// kfake has no group.initial.rebalance.delay.ms.
-var tlBroker = timeline.Broker{InitialRebalanceDelay: 0, ConsumerSessionTimeout: 45_000, ConsumerHeartbeatInterval: 5_000}
+// kfake has no group.initial.rebalance.delay.ms; its consumer-protocol
+// session and heartbeat are set to the classic ones.
+var tlBroker = timeline.Broker{InitialRebalanceDelay: 0, ConsumerSessionTimeout: tlSession.Milliseconds(), ConsumerHeartbeatInterval: tlHeartbeat.Milliseconds()}
 
 // tlBalancer is a balancer under test and the strategy the model runs
 // for it.
@@ -73,12 +75,17 @@ type tlBalancer struct {
 	name     string
 	new      func() kgo.GroupBalancer
 	strategy assign.Strategy
+	protocol timeline.Protocol
 }
 
-var tlOurs = tlBalancer{"ours/cooperative-sticky", func() kgo.GroupBalancer { return franz.Balancer(assign.CooperativeSticky{}) }, assign.CooperativeSticky{}}
-var tlOursRange = tlBalancer{"ours/range", func() kgo.GroupBalancer { return franz.Balancer(assign.Range{}) }, assign.Range{}}
-var tlKgoCoop = tlBalancer{"kgo/cooperative-sticky", func() kgo.GroupBalancer { return kgo.CooperativeStickyBalancer() }, assign.CooperativeSticky{}}
-var tlKgoRange = tlBalancer{"kgo/range", func() kgo.GroupBalancer { return kgo.RangeBalancer() }, assign.Range{}}
+var tlOurs = tlBalancer{"ours/cooperative-sticky", func() kgo.GroupBalancer { return franz.Balancer(assign.CooperativeSticky{}) }, assign.CooperativeSticky{}, timeline.Classic}
+var tlOursRange = tlBalancer{"ours/range", func() kgo.GroupBalancer { return franz.Balancer(assign.Range{}) }, assign.Range{}, timeline.Classic}
+var tlKgoCoop = tlBalancer{"kgo/cooperative-sticky", func() kgo.GroupBalancer { return kgo.CooperativeStickyBalancer() }, assign.CooperativeSticky{}, timeline.Classic}
+var tlKgoRange = tlBalancer{"kgo/range", func() kgo.GroupBalancer { return kgo.RangeBalancer() }, assign.Range{}, timeline.Classic}
+
+// tlKIP848 is the consumer protocol: kfake's server-side uniform assignor,
+// for which the model's stand-in (sticky's target) assigns.
+var tlKIP848 = tlBalancer{"kip848/uniform", func() kgo.GroupBalancer { return kgo.CooperativeStickyBalancer() }, nil, timeline.Consumer}
 
 // tlGroup is a group under test: its cluster, its consumers, and who
 // received which partition when.
@@ -95,6 +102,7 @@ type tlGroup struct {
 	receipts []tlReceipt
 	live     map[string]*tlConsumer
 	dropped  map[string]bool // member IDs whose group requests kfake drops
+	beats848 int             // ConsumerGroupHeartbeat requests seen: the group speaks KIP-848
 }
 
 type tlReceipt struct {
@@ -112,7 +120,11 @@ type tlConsumer struct {
 
 func newTLGroup(ctx context.Context, t *testing.T, bal tlBalancer) *tlGroup {
 	// Kafka's group.min.session.timeout.ms is 6 s; our session is 3 s.
-	opts := []kfake.Opt{kfake.NumBrokers(1), kfake.BrokerConfigs(map[string]string{"group.min.session.timeout.ms": "1000"})}
+	opts := []kfake.Opt{kfake.NumBrokers(1), kfake.BrokerConfigs(map[string]string{
+		"group.min.session.timeout.ms":         "1000",
+		"group.consumer.session.timeout.ms":    strconv.FormatInt(tlSession.Milliseconds(), 10),
+		"group.consumer.heartbeat.interval.ms": strconv.FormatInt(tlHeartbeat.Milliseconds(), 10),
+	})}
 	for _, name := range slices.Sorted(maps.Keys(tlTopics)) {
 		opts = append(opts, kfake.SeedTopics(tlTopics[name], name))
 	}
@@ -146,6 +158,9 @@ func (g *tlGroup) dropCrashed() {
 		kmsg.JoinGroup.Int16():    func(r kmsg.Request) string { return r.(*kmsg.JoinGroupRequest).MemberID },
 		kmsg.SyncGroup.Int16():    func(r kmsg.Request) string { return r.(*kmsg.SyncGroupRequest).MemberID },
 		kmsg.OffsetCommit.Int16(): func(r kmsg.Request) string { return r.(*kmsg.OffsetCommitRequest).MemberID },
+		kmsg.ConsumerGroupHeartbeat.Int16(): func(r kmsg.Request) string {
+			return r.(*kmsg.ConsumerGroupHeartbeatRequest).MemberID
+		},
 		kmsg.LeaveGroup.Int16(): func(r kmsg.Request) string {
 			req := r.(*kmsg.LeaveGroupRequest)
 			if len(req.Members) > 0 {
@@ -159,6 +174,9 @@ func (g *tlGroup) dropCrashed() {
 			g.cluster.KeepControl()
 			g.mu.Lock()
 			drop := g.dropped[member(r)]
+			if _, ok := r.(*kmsg.ConsumerGroupHeartbeatRequest); ok {
+				g.beats848++
+			}
 			g.mu.Unlock()
 			if drop {
 				return nil, errors.New("the member crashed"), true
@@ -194,6 +212,9 @@ func (g *tlGroup) start(name, instance string) {
 	}
 	if instance != "" {
 		opts = append(opts, kgo.InstanceID(instance))
+	}
+	if g.bal.protocol == timeline.Consumer {
+		opts = append(opts, kgo.ServerSideBalancer())
 	}
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
@@ -375,7 +396,7 @@ func predict(t *testing.T, bal tlBalancer, members []timeline.Member, a assign.A
 	t.Helper()
 	ev.At = tlModelCrashAt
 	tl, err := timeline.Simulate(timeline.Scenario{
-		Members: members, Topics: tlTopics, Strategy: bal.strategy, Broker: &tlBroker,
+		Members: members, Topics: tlTopics, Protocol: bal.protocol, Strategy: bal.strategy, Broker: &tlBroker,
 		Initial: a, Events: []timeline.Event{ev},
 	})
 	if err != nil {
@@ -434,7 +455,7 @@ func TestTimelineAgainstKgo(t *testing.T) {
 			// c1 stops heartbeating; the coordinator expires it a session
 			// timeout after its last heartbeat, and the survivors take
 			// its partitions at their next heartbeat.
-			name: "crash", balancer: []tlBalancer{tlOurs, tlOursRange, tlKgoCoop, tlKgoRange},
+			name: "crash", balancer: []tlBalancer{tlOurs, tlOursRange, tlKgoCoop, tlKgoRange, tlKIP848},
 			run: func(t *testing.T, g *tlGroup, a assign.Assignment, bal tlBalancer) {
 				at := g.since()
 				g.crash("c1")
@@ -446,7 +467,7 @@ func TestTimelineAgainstKgo(t *testing.T) {
 		{
 			// c2 closes and sends LeaveGroup: the survivors hear of the
 			// rebalance at their next heartbeat.
-			name: "close", balancer: []tlBalancer{tlOurs, tlKgoRange},
+			name: "close", balancer: []tlBalancer{tlOurs, tlKgoRange, tlKIP848},
 			run: func(t *testing.T, g *tlGroup, a assign.Assignment, bal tlBalancer) {
 				at := g.since()
 				g.stopConsumer("c2")
@@ -529,6 +550,12 @@ func TestTimelineAgainstKgo(t *testing.T) {
 					g.start(name, instance)
 				}
 				a := g.settle("forming")
+				g.mu.Lock()
+				beats := g.beats848
+				g.mu.Unlock()
+				if speaks := beats > 0; speaks != (bal.protocol == timeline.Consumer) {
+					t.Fatalf("%d ConsumerGroupHeartbeat requests under the %s protocol", beats, bal.protocol)
+				}
 				sc.run(t, g, a, bal)
 			})
 		}
