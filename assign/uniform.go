@@ -31,8 +31,8 @@ import (
 //
 // Homogeneous (every member subscribes to the same topics): the P
 // partitions of the subscribed topics are shared out as quotas of P/M
-// with P%M members taking one more. Members are visited in the order
-// [Conventions] gives; each keeps its current partitions of subscribed
+// with P%M members taking one more. Members are visited in the order of
+// the member map (see Conventions below); each keeps its current partitions of subscribed
 // topics, in its target's iteration order, up to its quota, and releases
 // the rest. The partitions nobody holds (topic by topic in the order of
 // the first member's subscription set, partitions ascending), then the
@@ -57,8 +57,10 @@ import (
 // result balances each topic among its subscribers only as far as this
 // heuristic reaches.
 //
-// Complexity: homogeneous O(M + P); heterogeneous O(S log M + 16·P log P)
-// at worst, for S subscriptions, typically one pass.
+// Complexity, for M members, P partitions and S subscriptions (member,
+// topic): homogeneous O(M + P + S); heterogeneous O(S + T·M) per
+// balancing pass over T topics, plus O(P log P) for each topic that is
+// rebalanced, at most 16 passes and typically one or two.
 //
 // # Conventions
 //
