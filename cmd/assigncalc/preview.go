@@ -118,7 +118,7 @@ func preview(e *env, c *cli.Context) error {
 	fmt.Fprintln(w)
 	cmpTable := &table{
 		header: []string{"STRATEGY", "MIN", "MAX", "SPREAD", "STDDEV", "IDLE"},
-		aligns: []align{left, right, right, right, right, right, right},
+		aligns: []align{left, right, right, right, right, right, right, right},
 	}
 	// With previous ownership, show how many partitions change owner.
 	var owned assign.Assignment
@@ -129,6 +129,13 @@ func preview(e *env, c *cli.Context) error {
 		}
 		cmpTable.header = append(cmpTable.header, "MOVED")
 	}
+	racks := len(g.PartitionRacks) > 0 && slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.Rack != "" })
+	if racks {
+		cmpTable.header = append(cmpTable.header, "CROSS-RACK")
+		for _, r := range assign.RacksWithoutReplicas(g) {
+			e.warnf("no replica is on rack %q: its members read every partition from another rack", r)
+		}
+	}
 	var chosen outcome
 	var notes []string
 	for _, o := range outcomes {
@@ -136,6 +143,13 @@ func preview(e *env, c *cli.Context) error {
 		row := []string{o.strategy.Name(), itoa(st.Min), itoa(st.Max), itoa(st.Spread), formatStdDev(st.StdDev), itoa(st.Idle)}
 		if owned != nil {
 			row = append(row, itoa(assign.Moved(owned, o.target())))
+		}
+		if racks {
+			total := 0
+			for _, n := range assign.CrossRack(g, o.target()) {
+				total += n
+			}
+			row = append(row, itoa(total))
 		}
 		cmpTable.add(row...)
 		if o.strategy.Name() == detail.Name() {
@@ -158,7 +172,7 @@ func preview(e *env, c *cli.Context) error {
 	}
 	fmt.Fprintf(w, "\n%s:\n", chosen.strategy.Name())
 	target := chosen.target()
-	return memberTable(w, g, chosen, assign.Summarize(g, target), in.lag, c.Bool("all"), e.colour)
+	return memberTable(w, g, chosen, assign.Summarize(g, target), memberView{lag: in.lag, racks: racks, all: c.Bool("all"), colour: e.colour})
 }
 
 // pendingCount is the number of partitions a cooperative outcome withholds
@@ -182,9 +196,19 @@ func pendingCount(o outcome) int {
 // rebalance; PARTITIONS and COUNT show the target. With lag known (from
 // --from-describe), LAG and MAX LAG sum and top the lag of each member's
 // partitions, so that a member holding the hot partitions stands out.
-func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, lag map[assign.TopicPartition]int64, all, colour bool) error {
+//
+// With racks, RACK shows each member's rack and CROSS-RACK how many of its
+// partitions have no replica there ([assign.CrossRack]).
+func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, v memberView) error {
 	a := o.target()
+	lag, all, colour := v.lag, v.all, v.colour
 	t := &table{header: []string{"MEMBER", "PARTITIONS", "COUNT"}, aligns: []align{left, left, right}}
+	var cross map[string]int
+	if v.racks {
+		cross = assign.CrossRack(g, a)
+		t.header = []string{"MEMBER", "RACK", "PARTITIONS", "COUNT", "CROSS-RACK"}
+		t.aligns = []align{left, left, left, right, right}
+	}
 	if lag != nil {
 		t.header = append(t.header, "LAG", "MAX LAG")
 		t.aligns = append(t.aligns, right, right)
@@ -206,6 +230,9 @@ func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, lag ma
 		}
 		n := len(a[id])
 		row := []string{id, parts, itoa(n)}
+		if v.racks {
+			row = []string{id, orDash(g.Members[i].Rack), parts, itoa(n), itoa(cross[id])}
+		}
 		if lag != nil {
 			sum, top, known := lagOf(a[id], lag)
 			if known {
@@ -284,4 +311,18 @@ func writeDiff(w io.Writer, outcomes []outcome) error {
 		t.add(d.Partition.String(), orNone(d.A), orNone(d.B))
 	}
 	return t.render(w)
+}
+
+// memberView says what the member table shows besides partitions.
+type memberView struct {
+	lag         map[assign.TopicPartition]int64 // nil: no LAG columns
+	racks       bool                            // RACK and CROSS-RACK columns
+	all, colour bool
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

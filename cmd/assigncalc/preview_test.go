@@ -211,3 +211,39 @@ func TestPreviewCooperativeDetail(t *testing.T) {
 		t.Errorf("c0 %q, c1 %q: want 3 each, c0 revoking what c1 then receives", c0, c1)
 	}
 }
+
+// TestPreviewCrossRack: --racks a,b --replicas 1 puts partition p's one
+// replica on rack a for even p, b for odd. KIP-881's Range gives c0 (rack
+// a) only even partitions and c1 (rack b) only odd ones: no cross-rack
+// read; c2's rack c holds no replica, so all three of its partitions are
+// read across racks, and the preview warns about rack c.
+func TestPreviewCrossRack(t *testing.T) {
+	stdout, stderr, status := runCase(cliCase{args: []string{"--member", "c0=t1,t2@a", "--member", "c1=t1@b", "--member", "c2@c", "--topics", "t1:6,t2:3", "--replicas", "1", "--racks", "a,b", "--compare", "range"}})
+	if status != 0 {
+		t.Fatalf("exit %d: %s", status, stderr)
+	}
+	want := map[string]string{"c0": "a 4 0", "c1": "b 2 0", "c2": "c 3 3"}
+	for line := range strings.Lines(stdout) {
+		f := strings.Fields(line)
+		if w, ok := want[f0(f)]; ok && len(f) >= 5 {
+			// member, rack, partitions (one or two cells), count, cross-rack, bar
+			if got := f[1] + " " + f[len(f)-3] + " " + f[len(f)-2]; got != w {
+				t.Errorf("%s: rack, count, cross-rack = %q, want %q", f[0], got, w)
+			}
+			delete(want, f[0])
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("members %v not shown:\n%s", want, stdout)
+	}
+	if !strings.Contains(stdout, "CROSS-RACK") || !strings.Contains(stderr, `no replica is on rack "c"`) {
+		t.Errorf("no CROSS-RACK total or no warning about rack c:\n%s%s", stdout, stderr)
+	}
+}
+
+func f0(f []string) string {
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
