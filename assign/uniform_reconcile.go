@@ -1,0 +1,168 @@
+package assign
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// MemberState is where a member of a KIP-848 consumer group stands in
+// reconciling towards its target assignment (Kafka's MemberState).
+type MemberState int8
+
+const (
+	// Stable: the member holds its target, or all of it that it may.
+	Stable MemberState = iota
+	// UnrevokedPartitions: the member must first revoke partitions; it
+	// stays at its epoch until its heartbeat no longer reports them.
+	UnrevokedPartitions
+	// UnreleasedPartitions: the member is at the target epoch but waits
+	// for partitions that other members have not released yet.
+	UnreleasedPartitions
+)
+
+// String returns Kafka's name of the state.
+func (s MemberState) String() string {
+	switch s {
+	case Stable:
+		return "STABLE"
+	case UnrevokedPartitions:
+		return "UNREVOKED_PARTITIONS"
+	case UnreleasedPartitions:
+		return "UNRELEASED_PARTITIONS"
+	}
+	return fmt.Sprintf("MemberState(%d)", int8(s))
+}
+
+// Reconciling is one member as the coordinator tracks it after a
+// heartbeat: its state and epoch, the partitions it may consume and those
+// it must revoke first. Lists are sorted.
+type Reconciling struct {
+	ID                string
+	State             MemberState
+	Epoch             int32
+	Assigned          []TopicPartition
+	PendingRevocation []TopicPartition
+}
+
+// ReconcileRound is the members after one round of heartbeats, one per
+// member in the order given to [Reconcile].
+type ReconcileRound struct {
+	Members []Reconciling
+}
+
+// MaxReconcileRounds bounds [Reconcile]; reconciliation towards a valid
+// target ends in at most three rounds.
+const MaxReconcileRounds = 16
+
+// ErrNotReconciled is returned when reconciliation does not end within
+// [MaxReconcileRounds], which a target giving one partition to two
+// members would cause.
+var ErrNotReconciled = errors.New("assign: reconciliation did not end")
+
+// Reconcile runs the KIP-848 coordinator's reconciliation
+// (CurrentAssignmentBuilder, Kafka 4.0 and 4.1 alike) from members that
+// are stable at epoch epoch holding current, towards target at epoch+1,
+// and returns the members after each round of heartbeats, until every
+// member is stable at the target epoch.
+//
+// order lists the member IDs in the order they heartbeat in each round;
+// a member of target missing from current holds nothing. Clients are
+// assumed to revoke at once what they are asked to revoke, so that their
+// next heartbeat no longer reports it. At each heartbeat a member:
+//
+//   - keeps Assigned ∩ target and must revoke the rest of Assigned: if
+//     there is some, it goes to UNREVOKED_PARTITIONS at its epoch and
+//     waits for its next heartbeat;
+//   - otherwise moves to the target epoch and is given the partitions of
+//     its target that no member holds or is revoking; it is
+//     UNRELEASED_PARTITIONS while some of its target is still held
+//     elsewhere, STABLE when not.
+//
+// The coordinator sees each heartbeat's outcome before the next one, so
+// a partition released early in a round can be given later in the same
+// round.
+func Reconcile(current, target Assignment, order []string, epoch int32) ([]ReconcileRound, error) {
+	members := make([]Reconciling, len(order))
+	holder := make(map[TopicPartition]int) // partition => member index, assigned or pending revocation
+	for i, id := range order {
+		members[i] = Reconciling{ID: id, State: Stable, Epoch: epoch, Assigned: slices.Clone(current[id])}
+		slices.SortFunc(members[i].Assigned, TopicPartition.Compare)
+		for _, tp := range members[i].Assigned {
+			holder[tp] = i
+		}
+	}
+	targetEpoch := epoch + 1
+	var rounds []ReconcileRound
+	for range MaxReconcileRounds {
+		done := true
+		for i := range members {
+			m := &members[i]
+			switch {
+			case m.State == Stable && m.Epoch == targetEpoch:
+				continue
+			case m.State == UnrevokedPartitions:
+				// The client revoked what it was asked to: it no longer
+				// reports it, and the partitions are free.
+				for _, tp := range m.PendingRevocation {
+					delete(holder, tp)
+				}
+				m.PendingRevocation = nil
+				m.Epoch++
+			}
+			m.next(target[m.ID], targetEpoch, i, holder)
+		}
+		round := ReconcileRound{Members: make([]Reconciling, len(members))}
+		for i, m := range members {
+			round.Members[i] = Reconciling{ID: m.ID, State: m.State, Epoch: m.Epoch,
+				Assigned: slices.Clone(m.Assigned), PendingRevocation: slices.Clone(m.PendingRevocation)}
+			if m.State != Stable || m.Epoch != targetEpoch {
+				done = false
+			}
+		}
+		rounds = append(rounds, round)
+		if done {
+			return rounds, nil
+		}
+	}
+	return rounds, ErrNotReconciled
+}
+
+// next is CurrentAssignmentBuilder.computeNextAssignment for member i,
+// whose client reports owning exactly its Assigned partitions.
+func (m *Reconciling) next(target []TopicPartition, targetEpoch int32, i int, holder map[TopicPartition]int) {
+	inTarget := make(map[TopicPartition]bool, len(target))
+	for _, tp := range target {
+		inTarget[tp] = true
+	}
+	var kept, revoke []TopicPartition
+	for _, tp := range m.Assigned {
+		if inTarget[tp] {
+			kept = append(kept, tp)
+		} else {
+			revoke = append(revoke, tp)
+		}
+	}
+	if len(revoke) > 0 {
+		m.State, m.Assigned, m.PendingRevocation = UnrevokedPartitions, kept, revoke
+		return
+	}
+	unreleased := false
+	for _, tp := range target {
+		if slices.Contains(kept, tp) {
+			continue
+		}
+		if h, held := holder[tp]; held && h != i {
+			unreleased = true
+			continue
+		}
+		kept = append(kept, tp)
+		holder[tp] = i
+	}
+	slices.SortFunc(kept, TopicPartition.Compare)
+	m.Assigned, m.PendingRevocation, m.Epoch = kept, nil, targetEpoch
+	m.State = Stable
+	if unreleased {
+		m.State = UnreleasedPartitions
+	}
+}
