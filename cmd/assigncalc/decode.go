@@ -234,7 +234,7 @@ func partitionsField(name string, tps []assign.TopicPartition) field {
 		for ; j < len(tps) && tps[j].Topic == tps[i].Topic; j++ {
 			ps = append(ps, strconv.Itoa(int(tps[j].Partition)))
 		}
-		text = append(text, tps[i].Topic+"("+strings.Join(ps, ",")+")")
+		text = append(text, compact(tps[i:j]))
 		js = append(js, `{"topic":`+jsonString(tps[i].Topic)+`,"partitions":[`+strings.Join(ps, ",")+`]}`)
 		i = j
 	}

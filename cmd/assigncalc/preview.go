@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
-	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -80,7 +79,6 @@ func preview(e *env, c *cli.Context) error {
 		}
 		outcomes = append(outcomes, o)
 	}
-	ids := groupfile.MemberIDs(g)
 
 	switch format {
 	case formatJSON, formatJSONL:
@@ -92,14 +90,7 @@ func preview(e *env, c *cli.Context) error {
 		}
 		return rw.close()
 	case formatCSV:
-		var rows [][]string
-		for _, o := range outcomes {
-			a := o.target()
-			for _, id := range ids {
-				rows = append(rows, []string{o.strategy.Name(), id, itoa(len(a[id])), compact(a[id])})
-			}
-		}
-		return writeCSV(e.stdout, []string{"strategy", "member", "count", "partitions"}, rows)
+		return writeCSV(e.stdout, []string{"row", "strategy", "member", "rack", "topic", "count", "partitions"}, previewCSV(g, outcomes))
 	}
 
 	w := e.stdout
@@ -226,7 +217,7 @@ func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, v memb
 		id := g.Members[i].ID
 		parts := compact(a[id])
 		if !all {
-			parts = truncate(parts, partitionsWide)
+			parts = fit(a[id], partitionsWide)
 		}
 		n := len(a[id])
 		row := []string{id, parts, itoa(n)}
@@ -245,7 +236,7 @@ func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, v memb
 		if coop {
 			revoked, pending := compact(o.plan.Revoked[id]), compact(o.plan.Pending[id])
 			if !all {
-				revoked, pending = truncate(revoked, partitionsWide/2), truncate(pending, partitionsWide/2)
+				revoked, pending = fit(o.plan.Revoked[id], partitionsWide/2), fit(o.plan.Pending[id], partitionsWide/2)
 			}
 			row = append(row, revoked, pending)
 		}
@@ -325,4 +316,34 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// previewCSV lays the outcomes out for a spreadsheet to pivot: a row per
+// strategy, member and topic it holds ("assignment"; a member holding
+// nothing gets one row with no topic and count 0), then per strategy a
+// row per statistic ("stats": the statistic in topic, its value in count).
+func previewCSV(g assign.Group, outcomes []outcome) [][]string {
+	var rows [][]string
+	for _, o := range outcomes {
+		a := o.target()
+		for _, m := range g.Members {
+			tps := a[m.ID]
+			if len(tps) == 0 {
+				rows = append(rows, []string{"assignment", o.strategy.Name(), m.ID, m.Rack, "", "0", ""})
+			}
+			for i := 0; i < len(tps); {
+				j := i
+				for j < len(tps) && tps[j].Topic == tps[i].Topic {
+					j++
+				}
+				rows = append(rows, []string{"assignment", o.strategy.Name(), m.ID, m.Rack, tps[i].Topic, itoa(j - i), compact(tps[i:j])})
+				i = j
+			}
+		}
+		st := assign.Summarize(g, a)
+		for _, kv := range [][2]string{{"min", itoa(st.Min)}, {"max", itoa(st.Max)}, {"spread", itoa(st.Spread)}, {"stddev", formatStdDev(st.StdDev)}, {"idle", itoa(st.Idle)}} {
+			rows = append(rows, []string{"stats", o.strategy.Name(), "", "", kv[0], kv[1], ""})
+		}
+	}
+	return rows
 }

@@ -93,8 +93,8 @@ func TestUnknownTopicIsAWarning(t *testing.T) {
 	if !strings.Contains(stderr, "warning") || !strings.Contains(stderr, `"t9"`) {
 		t.Errorf("stderr %q: want a warning naming t9", stderr)
 	}
-	if !strings.Contains(stdout, "t1[0,1]") {
-		t.Errorf("stdout does not show c0 with t1[0,1]:\n%s", stdout)
+	if !strings.Contains(stdout, "t1(0,1)") {
+		t.Errorf("stdout does not show c0 with t1(0,1):\n%s", stdout)
 	}
 }
 
@@ -111,16 +111,25 @@ func TestCompact(t *testing.T) {
 		want string
 	}{
 		{nil, ""},
-		{tp("t1", 5), "t1[5]"},
-		{tp("t1", 0, 1), "t1[0,1]"},
-		{tp("t1", 0, 1, 2), "t1[0-2]"},
-		{append(tp("t1", 0, 1, 2, 5, 7, 8, 9, 10), tp("t2", 5)...), "t1[0-2,5,7-10] t2[5]"},
-		{tp("t", 0, 2, 4), "t[0,2,4]"},
+		{tp("t1", 5), "t1(5)"},
+		{tp("t1", 0, 1), "t1(0,1)"},
+		{tp("t1", 0, 1, 2), "t1(0-2)"},
+		{append(tp("t1", 0, 1, 2, 5, 7, 8, 9, 10), tp("t2", 5)...), "t1(0-2,5,7-10) t2(5)"},
+		{tp("t", 0, 2, 4), "t(0,2,4)"},
 	}
 	for _, tt := range tests {
 		if got := compact(tt.in); got != tt.want {
 			t.Errorf("compact(%v) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+	// A cell too narrow shows the count per topic instead of cutting
+	// topics off: t1(0,2,4,6) t2(1) is 17 runes.
+	long := append(tp("t1", 0, 2, 4, 6), tp("t2", 1)...)
+	if got := fit(long, 17); got != "t1(0,2,4,6) t2(1)" {
+		t.Errorf("fit(_, 17) = %q, want the partitions", got)
+	}
+	if got := fit(long, 16); got != "t1: 4, t2: 1" {
+		t.Errorf("fit(_, 16) = %q, want the counts per topic", got)
 	}
 }
 
@@ -154,7 +163,12 @@ func TestBarColour(t *testing.T) {
 // members, the first 7 % 3 = 1 member getting one extra.
 func TestPreviewRange(t *testing.T) {
 	stdout, _, _ := runCase(cliCase{args: []string{"--members", "3", "--topics", "t1:7", "--format", "csv", "--compare", "range"}})
-	want := "strategy,member,count,partitions\nrange,c0,3,t1[0-2]\nrange,c1,2,\"t1[3,4]\"\nrange,c2,2,\"t1[5,6]\"\n"
+	want := "row,strategy,member,rack,topic,count,partitions\n" +
+		"assignment,range,c0,,t1,3,t1(0-2)\n" +
+		"assignment,range,c1,,t1,2,\"t1(3,4)\"\n" +
+		"assignment,range,c2,,t1,2,\"t1(5,6)\"\n" +
+		// counts 3, 2, 2: mean 7/3, variance (4/9 + 1/9 + 1/9)/3 = 2/9
+		"stats,range,,,min,2,\nstats,range,,,max,3,\nstats,range,,,spread,1,\nstats,range,,,stddev,0.47,\nstats,range,,,idle,0,\n"
 	if diff := cmp.Diff(want, stdout); diff != "" {
 		t.Errorf("preview csv mismatch (-want +got):\n%s", diff)
 	}

@@ -97,8 +97,11 @@ func writeCSV(w io.Writer, header []string, rows [][]string) error {
 	return cw.Error()
 }
 
-// compact writes sorted partitions as "t1[0-2,5] t2[7]": runs of three or
-// more consecutive partitions as a range.
+// compact writes partitions in Kafka's notation, "t1(0-2,5) t2(7)" (the
+// tool's topic(0,1,2), with runs of three or more consecutive partitions
+// as a range): the one partition notation of every command. Consecutive
+// partitions of one topic share one entry; sorted lists give one per
+// topic.
 func compact(tps []assign.TopicPartition) string {
 	var b strings.Builder
 	for i := 0; i < len(tps); {
@@ -107,7 +110,7 @@ func compact(tps []assign.TopicPartition) string {
 			b.WriteByte(' ')
 		}
 		b.WriteString(topic)
-		b.WriteByte('[')
+		b.WriteByte('(')
 		first := true
 		for i < len(tps) && tps[i].Topic == topic {
 			j := i
@@ -127,9 +130,33 @@ func compact(tps []assign.TopicPartition) string {
 				i++
 			}
 		}
-		b.WriteByte(']')
+		b.WriteByte(')')
 	}
 	return b.String()
+}
+
+// topicCounts writes how many partitions of each topic tps holds,
+// "t1: 40, t2: 12", for a cell too narrow for the partitions themselves.
+func topicCounts(tps []assign.TopicPartition) string {
+	var parts []string
+	for i := 0; i < len(tps); {
+		j := i
+		for j < len(tps) && tps[j].Topic == tps[i].Topic {
+			j++
+		}
+		parts = append(parts, fmt.Sprintf("%s: %d", tps[i].Topic, j-i))
+		i = j
+	}
+	return strings.Join(parts, ", ")
+}
+
+// fit returns tps in compact notation when that fits in n runes, else
+// the count per topic (itself cut to n runes, saying so).
+func fit(tps []assign.TopicPartition, n int) string {
+	if s := compact(tps); len([]rune(s)) <= n {
+		return s
+	}
+	return truncate(topicCounts(tps), n)
 }
 
 // truncate shortens s to at most n runes, saying how much was cut.
