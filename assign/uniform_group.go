@@ -24,7 +24,8 @@ type serverGroup struct {
 
 	// owner[pid] is the position of the member the new target gives pid
 	// to, -1 while nobody; pids number partitions as cg.start does.
-	// held[pid] is the same for the current targets.
+	// held[pid] is the same for the current targets, nil when no member
+	// holds anything.
 	owner, held []int32
 	load        []int32 // position => partitions in owner
 
@@ -64,15 +65,21 @@ func compileServer(g Group) (*serverGroup, error) {
 
 	total := cg.start[len(cg.topics)]
 	sg.owner = make([]int32, total)
-	sg.held = make([]int32, total)
-	for i := range sg.held {
-		sg.owner[i], sg.held[i] = -1, -1
+	for i := range sg.owner {
+		sg.owner[i] = -1
 	}
 	sg.load = make([]int32, len(g.Members))
 	sg.heldOff = make([]int32, len(g.Members)+1)
 	owned := 0
 	for i := range g.Members {
 		owned += len(g.Members[i].Owned)
+	}
+	if owned == 0 {
+		return sg, nil // held stays nil: nobody holds anything
+	}
+	sg.held = make([]int32, total)
+	for i := range sg.held {
+		sg.held[i] = -1
 	}
 	sg.heldPids = make([]int32, 0, owned)
 	after, _ := cg.goSteps()

@@ -27,13 +27,14 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 		return err // nothing subscribed exists: every target is empty
 	}
 
-	// The partitions nobody holds, in the subscription set's topic order.
-	var free []int32
+	// The partitions nobody holds, in the subscription set's topic order,
+	// then room for those members release.
+	free := make([]int32, 0, len(sg.owner))
 	total := int32(0)
 	for _, t := range topics {
 		start := cg.start[t]
 		for pid := start; pid < start+cg.numParts[t]; pid++ {
-			if sg.held[pid] < 0 {
+			if sg.held == nil || sg.held[pid] < 0 {
 				free = append(free, pid)
 			}
 		}
