@@ -24,10 +24,15 @@ func checkCommand(e *env) *cli.Command {
 			"of that name gives the same assignment, and lists where it differs. Exit status 2 if any\n" +
 			"assignment fails.\n\n" +
 			"Example:\n" +
-			"   assigncalc check --in testdata/groups.jsonl --results testdata/kafka-java-range-roundrobin.jsonl",
+			"   assigncalc check --in testdata/groups.jsonl --results testdata/kafka-java-range-roundrobin.jsonl\n" +
+			"   kafka-consumer-groups.sh --describe --group orders | assigncalc check --from-describe - --strategy sticky",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "in", Usage: "read the groups from `FILE` (- for stdin)"},
 			&cli.StringFlag{Name: "results", Usage: "read the results to check from `FILE` (- for stdin)"},
+			&cli.StringFlag{Name: "from-describe", Usage: "check instead what a live group's members own, read from `FILE` (- for stdin) as the preview's --from-describe reads it"},
+			&cli.StringFlag{Name: "strategy", Value: "all", Usage: "with --from-describe: judge the group's assignment as strategies `NAME,...` (or all) would have to make it"},
+			&cli.StringSliceFlag{Name: "topics", Usage: "with --from-describe: partition counts `NAME:COUNT,...`"},
+			&cli.StringSliceFlag{Name: "member", Usage: "with --from-describe: member `ID[#INSTANCE][=TOPIC,...][@RACK]`'s subscription"},
 			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
 		},
 		Action: func(c *cli.Context) error { return check(e, c) },
@@ -63,6 +68,9 @@ func check(e *env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.IsSet("from-describe") {
+		return checkDescribed(e, c, format)
+	}
 	groupsPath, resultsPath := c.String("in"), c.String("results")
 	if groupsPath == "" || resultsPath == "" {
 		return usagef("check: --in GROUPS and --results RESULTS are both required")
@@ -96,6 +104,11 @@ func check(e *env, c *cli.Context) error {
 		return err
 	}
 
+	return checkAll(e, format, groups, results)
+}
+
+// checkAll judges every result and reports; any failure is status 2.
+func checkAll(e *env, format string, groups map[string]groupfile.Entry, results []groupfile.Result) error {
 	var verdicts []checked
 	bad := 0
 	for _, r := range results {
@@ -112,6 +125,40 @@ func check(e *env, c *cli.Context) error {
 		return &statusError{code: exitInput, msg: fmt.Sprintf("%d of %d assignments fail the checks", bad, len(verdicts))}
 	}
 	return nil
+}
+
+// checkDescribed judges what a live group's members own (assign.Owned of
+// the --from-describe group) as each strategy's stable assignment.
+func checkDescribed(e *env, c *cli.Context, format string) error {
+	if c.IsSet("in") || c.IsSet("results") {
+		return usagef("check: --from-describe replaces --in and --results")
+	}
+	strategies, err := parseStrategies("strategy", []string{c.String("strategy")})
+	if err != nil {
+		return err
+	}
+	in, err := fromDescribe(e, c, c.String("from-describe"))
+	if err != nil {
+		return err
+	}
+	g := in.Group
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	owned, err := assign.Owned(g)
+	if err != nil {
+		return err
+	}
+	groups := map[string]groupfile.Entry{in.Name: in.Entry}
+	var results []groupfile.Result
+	for _, s := range strategies {
+		r := groupfile.Result{Name: in.Name, Strategy: s.Name(), Members: groupfile.MemberIDs(g), Assignment: owned}
+		if s.Protocol() == assign.Cooperative {
+			r.Cooperative = &groupfile.Cooperative{Target: owned} // a stable group is at its target
+		}
+		results = append(results, r)
+	}
+	return checkAll(e, format, groups, results)
 }
 
 // checkResult judges one result against its group: the checkers that

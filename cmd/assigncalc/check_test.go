@@ -79,3 +79,31 @@ func TestCheckVerdicts(t *testing.T) {
 		t.Errorf("differences of lines 3 and 9 = %q, %q; want 2 and 2", rows[2][5], rows[8][5])
 	}
 }
+
+// TestCheckFromDescribe judges what a live group owns. In
+// members_scala_static.txt, with orders:3, the static c0 owns orders-0,1
+// and c1 orders-2: valid and balanced (2 against 1) for every strategy.
+// Range, static members first, gives exactly that; RoundRobin would deal
+// c0 0 and 2, c1 1: orders-1 and orders-2 differ. In offsets_4x.txt payments-1 has
+// no owner: every strategy's check fails on it, status 2.
+func TestCheckFromDescribe(t *testing.T) {
+	stdout, stderr, status := runCase(cliCase{args: []string{"check", "--from-describe", describeData + "members_scala_static.txt", "--topics", "orders:3", "--strategy", "range,roundrobin,sticky", "--format", "csv"}})
+	if status != 0 {
+		t.Fatalf("exit %d, stderr %q", status, stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows[1:] {
+		got = append(got, strings.Join([]string{r[1], r[2], r[4], r[5]}, " "))
+	}
+	want := []string{"range true same 0", "roundrobin true differs 2", "sticky true same 0"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("verdicts %q, want %q", got, want)
+	}
+	runGolden(t, []cliCase{
+		{name: "check_from_describe_unowned", args: []string{"check", "--from-describe", describeData + "offsets_4x.txt"}, status: 2},
+	})
+}
