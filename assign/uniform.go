@@ -214,6 +214,24 @@ var (
 // that Kafka could not have given: the zero Uuid or the metadata topic's
 // (both reserved), or an id already given to another name.
 func CheckTopicIDs(g Group) error {
+	// A pass in map order finds whether anything is wrong; only then are
+	// the names sorted, to report the first fault whatever the map order.
+	seen := make(map[TopicID]bool, len(g.TopicIDs))
+	bad := false
+	for _, id := range g.TopicIDs {
+		if seen[id] || id == (TopicID{}) || id == (TopicID{15: 1}) {
+			bad = true
+			break
+		}
+		seen[id] = true
+	}
+	if !bad {
+		return nil
+	}
+	return firstBadTopicID(g)
+}
+
+func firstBadTopicID(g Group) error {
 	names := sortedKeys(g.TopicIDs)
 	seen := make(map[TopicID]string, len(names))
 	for _, name := range names {

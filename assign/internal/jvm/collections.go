@@ -20,7 +20,7 @@ func StringSetOrder(keys []string) []int {
 
 func stringOrder(capacity int, keys []string) []int {
 	var first []int // entry index => index into keys
-	m := NewHashMap(capacity, func(a, b int) int { return CompareStrings(keys[first[a]], keys[first[b]]) })
+	var hashes []int32
 	seen := make(map[string]bool, len(keys))
 	for i, k := range keys {
 		if seen[k] {
@@ -28,9 +28,10 @@ func stringOrder(capacity int, keys []string) []int {
 		}
 		seen[k] = true
 		first = append(first, i)
-		m.Add(StringHash(k))
+		hashes = append(hashes, StringHash(k))
 	}
-	return entriesToIndices(m.Order(), first)
+	order := Order(capacity, hashes, func(a, b int) int { return CompareStrings(keys[first[a]], keys[first[b]]) })
+	return entriesToIndices(order, first)
 }
 
 // IntSetOrder returns the iteration order of new HashSet<Integer>(list)
@@ -47,7 +48,7 @@ func IntSetOrder(values []int32) []int {
 		return fast
 	}
 	var first []int
-	m := NewHashMap(capacity, nil) // equal Integer hashes are equal values: no compareTo
+	var hashes []int32
 	seen := make(map[int32]bool, len(values))
 	for i, v := range values {
 		if seen[v] {
@@ -55,9 +56,10 @@ func IntSetOrder(values []int32) []int {
 		}
 		seen[v] = true
 		first = append(first, i)
-		m.Add(v)
+		hashes = append(hashes, v)
 	}
-	return entriesToIndices(m.Order(), first)
+	// Equal Integer hashes are equal values: no compareTo is needed.
+	return entriesToIndices(Order(capacity, hashes, nil), first)
 }
 
 // ascendingIfSparse returns the indices of values in ascending order of
@@ -101,7 +103,7 @@ func UuidSetOrder(size int, keys []Uuid) []int {
 
 func uuidOrder(capacity int, keys []Uuid) []int {
 	var first []int
-	m := NewHashMap(capacity, func(a, b int) int { return keys[first[a]].Compare(keys[first[b]]) })
+	var hashes []int32
 	seen := make(map[Uuid]bool, len(keys))
 	for i, k := range keys {
 		if seen[k] {
@@ -109,9 +111,10 @@ func uuidOrder(capacity int, keys []Uuid) []int {
 		}
 		seen[k] = true
 		first = append(first, i)
-		m.Add(k.Hash())
+		hashes = append(hashes, k.Hash())
 	}
-	return entriesToIndices(m.Order(), first)
+	order := Order(capacity, hashes, func(a, b int) int { return keys[first[a]].Compare(keys[first[b]]) })
+	return entriesToIndices(order, first)
 }
 
 // entriesToIndices maps entry indices to the indices of the input they

@@ -123,6 +123,66 @@ func (m *HashMap) Add(hashCode int32) {
 	}
 }
 
+// Order returns the iteration order, as insertion indices, of a map made
+// by NewHashMap(initialCapacity, compare) into which keys with the given
+// hash codes were added in index order. It is [HashMap.Order] computed
+// without building the table when no bucket ever becomes a tree (the
+// common case): the capacity is followed through the resizes, both those
+// the size and those a crowded small table causes, and the entries are
+// then sorted by bucket of the final table, stably. Should a bucket reach
+// nine entries in a table of 64 buckets or more, it builds the table.
+func Order(initialCapacity int, hashCodes []int32, compare func(a, b int) int) []int {
+	capacity := defaultCapacity
+	if initialCapacity > 0 {
+		capacity = tableSizeFor(initialCapacity)
+	}
+	spread := make([]int32, len(hashCodes))
+	for i, h := range hashCodes {
+		spread[i] = Spread(h)
+	}
+	count := make([]int32, capacity)
+	recount := func(n int) {
+		count = make([]int32, capacity)
+		for _, h := range spread[:n] {
+			count[h&int32(capacity-1)]++
+		}
+	}
+	for i, h := range spread {
+		b := h & int32(capacity-1)
+		count[b]++
+		if count[b] > treeifyThreshold {
+			if capacity >= minTreeifyCapacity {
+				m := NewHashMap(initialCapacity, compare)
+				for _, h := range hashCodes {
+					m.Add(h)
+				}
+				return m.Order()
+			}
+			capacity *= 2
+			recount(i + 1)
+		}
+		if i+1 > capacity*3/4 && capacity < maximumCapacity {
+			capacity *= 2
+			recount(i + 1)
+		}
+	}
+	// A stable counting sort by final bucket.
+	start := make([]int32, capacity+1)
+	for _, h := range spread {
+		start[h&int32(capacity-1)+1]++
+	}
+	for b := 1; b <= capacity; b++ {
+		start[b] += start[b-1]
+	}
+	order := make([]int, len(spread))
+	for i, h := range spread {
+		b := h & int32(capacity-1)
+		order[start[b]] = i
+		start[b]++
+	}
+	return order
+}
+
 // Order returns the keys' insertion indices in iteration order.
 func (m *HashMap) Order() []int {
 	order := make([]int, 0, len(m.hashes))

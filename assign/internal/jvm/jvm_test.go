@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 
 	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 )
 
@@ -450,6 +451,30 @@ func TestChampOrder(t *testing.T) {
 		root.walk(func(e int) { want = append(want, e) })
 		if diff := gocmp.Diff(want, ChampOrder(hashes)); diff != "" {
 			t.Fatalf("ChampOrder mismatch (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// TestOrderMatchesTable holds Order, which follows only the capacity, to
+// the table HashMap builds, on hash codes crowded enough to resize small
+// tables for collisions and to make trees in large ones.
+func TestOrderMatchesTable(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		step := rapid.SampledFrom([]int32{1, 16, 64, 1 << 16}).Draw(t, "step")
+		raw := rapid.SliceOfNDistinct(rapid.Int32Range(0, 400), 0, 150, func(h int32) int32 { return h }).Draw(t, "hashes")
+		hashes := make([]int32, len(raw))
+		for i, h := range raw {
+			hashes[i] = h * step
+		}
+		initial := rapid.SampledFrom([]int{0, 1, 3, 16, 40, 64, 200}).Draw(t, "initial")
+		compare := func(a, b int) int { return cmp.Compare(a, b) }
+		m := NewHashMap(initial, compare)
+		for _, h := range hashes {
+			m.Add(h)
+		}
+		want := m.Order()
+		if diff := gocmp.Diff(want, Order(initial, hashes, compare), cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("Order mismatch (-table +Order):\n%s", diff)
 		}
 	})
 }
