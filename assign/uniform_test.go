@@ -185,20 +185,7 @@ func kip848Group(t *rapid.T) Group {
 	return randomKIP848Group(rand.New(rand.NewPCG(seed, 848)), "rapid")
 }
 
-func TestKIP848Valid(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		g := kip848Group(t)
-		for _, s := range []Strategy{Uniform{}, Uniform{Kafka: Kafka40}, ServerRange{}} {
-			a, err := s.Assign(g)
-			if err != nil {
-				t.Fatalf("%s: %v", s.Name(), err)
-			}
-			if err := Verify(g, a); err != nil {
-				t.Fatalf("%s: %v", s.Name(), err)
-			}
-		}
-	})
-}
+func TestKIP848Valid(t *testing.T) { rapid.Check(t, kip848Valid) }
 
 func TestUniformHomogeneousSpread(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
