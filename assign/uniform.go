@@ -32,9 +32,9 @@ import (
 // Homogeneous (every member subscribes to the same topics): the P
 // partitions of the subscribed topics are shared out as quotas of P/M
 // with P%M members taking one more. Members are visited in the order of
-// the member map (see Conventions below); each keeps its current partitions of subscribed
-// topics, in its target's iteration order, up to its quota, and releases
-// the rest. The partitions nobody holds (topic by topic in the order of
+// the member map (see Conventions below); each keeps its current
+// partitions of subscribed topics, in its target's iteration order, up to
+// its quota, and releases the rest. The partitions nobody holds (topic by topic in the order of
 // the first member's subscription set, partitions ascending), then the
 // released ones, are dealt in contiguous chunks to the members below
 // quota, in the same member order. Who takes a +1 differs:
@@ -43,7 +43,8 @@ import (
 //   - Kafka 4.1 (KAFKA-18688, also in 4.0.1 and later 4.0.x): a member
 //     that keeps fewer partitions than quota+1 gives its +1 back, unless
 //     it is among the last members visited that must take the remaining
-//     +1s; so a balanced group stays as it is.
+//     +1s; so a balanced group stays as it is, and in a fresh group the
+//     +1s go to the last members visited.
 //
 // Heterogeneous: each member keeps its current partitions of topics it
 // still subscribes to. Topics are sorted by partitions per subscriber
@@ -103,6 +104,11 @@ import (
 // Unlike the client's range or round-robin assignors, uniform does not
 // spread each topic over the members: it balances the number of
 // partitions, and keeps whatever a member already holds.
+//
+// The target is where members go, not what they hold at once: [Reconcile]
+// plays the coordinator's reconciliation towards it, and
+// [PreviewMigration] what moving a classic group to the consumer protocol
+// costs.
 type Uniform struct {
 	// Kafka is the version whose assignor to reproduce; the zero value is
 	// Kafka41.
