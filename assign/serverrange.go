@@ -30,7 +30,8 @@ import (
 //
 // Topic ids are not needed to compute it, but it checks those given
 // ([CheckTopicIDs]). It does not read the current targets at all, so
-// unlike [Uniform] it does not refuse targets Kafka could not hold.
+// unlike [Uniform] it refuses no target, not even one listing a partition
+// twice.
 //
 // # Example
 //
@@ -103,7 +104,7 @@ func (r ServerRange) AssignRanges(g Group) (RangeAssignment, error) {
 	if err := r.Kafka.check(); err != nil {
 		return RangeAssignment{}, err
 	}
-	cg, err := compile(g, ownedIgnored)
+	cg, err := compileWithoutOwned(g)
 	if err != nil {
 		return RangeAssignment{}, err
 	}

@@ -37,7 +37,7 @@ type serverGroup struct {
 
 // compileServer validates g for the KIP-848 assignors and interns it.
 func compileServer(g Group) (*serverGroup, error) {
-	cg, err := compile(g, ownedIgnored)
+	cg, err := compileWithoutOwned(g)
 	if err != nil {
 		return nil, err
 	}
@@ -96,6 +96,24 @@ func compileServer(g Group) (*serverGroup, error) {
 	return sg, nil
 }
 
+// compileWithoutOwned is compile(g, ownedIgnored) without its pass over
+// the members' Owned lists, which the KIP-848 assignors read on their own
+// (readTarget, which also refuses a partition listed twice) or not at all
+// (ServerRange). The result refers to g itself, Owned included.
+func compileWithoutOwned(g Group) (*compiledGroup, error) {
+	stripped := g
+	stripped.Members = slices.Clone(g.Members)
+	for i := range stripped.Members {
+		stripped.Members[i].Owned = nil
+	}
+	cg, err := compile(stripped, ownedIgnored)
+	if err != nil {
+		return nil, err
+	}
+	cg.g = &g
+	return cg, nil
+}
+
 // readTarget checks member m's current target and records it in held
 // and heldPids. after is cg.goSteps' first result: a target listed in
 // sorted order goes from a topic to the next in Go order.
@@ -131,7 +149,10 @@ func (sg *serverGroup) readTarget(pos, m int32, after []int32) error {
 			continue // a deleted topic, or one nobody subscribes to: dropped
 		}
 		pid := sg.cg.start[t] + tp.Partition
-		if h := sg.held[pid]; h >= 0 && h != pos {
+		if sg.held[pid] == pos {
+			return fail(tp, tp.Partition, ErrDuplicateOwned)
+		}
+		if h := sg.held[pid]; h >= 0 {
 			return fail(tp, tp.Partition, fmt.Errorf("%w: also held by %q", ErrTargetConflict, g.Members[sg.byPos[h]].ID))
 		}
 		sg.held[pid] = pos

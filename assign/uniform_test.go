@@ -131,6 +131,7 @@ func TestKIP848Errors(t *testing.T) {
 			g.Members[2].Owned = tps(1)
 		}, ErrTargetConflict, "t"},
 		{"a partition the topic does not have", func(g *Group) { g.Members[1].Owned = tps(4) }, ErrTargetOutOfRange, "t"},
+		{"a partition listed twice", func(g *Group) { g.Members[1].Owned = tps(2, 0, 2) }, ErrDuplicateOwned, "t"},
 	}
 	for _, tc := range tests {
 		g := base()
