@@ -56,6 +56,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -279,7 +280,8 @@ func partition(topic, p string) (assign.TopicPartition, error) {
 		return assign.TopicPartition{}, fmt.Errorf("%w: empty topic", ErrSyntax)
 	}
 	n, err := strconv.ParseInt(p, 10, 32)
-	if err != nil || n < 0 {
+	if err != nil || n < 0 || n == math.MaxInt32 {
+		// MaxInt32 is no partition number: the count would not fit.
 		return assign.TopicPartition{}, fmt.Errorf("%w: partition %q of topic %q is not a partition number", ErrSyntax, p, topic)
 	}
 	return assign.TopicPartition{Topic: topic, Partition: int32(n)}, nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -172,5 +173,23 @@ func TestGroup(t *testing.T) {
 	}
 	if err := g.Validate(); err != nil {
 		t.Errorf("the group is invalid: %v", err)
+	}
+}
+
+// TestPartitionNumberBounds is a regression test: partition 2147483647
+// made the derived count 2147483648, which int32 wraps to a negative
+// count. It is refused: no topic can have that many partitions.
+func TestPartitionNumberBounds(t *testing.T) {
+	for _, in := range []string{"c0,t,2147483647\n", "member,topic,partition\nc0,t,-1\n", "member,topic,partition\nc0,t,x\n"} {
+		if _, err := Parse(strings.NewReader(in)); !errors.Is(err, ErrSyntax) {
+			t.Errorf("Parse(%q) = %v, want ErrSyntax", in, err)
+		}
+	}
+	s, err := Parse(strings.NewReader("c0,t,2147483646\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := s.Group(nil, nil); g.Topics["t"] != 2147483647 {
+		t.Errorf("count of t = %d, want 2147483647", g.Topics["t"])
 	}
 }
