@@ -1,0 +1,98 @@
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.coordinator.group.api.assignor.GroupAssignment;
+import org.apache.kafka.coordinator.group.api.assignor.MemberAssignment;
+import org.apache.kafka.coordinator.group.api.assignor.PartitionAssignor;
+import org.apache.kafka.coordinator.group.assignor.RangeAssignor;
+import org.apache.kafka.coordinator.group.assignor.UniformAssignor;
+
+/**
+ * Times Kafka's own KIP-848 assignors on assign/uniform_bench_test.go's
+ * shapes, in this JVM, to set our benchmark beside them on the same machine
+ * at the same time: java -cp CLASSES Bench [runs]. Groups are built through
+ * Oracle.Spec from the same JSON contract, outside the timed calls; the JIT
+ * is warmed with as many untimed runs as timed ones; it prints the median.
+ */
+public final class Bench {
+    public static void main(String[] args) {
+        int runs = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        int[][] shapes = {{1000, 1000, 100, 0}, {2000, 100, 10000, 0}, {1000, 2000, 0, 1}};
+        for (int[] sh : shapes) {
+            String name = sh[3] == 1 ? "hetero-" + sh[0] + "x" + sh[1] + "t" : "uniform-" + sh[0] + "x" + (sh[1] * sh[2]);
+            for (PartitionAssignor a : new PartitionAssignor[]{new UniformAssignor(), new RangeAssignor()}) {
+                Map<String, Object> fresh = group(sh, null);
+                Oracle.Spec freshSpec = new Oracle.Spec(fresh);
+                GroupAssignment first = a.assign(freshSpec, freshSpec);
+                Oracle.Spec leave = new Oracle.Spec(group(sh, first));
+                for (Object[] c : new Object[][]{{"fresh", freshSpec}, {"leave1", leave}}) {
+                    Oracle.Spec spec = (Oracle.Spec) c[1];
+                    long[] t = new long[runs];
+                    for (int i = 0; i < 2 * runs; i++) {
+                        long start = System.nanoTime();
+                        a.assign(spec, spec);
+                        if (i >= runs) t[i - runs] = System.nanoTime() - start;
+                    }
+                    Arrays.sort(t);
+                    System.out.printf("%s %s %s %.2f ms%n", name, a.name(), c[0], t[runs / 2] / 1e6);
+                }
+            }
+        }
+    }
+
+    /** The group of shape sh; with prev, its members hold prev and consumer-00000 is replaced by consumer-new. */
+    static Map<String, Object> group(int[] sh, GroupAssignment prev) {
+        int members = sh[0], topics = sh[1], parts = sh[2];
+        boolean hetero = sh[3] == 1;
+        Map<String, Object> g = new LinkedHashMap<>();
+        Map<String, Object> counts = new LinkedHashMap<>();
+        Map<String, Object> ids = new LinkedHashMap<>();
+        Map<Uuid, String> names = new HashMap<>();
+        List<Object> all = new ArrayList<>();
+        for (int i = 0; i < topics; i++) {
+            String n = String.format("topic-%05d", i);
+            Uuid id = new Uuid(n.hashCode() * 31L + 7, i + 1);
+            counts.put(n, (long) (hetero ? 1 + (i * 7919) % 64 : parts));
+            ids.put(n, id.toString());
+            names.put(id, n);
+            all.add(n);
+        }
+        g.put("topics", counts);
+        g.put("topicIds", ids);
+        List<Object> ms = new ArrayList<>();
+        for (int j = 0; j < members; j++) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            String id = String.format("consumer-%05d", j);
+            List<Object> subs = all;
+            if (hetero) {
+                subs = new ArrayList<>();
+                for (int i = 0; i < topics; i++) if ((i * 31 + j * 17) % 5 < 3) subs.add(all.get(i));
+            }
+            if (prev != null) {
+                MemberAssignment ma = prev.members().get(id);
+                Map<String, Object> owned = new LinkedHashMap<>();
+                if (ma != null) {
+                    for (Map.Entry<Uuid, Set<Integer>> e : ma.partitions().entrySet()) {
+                        owned.put(names.get(e.getKey()), new ArrayList<Object>(e.getValue().stream().map(Long::valueOf).toList()));
+                    }
+                }
+                if (j == 0) {
+                    id = "consumer-new";
+                    owned.clear();
+                }
+                m.put("owned", owned);
+            }
+            m.put("id", id);
+            m.put("topics", subs);
+            ms.add(m);
+        }
+        g.put("members", ms);
+        return g;
+    }
+}
