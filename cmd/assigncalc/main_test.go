@@ -67,7 +67,7 @@ func runGolden(t *testing.T, cases []cliCase) {
 // TestHelpHasExamples checks that the help of the preview and of every
 // command shows an example, and exits 0.
 func TestHelpHasExamples(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"plan", "--help"}, {"simulate", "--help"}, {"vote", "--help"}, {"decode", "--help"}, {"check", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"plan", "--help"}, {"simulate", "--help"}, {"vote", "--help"}, {"decode", "--help"}, {"check", "--help"}, {"coordinator", "--help"}} {
 		stdout, _, status := runCase(cliCase{args: args})
 		if status != 0 {
 			t.Errorf("assigncalc %s: exit status %d", strings.Join(args, " "), status)
