@@ -72,11 +72,11 @@ func (o outcome) target() assign.Assignment {
 	return o.assignment
 }
 
-// assignChecked runs s on g and checks the result, so that a bug shows as
-// an error rather than a wrong answer: an eager assignment, or a
-// cooperative target, must pass [assign.Verify]; a cooperative round must
-// pass [assign.VerifyCooperative]. The error is the strategy's
-// [*assign.InputError], or an [*internalError].
+// assignChecked runs s on g and checks the result with the checkers
+// [assign.Check] chooses for s (validity; balance for the sticky
+// strategies; a safe round and a valid target for cooperative-sticky), so
+// that a bug shows as an error rather than a wrong answer. The error is
+// the strategy's [*assign.InputError], or an [*internalError].
 func assignChecked(s assign.Strategy, g assign.Group) (o outcome, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -99,13 +99,12 @@ func assignChecked(s assign.Strategy, g assign.Group) (o outcome, err error) {
 		}
 		return outcome{}, &internalError{err}
 	}
-	if err := assign.Verify(g, o.target()); err != nil {
-		return outcome{}, &internalError{fmt.Errorf("%s: %w", s.Name(), err)}
-	}
+	var target assign.Assignment
 	if o.plan != nil {
-		if err := assign.VerifyCooperative(g, o.assignment); err != nil {
-			return outcome{}, &internalError{fmt.Errorf("%s: %w", s.Name(), err)}
-		}
+		target = o.plan.Target
+	}
+	if err := assign.Check(s, g, o.assignment, target); err != nil {
+		return outcome{}, &internalError{fmt.Errorf("%s: %w", s.Name(), err)}
 	}
 	return o, nil
 }
