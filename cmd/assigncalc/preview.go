@@ -179,7 +179,7 @@ func pendingCount(o outcome) int {
 	return n
 }
 
-// memberTable writes member, partitions, count and a bar per member. Large
+// memberTable writes member, count, partitions and a bar per member. Large
 // groups show the most and the least loaded members unless all.
 //
 // For a cooperative outcome that withholds partitions this round, two more
@@ -193,36 +193,49 @@ func pendingCount(o outcome) int {
 func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, v memberView) error {
 	a := o.target()
 	lag, all, colour := v.lag, v.all, v.colour
-	t := &table{header: []string{"MEMBER", "PARTITIONS", "COUNT"}, aligns: []align{left, left, right}}
+	// One column order for every member table: who, how many, the
+	// figures about them, which ones (Kafka's MEMBER #PARTITIONS
+	// ASSIGNMENT), then the bar.
+	t := &table{}
+	col := func(name string, al align) {
+		t.header = append(t.header, name)
+		t.aligns = append(t.aligns, al)
+	}
+	col("MEMBER", left)
+	if v.racks {
+		col("RACK", left)
+	}
+	col("COUNT", right)
 	var cross map[string]int
 	if v.racks {
 		cross = assign.CrossRack(g, a)
-		t.header = []string{"MEMBER", "RACK", "PARTITIONS", "COUNT", "CROSS-RACK"}
-		t.aligns = []align{left, left, left, right, right}
+		col("CROSS-RACK", right)
 	}
 	if lag != nil {
-		t.header = append(t.header, "LAG", "MAX LAG")
-		t.aligns = append(t.aligns, right, right)
+		col("LAG", right)
+		col("MAX LAG", right)
 	}
-	t.header = append(t.header, "")
+	col("PARTITIONS", left)
 	coop := pendingCount(o) > 0
 	if coop {
-		t.header = append(t.header, "REVOKED NOW", "THEN RECEIVES")
+		col("REVOKED NOW", left)
+		col("THEN RECEIVES", left)
 	}
+	col("", left)
 	mean := 0.0
 	if st.Members > 0 {
 		mean = float64(st.Partitions) / float64(st.Members)
 	}
 	row := func(i int) {
 		id := g.Members[i].ID
-		parts := compact(a[id])
-		if !all {
-			parts = fit(a[id], partitionsWide)
-		}
 		n := len(a[id])
-		row := []string{id, parts, itoa(n)}
+		row := []string{id}
 		if v.racks {
-			row = []string{id, orDash(g.Members[i].Rack), parts, itoa(n), itoa(cross[id])}
+			row = append(row, orDash(g.Members[i].Rack))
+		}
+		row = append(row, itoa(n))
+		if v.racks {
+			row = append(row, itoa(cross[id]))
 		}
 		if lag != nil {
 			sum, top, known := lagOf(a[id], lag)
@@ -232,7 +245,11 @@ func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, v memb
 				row = append(row, "-", "-")
 			}
 		}
-		row = append(row, bar(n, st.Max, mean, colour))
+		parts := compact(a[id])
+		if !all {
+			parts = fit(a[id], partitionsWide)
+		}
+		row = append(row, parts)
 		if coop {
 			revoked, pending := compact(o.plan.Revoked[id]), compact(o.plan.Pending[id])
 			if !all {
@@ -240,7 +257,7 @@ func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, v memb
 			}
 			row = append(row, revoked, pending)
 		}
-		t.add(row...)
+		t.add(append(row, bar(n, st.Max, mean, colour))...)
 	}
 	if all || len(g.Members) <= summaryAbove {
 		for i := range g.Members {
