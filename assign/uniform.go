@@ -3,6 +3,7 @@ package assign
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign/internal/jvm"
@@ -170,15 +171,27 @@ func (v KafkaVersion) String() string {
 	return fmt.Sprintf("KafkaVersion(%d)", int8(v))
 }
 
-// ParseKafkaVersion reads "4.0" (or "4.0.0") and "4.1" (or "4.1.0").
-// Kafka 4.0.1 and later 4.0 patches ship 4.1's uniform assignor: ask for
-// "4.1" for them.
+// ParseKafkaVersion reads a Kafka release, "4.0" or "4.1" or with a
+// patch number: "4.0.0" is Kafka40, and 4.0.1 and later 4.0 patches, which
+// ship 4.1's uniform assignor (KAFKA-18688), are Kafka41, as is any 4.1.x.
 func ParseKafkaVersion(s string) (KafkaVersion, error) {
-	switch s = strings.TrimSpace(s); s {
-	case "4.1", "4.1.0":
+	s = strings.TrimSpace(s)
+	major, patch, hasPatch := s, "", false
+	if i := strings.LastIndexByte(s, '.'); i > 0 && strings.Count(s, ".") == 2 {
+		major, patch, hasPatch = s[:i], s[i+1:], true
+	}
+	if hasPatch {
+		if _, err := strconv.ParseUint(patch, 10, 16); err != nil {
+			major = ""
+		}
+	}
+	switch {
+	case major == "4.1":
 		return Kafka41, nil
-	case "4.0", "4.0.0":
+	case major == "4.0" && (!hasPatch || strings.TrimLeft(patch, "0") == ""):
 		return Kafka40, nil
+	case major == "4.0":
+		return Kafka41, nil
 	}
 	return Kafka41, fmt.Errorf("assign: %w %q: want 4.0 or 4.1", ErrUnknownKafkaVersion, s)
 }

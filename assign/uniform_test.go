@@ -147,8 +147,15 @@ func TestKIP848Errors(t *testing.T) {
 	if _, err := (Uniform{Kafka: 7}).Assign(base()); !errors.Is(err, ErrUnknownKafkaVersion) {
 		t.Errorf("unknown version: %v", err)
 	}
-	if _, err := ParseKafkaVersion("3.9"); !errors.Is(err, ErrUnknownKafkaVersion) {
-		t.Errorf("ParseKafkaVersion(3.9): %v", err)
+	for in, want := range map[string]KafkaVersion{"4.0": Kafka40, "4.0.0": Kafka40, "4.0.1": Kafka41, "4.0.2": Kafka41, "4.1": Kafka41, "4.1.0": Kafka41, " 4.1.1 ": Kafka41} {
+		if got, err := ParseKafkaVersion(in); err != nil || got != want {
+			t.Errorf("ParseKafkaVersion(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"3.9", "4", "4.2", "4.0.x", "4.0.1.2", ""} {
+		if _, err := ParseKafkaVersion(in); !errors.Is(err, ErrUnknownKafkaVersion) {
+			t.Errorf("ParseKafkaVersion(%q): %v, want ErrUnknownKafkaVersion", in, err)
+		}
 	}
 }
 
