@@ -30,7 +30,7 @@ func ExampleVote() {
 	// candidates: [range roundrobin]
 	// tally: [{range 2} {roundrobin 1}]
 	// winner: range
-	// refused: assign: member "c3" (#3): inconsistent group protocol: no strategy in common with every member of the group
+	// refused: assign: member "c3" (at index 3): inconsistent group protocol: no strategy in common with every member of the group
 }
 
 // On a tie the two coordinators disagree: the Java one iterates range
@@ -119,5 +119,5 @@ func ExampleSimulateRollout_oneStep() {
 		fmt.Println(e)
 	}
 	// Output:
-	// assign: member "c0" (#1): inconsistent group protocol: no strategy in common with every member of the group
+	// assign: member "c0" (at index 1): inconsistent group protocol: no strategy in common with every member of the group
 }

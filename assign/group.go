@@ -125,7 +125,7 @@ func (e *InputError) Error() string {
 	var b strings.Builder
 	b.WriteString("assign: ")
 	if e.Index >= 0 {
-		fmt.Fprintf(&b, "member %q (#%d): ", e.Member, e.Index)
+		fmt.Fprintf(&b, "member %q (at index %d): ", e.Member, e.Index)
 	}
 	if e.Topic != "" {
 		fmt.Fprintf(&b, "topic %q: ", e.Topic)

@@ -22,19 +22,19 @@ func TestValidateRefuses(t *testing.T) {
 			name:    "empty member ID",
 			g:       Group{Topics: map[string]int32{"t": 1}, Members: []Member{{ID: "a", Topics: sub}, {Topics: sub}}},
 			want:    ErrEmptyMemberID,
-			message: `assign: member "" (#1): empty member ID`,
+			message: `assign: member "" (at index 1): empty member ID`,
 		},
 		{
 			name:    "duplicate member ID",
 			g:       Group{Topics: map[string]int32{"t": 1}, Members: []Member{{ID: "a"}, {ID: "b"}, {ID: "a"}}},
 			want:    ErrDuplicateMemberID,
-			message: `assign: member "a" (#2): duplicate member ID`,
+			message: `assign: member "a" (at index 2): duplicate member ID`,
 		},
 		{
 			name:    "duplicate instance ID",
 			g:       Group{Members: []Member{{ID: "a", InstanceID: "i"}, {ID: "b", InstanceID: "i"}}},
 			want:    ErrDuplicateInstanceID,
-			message: `assign: member "b" (#1): duplicate group.instance.id "i"`,
+			message: `assign: member "b" (at index 1): duplicate group.instance.id "i"`,
 		},
 		{
 			name:    "negative partition count",
@@ -67,7 +67,7 @@ func TestValidateRefuses(t *testing.T) {
 				{ID: "a", Topics: sub, Owned: []TopicPartition{{"t", 2}, {"t", 0}, {"t", 2}}},
 			}},
 			want:    ErrDuplicateOwned,
-			message: `assign: member "a" (#0): topic "t": partition 2: partition owned twice by one member`,
+			message: `assign: member "a" (at index 0): topic "t": partition 2: partition owned twice by one member`,
 		},
 		{
 			name:    "too many partitions",

@@ -490,7 +490,7 @@ func TestRangeInvalidGroup(t *testing.T) {
 	_, err := assign.Range{}.Assign(g)
 	var ie *assign.InputError
 	if !errors.As(err, &ie) || !errors.Is(err, assign.ErrDuplicateMemberID) || ie.Member != "c" || ie.Index != 1 {
-		t.Errorf("Range.Assign(duplicate member IDs) = %v, want an *assign.InputError for member \"c\" (#1) wrapping assign.ErrDuplicateMemberID", err)
+		t.Errorf("Range.Assign(duplicate member IDs) = %v, want an *assign.InputError for member \"c\" (at index 1) wrapping assign.ErrDuplicateMemberID", err)
 	}
 }
 

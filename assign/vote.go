@@ -145,7 +145,7 @@ type ProtocolError struct {
 }
 
 func (e *ProtocolError) Error() string {
-	return fmt.Sprintf("assign: member %q (#%d): %v", e.Member, e.Index, e.Err)
+	return fmt.Sprintf("assign: member %q (at index %d): %v", e.Member, e.Index, e.Err)
 }
 
 func (e *ProtocolError) Unwrap() error { return e.Err }

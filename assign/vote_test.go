@@ -404,9 +404,9 @@ func TestRefusalsAreInconsistentGroupProtocol(t *testing.T) {
 		got = append(got, e.Error())
 	}
 	want := []string{
-		`assign: member "c1" (#1): inconsistent group protocol: protocol type differs from the group's`,
-		`assign: member "c2" (#2): inconsistent group protocol: no strategy in common with every member of the group`,
-		`assign: member "c3" (#3): inconsistent group protocol: member offers no strategy`,
+		`assign: member "c1" (at index 1): inconsistent group protocol: protocol type differs from the group's`,
+		`assign: member "c2" (at index 2): inconsistent group protocol: no strategy in common with every member of the group`,
+		`assign: member "c3" (at index 3): inconsistent group protocol: member offers no strategy`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("refusal messages mismatch (-want +got):\n%s", diff)

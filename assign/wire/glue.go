@@ -30,7 +30,7 @@ type MemberError struct {
 }
 
 func (e *MemberError) Error() string {
-	return "wire: member " + strconv.Quote(e.MemberID) + " (#" + strconv.Itoa(e.Index) + "): " + strings.TrimPrefix(e.Err.Error(), "wire: ")
+	return "wire: member " + strconv.Quote(e.MemberID) + " (at index " + strconv.Itoa(e.Index) + "): " + strings.TrimPrefix(e.Err.Error(), "wire: ")
 }
 
 func (e *MemberError) Unwrap() error { return e.Err }

@@ -120,9 +120,9 @@ func TestGroupFromJoinRefusesBadMetadata(t *testing.T) {
 	var me *MemberError
 	var de *DecodeError
 	if !errors.As(err, &me) || me.MemberID != "b" || me.Index != 1 || !errors.As(err, &de) || !errors.Is(err, ErrTruncated) {
-		t.Fatalf("GroupFromJoin error = %v; want a *MemberError for b (#1) wrapping a truncated *DecodeError", err)
+		t.Fatalf("GroupFromJoin error = %v; want a *MemberError for b (at index 1) wrapping a truncated *DecodeError", err)
 	}
-	want := `wire: member "b" (#1): subscription v1: topics: count 9 at offset 2 exceeds the 0 bytes left`
+	want := `wire: member "b" (at index 1): subscription v1: topics: count 9 at offset 2 exceeds the 0 bytes left`
 	if err.Error() != want {
 		t.Errorf("error = %q\nwant    %q", err, want)
 	}

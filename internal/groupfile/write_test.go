@@ -82,8 +82,8 @@ func TestAppendResult(t *testing.T) {
 		},
 		{
 			name: "a failed group",
-			in:   Result{Name: "g", Strategy: "sticky", Err: errors.New(`assign: member "c1" (#1): duplicate member ID`)},
-			want: `{"name":"g","strategy":"sticky","error":"assign: member \"c1\" (#1): duplicate member ID"}`,
+			in:   Result{Name: "g", Strategy: "sticky", Err: errors.New(`assign: member "c1" (at index 1): duplicate member ID`)},
+			want: `{"name":"g","strategy":"sticky","error":"assign: member \"c1\" (at index 1): duplicate member ID"}`,
 		},
 		{
 			name: "keys that need escaping",
