@@ -8,46 +8,6 @@ import (
 	"strings"
 )
 
-// This file is the churn model: what a change of membership or metadata
-// does to a group, and the rebalances it starts, with each strategy
-// carrying its own previous assignment forward as the members' claims.
-// The command line's simulate, the tests and the benchmarks share it.
-//
-// The rules, stated once:
-//
-//  1. A leave removes the member; it revokes what it had (a dynamic
-//     member sends LeaveGroup on close; a static one sends none, and the
-//     coordinator removes it when session.timeout.ms expires, KIP-345).
-//     The model remembers it, so that a later join of the same member.id,
-//     or of the same group.instance.id, brings back its subscription,
-//     instance id and rack unless the join says otherwise.
-//  2. A join adds a member owning nothing. A member seen for the first
-//     time subscribes to every topic of the metadata unless the join says
-//     which.
-//  3. A restart of a static member (one with a group.instance.id) within
-//     its session timeout starts no rebalance: the coordinator hands it
-//     its cached assignment (KIP-345). The member keeps its ID here: the
-//     coordinator gives it a new member.id, but the assignment follows
-//     the instance, and keeping the ID keeps the steps comparable.
-//  4. A restart of a dynamic member is a leave and a join: two
-//     rebalances. It comes back with a new member.id, as a Java consumer
-//     does ([Change.NewID]), owning nothing; its subscription and rack
-//     stay.
-//  5. A growth of a topic starts a rebalance only if its partition count
-//     changes and some member subscribes to it: the leader's metadata
-//     refresh watches the subscribed topics only. Counts never decrease
-//     (Kafka cannot remove partitions).
-//  6. A subscription change starts a rebalance only if the set of topics
-//     changes.
-//  7. Each rebalance runs rounds until the group is stable: one for an
-//     eager strategy; for a cooperative one, rounds until none withholds
-//     a partition (two when partitions move, KIP-429). After each round
-//     every member owns what it got, at a generation one higher. Eager
-//     members revoke everything they own at every rebalance; cooperative
-//     ones revoke what the round takes away.
-//  8. Every round is checked with [Check]; a strategy that breaks an
-//     invariant is an error.
-
 // ChangeKind says what a [Change] does.
 type ChangeKind int8
 
@@ -243,8 +203,44 @@ const MaxChurnRounds = 5
 // Churn follows a group through a sequence of [Change]s under one
 // strategy, carrying each stable assignment forward as the members' Owned
 // at a rising generation, as real consumers report it when they rejoin.
-// The rules it applies are stated at the top of churn.go; the zero value
-// is not usable: start with [NewChurn].
+// The command line's simulate uses it (bench/ and the strategies' churn
+// state machine still have their own, simpler loops);
+// the zero value is not usable: start with [NewChurn].
+//
+// The rules, stated once:
+//
+//  1. A leave removes the member; it revokes what it had (a dynamic
+//     member sends LeaveGroup on close; a static one sends none, and the
+//     coordinator removes it when session.timeout.ms expires, KIP-345).
+//     The model remembers it, so that a later join of the same member.id,
+//     or of the same group.instance.id, brings back its subscription,
+//     instance id and rack unless the join says otherwise.
+//  2. A join adds a member owning nothing. A member seen for the first
+//     time subscribes to every topic of the metadata unless the join says
+//     which.
+//  3. A restart of a static member (one with a group.instance.id) within
+//     its session timeout starts no rebalance: the coordinator hands it
+//     its cached assignment (KIP-345). The member keeps its ID here: the
+//     coordinator gives it a new member.id, but the assignment follows
+//     the instance, and keeping the ID keeps the steps comparable.
+//  4. A restart of a dynamic member is a leave and a join: two
+//     rebalances. It comes back with a new member.id, as a Java consumer
+//     does ([Change.NewID]), owning nothing; its subscription and rack
+//     stay.
+//  5. A growth of a topic starts a rebalance only if its partition count
+//     changes and some member subscribes to it: the leader's metadata
+//     refresh watches the subscribed topics only. Counts never decrease
+//     (Kafka cannot remove partitions).
+//  6. A subscription change starts a rebalance only if the set of topics
+//     changes.
+//  7. Each rebalance runs rounds until the group is stable: one for an
+//     eager strategy; for a cooperative one, rounds until none withholds
+//     a partition (two when partitions move, KIP-429). After each round
+//     every member owns what it got, at a generation one higher. Eager
+//     members revoke everything they own at every rebalance; cooperative
+//     ones revoke what the round takes away.
+//  8. Every round is checked with [Check]; a strategy that breaks an
+//     invariant is an error.
 type Churn struct {
 	strategy   Strategy
 	group      Group      // members own current at generation
