@@ -32,7 +32,12 @@
 //     partition; balance first, then keep what each member had.
 //   - "cooperative-sticky", [CooperativeSticky], cooperative: as sticky,
 //     without stopping the whole group at each rebalance. The choice for
-//     new deployments.
+//     new deployments of the classic protocol.
+//   - "uniform", [Uniform], and "server-range", [ServerRange]: the
+//     assignors Kafka 4.x's group coordinator runs itself for groups on the
+//     consumer protocol (KIP-848, group.protocol=consumer), reproduced
+//     exactly for Kafka 4.0 and 4.1, to preview what the broker will
+//     assign ([ServerStrategies] lists them).
 //
 // Range and RoundRobin return exactly what Kafka's Java client returns for
 // the same input, member order (static members first, Java's UTF-16 string

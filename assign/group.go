@@ -65,7 +65,10 @@ type Member struct {
 // Group is the input of an assignment: the members and the cluster metadata
 // of the topics they subscribe to.
 type Group struct {
-	// Members in any order. Results never depend on this order.
+	// Members in any order. The results of Range, RoundRobin, Sticky and
+	// CooperativeSticky never depend on this order. [Uniform] follows
+	// Kafka's coordinator, whose answer does depend on the order in which
+	// members reached it: it takes this order as that one (see its doc).
 	Members []Member
 
 	// Topics maps each topic in the cluster metadata to its partition count.
