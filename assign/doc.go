@@ -112,6 +112,8 @@
 //   - KIP-345: static membership; static members sort first in Range and
 //     RoundRobin.
 //   - KIP-429: incremental cooperative rebalancing (CooperativeSticky).
+//   - KIP-848: the consumer group protocol, whose coordinator assigns
+//     (Uniform, ServerRange).
 //   - KIP-881: rack-aware assignment for Range and the sticky assignors.
 //   - KAFKA-12984: equal-generation claims of one partition cancel.
 //   - KAFKA-18688: any member may hold the extra partition.
