@@ -189,6 +189,12 @@ const (
 	// ownedKeptIfLossless is ownedResolved, except that when no claim can
 	// be lost it records only what [keptClaims] holds, in kept.
 	ownedKeptIfLossless
+
+	// ownedUnread does not look at Owned at all: for the KIP-848
+	// assignors, whose Owned is a current target that Uniform reads and
+	// checks itself (readTarget, which also refuses a repeat) and
+	// ServerRange ignores.
+	ownedUnread
 )
 
 // compileOwned reads the members' claims for use.
@@ -199,6 +205,9 @@ const (
 // prove in O(1) per claim. Only a member whose list has another shape is
 // checked with a mark per partition.
 func (cg *compiledGroup) compileOwned(use ownedRead) error {
+	if use == ownedUnread {
+		return nil
+	}
 	g := cg.g
 	total := 0
 	gen, mixed, some := int32(0), false, false

@@ -104,7 +104,7 @@ func (r ServerRange) AssignRanges(g Group) (RangeAssignment, error) {
 	if err := r.Kafka.check(); err != nil {
 		return RangeAssignment{}, err
 	}
-	cg, err := compileWithoutOwned(g)
+	cg, err := compile(g, ownedUnread)
 	if err != nil {
 		return RangeAssignment{}, err
 	}

@@ -37,7 +37,7 @@ type serverGroup struct {
 
 // compileServer validates g for the KIP-848 assignors and interns it.
 func compileServer(g Group) (*serverGroup, error) {
-	cg, err := compileWithoutOwned(g)
+	cg, err := compile(g, ownedUnread)
 	if err != nil {
 		return nil, err
 	}
@@ -94,24 +94,6 @@ func compileServer(g Group) (*serverGroup, error) {
 		sg.heldOff[m+1] = int32(len(sg.heldPids))
 	}
 	return sg, nil
-}
-
-// compileWithoutOwned is compile(g, ownedIgnored) without its pass over
-// the members' Owned lists, which the KIP-848 assignors read on their own
-// (readTarget, which also refuses a partition listed twice) or not at all
-// (ServerRange). The result refers to g itself, Owned included.
-func compileWithoutOwned(g Group) (*compiledGroup, error) {
-	stripped := g
-	stripped.Members = slices.Clone(g.Members)
-	for i := range stripped.Members {
-		stripped.Members[i].Owned = nil
-	}
-	cg, err := compile(stripped, ownedIgnored)
-	if err != nil {
-		return nil, err
-	}
-	cg.g = &g
-	return cg, nil
 }
 
 // readTarget checks member m's current target and records it in held
