@@ -335,12 +335,7 @@ func kafkaGoImpl(strategy string, bal kafkago.GroupBalancer) Impl {
 			for j, m := range g.Members {
 				members[j] = kafkago.GroupMember{ID: m.ID, Topics: slices.Clone(m.Topics)}
 			}
-			var parts []kafkago.Partition
-			for _, t := range subscribedTopics(g) {
-				for p := range g.Topics[t] {
-					parts = append(parts, kafkago.Partition{Topic: t, ID: int(p)})
-				}
-			}
+			parts := kafkaGoPartitions(g)
 			var last kafkago.GroupMemberAssignments
 			return &Prepared{
 				Run: func() error {
@@ -351,6 +346,18 @@ func kafkaGoImpl(strategy string, bal kafkago.GroupBalancer) Impl {
 			}, nil
 		},
 	}
+}
+
+// kafkaGoPartitions lists the partitions of g's subscribed topics as
+// kafka-go's leader receives them.
+func kafkaGoPartitions(g assign.Group) []kafkago.Partition {
+	var parts []kafkago.Partition
+	for _, t := range subscribedTopics(g) {
+		for p := range g.Topics[t] {
+			parts = append(parts, kafkago.Partition{Topic: t, ID: int(p)})
+		}
+	}
+	return parts
 }
 
 // kafkaGoOurs runs s through adapters/kafkago, as a kafka-go leader would:
@@ -387,12 +394,7 @@ func kafkaGoOurs(s assign.Strategy) Impl {
 				}
 				members[j] = kafkago.GroupMember{ID: m.ID, Topics: slices.Clone(m.Topics), UserData: ud}
 			}
-			var parts []kafkago.Partition
-			for _, t := range subscribedTopics(g) {
-				for p := range g.Topics[t] {
-					parts = append(parts, kafkago.Partition{Topic: t, ID: int(p)})
-				}
-			}
+			parts := kafkaGoPartitions(g)
 			var last kafkago.GroupMemberAssignments
 			return &Prepared{
 				Run: func() error {
