@@ -242,10 +242,10 @@ func TestVerifyCooperative(t *testing.T) {
 		},
 	}
 	tests := []struct {
-		name string
-		a    assign.Assignment
-		bad  string // the partition named in the error, "" when safe
-		kafk bool   // whether Kafka's consumer-side check accepts it
+		name  string
+		a     assign.Assignment
+		bad   string // the partition named in the error, "" when safe
+		kafka bool   // whether Kafka's consumer-side check accepts it
 	}{
 		{"owners keep, free partition to anyone", assign.Assignment{"c0": tps("t0", 0, 1), "c1": tps("t0", 2), "c3": tps("t0", 4)}, "", true},
 		{"nothing at all", assign.Assignment{}, "", true},
@@ -269,8 +269,8 @@ func TestVerifyCooperative(t *testing.T) {
 			case err != nil && !strings.Contains(err.Error(), tc.bad+" is assigned"):
 				t.Errorf("VerifyCooperative error %q does not name %s", err, tc.bad)
 			}
-			if kafka := assign.CheckCooperative(g, tc.a) == nil; kafka != tc.kafk {
-				t.Errorf("CheckCooperative(g, %v) accepts: %v, want %v", tc.a, kafka, tc.kafk)
+			if kafka := assign.CheckCooperative(g, tc.a) == nil; kafka != tc.kafka {
+				t.Errorf("CheckCooperative(g, %v) accepts: %v, want %v", tc.a, kafka, tc.kafka)
 			}
 		})
 	}
