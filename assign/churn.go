@@ -133,9 +133,10 @@ type Move struct {
 	From, To  string // member IDs, before and after the step
 	Reason    MoveReason
 
-	// Deferred reports that a cooperative round withheld the partition:
-	// its owner revoked it in one round and the new owner got it in a
-	// later one.
+	// Deferred reports that a cooperative round withheld the partition,
+	// or that a server-assigned strategy's reconciliation stopped it
+	// ([Step.Stops]): its owner revoked it in one round and the new owner
+	// got it in a later one.
 	Deferred bool
 }
 
@@ -157,7 +158,8 @@ type Step struct {
 	// Rebalances counts the rebalances the change starts: none (a static
 	// member's restart, a change nobody's subscription sees), one, or two
 	// (a dynamic member's restart). Rounds counts the assignments the
-	// leader computed over them.
+	// leader computed over them; for a server-assigned strategy
+	// ([ServerAssigned]), the rounds of heartbeats [Reconcile] takes.
 	Rebalances int
 	Rounds     int
 
@@ -165,6 +167,11 @@ type Step struct {
 	// everything they owned, at every rebalance, for an eager strategy;
 	// what each round took away for a cooperative one.
 	Revoked int
+
+	// Stops lists, for a server-assigned strategy, the partitions one
+	// member revoked and another received heartbeat rounds later
+	// ([Stops]), rounds numbered across the step; nil otherwise.
+	Stops []Stop
 
 	// Moves lists the partitions whose owner in After differs from their
 	// owner in Before, sorted by partition: exactly what [Moved] counts.
@@ -238,7 +245,11 @@ const MaxChurnRounds = 5
 //     a partition (two when partitions move, KIP-429). After each round
 //     every member owns what it got, at a generation one higher. Eager
 //     members revoke everything they own at every rebalance; cooperative
-//     ones revoke what the round takes away.
+//     ones revoke what the round takes away. A server-assigned strategy
+//     (the consumer protocol, KIP-848) computes one target per rebalance,
+//     which the members reach by heartbeats ([Reconcile]): they revoke
+//     what the target takes away, and receive a partition once its
+//     previous owner has released it.
 //  8. Every round is checked with [Check]; a strategy that breaks an
 //     invariant is an error.
 type Churn struct {
@@ -342,6 +353,9 @@ func (c *Churn) finish(g Group, final Assignment, step *Step, deferred map[Topic
 // marking in deferred the partitions a round withheld.
 func (c *Churn) rebalance(g Group, step *Step, deferred map[TopicPartition]bool) (Assignment, error) {
 	s := c.strategy
+	if s.Protocol() == ServerAssigned {
+		return c.reconcileRebalance(g, step, deferred)
+	}
 	if s.Protocol() == Eager {
 		for _, m := range g.Members {
 			step.Revoked += len(m.Owned)

@@ -10,6 +10,10 @@ type Migration struct {
 	Target Assignment
 	Moves  []Handover
 	Rounds []ReconcileRound
+
+	// Stops are the partitions nobody consumes for some rounds: revoked
+	// by their classic owner, received later by their new one ([Stops]).
+	Stops []Stop
 }
 
 // Handover is one partition changing owner; From or To is "" when nobody
@@ -59,5 +63,5 @@ func PreviewMigration(g Group, s Strategy) (Migration, error) {
 	if err != nil {
 		return Migration{}, err
 	}
-	return Migration{Target: target, Moves: moves, Rounds: rounds}, nil
+	return Migration{Target: target, Moves: moves, Rounds: rounds, Stops: Stops(current, rounds)}, nil
 }
