@@ -166,3 +166,23 @@ func (m *Reconciling) next(target []TopicPartition, targetEpoch int32, i int, ho
 		m.State = UnreleasedPartitions
 	}
 }
+
+// States counts the members of r in each state, indexed by [MemberState]
+// ([Stable], [UnrevokedPartitions], [UnreleasedPartitions]).
+func (r ReconcileRound) States() [3]int {
+	var n [3]int
+	for _, m := range r.Members {
+		n[m.State]++
+	}
+	return n
+}
+
+// Assigned counts the partitions the members of r may consume after the
+// round: what they hold, less what they are revoking.
+func (r ReconcileRound) Assigned() int {
+	n := 0
+	for _, m := range r.Members {
+		n += len(m.Assigned)
+	}
+	return n
+}

@@ -173,6 +173,7 @@ func newApp(e *env) *cli.App {
 		Commands: []*cli.Command{
 			planCommand(e),
 			simulateCommand(e),
+			migrateCommand(e),
 			timelineCommand(e),
 			voteCommand(e),
 			decodeCommand(e),

@@ -20,13 +20,13 @@ const (
 )
 
 func previewFlags() []cli.Flag {
-	return append(shapeFlags(),
+	return append(append(shapeFlags(),
 		&cli.StringFlag{Name: "strategy", Value: "range", Usage: "detail strategy `NAME` member by member: " + strategyChoices() + "; a list NAME,... (or all) compares those and details the first"},
 		&cli.StringSliceFlag{Name: "compare", Usage: "compare strategies `NAME,...` (default: all)"},
 		&cli.BoolFlag{Name: "diff", Usage: "list the partitions the first two compared strategies give to different members"},
 		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
 		&cli.BoolFlag{Name: "all", Usage: "list every member and every partition, even for large groups"},
-	)
+	), consumerFlags()...)
 }
 
 // preview compares every strategy on one group, then details one.
@@ -59,10 +59,17 @@ func preview(e *env, c *cli.Context) error {
 	}
 	warnUnknownTopics(e, g, nil)
 
+	consumer, err := consumerProtocol(c)
+	if err != nil {
+		return err
+	}
 	var outcomes []outcome
-	strategies := assign.Strategies()
-	if len(listed) > 1 || strings.TrimSpace(c.String("strategy")) == "all" {
+	strategies := withServerStrategies(assign.Strategies(), consumer)
+	if len(listed) > 1 {
 		strategies = listed
+	}
+	if strings.TrimSpace(c.String("strategy")) == "all" {
+		strategies = withServerStrategies(listed, consumer)
 	}
 	if c.IsSet("compare") {
 		if strategies, err = parseStrategies("compare", c.StringSlice("compare")); err != nil {
@@ -72,6 +79,10 @@ func preview(e *env, c *cli.Context) error {
 	if !slices.ContainsFunc(strategies, func(s assign.Strategy) bool { return s.Name() == detail.Name() }) {
 		strategies = append(strategies, detail)
 	}
+	if g, err = forServer(e, c, g, strategies, nil); err != nil {
+		return err
+	}
+	entry.Group = g
 	for _, s := range strategies {
 		o, err := assignChecked(s, g)
 		if err != nil {

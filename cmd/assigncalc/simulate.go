@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -53,6 +55,7 @@ func simulateCommand(e *env) *cli.Command {
 		&cli.StringSliceFlag{Name: "compare", Aliases: []string{"strategy"}, Usage: "simulate strategies `NAME,...` or all (default: all)"},
 		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
 	)
+	flags = append(flags, consumerFlags()...)
 	return &cli.Command{
 		Name:      "simulate",
 		Usage:     "apply membership and metadata changes in order and show what each strategy moves",
@@ -64,9 +67,14 @@ func simulateCommand(e *env) *cli.Command {
 			"members had to give up during the rebalance (REVOKED: all of them for eager strategies, only\n" +
 			"those that move for cooperative-sticky), the rebalances until stable (ROUNDS) and the spread,\n" +
 			"then what the model assumed. A change nobody's subscription sees starts no rebalance.\n\n" +
+			"With --protocol consumer, the server-side assignors uniform and server-range run too: each\n" +
+			"change gives one target, which members reach by heartbeats (KIP-848); ROUNDS counts the\n" +
+			"heartbeat rounds, REVOKED what members revoke, and the partitions that nobody consumes for\n" +
+			"some rounds (revoked by one member, received by another later) are listed under the table.\n\n" +
 			"Example:\n" +
 			"   assigncalc simulate --members 3 --topics t1:12 --leave c0 --join c9 --grow t1:+4\n" +
-			"   assigncalc simulate --member c0#i0 --member c1 --topics t:4 --restart i0 --restart c1 --moves",
+			"   assigncalc simulate --member c0#i0 --member c1 --topics t:4 --restart i0 --restart c1 --moves\n" +
+			"   assigncalc simulate --members 2 --topics t:4 --join c2 --protocol consumer --compare cooperative-sticky,uniform",
 		Flags:  flags,
 		Action: func(c *cli.Context) error { return simulate(e, c, changes) },
 	}
@@ -77,6 +85,7 @@ type simStep struct {
 	step     int
 	change   string
 	strategy string
+	protocol assign.RebalanceProtocol
 	assign.Step
 }
 
@@ -88,7 +97,11 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	if err != nil {
 		return err
 	}
-	strategies := assign.Strategies()
+	consumer, err := consumerProtocol(c)
+	if err != nil {
+		return err
+	}
+	strategies := withServerStrategies(assign.Strategies(), consumer)
 	if c.IsSet("compare") {
 		if strategies, err = parseStrategies("compare", c.StringSlice("compare")); err != nil {
 			return err
@@ -100,6 +113,15 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	}
 	g := entry.Group
 	if err := g.Validate(); err != nil {
+		return err
+	}
+	var grown []string // topics a --grow may create: they need ids too
+	for _, ch := range changes {
+		if name, _, ok := strings.Cut(ch.arg, ":"); ch.kind == "grow" && ok {
+			grown = append(grown, name)
+		}
+	}
+	if g, err = forServer(e, c, g, strategies, grown); err != nil {
 		return err
 	}
 	defer func() {
@@ -120,7 +142,7 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 			return strategyError(s, err)
 		}
 		churns[i] = ch
-		results = append(results, simStep{0, "start", s.Name(), first})
+		results = append(results, simStep{0, "start", s.Name(), s.Protocol(), first})
 	}
 	restarts := make(map[string]int) // member ID => restarts so far, for new member.ids
 	for n, flagged := range changes {
@@ -136,7 +158,7 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 				}
 				return strategyError(strategies[i], err)
 			}
-			results = append(results, simStep{n + 1, flagged.String(), strategies[i].Name(), step})
+			results = append(results, simStep{n + 1, flagged.String(), strategies[i].Name(), strategies[i].Protocol(), step})
 		}
 		warnUnknownTopics(e, churns[0].Group(), warned)
 	}
@@ -250,6 +272,18 @@ type simJSON struct {
 	Spread   int        `json:"spread"`
 	Notes    []string   `json:"notes,omitempty"`
 	Moves    []moveJSON `json:"moves,omitempty"`
+	Stops    []stopJSON `json:"stops,omitempty"`
+}
+
+// stopJSON is an [assign.Stop]: a partition revoked in heartbeat round
+// revoked and received in round received.
+type stopJSON struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Revoked   int    `json:"revoked"`
+	Received  int    `json:"received"`
 }
 
 type moveJSON struct {
@@ -286,7 +320,49 @@ func writeSimulation(e *env, format, name string, results []simStep) error {
 	if err := t.render(e.stdout); err != nil {
 		return err
 	}
+	if err := writeStops(e, results); err != nil {
+		return err
+	}
 	return writeNotes(e, results)
+}
+
+// writeStops lists, per step and server-assigned strategy, the partitions
+// nobody consumes for some heartbeat rounds, grouped by the rounds of
+// their revocation and receipt.
+func writeStops(e *env, results []simStep) error {
+	server := false
+	for _, r := range results {
+		server = server || r.protocol == assign.ServerAssigned
+	}
+	if !server {
+		return nil
+	}
+	fmt.Fprintln(e.stdout, "\nconsumer protocol: ROUNDS are heartbeat rounds until every member holds its target; stopped partitions:")
+	any := false
+	for _, r := range results {
+		stops := slices.Clone(r.Stops)
+		slices.SortStableFunc(stops, func(a, b assign.Stop) int {
+			return cmp.Or(cmp.Compare(a.Revoked, b.Revoked), cmp.Compare(a.Received, b.Received))
+		})
+		for i := 0; i < len(stops); {
+			var tps []assign.TopicPartition
+			j := i
+			for ; j < len(stops) && stops[j].Revoked == stops[i].Revoked && stops[j].Received == stops[i].Received; j++ {
+				tps = append(tps, stops[j].Partition)
+			}
+			any = true
+			if _, err := fmt.Fprintf(e.stdout, "  step %d (%s), %s: %s revoked in round %d, received in round %d\n",
+				r.step, r.change, r.strategy, fit(tps, partitionsWide), stops[i].Revoked, stops[i].Received); err != nil {
+				return err
+			}
+			i = j
+		}
+	}
+	if !any {
+		_, err := fmt.Fprintln(e.stdout, "  none: every partition that moved was free when its new owner asked")
+		return err
+	}
+	return nil
 }
 
 // writeNotes prints what the model assumed, once per step (the notes are
@@ -337,7 +413,10 @@ func writeMoves(e *env, format, name string, results []simStep) error {
 		}
 		for k, mv := range r.Moves {
 			why := mv.Reason.String()
-			if mv.Deferred {
+			switch st, ok := stopOf(r.Stops, mv.Partition); {
+			case ok:
+				why += fmt.Sprintf("; revoked in heartbeat round %d, received in round %d", st.Revoked, st.Received)
+			case mv.Deferred:
 				why += "; revoked now, reassigned next round"
 			}
 			strategy := r.strategy
@@ -353,6 +432,15 @@ func writeMoves(e *env, format, name string, results []simStep) error {
 	return writeNotes(e, results)
 }
 
+// stopOf finds the stop of tp among stops, sorted by partition.
+func stopOf(stops []assign.Stop, tp assign.TopicPartition) (assign.Stop, bool) {
+	i, ok := slices.BinarySearchFunc(stops, tp, func(s assign.Stop, tp assign.TopicPartition) int { return s.Partition.Compare(tp) })
+	if !ok {
+		return assign.Stop{}, false
+	}
+	return stops[i], true
+}
+
 func writeSimJSON(e *env, format, name string, results []simStep, withMoves bool) error {
 	rw := &resultWriter{w: e.stdout, format: format}
 	for _, r := range results {
@@ -361,6 +449,9 @@ func writeSimJSON(e *env, format, name string, results []simStep, withMoves bool
 			return err
 		}
 		sj := simJSON{Step: r.step, Change: r.change, Moved: len(r.Moves), Affected: r.Affected(), Revoked: r.Revoked, Rounds: r.Rounds, Spread: spread(r), Notes: r.Notes}
+		for _, st := range r.Stops {
+			sj.Stops = append(sj.Stops, stopJSON{st.Partition.Topic, st.Partition.Partition, st.From, st.To, st.Revoked, st.Received})
+		}
 		if withMoves {
 			sj.Moves = []moveJSON{}
 			for _, mv := range r.Moves {

@@ -1,0 +1,297 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/internal/groupfile"
+	"github.com/urfave/cli/v2"
+)
+
+// The migration itself (the target, the handovers, the heartbeat rounds)
+// is the library's: assign.PreviewMigration. This file chooses the
+// classic assignment it starts from and lays the answer out.
+
+func migrateCommand(e *env) *cli.Command {
+	flags := append(shapeFlags(),
+		&cli.StringFlag{Name: "from", Usage: "the classic group's strategy `NAME` (range, roundrobin, sticky, cooperative-sticky): what it assigns is what the members hold (default: what they own in --in or --from-describe, else range, Kafka's default)"},
+		&cli.StringFlag{Name: "to", Value: "uniform", Usage: "the server-side assignor `NAME` (group.remote.assignor): uniform, Kafka's default, or server-range"},
+		&cli.BoolFlag{Name: "moves", Usage: "list each partition that changes owner and the heartbeat rounds it waits"},
+		&cli.BoolFlag{Name: "all", Usage: "list every member, even for large groups"},
+		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl (default: table)"},
+	)
+	return &cli.Command{
+		Name:      "migrate",
+		Usage:     "preview what switching a classic group to group.protocol=consumer (KIP-848) moves",
+		UsageText: "assigncalc migrate GROUP-FLAGS [--from STRATEGY] [--to uniform|server-range] [--kafka 4.0|4.1] [--topic-id NAME=ID ...] [--moves] ...",
+		Description: "Kafka converts a classic group to the consumer protocol by taking what each member holds as\n" +
+			"its current target; the group coordinator's assignor (--to) then computes the first target,\n" +
+			"which members reach by heartbeats: each revokes what the target takes away, and receives a\n" +
+			"partition once its previous owner has released it. Shown: the partitions that change owner,\n" +
+			"per member what it revokes and receives, and per heartbeat round (members heartbeating in\n" +
+			"the order listed) how many members are stable, must revoke (UNREVOKED), or wait for\n" +
+			"partitions others hold (UNRELEASED), and how many partitions nobody consumes (IDLE).\n\n" +
+			"Example:\n" +
+			"   assigncalc migrate --members 3 --topics t1:8 --from roundrobin\n" +
+			"   kafka-consumer-groups.sh --describe --group orders --members --verbose | assigncalc migrate --from-describe - --to server-range",
+		Flags:  append(flags, serverFlags()...),
+		Action: func(c *cli.Context) error { return migrate(e, c) },
+	}
+}
+
+func migrate(e *env, c *cli.Context) error {
+	if c.Args().Present() {
+		return usagef("migrate: unexpected argument %q", c.Args().First())
+	}
+	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL)
+	if err != nil {
+		return err
+	}
+	to, err := oneStrategy("to", c.String("to"))
+	if err != nil {
+		return err
+	}
+	if to.Protocol() != assign.ServerAssigned {
+		return usagef("--to %s: want a server-side assignor: uniform or server-range", to.Name())
+	}
+	var classic assign.Strategy
+	if name := c.String("from"); name != "" {
+		if classic, err = oneStrategy("from", name); err != nil {
+			return err
+		}
+		if classic.Protocol() == assign.ServerAssigned {
+			return usagef("--from %s: want a classic strategy: %s", classic.Name(), strategyChoices())
+		}
+	}
+	in, err := readGroup(e, c)
+	if err != nil {
+		return err
+	}
+	entry, g := in.Entry, in.Group
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	warnUnknownTopics(e, g, nil)
+	strategies := []assign.Strategy{to}
+	if g, err = forServer(e, c, g, strategies, nil); err != nil {
+		return err
+	}
+	to = strategies[0]
+
+	from := "owned"
+	owns := slices.ContainsFunc(g.Members, func(m assign.Member) bool { return len(m.Owned) > 0 })
+	if classic == nil && !owns {
+		classic = assign.Range{}
+		e.notef("the members own nothing: the classic group is taken to use range, Kafka's default (--from names another)")
+	}
+	if classic != nil {
+		_, first, err := assign.NewChurn(classic, g)
+		if err != nil {
+			return strategyError(classic, err)
+		}
+		g, from = first.Group, classic.Name()
+	}
+	m, err := assign.PreviewMigration(g, to)
+	if err != nil {
+		return strategyError(to, err)
+	}
+	if err := assign.Check(to, g, m.Target, nil); err != nil {
+		return &internalError{fmt.Errorf("%s: %w", to.Name(), err)}
+	}
+	mv := migrationView{entry: entry, group: g, from: from, to: to, m: m}
+	if format != formatTable {
+		return mv.writeJSON(e, format)
+	}
+	return mv.writeTable(e, c.Bool("moves"), c.Bool("all"))
+}
+
+// oneStrategy looks up the one strategy a flag names.
+func oneStrategy(flag, name string) (assign.Strategy, error) {
+	list, err := parseStrategies(flag, []string{name})
+	if err != nil {
+		return nil, err
+	}
+	if len(list) != 1 {
+		return nil, usagef("--%s %q: want one strategy", flag, name)
+	}
+	return list[0], nil
+}
+
+// kafkaOf is the Kafka version a server-side strategy reproduces.
+func kafkaOf(s assign.Strategy) assign.KafkaVersion {
+	switch s := s.(type) {
+	case assign.Uniform:
+		return s.Kafka
+	case assign.ServerRange:
+		return s.Kafka
+	}
+	return assign.Kafka41
+}
+
+// migrationView is a migration with what its layout needs.
+type migrationView struct {
+	entry groupfile.Entry
+	group assign.Group // members owning their classic assignment
+	from  string       // the classic strategy, or "owned"
+	to    assign.Strategy
+	m     assign.Migration
+}
+
+// perMember groups the handovers by the member that revokes and by the
+// member that receives.
+func (v migrationView) perMember() (revokes, receives map[string][]assign.TopicPartition) {
+	revokes, receives = make(map[string][]assign.TopicPartition), make(map[string][]assign.TopicPartition)
+	for _, h := range v.m.Moves {
+		if h.From != "" {
+			revokes[h.From] = append(revokes[h.From], h.Partition)
+		}
+		if h.To != "" {
+			receives[h.To] = append(receives[h.To], h.Partition)
+		}
+	}
+	return revokes, receives
+}
+
+func (v migrationView) headline() string {
+	total := 0
+	for _, ps := range v.m.Target {
+		total += len(ps)
+	}
+	from := v.from + " (classic)"
+	if v.from == "owned" {
+		from = "what the members own (classic)"
+	}
+	rounds := "heartbeat rounds"
+	if len(v.m.Rounds) == 1 {
+		rounds = "heartbeat round"
+	}
+	return fmt.Sprintf("from %s to %s (consumer protocol, Kafka %s): %d of %d partitions change owner, %d of them after a revocation; %d %s",
+		from, v.to.Name(), kafkaOf(v.to), len(v.m.Moves), total, len(v.m.Stops), len(v.m.Rounds), rounds)
+}
+
+func (v migrationView) writeTable(e *env, moves, all bool) error {
+	w := e.stdout
+	title := groupSummary(v.group)
+	if v.entry.Name != "" {
+		title = v.entry.Name + ": " + title
+	}
+	fmt.Fprintf(w, "%s\n%s\n\n", title, v.headline())
+
+	revokes, receives := v.perMember()
+	mt := &table{header: []string{"MEMBER", "CLASSIC", "TARGET", "REVOKES", "RECEIVES"}, aligns: []align{left, right, right}}
+	shown := 0
+	for _, mem := range v.group.Members {
+		id := mem.ID
+		changes := len(revokes[id]) > 0 || len(receives[id]) > 0
+		if !all && len(v.group.Members) > summaryAbove && (!changes || shown == 2*summaryRows) {
+			continue
+		}
+		shown++
+		mt.add(id, itoa(len(mem.Owned)), itoa(len(v.m.Target[id])), orDash(fit(revokes[id], partitionsWide/2)), orDash(fit(receives[id], partitionsWide/2)))
+	}
+	if err := mt.render(w); err != nil {
+		return err
+	}
+	if shown < len(v.group.Members) {
+		fmt.Fprintf(w, "%d members, %d shown (members whose partitions change, at most %d); --all lists every member\n", len(v.group.Members), shown, 2*summaryRows)
+	}
+
+	rt := &table{header: []string{"ROUND", "STABLE", "UNREVOKED", "UNRELEASED", "IDLE"}, aligns: []align{right, right, right, right, right}}
+	total := 0
+	for _, ps := range v.m.Target {
+		total += len(ps)
+	}
+	for i, r := range v.m.Rounds {
+		n := r.States()
+		rt.add(itoa(i+1), itoa(n[assign.Stable]), itoa(n[assign.UnrevokedPartitions]), itoa(n[assign.UnreleasedPartitions]), itoa(total-r.Assigned()))
+	}
+	fmt.Fprintln(w)
+	if err := rt.render(w); err != nil {
+		return err
+	}
+	if !moves {
+		return nil
+	}
+	fmt.Fprintln(w)
+	ht := &table{header: []string{"PARTITION", "FROM", "TO", "IDLE"}}
+	for _, h := range v.m.Moves {
+		idle := "-"
+		if st, ok := stopOf(v.m.Stops, h.Partition); ok {
+			idle = fmt.Sprintf("rounds %d-%d", st.Revoked, st.Received-1)
+			if st.Rounds() == 1 {
+				idle = fmt.Sprintf("round %d", st.Revoked)
+			}
+		}
+		ht.add(h.Partition.String(), orNone(h.From), orNone(h.To), idle)
+	}
+	if len(v.m.Moves) == 0 {
+		ht.add("-", "", "", "nothing moves")
+	}
+	return ht.render(w)
+}
+
+// migrationJSON is the migration's figures, after the contract's keys.
+type migrationJSON struct {
+	From       string          `json:"from"`
+	Kafka      string          `json:"kafka"`
+	Moved      int             `json:"moved"`
+	Rounds     int             `json:"rounds"`
+	Moves      []handoverJSON  `json:"moves"`
+	Heartbeats []heartbeatJSON `json:"heartbeats"`
+}
+
+// handoverJSON is an [assign.Handover]; revoked and received are the
+// heartbeat rounds of its stop, absent when nobody revokes it.
+type handoverJSON struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Revoked   int    `json:"revoked,omitempty"`
+	Received  int    `json:"received,omitempty"`
+}
+
+// heartbeatJSON is one round of heartbeats: members per state, and the
+// partitions nobody consumes after it.
+type heartbeatJSON struct {
+	Round      int `json:"round"`
+	Stable     int `json:"stable"`
+	Unrevoked  int `json:"unrevoked"`
+	Unreleased int `json:"unreleased"`
+	Idle       int `json:"idle"`
+}
+
+func (v migrationView) writeJSON(e *env, format string) error {
+	line, err := groupfile.AppendResult(nil, groupfile.Result{Name: v.entry.Name, Strategy: v.to.Name(), Members: groupfile.MemberIDs(v.group), Assignment: v.m.Target})
+	if err != nil {
+		return err
+	}
+	total := 0
+	for _, ps := range v.m.Target {
+		total += len(ps)
+	}
+	mj := migrationJSON{From: v.from, Kafka: kafkaOf(v.to).String(), Moved: len(v.m.Moves), Rounds: len(v.m.Rounds), Moves: []handoverJSON{}}
+	for _, h := range v.m.Moves {
+		sj := handoverJSON{Topic: h.Partition.Topic, Partition: h.Partition.Partition, From: h.From, To: h.To}
+		if st, ok := stopOf(v.m.Stops, h.Partition); ok {
+			sj.Revoked, sj.Received = st.Revoked, st.Received
+		}
+		mj.Moves = append(mj.Moves, sj)
+	}
+	for i, r := range v.m.Rounds {
+		n := r.States()
+		mj.Heartbeats = append(mj.Heartbeats, heartbeatJSON{i + 1, n[assign.Stable], n[assign.UnrevokedPartitions], n[assign.UnreleasedPartitions], total - r.Assigned()})
+	}
+	tail, err := json.Marshal(mj)
+	if err != nil {
+		return err
+	}
+	line = append(append(line[:len(line)-1], ','), tail[1:]...)
+	rw := &resultWriter{w: e.stdout, format: format}
+	if err := rw.writeRaw(line); err != nil {
+		return err
+	}
+	return rw.close()
+}
