@@ -77,10 +77,12 @@ func Lookup(name string) (Strategy, error) {
 			return s, nil
 		}
 	}
-	// The message names the client-side strategies only: the CLI's
-	// goldens hold it, and the server-side ones come with --kafka.
+	names := StrategyNames()
+	for _, s := range ServerStrategies() {
+		names = append(names, s.Name())
+	}
 	return nil, fmt.Errorf("assign: %w %q: want one of %s, or a Java class name such as %sRangeAssignor",
-		ErrUnknownStrategy, name, strings.Join(StrategyNames(), ", "), javaClassPrefix)
+		ErrUnknownStrategy, name, strings.Join(names, ", "), javaClassPrefix)
 }
 
 // ServerStrategies returns the KIP-848 server-side assignors, for the

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -268,4 +269,24 @@ func TestServerRangeIgnoresMemberOrder(t *testing.T) {
 			t.Fatalf("member order changed the answer (-listed +shuffled):\n%s", diff)
 		}
 	})
+}
+
+// TestLookupUnknownListsEveryName is a regression test: Lookup's message
+// for an unknown name listed the client-side strategies only, though it
+// accepts "uniform" and "server-range" too. Every name it lists must be
+// accepted, and every accepted Kafka name listed.
+func TestLookupUnknownListsEveryName(t *testing.T) {
+	_, err := Lookup("sticky-ish")
+	if !errors.Is(err, ErrUnknownStrategy) {
+		t.Fatalf("Lookup(sticky-ish): %v, want ErrUnknownStrategy", err)
+	}
+	const want = "want one of range, roundrobin, sticky, cooperative-sticky, uniform, server-range, or a Java class name"
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("Lookup's message %q lacks %q", err, want)
+	}
+	for _, name := range []string{"range", "roundrobin", "sticky", "cooperative-sticky", "uniform", "server-range"} {
+		if s, err := Lookup(name); err != nil || s.Name() != name {
+			t.Errorf("Lookup(%q) = %v, %v", name, s, err)
+		}
+	}
 }
