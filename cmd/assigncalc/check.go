@@ -238,7 +238,7 @@ func writeChecks(e *env, format string, vs []checked) error {
 		for _, v := range vs {
 			rows = append(rows, []string{v.Name, v.Strategy, fmt.Sprint(v.Valid), v.Problem, v.Ours, itoa(len(v.Differences))})
 		}
-		return writeCSV(e.stdout, []string{"name", "strategy", "valid", "problem", "ours", "differences"}, rows)
+		return writeCSV(e.stdout, []string{"group", "strategy", "valid", "problem", "ours", "differences"}, rows)
 	}
 	t := &table{header: []string{"GROUP", "STRATEGY", "OURS", "CHECK"}}
 	var details []string

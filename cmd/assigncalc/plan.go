@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -123,7 +124,7 @@ func plan(e *env, c *cli.Context) error {
 			}
 			bad++
 			for _, s := range strategies {
-				if werr := out.result(groups, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}); werr != nil {
+				if werr := out.result(groups, entry.Group, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}); werr != nil {
 					return werr
 				}
 			}
@@ -150,7 +151,7 @@ func plan(e *env, c *cli.Context) error {
 			default:
 				r = resultOf(entry, o)
 			}
-			if werr := out.result(groups, r); werr != nil {
+			if werr := out.result(groups, entry.Group, r); werr != nil {
 				return werr
 			}
 		}
@@ -272,18 +273,17 @@ func groupLabel(n int, name string) string {
 	return "group " + strconv.Quote(name)
 }
 
-func (p *planWriter) result(n int, r groupfile.Result) error {
+// result writes r, a result for g, the n-th group read.
+func (p *planWriter) result(n int, g assign.Group, r groupfile.Result) error {
 	switch p.format {
 	case formatJSON, formatJSONL:
 		return p.json.write(r)
 	case formatCSV:
 		if r.Err != nil {
-			p.csv = append(p.csv, []string{r.Name, r.Strategy, "", "", "", oneLine(r.Err.Error())})
+			p.csv = append(p.csv, errorCSV(r.Name, r.Strategy, r.Err))
 			return nil
 		}
-		for _, id := range r.Members {
-			p.csv = append(p.csv, []string{r.Name, r.Strategy, id, itoa(len(r.Assignment[id])), compact(r.Assignment[id]), ""})
-		}
+		p.csv = assignmentCSV(p.csv, r.Name, r.Strategy, g, r.Assignment)
 		return nil
 	}
 	label := groupLabel(n, r.Name)
@@ -296,9 +296,19 @@ func (p *planWriter) result(n int, r groupfile.Result) error {
 		label, r.Strategy, st.Partitions, st.Members, st.Min, st.Max, st.Spread, formatStdDev(st.StdDev), st.Idle); err != nil {
 		return err
 	}
+	// The preview's column order: member, rack, count, partitions.
 	t := &table{header: []string{"MEMBER", "COUNT", "PARTITIONS"}, aligns: []align{left, right, left}}
-	for _, id := range r.Members {
-		t.add(id, itoa(len(r.Assignment[id])), compact(r.Assignment[id]))
+	racks := slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.Rack != "" })
+	if racks {
+		t = &table{header: []string{"MEMBER", "RACK", "COUNT", "PARTITIONS"}, aligns: []align{left, left, right, left}}
+	}
+	for _, m := range g.Members {
+		tps := r.Assignment[m.ID]
+		if racks {
+			t.add(m.ID, orDash(m.Rack), itoa(len(tps)), compact(tps))
+			continue
+		}
+		t.add(m.ID, itoa(len(tps)), compact(tps))
 	}
 	if err := t.render(p.w); err != nil {
 		return err
@@ -312,7 +322,7 @@ func (p *planWriter) close() error {
 	case formatJSON, formatJSONL:
 		return p.json.close()
 	case formatCSV:
-		return writeCSV(p.w, []string{"name", "strategy", "member", "count", "partitions", "error"}, p.csv)
+		return writeCSV(p.w, assignmentCSVHeader, p.csv)
 	}
 	return nil
 }
