@@ -90,7 +90,7 @@ func preview(e *env, c *cli.Context) error {
 		}
 		return rw.close()
 	case formatCSV:
-		return writeCSV(e.stdout, []string{"row", "strategy", "member", "rack", "topic", "count", "partitions"}, previewCSV(g, outcomes))
+		return writeCSV(e.stdout, assignmentCSVHeader, previewCSV(entry.Name, g, outcomes))
 	}
 
 	w := e.stdout
@@ -335,32 +335,12 @@ func orDash(s string) string {
 	return s
 }
 
-// previewCSV lays the outcomes out for a spreadsheet to pivot: a row per
-// strategy, member and topic it holds ("assignment"; a member holding
-// nothing gets one row with no topic and count 0), then per strategy a
-// row per statistic ("stats": the statistic in topic, its value in count).
-func previewCSV(g assign.Group, outcomes []outcome) [][]string {
+// previewCSV lays the targets of the outcomes out in the one CSV layout
+// of assignments (assignmentCSVHeader).
+func previewCSV(group string, g assign.Group, outcomes []outcome) [][]string {
 	var rows [][]string
 	for _, o := range outcomes {
-		a := o.target()
-		for _, m := range g.Members {
-			tps := a[m.ID]
-			if len(tps) == 0 {
-				rows = append(rows, []string{"assignment", o.strategy.Name(), m.ID, m.Rack, "", "0", ""})
-			}
-			for i := 0; i < len(tps); {
-				j := i
-				for j < len(tps) && tps[j].Topic == tps[i].Topic {
-					j++
-				}
-				rows = append(rows, []string{"assignment", o.strategy.Name(), m.ID, m.Rack, tps[i].Topic, itoa(j - i), compact(tps[i:j])})
-				i = j
-			}
-		}
-		st := assign.Summarize(g, a)
-		for _, kv := range [][2]string{{"min", itoa(st.Min)}, {"max", itoa(st.Max)}, {"spread", itoa(st.Spread)}, {"stddev", formatStdDev(st.StdDev)}, {"idle", itoa(st.Idle)}} {
-			rows = append(rows, []string{"stats", o.strategy.Name(), "", "", kv[0], kv[1], ""})
-		}
+		rows = assignmentCSV(rows, group, o.strategy.Name(), g, o.target())
 	}
 	return rows
 }
