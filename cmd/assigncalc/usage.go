@@ -48,12 +48,20 @@ func nearestFlag(c *cli.Context, name string) string {
 	} else if c.App != nil {
 		flags = c.App.Flags
 	}
-	best, bestDist := "", len(name)/3+2
+	var names []string
 	for _, f := range flags {
-		for _, n := range f.Names() {
-			if d := editDistance(name, n); d < bestDist {
-				best, bestDist = n, d
-			}
+		names = append(names, f.Names()...)
+	}
+	return nearest(name, names)
+}
+
+// nearest returns the candidate closest to name by edit distance, if
+// close enough to be a typo (fewer than len(name)/3+2 edits), else "".
+func nearest(name string, candidates []string) string {
+	best, bestDist := "", len(name)/3+2
+	for _, n := range candidates {
+		if d := editDistance(name, n); d < bestDist {
+			best, bestDist = n, d
 		}
 	}
 	return best
