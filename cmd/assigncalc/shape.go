@@ -30,6 +30,15 @@ func shapeFlags() []cli.Flag {
 	}
 }
 
+// describeOverrideFlags are the flags that complete --from-describe in
+// the commands that read no other group flags (plan, check).
+func describeOverrideFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "topics", Usage: "with --from-describe: partition counts `NAME:COUNT,...` (default: derived from the partitions listed)"},
+		&cli.StringSliceFlag{Name: "member", Usage: "with --from-describe: member `ID[#INSTANCE][=TOPIC,...][@RACK]`'s instance, subscription and rack (default: every topic the group holds)"},
+	}
+}
+
 // groupInput is a group read from the flags, with what else the input
 // says about it.
 type groupInput struct {
