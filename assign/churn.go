@@ -532,7 +532,7 @@ func (c *Churn) joiner(ch Change) (Member, string, bool) {
 	if k < 0 {
 		if ch.Given&GivenTopics == 0 {
 			m.Topics = slices.Sorted(maps.Keys(c.group.Topics))
-			return m, fmt.Sprintf("%s is new and subscribes to every topic (%s)", m.ID, strings.Join(m.Topics, ", ")), false
+			return m, fmt.Sprintf("%s is new and subscribes to every topic (%s)", m.ID, topicList(m.Topics, ", ")), false
 		}
 		return m, fmt.Sprintf("%s is new", m.ID), false
 	}
@@ -541,7 +541,7 @@ func (c *Churn) joiner(ch Change) (Member, string, bool) {
 	var kept []string
 	if ch.Given&GivenTopics == 0 {
 		m.Topics = slices.Clone(d.Topics)
-		kept = append(kept, "subscription "+orNothing(strings.Join(d.Topics, ",")))
+		kept = append(kept, "subscription "+orNothing(topicList(d.Topics, ",")))
 	}
 	if ch.Given&GivenInstance == 0 {
 		m.InstanceID = d.InstanceID
@@ -567,6 +567,18 @@ func (c *Churn) joiner(ch Change) (Member, string, bool) {
 		return m, who + " rejoins as the join says", true
 	}
 	return m, who + " rejoins as it left: " + strings.Join(kept, ", "), true
+}
+
+// notedTopics is how many topics a note lists before it counts the rest.
+const notedTopics = 5
+
+// topicList joins topics with sep for a note: all of them up to
+// notedTopics, else the first three and how many more.
+func topicList(topics []string, sep string) string {
+	if len(topics) <= notedTopics {
+		return strings.Join(topics, sep)
+	}
+	return fmt.Sprintf("%s%s… (%d topics)", strings.Join(topics[:3], sep), sep, len(topics))
 }
 
 func orNothing(s string) string {
