@@ -163,7 +163,7 @@ func preview(e *env, c *cli.Context) error {
 	}
 	fmt.Fprintf(w, "\n%s:\n", chosen.strategy.Name())
 	target := chosen.target()
-	return memberTable(w, g, chosen, assign.Summarize(g, target), memberView{lag: in.lag, racks: racks, all: c.Bool("all"), colour: e.colour})
+	return memberTable(w, g, chosen, assign.Summarize(g, target), memberView{lag: in.lag, rack: slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.Rack != "" }), racks: racks, all: c.Bool("all"), colour: e.colour})
 }
 
 // pendingCount is the number of partitions a cooperative outcome withholds
@@ -188,8 +188,9 @@ func pendingCount(o outcome) int {
 // --from-describe), LAG and MAX LAG sum and top the lag of each member's
 // partitions, so that a member holding the hot partitions stands out.
 //
-// With racks, RACK shows each member's rack and CROSS-RACK how many of its
-// partitions have no replica there ([assign.CrossRack]).
+// RACK shows each member's rack when some member has one (as plan's table
+// does); in a rack-aware preview CROSS-RACK counts its partitions with no
+// replica there ([assign.CrossRack]).
 func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, v memberView) error {
 	a := o.target()
 	lag, all, colour := v.lag, v.all, v.colour
@@ -202,7 +203,7 @@ func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, v memb
 		t.aligns = append(t.aligns, al)
 	}
 	col("MEMBER", left)
-	if v.racks {
+	if v.rack {
 		col("RACK", left)
 	}
 	col("COUNT", right)
@@ -230,7 +231,7 @@ func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, v memb
 		id := g.Members[i].ID
 		n := len(a[id])
 		row := []string{id}
-		if v.racks {
+		if v.rack {
 			row = append(row, orDash(g.Members[i].Rack))
 		}
 		row = append(row, itoa(n))
@@ -324,7 +325,8 @@ func writeDiff(w io.Writer, outcomes []outcome) error {
 // memberView says what the member table shows besides partitions.
 type memberView struct {
 	lag         map[assign.TopicPartition]int64 // nil: no LAG columns
-	racks       bool                            // RACK and CROSS-RACK columns
+	rack        bool                            // RACK column: some member has a rack
+	racks       bool                            // CROSS-RACK column: rack-aware, replicas' racks known
 	all, colour bool
 }
 
