@@ -59,3 +59,37 @@ func TestStrategyListEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// TestOneColumnOrder: the member tables of the preview and of plan, and
+// the CSV of both, put their columns in one order: member, rack, count,
+// partitions.
+func TestOneColumnOrder(t *testing.T) {
+	order := []string{"MEMBER", "RACK", "COUNT", "PARTITIONS"}
+	for _, args := range [][]string{
+		{"--in", "-", "--compare", "range"},
+		{"plan", "--in", "-", "--format", "table"},
+		{"--in", "-", "--compare", "range", "--format", "csv"},
+		{"plan", "--in", "-", "--format", "csv"},
+	} {
+		stdout, stderr, status := runCase(cliCase{args: args, stdin: racksGroup})
+		if status != 0 {
+			t.Fatalf("%v: exit %d: %s", args, status, stderr)
+		}
+		var header []string
+		for line := range strings.Lines(stdout) {
+			if f := strings.FieldsFunc(strings.ToUpper(line), func(r rune) bool { return r == ' ' || r == ',' || r == '\n' }); slices.Contains(f, "MEMBER") {
+				header = f
+				break
+			}
+		}
+		var got []string
+		for _, h := range header {
+			if slices.Contains(order, h) {
+				got = append(got, h)
+			}
+		}
+		if diff := cmp.Diff(order, got); diff != "" {
+			t.Errorf("%v: column order mismatch (-want +got) in header %q:\n%s", args, header, diff)
+		}
+	}
+}
