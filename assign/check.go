@@ -30,8 +30,10 @@ import (
 //
 // Check runs every checker that applies and returns nil, or the errors of
 // all that fail, joined with [errors.Join]; each wraps
-// [ErrInvalidAssignment] and names the first fault its checker finds. It
-// returns an [*InputError] alone when g is invalid.
+// [ErrInvalidAssignment]. Validity is reported fault by fault (the first
+// [MaxFaults] of them in the order [Verify] looks, then how many more);
+// the other checkers name the first fault they find. It returns an
+// [*InputError] alone when g is invalid.
 func Check(s Strategy, g Group, round, target Assignment) error {
 	if err := g.Validate(); err != nil {
 		return err
@@ -58,15 +60,38 @@ func Check(s Strategy, g Group, round, target Assignment) error {
 		}
 	}
 	if whole != nil {
-		err := Verify(g, whole)
-		if err == nil && balances(s) {
-			err = VerifyBalanced(g, whole)
+		faults := verifyAll(g, whole)
+		if len(faults) == 0 && balances(s) {
+			if err := VerifyBalanced(g, whole); err != nil {
+				faults = append(faults, err)
+			}
 		}
-		if err != nil {
-			errs = append(errs, err)
-		}
+		errs = append(errs, faults...)
 	}
 	return errors.Join(errs...)
+}
+
+// MaxFaults is how many faults of validity [Check] lists before it
+// counts the rest.
+const MaxFaults = 10
+
+// verifyAll returns the faults [Verify] finds in a, up to MaxFaults,
+// then one error counting the rest. g must be valid.
+func verifyAll(g Group, a Assignment) []error {
+	var out []error
+	n := 0
+	if err := verifyEach(g, a, func(fault error) bool {
+		if n++; n <= MaxFaults {
+			out = append(out, fault)
+		}
+		return true
+	}); err != nil {
+		return []error{err}
+	}
+	if n > MaxFaults {
+		out = append(out, invalidf("and %d more faults", n-MaxFaults))
+	}
+	return out
 }
 
 // balances reports whether s promises balance ([VerifyBalanced]): the

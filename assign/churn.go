@@ -210,9 +210,9 @@ const MaxChurnRounds = 5
 // Churn follows a group through a sequence of [Change]s under one
 // strategy, carrying each stable assignment forward as the members' Owned
 // at a rising generation, as real consumers report it when they rejoin.
-// The command line's simulate uses it (bench/ and the strategies' churn
-// state machine still have their own, simpler loops);
-// the zero value is not usable: start with [NewChurn].
+// The command line's simulate and vote --upgrade use it, and the state
+// machine of its tests drives it with random changes against a model of
+// its own; the zero value is not usable: start with [NewChurn].
 //
 // The rules, stated once:
 //
@@ -325,7 +325,7 @@ func (c *Churn) Apply(ch Change) (step Step, err error) {
 	for _, members := range phases {
 		g := next
 		g.Members = members
-		if cur, err = c.rebalance(withOwned(g, cur, c.generation), &step, deferred); err != nil {
+		if cur, err = c.rebalance(Carry(g, cur, c.generation), &step, deferred); err != nil {
 			return Step{}, err
 		}
 	}
@@ -341,7 +341,7 @@ func (c *Churn) Apply(ch Change) (step Step, err error) {
 
 // finish records final as the state after a step on g.
 func (c *Churn) finish(g Group, final Assignment, step *Step, deferred map[TopicPartition]bool, facts stepFacts) {
-	c.group = withOwned(g, final, c.generation)
+	c.group = Carry(g, final, c.generation)
 	c.current = final
 	step.Group = c.group
 	step.After = final
@@ -404,15 +404,21 @@ func (c *Churn) rebalance(g Group, step *Step, deferred map[TopicPartition]bool)
 		if whole {
 			return withEveryMember(g, round), nil
 		}
-		g = withOwned(g, round, c.generation)
+		g = Carry(g, round, c.generation)
 	}
 	return nil, fmt.Errorf("%w: %s still withholds partitions after %d rounds", ErrNotStable, s.Name(), MaxChurnRounds)
 }
 
-// withOwned returns g with every member owning what a gives it, at
-// generation gen; members a does not know (new ones), or gives nothing,
-// own nothing, at generation -1.
-func withOwned(g Group, a Assignment, gen int32) Group {
+// Carry returns g with every member owning what a gives it, at
+// generation gen: the group the leader sees when the members rejoin
+// after a round that gave them a, each reporting what it owns (its
+// ownedPartitions, or its sticky user data). Members a does not know
+// (new ones), or gives nothing, own nothing, at generation -1. g itself
+// is not modified; Owned lists are copies.
+//
+// [Churn] carries every round forward with it; bench/ and the tests that
+// feed rounds back build their next rounds with it too.
+func Carry(g Group, a Assignment, gen int32) Group {
 	out := g
 	out.Members = slices.Clone(g.Members)
 	for i := range out.Members {
@@ -540,7 +546,7 @@ func (c *Churn) joiner(ch Change) (Member, string, bool) {
 	if k < 0 {
 		if ch.Given&GivenTopics == 0 {
 			m.Topics = slices.Sorted(maps.Keys(c.group.Topics))
-			return m, fmt.Sprintf("%s is new and subscribes to every topic (%s)", m.ID, strings.Join(m.Topics, ", ")), false
+			return m, fmt.Sprintf("%s is new and subscribes to every topic (%s)", m.ID, topicList(m.Topics, ", ")), false
 		}
 		return m, fmt.Sprintf("%s is new", m.ID), false
 	}
@@ -549,7 +555,7 @@ func (c *Churn) joiner(ch Change) (Member, string, bool) {
 	var kept []string
 	if ch.Given&GivenTopics == 0 {
 		m.Topics = slices.Clone(d.Topics)
-		kept = append(kept, "subscription "+orNothing(strings.Join(d.Topics, ",")))
+		kept = append(kept, "subscription "+orNothing(topicList(d.Topics, ",")))
 	}
 	if ch.Given&GivenInstance == 0 {
 		m.InstanceID = d.InstanceID
@@ -575,6 +581,18 @@ func (c *Churn) joiner(ch Change) (Member, string, bool) {
 		return m, who + " rejoins as the join says", true
 	}
 	return m, who + " rejoins as it left: " + strings.Join(kept, ", "), true
+}
+
+// notedTopics is how many topics a note lists before it counts the rest.
+const notedTopics = 5
+
+// topicList joins topics with sep for a note: all of them up to
+// notedTopics, else the first three and how many more.
+func topicList(topics []string, sep string) string {
+	if len(topics) <= notedTopics {
+		return strings.Join(topics, sep)
+	}
+	return fmt.Sprintf("%s%s… (%d topics)", strings.Join(topics[:3], sep), sep, len(topics))
 }
 
 func orNothing(s string) string {

@@ -5,6 +5,7 @@ package assign_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,6 +122,32 @@ func TestChurnNewMemberDefaults(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(step.Notes, "\n"), "c1 is new and subscribes to every topic (a, b)") {
 		t.Errorf("notes %q", step.Notes)
+	}
+}
+
+// TestChurnNotesCountLongSubscriptions: a note names up to five topics;
+// past that, the first three and how many there are, so that a member of
+// a 200-topic group does not fill the screen.
+func TestChurnNotesCountLongSubscriptions(t *testing.T) {
+	topics := map[string]int32{}
+	for _, n := range []string{"t0", "t1", "t2", "t3", "t4", "t5"} {
+		topics[n] = 1
+	}
+	g := assign.Group{Topics: topics, Members: []assign.Member{churnMember("c0", "t0", "t1", "t2", "t3", "t4", "t5")}}
+	c, _ := newChurnT(t, assign.Range{}, g)
+	join := churnApply(t, c, assign.Change{Kind: assign.ChangeJoin, Member: "c1"})
+	churnApply(t, c, assign.Change{Kind: assign.ChangeLeave, Member: "c0"})
+	rejoin := churnApply(t, c, assign.Change{Kind: assign.ChangeJoin, Member: "c0"})
+	for _, tt := range []struct {
+		step assign.Step
+		want string
+	}{
+		{join, "c1 is new and subscribes to every topic (t0, t1, t2, … (6 topics))"},
+		{rejoin, "c0 rejoins as it left: subscription t0,t1,t2,… (6 topics), no group.instance.id, no rack"},
+	} {
+		if !slices.Contains(tt.step.Notes, tt.want) {
+			t.Errorf("notes %q, want %q", tt.step.Notes, tt.want)
+		}
 	}
 }
 

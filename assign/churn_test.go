@@ -1,7 +1,17 @@
 package assign_test
 
-// The churn state machine: a small group rebalanced after every change,
-// every invariant checked after every step.
+// The strategies' churn state machine: a small group rebalanced after
+// every change, every invariant of Sticky and CooperativeSticky checked
+// after every round against a brute force.
+//
+// It is an oracle of the strategies, not of the churn model: unlike
+// assign.Churn (whose own machine is churn_machine_test.go), it runs one
+// round per action, so changes land between a cooperative round and its
+// follow-up, and it builds inputs no well-behaved consumer sends and
+// Churn never produces (zombies listing stale claims at old generations,
+// claims tied at the newest generation, a static member's new member.id
+// carrying its Owned). Only feeding a round back as the members' claims
+// is shared with Churn: assign.Carry.
 
 import (
 	"fmt"
@@ -127,10 +137,7 @@ func (c *churn) round(t *rapid.T) {
 		result = plan.Assignment
 	}
 	c.gen++
-	for i := range c.g.Members {
-		m := &c.g.Members[i]
-		m.Owned, m.Generation = result[m.ID], c.gen
-	}
+	c.g = assign.Carry(c.g, result, c.gen)
 	c.changed = false
 }
 

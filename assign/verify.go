@@ -27,6 +27,17 @@ var ErrInvalidAssignment = errors.New("invalid assignment")
 // first fault found, looking at members in the order of g.Members and at
 // partitions in list order. g must be valid (see [Group.Validate]).
 func Verify(g Group, a Assignment) error {
+	var first error
+	if err := verifyEach(g, a, func(fault error) bool { first = fault; return false }); err != nil {
+		return err
+	}
+	return first
+}
+
+// verifyEach checks a as [Verify] does, calling fault with each fault in
+// the order Verify looks, until fault returns false. Its error is
+// compile's, for an invalid g.
+func verifyEach(g Group, a Assignment, fault func(error) bool) error {
 	cg, err := compile(g, ownedIgnored)
 	if err != nil {
 		return err
@@ -34,7 +45,9 @@ func Verify(g Group, a Assignment) error {
 	if len(a) != len(g.Members) {
 		for _, id := range sortedKeys(a) {
 			if !slices.ContainsFunc(g.Members, func(m Member) bool { return m.ID == id }) {
-				return invalidf("member %q is not in the group", id)
+				if !fault(invalidf("member %q is not in the group", id)) {
+					return nil
+				}
 			}
 		}
 	}
@@ -45,21 +58,37 @@ func Verify(g Group, a Assignment) error {
 	for i, m := range g.Members {
 		list, ok := a[m.ID]
 		if !ok {
-			return invalidf("member %q is missing", m.ID)
+			if !fault(invalidf("member %q is missing", m.ID)) {
+				return nil
+			}
+			continue
 		}
 		for k, tp := range list {
 			if k > 0 && list[k-1].Compare(tp) >= 0 {
-				return invalidf("member %q: %s listed after %s: not sorted, or repeated", m.ID, tp, list[k-1])
+				if !fault(invalidf("member %q: %s listed after %s: not sorted, or repeated", m.ID, tp, list[k-1])) {
+					return nil
+				}
+				if list[k-1] == tp {
+					continue // a repeat, not a second owner
+				}
 			}
 			t, ok := cg.topicIndex(tp.Topic)
 			if !ok || tp.Partition < 0 || tp.Partition >= cg.numParts[t] {
-				return invalidf("member %q: %s does not exist or nobody subscribes to its topic", m.ID, tp)
+				if !fault(invalidf("member %q: %s does not exist or nobody subscribes to its topic", m.ID, tp)) {
+					return nil
+				}
+				continue
 			}
 			if _, subscribed := slices.BinarySearch(cg.subs[i], t); !subscribed {
-				return invalidf("member %q: %s of a topic it does not subscribe to", m.ID, tp)
+				if !fault(invalidf("member %q: %s of a topic it does not subscribe to", m.ID, tp)) {
+					return nil
+				}
 			}
 			if prev := owner[t][tp.Partition]; prev != 0 {
-				return invalidf("%s assigned to both %q and %q", tp, g.Members[prev-1].ID, m.ID)
+				if !fault(invalidf("%s assigned to both %q and %q", tp, g.Members[prev-1].ID, m.ID)) {
+					return nil
+				}
+				continue
 			}
 			owner[t][tp.Partition] = int32(i) + 1
 		}
@@ -67,7 +96,9 @@ func Verify(g Group, a Assignment) error {
 	for t, parts := range owner {
 		for p, o := range parts {
 			if o == 0 {
-				return invalidf("%s is not assigned", TopicPartition{cg.topics[t], int32(p)})
+				if !fault(invalidf("%s is not assigned", TopicPartition{cg.topics[t], int32(p)})) {
+					return nil
+				}
 			}
 		}
 	}

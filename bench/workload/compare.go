@@ -168,7 +168,7 @@ func measure(im Impl, sh Shape, fresh assign.Assignment) (*Row, assign.Assignmen
 				return r, nil
 			}
 			r.Rounds++
-			finalGroup = nextRound(finalGroup, final, int32(r.Rounds))
+			finalGroup = assign.Carry(finalGroup, final, int32(r.Rounds))
 			final, _, err = runOnce(im, finalGroup)
 			if err != nil {
 				r.Err = fmt.Errorf("round %d: %w", r.Rounds, err)
@@ -244,19 +244,6 @@ func equalAssignments(a, b assign.Assignment) bool {
 		}
 	}
 	return true
-}
-
-// nextRound is g after a cooperative round that assigned a: every member
-// owns what a gave it, at generation gen.
-func nextRound(g assign.Group, a assign.Assignment, gen int32) assign.Group {
-	out := assign.Group{Topics: g.Topics, PartitionRacks: g.PartitionRacks}
-	out.Members = make([]assign.Member, len(g.Members))
-	for j, m := range g.Members {
-		m.Owned = a[m.ID]
-		m.Generation = gen
-		out.Members[j] = m
-	}
-	return out
 }
 
 // movedFrom counts the partitions of next whose owner in prev is a member

@@ -14,7 +14,8 @@
 // # Churn
 //
 // A churned group starts from a previous assignment prev of the fresh
-// group, given to the members as Owned at generation 1, and then:
+// group, given to the members as Owned at generation 1 (assign.Carry),
+// and then:
 //
 //	leave1:    consumer-00000 leaves and consumer-new joins with the same
 //	           subscription, owning nothing (generation -1);
@@ -33,7 +34,6 @@ package workload
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/assigncalc/assigncalc/assign"
 )
@@ -163,21 +163,23 @@ func (s Spec) Group() assign.Group {
 
 // Churned returns the group that follows g, whose previous assignment was
 // prev, after churn c (see the package documentation). Members of g keep
-// what prev gave them as Owned at generation 1. g itself is not modified.
+// what prev gave them as Owned at generation 1 ([assign.Carry], the
+// library's rule for feeding a round back; a member prev gives nothing
+// owns nothing, at generation -1). g itself is not modified.
+//
+// The changes of one churn land in one rebalance (a member replaced before
+// the coordinator's next round), which [assign.Churn], one rebalance per
+// change, does not model; and a newcomer takes its predecessor's place in
+// Group.Members, so that every peer sees the same member order.
 func Churned(g assign.Group, prev assign.Assignment, c Churn) assign.Group {
-	out := assign.Group{Topics: g.Topics, PartitionRacks: g.PartitionRacks}
-	out.Members = make([]assign.Member, len(g.Members))
-	for j, m := range g.Members {
+	out := assign.Carry(g, prev, 1)
+	for j, m := range out.Members {
 		switch {
 		case c == Leave1 && m.ID == MemberID(0):
-			m = assign.Member{ID: "consumer-new", Topics: m.Topics, Generation: -1}
+			out.Members[j] = assign.Member{ID: "consumer-new", Topics: m.Topics, Generation: -1}
 		case c == Replace10 && j%10 == 0:
-			m = assign.Member{ID: fmt.Sprintf("consumer-new-%05d", j), Topics: m.Topics, Generation: -1}
-		default:
-			m.Owned = slices.Clone(prev[m.ID])
-			m.Generation = 1
+			out.Members[j] = assign.Member{ID: fmt.Sprintf("consumer-new-%05d", j), Topics: m.Topics, Generation: -1}
 		}
-		out.Members[j] = m
 	}
 	if c == Join1 && len(g.Members) > 0 {
 		out.Members = append(out.Members, assign.Member{ID: "consumer-new", Topics: g.Members[0].Topics, Generation: -1})

@@ -83,10 +83,15 @@ func TestChurned(t *testing.T) {
 		}
 		return s
 	}
+	// Members 0..3 own their partition at generation 1; the others own
+	// nothing, at generation -1, as do newcomers.
 	gen := func(newcomers ...string) map[string]int32 {
 		out := map[string]int32{}
 		for j := range 11 {
-			out[MemberID(j)] = 1
+			out[MemberID(j)] = -1
+			if j < 4 {
+				out[MemberID(j)] = 1
+			}
 		}
 		for _, id := range newcomers {
 			out[id] = -1

@@ -26,15 +26,13 @@ func checkCommand(e *env) *cli.Command {
 			"Example:\n" +
 			"   assigncalc check --in testdata/groups.jsonl --results testdata/kafka-java-range-roundrobin.jsonl\n" +
 			"   kafka-consumer-groups.sh --describe --group orders | assigncalc check --from-describe - --strategy sticky",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "in", Usage: "read the groups from `FILE` (- for stdin)"},
 			&cli.StringFlag{Name: "results", Usage: "read the results to check from `FILE` (- for stdin)"},
 			&cli.StringFlag{Name: "from-describe", Usage: "check instead what a live group's members own, read from `FILE` (- for stdin) as the preview's --from-describe reads it"},
 			&cli.StringFlag{Name: "strategy", Value: "all", Usage: "with --from-describe: judge the group's assignment as strategies `NAME,...` (or all) would have to make it"},
-			&cli.StringSliceFlag{Name: "topics", Usage: "with --from-describe: partition counts `NAME:COUNT,...`"},
-			&cli.StringSliceFlag{Name: "member", Usage: "with --from-describe: member `ID[#INSTANCE][=TOPIC,...][@RACK]`'s subscription"},
 			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
-		},
+		}, describeOverrideFlags()...),
 		Action: func(c *cli.Context) error { return check(e, c) },
 	}
 }
@@ -238,7 +236,7 @@ func writeChecks(e *env, format string, vs []checked) error {
 		for _, v := range vs {
 			rows = append(rows, []string{v.Name, v.Strategy, fmt.Sprint(v.Valid), v.Problem, v.Ours, itoa(len(v.Differences))})
 		}
-		return writeCSV(e.stdout, []string{"name", "strategy", "valid", "problem", "ours", "differences"}, rows)
+		return writeCSV(e.stdout, []string{"group", "strategy", "valid", "problem", "ours", "differences"}, rows)
 	}
 	t := &table{header: []string{"GROUP", "STRATEGY", "OURS", "CHECK"}}
 	var details []string

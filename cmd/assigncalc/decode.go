@@ -178,7 +178,7 @@ func decode(e *env, c *cli.Context) error {
 	if format == formatCSV {
 		var rows [][]string
 		for _, f := range fields {
-			rows = append(rows, []string{f.name, f.text})
+			rows = append(rows, []string{f.name, f.csvCell()})
 		}
 		return writeCSV(e.stdout, []string{"field", "value"}, rows)
 	}
@@ -192,6 +192,17 @@ func decode(e *env, c *cli.Context) error {
 // field is one decoded field: its name, its text for the table, its JSON.
 type field struct {
 	name, text, json string
+}
+
+// csvCell is the field's CSV value: its text, but a string the table
+// quotes (a rack, to tell "" from null) unquoted, since CSV quotes by its
+// own rules and would double the table's quotes ("""rack-a""").
+func (f field) csvCell() string {
+	var s string
+	if json.Unmarshal([]byte(f.json), &s) == nil && f.text == strconv.Quote(s) {
+		return s
+	}
+	return f.text
 }
 
 func jsonStrings(ss []string) string {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,7 +18,7 @@ func planCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "plan",
 		Usage:     "assign a batch of groups read as JSON: one result per group and strategy",
-		UsageText: "assigncalc plan --in FILE|- [--strategy NAME|all] [--kafka 4.0|4.1] [--format jsonl|json|table|csv]",
+		UsageText: "assigncalc plan --in FILE|- | --from-describe FILE|- [--strategy NAME,...|all] [--kafka 4.0|4.1] [--format jsonl|json|table|csv]",
 		Description: "Reads groups in the JSON contract (one object, or JSON lines of many groups) and prints,\n" +
 			"for each group and strategy, {\"name\", \"strategy\", \"assignment\", \"stats\"} or {\"name\", \"strategy\", \"error\"}.\n" +
 			"A group with bad content gets an error line and the others still run; malformed JSON stops\n" +
@@ -27,15 +28,20 @@ func planCommand(e *env) *cli.Command {
 			"each member's \"owned\" as its current target and the group's \"topicIds\"; a topic without an\n" +
 			"id gets one derived from its name, with a warning, and the answer is then exact only for a\n" +
 			"cluster whose topics have those ids.\n\n" +
+			"--from-describe reads one live group instead, with what its members own, from the output of\n" +
+			"kafka-consumer-groups.sh --describe as the preview reads it (--topics and --member override the\n" +
+			"partition counts and subscriptions describe output lacks; what was assumed goes to stderr).\n\n" +
 			"Examples:\n" +
 			"   assigncalc plan --in groups.jsonl --strategy range,roundrobin --format jsonl\n" +
-			"   assigncalc plan --in groups.jsonl --strategy uniform,server-range --kafka 4.0",
-		Flags: []cli.Flag{
+			"   assigncalc plan --in groups.jsonl --strategy uniform,server-range --kafka 4.0\n" +
+			"   kafka-consumer-groups.sh --describe --group orders | assigncalc plan --from-describe - --strategy all",
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "in", Usage: "read groups from `FILE` (- for stdin)"},
+			&cli.StringFlag{Name: "from-describe", Usage: "assign instead the one group read from `FILE` (- for stdin): kafka-consumer-groups.sh --describe [--members --verbose] output, or CSV member,topic,partition[,lag]"},
 			&cli.StringSliceFlag{Name: "strategy", Usage: "assign with strategy `NAME`: " + strategyChoices() + ", or all; repeatable, comma-separated (default: range)"},
 			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: jsonl, json, table, csv (default: table on a terminal, jsonl otherwise)"},
 			&cli.StringFlag{Name: "kafka", Usage: "reproduce the server-side assignors of Kafka `VERSION`: 4.0, 4.1 (default: 4.1; 4.0.1 and later 4.0 patches compute as 4.1)"},
-		},
+		}, describeOverrideFlags()...),
 		Action: func(c *cli.Context) error { return plan(e, c) },
 	}
 }
@@ -67,9 +73,12 @@ func plan(e *env, c *cli.Context) error {
 	if c.Args().Present() {
 		return usagef("plan: unexpected argument %q", c.Args().First())
 	}
-	path := c.String("in")
-	if path == "" {
-		return usagef("plan: --in FILE|- is required")
+	path, described := c.String("in"), c.String("from-describe")
+	switch {
+	case path == "" && described == "":
+		return usagef("plan: --in FILE|- or --from-describe FILE|- is required")
+	case described == "" && (c.IsSet("topics") || c.IsSet("member")):
+		return usagef("plan: --topics and --member go with --from-describe; a group file holds its own")
 	}
 	names := c.StringSlice("strategy")
 	if len(names) == 0 {
@@ -91,18 +100,17 @@ func plan(e *env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	src, done, err := openInput(e, path)
+	next, done, err := planInput(e, c, path, described)
 	if err != nil {
 		return err
 	}
 	defer done()
 
 	out := newPlanWriter(e.stdout, format)
-	rd := groupfile.NewReader(src)
 	var groups, bad, internal int
 	var stop error
 	for {
-		entry, err := rd.Next()
+		entry, err := next()
 		if err == io.EOF {
 			break
 		}
@@ -114,7 +122,7 @@ func plan(e *env, c *cli.Context) error {
 			}
 			bad++
 			for _, s := range strategies {
-				if werr := out.result(groups, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}); werr != nil {
+				if werr := out.result(groups, entry.Group, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}); werr != nil {
 					return werr
 				}
 			}
@@ -141,7 +149,7 @@ func plan(e *env, c *cli.Context) error {
 			default:
 				r = resultOf(entry, o)
 			}
-			if werr := out.result(groups, r); werr != nil {
+			if werr := out.result(groups, entry.Group, r); werr != nil {
 				return werr
 			}
 		}
@@ -161,6 +169,30 @@ func plan(e *env, c *cli.Context) error {
 		return &statusError{code: exitInput, msg: fmt.Sprintf("%d of %d groups had bad input; see the error lines", bad, groups)}
 	}
 	return nil
+}
+
+// planInput returns the reader of plan's groups: the group file at path,
+// or the one group of the describe output at described.
+func planInput(e *env, c *cli.Context, path, described string) (next func() (groupfile.Entry, error), done func(), err error) {
+	if described != "" {
+		in, err := fromDescribe(e, c, described)
+		if err != nil {
+			return nil, nil, err
+		}
+		read := false
+		return func() (groupfile.Entry, error) {
+			if read {
+				return groupfile.Entry{}, io.EOF
+			}
+			read = true
+			return in.Entry, in.Group.Validate()
+		}, func() {}, nil
+	}
+	src, done, err := openInput(e, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return groupfile.NewReader(src).Next, done, nil
 }
 
 // withKafkaVersion sets the Kafka version named by --kafka (version) on
@@ -239,18 +271,17 @@ func groupLabel(n int, name string) string {
 	return "group " + strconv.Quote(name)
 }
 
-func (p *planWriter) result(n int, r groupfile.Result) error {
+// result writes r, a result for g, the n-th group read.
+func (p *planWriter) result(n int, g assign.Group, r groupfile.Result) error {
 	switch p.format {
 	case formatJSON, formatJSONL:
 		return p.json.write(r)
 	case formatCSV:
 		if r.Err != nil {
-			p.csv = append(p.csv, []string{r.Name, r.Strategy, "", "", "", oneLine(r.Err.Error())})
+			p.csv = append(p.csv, errorCSV(r.Name, r.Strategy, r.Err))
 			return nil
 		}
-		for _, id := range r.Members {
-			p.csv = append(p.csv, []string{r.Name, r.Strategy, id, itoa(len(r.Assignment[id])), compact(r.Assignment[id]), ""})
-		}
+		p.csv = assignmentCSV(p.csv, r.Name, r.Strategy, g, r.Assignment)
 		return nil
 	}
 	label := groupLabel(n, r.Name)
@@ -263,9 +294,19 @@ func (p *planWriter) result(n int, r groupfile.Result) error {
 		label, r.Strategy, st.Partitions, st.Members, st.Min, st.Max, st.Spread, formatStdDev(st.StdDev), st.Idle); err != nil {
 		return err
 	}
+	// The preview's column order: member, rack, count, partitions.
 	t := &table{header: []string{"MEMBER", "COUNT", "PARTITIONS"}, aligns: []align{left, right, left}}
-	for _, id := range r.Members {
-		t.add(id, itoa(len(r.Assignment[id])), compact(r.Assignment[id]))
+	racks := slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.Rack != "" })
+	if racks {
+		t = &table{header: []string{"MEMBER", "RACK", "COUNT", "PARTITIONS"}, aligns: []align{left, left, right, left}}
+	}
+	for _, m := range g.Members {
+		tps := r.Assignment[m.ID]
+		if racks {
+			t.add(m.ID, orDash(m.Rack), itoa(len(tps)), compact(tps))
+			continue
+		}
+		t.add(m.ID, itoa(len(tps)), compact(tps))
 	}
 	if err := t.render(p.w); err != nil {
 		return err
@@ -279,7 +320,7 @@ func (p *planWriter) close() error {
 	case formatJSON, formatJSONL:
 		return p.json.close()
 	case formatCSV:
-		return writeCSV(p.w, []string{"name", "strategy", "member", "count", "partitions", "error"}, p.csv)
+		return writeCSV(p.w, assignmentCSVHeader, p.csv)
 	}
 	return nil
 }

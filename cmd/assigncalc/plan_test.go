@@ -129,7 +129,40 @@ func TestPlanGolden(t *testing.T) {
 			stdin: `{"name": "no-ids", "topics": {"t0": 3, "t1": 3}, "members": [{"id": "C0", "topics": ["t0", "t1"]}, {"id": "C1", "topics": ["t0", "t1"]}]}`},
 		{name: "plan_kafka_unknown_version", args: []string{"plan", "--in", "-", "--strategy", "uniform", "--kafka", "3.9"}, status: 2},
 		{name: "plan_kafka_client_strategy", args: []string{"plan", "--in", "-", "--strategy", "range", "--kafka", "4.1"}, status: 2},
+		{name: "plan_from_describe_table", args: []string{"plan", "--from-describe", describeData + "offsets_4x.txt", "--strategy", "range,sticky", "--format", "table"}},
+		{name: "plan_from_describe_csv_override", args: []string{"plan", "--from-describe", "-", "--topics", "orders:4", "--member", "c1=orders@rack-b", "--strategy", "cooperative-sticky"},
+			stdin: "member,topic,partition,lag\nc0,orders,0,5\nc0,orders,1,7\nc0,orders,2,0\nc1,orders,3,0\n"},
+		{name: "plan_from_describe_refused", args: []string{"plan", "--from-describe", describeData + "members_38.txt"}, status: 2},
+		{name: "plan_from_describe_with_in", args: []string{"plan", "--from-describe", "-", "--in", "x"}, status: 2},
+		{name: "plan_topics_without_describe", args: []string{"plan", "--in", "-", "--topics", "t:3"}, status: 2},
 	})
+}
+
+// TestPlanFromDescribe checks plan --from-describe against answers worked
+// by hand. offsets_4x.txt lists orders 0-2 and payments 0-1 (counts 3 and
+// 2 assumed), c1 owning orders-0 and -1, c2 orders-2 and payments-0, c3
+// nothing, every member subscribed to both. Range splits each topic over
+// c1 < c2 < c3 in order: orders 0 | 1 | 2, payments 0 | 1. Sticky keeps
+// every claim (2, 2, 1 is balanced) and gives payments-1 to c3.
+func TestPlanFromDescribe(t *testing.T) {
+	const c1, c2, c3 = "consumer-orders-1-5f0c6a1e-2b7d-4a0e-9d3c-1f2e3d4c5b6a", "consumer-orders-2-0a1b2c3d-4e5f-4061-8a9b-cdef01234567", "consumer-orders-3-99999999-8888-4777-8666-555544443333"
+	stdout, stderr, status := runCase(cliCase{args: []string{"plan", "--from-describe", describeData + "offsets_4x.txt", "--strategy", "range,sticky", "--format", "jsonl"}})
+	if status != 0 {
+		t.Fatalf("exit status %d, stderr %q", status, stderr)
+	}
+	got := parsePlanLines(t, []byte(stdout))
+	want := []planLine{
+		{Name: "orders-app", Strategy: "range", Members: []string{c1, c2, c3}, Assignment: map[string]map[string][]int32{
+			c1: {"orders": {0}, "payments": {0}}, c2: {"orders": {1}, "payments": {1}}, c3: {"orders": {2}}}},
+		{Name: "orders-app", Strategy: "sticky", Members: []string{c1, c2, c3}, Assignment: map[string]map[string][]int32{
+			c1: {"orders": {0, 1}}, c2: {"orders": {2}, "payments": {0}}, c3: {"payments": {1}}}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("plan --from-describe mismatch (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(stderr, "orders:3, payments:2") {
+		t.Errorf("stderr %q does not say which partition counts were assumed", stderr)
+	}
 }
 
 // TestPlanKafkaVersions checks, independently of the goldens, the answers

@@ -101,7 +101,7 @@ func preview(e *env, c *cli.Context) error {
 		}
 		return rw.close()
 	case formatCSV:
-		return writeCSV(e.stdout, []string{"row", "strategy", "member", "rack", "topic", "count", "partitions"}, previewCSV(g, outcomes))
+		return writeCSV(e.stdout, assignmentCSVHeader, previewCSV(entry.Name, g, outcomes))
 	}
 
 	w := e.stdout
@@ -174,7 +174,7 @@ func preview(e *env, c *cli.Context) error {
 	}
 	fmt.Fprintf(w, "\n%s:\n", chosen.strategy.Name())
 	target := chosen.target()
-	return memberTable(w, g, chosen, assign.Summarize(g, target), memberView{lag: in.lag, racks: racks, all: c.Bool("all"), colour: e.colour})
+	return memberTable(w, g, chosen, assign.Summarize(g, target), memberView{lag: in.lag, rack: slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.Rack != "" }), racks: racks, all: c.Bool("all"), colour: e.colour})
 }
 
 // pendingCount is the number of partitions a cooperative outcome withholds
@@ -199,8 +199,9 @@ func pendingCount(o outcome) int {
 // --from-describe), LAG and MAX LAG sum and top the lag of each member's
 // partitions, so that a member holding the hot partitions stands out.
 //
-// With racks, RACK shows each member's rack and CROSS-RACK how many of its
-// partitions have no replica there ([assign.CrossRack]).
+// RACK shows each member's rack when some member has one (as plan's table
+// does); in a rack-aware preview CROSS-RACK counts its partitions with no
+// replica there ([assign.CrossRack]).
 func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, v memberView) error {
 	a := o.target()
 	lag, all, colour := v.lag, v.all, v.colour
@@ -213,7 +214,7 @@ func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, v memb
 		t.aligns = append(t.aligns, al)
 	}
 	col("MEMBER", left)
-	if v.racks {
+	if v.rack {
 		col("RACK", left)
 	}
 	col("COUNT", right)
@@ -241,7 +242,7 @@ func memberTable(w io.Writer, g assign.Group, o outcome, st assign.Stats, v memb
 		id := g.Members[i].ID
 		n := len(a[id])
 		row := []string{id}
-		if v.racks {
+		if v.rack {
 			row = append(row, orDash(g.Members[i].Rack))
 		}
 		row = append(row, itoa(n))
@@ -335,7 +336,8 @@ func writeDiff(w io.Writer, outcomes []outcome) error {
 // memberView says what the member table shows besides partitions.
 type memberView struct {
 	lag         map[assign.TopicPartition]int64 // nil: no LAG columns
-	racks       bool                            // RACK and CROSS-RACK columns
+	rack        bool                            // RACK column: some member has a rack
+	racks       bool                            // CROSS-RACK column: rack-aware, replicas' racks known
 	all, colour bool
 }
 
@@ -346,32 +348,12 @@ func orDash(s string) string {
 	return s
 }
 
-// previewCSV lays the outcomes out for a spreadsheet to pivot: a row per
-// strategy, member and topic it holds ("assignment"; a member holding
-// nothing gets one row with no topic and count 0), then per strategy a
-// row per statistic ("stats": the statistic in topic, its value in count).
-func previewCSV(g assign.Group, outcomes []outcome) [][]string {
+// previewCSV lays the targets of the outcomes out in the one CSV layout
+// of assignments (assignmentCSVHeader).
+func previewCSV(group string, g assign.Group, outcomes []outcome) [][]string {
 	var rows [][]string
 	for _, o := range outcomes {
-		a := o.target()
-		for _, m := range g.Members {
-			tps := a[m.ID]
-			if len(tps) == 0 {
-				rows = append(rows, []string{"assignment", o.strategy.Name(), m.ID, m.Rack, "", "0", ""})
-			}
-			for i := 0; i < len(tps); {
-				j := i
-				for j < len(tps) && tps[j].Topic == tps[i].Topic {
-					j++
-				}
-				rows = append(rows, []string{"assignment", o.strategy.Name(), m.ID, m.Rack, tps[i].Topic, itoa(j - i), compact(tps[i:j])})
-				i = j
-			}
-		}
-		st := assign.Summarize(g, a)
-		for _, kv := range [][2]string{{"min", itoa(st.Min)}, {"max", itoa(st.Max)}, {"spread", itoa(st.Spread)}, {"stddev", formatStdDev(st.StdDev)}, {"idle", itoa(st.Idle)}} {
-			rows = append(rows, []string{"stats", o.strategy.Name(), "", "", kv[0], kv[1], ""})
-		}
+		rows = assignmentCSV(rows, group, o.strategy.Name(), g, o.target())
 	}
 	return rows
 }

@@ -163,12 +163,12 @@ func TestBarColour(t *testing.T) {
 // members, the first 7 % 3 = 1 member getting one extra.
 func TestPreviewRange(t *testing.T) {
 	stdout, _, _ := runCase(cliCase{args: []string{"--members", "3", "--topics", "t1:7", "--format", "csv", "--compare", "range"}})
-	want := "row,strategy,member,rack,topic,count,partitions\n" +
-		"assignment,range,c0,,t1,3,t1(0-2)\n" +
-		"assignment,range,c1,,t1,2,\"t1(3,4)\"\n" +
-		"assignment,range,c2,,t1,2,\"t1(5,6)\"\n" +
+	want := "row,group,strategy,member,rack,topic,count,partitions,statistic,value\n" +
+		"assignment,,range,c0,,t1,3,t1(0-2),,\n" +
+		"assignment,,range,c1,,t1,2,\"t1(3,4)\",,\n" +
+		"assignment,,range,c2,,t1,2,\"t1(5,6)\",,\n" +
 		// counts 3, 2, 2: mean 7/3, variance (4/9 + 1/9 + 1/9)/3 = 2/9
-		"stats,range,,,min,2,\nstats,range,,,max,3,\nstats,range,,,spread,1,\nstats,range,,,stddev,0.47,\nstats,range,,,idle,0,\n"
+		"stats,,range,,,,,,min,2\nstats,,range,,,,,,max,3\nstats,,range,,,,,,spread,1\nstats,,range,,,,,,stddev,0.47\nstats,,range,,,,,,idle,0\n"
 	if diff := cmp.Diff(want, stdout); diff != "" {
 		t.Errorf("preview csv mismatch (-want +got):\n%s", diff)
 	}

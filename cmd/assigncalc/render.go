@@ -151,12 +151,13 @@ func topicCounts(tps []assign.TopicPartition) string {
 }
 
 // fit returns tps in compact notation when that fits in n runes, else
-// the count per topic (itself cut to n runes, saying so).
+// the count of every topic: the cell grows past n rather than hide a
+// topic.
 func fit(tps []assign.TopicPartition, n int) string {
 	if s := compact(tps); len([]rune(s)) <= n {
 		return s
 	}
-	return truncate(topicCounts(tps), n)
+	return topicCounts(tps)
 }
 
 // truncate shortens s to at most n runes, saying how much was cut.

@@ -30,6 +30,15 @@ func shapeFlags() []cli.Flag {
 	}
 }
 
+// describeOverrideFlags are the flags that complete --from-describe in
+// the commands that read no other group flags (plan, check).
+func describeOverrideFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "topics", Usage: "with --from-describe: partition counts `NAME:COUNT,...` (default: derived from the partitions listed)"},
+		&cli.StringSliceFlag{Name: "member", Usage: "with --from-describe: member `ID[#INSTANCE][=TOPIC,...][@RACK]`'s instance, subscription and rack (default: every topic the group holds)"},
+	}
+}
+
 // groupInput is a group read from the flags, with what else the input
 // says about it.
 type groupInput struct {
@@ -75,7 +84,7 @@ func shapeGroup(e *env, c *cli.Context) (groupfile.Entry, error) {
 	var topicOrder []string
 	for _, spec := range c.StringSlice("topics") {
 		for item := range strings.SplitSeq(spec, ",") {
-			name, count, err := parseTopic(item)
+			name, count, err := parseTopic(spec, item)
 			if err != nil {
 				return groupfile.Entry{}, err
 			}
@@ -162,7 +171,7 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 	counts := make(map[string]int32)
 	for _, spec := range c.StringSlice("topics") {
 		for item := range strings.SplitSeq(spec, ",") {
-			name, count, err := parseTopic(item)
+			name, count, err := parseTopic(spec, item)
 			if err != nil {
 				return groupInput{}, err
 			}
@@ -215,9 +224,12 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 	return groupInput{Entry: entry, lag: snap.Lag}, nil
 }
 
-// parseTopic parses NAME:COUNT.
-func parseTopic(item string) (string, int32, error) {
+// parseTopic parses NAME:COUNT, an item of the --topics value spec.
+func parseTopic(spec, item string) (string, int32, error) {
 	item = strings.TrimSpace(item)
+	if item == "" {
+		return "", 0, usagef("--topics %q: empty item; want NAME:COUNT,... e.g. t1:7,t2:3", spec)
+	}
 	name, count, ok := strings.Cut(item, ":")
 	if !ok || name == "" {
 		return "", 0, usagef("--topics %q: want NAME:COUNT, e.g. t1:7", item)

@@ -30,6 +30,10 @@ func parseStrategies(flag string, values []string) ([]assign.Strategy, error) {
 			}
 			s, err := assign.Lookup(name)
 			if err != nil {
+				names := append(assign.StrategyNames(), "uniform", "server-range", "all")
+				if near := nearest(name, names); near != "" && errors.Is(err, assign.ErrUnknownStrategy) {
+					return nil, usagef("--%s: unknown strategy %q (did you mean %s?): want one of %s, or a Java class name", flag, name, near, strings.Join(names, ", "))
+				}
 				return nil, &usageError{fmt.Errorf("--%s: %w", flag, err)}
 			}
 			add(s)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -36,7 +38,45 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 		}
 		return usagef("%s", msg)
 	}
+	if m := needsValue.FindStringSubmatch(msg); m != nil {
+		return usagef("--%s needs a value", m[1])
+	}
+	if m := badValue.FindStringSubmatch(msg); m != nil {
+		value, name := m[1]+m[3], m[2]+m[4]
+		want := "a whole number"
+		if f := lookupFlag(c, name); f != nil {
+			switch f.(type) {
+			case *cli.BoolFlag:
+				want = "true or false"
+			case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag:
+				want = "a whole number"
+			default:
+				want = "a value of its kind"
+			}
+		}
+		return usagef("--%s %q: want %s", name, value, want)
+	}
 	return &usageError{err}
+}
+
+// The messages of Go's flag package that onUsageError rewrites.
+var (
+	needsValue = regexp.MustCompile(`^flag needs an argument: -+(\S+)$`)
+	badValue   = regexp.MustCompile(`^invalid value "(.*)" for flag -+(\S+): |^invalid boolean value "(.*)" for -+(\S+): `)
+)
+
+// lookupFlag returns the flag of c's command named name, nil if none.
+func lookupFlag(c *cli.Context, name string) cli.Flag {
+	flags := c.App.Flags
+	if c.Command != nil && len(c.Command.Flags) > 0 {
+		flags = c.Command.Flags
+	}
+	for _, f := range flags {
+		if slices.Contains(f.Names(), name) {
+			return f
+		}
+	}
+	return nil
 }
 
 // nearestFlag returns the flag of c's command closest to name by edit
@@ -48,12 +88,20 @@ func nearestFlag(c *cli.Context, name string) string {
 	} else if c.App != nil {
 		flags = c.App.Flags
 	}
-	best, bestDist := "", len(name)/3+2
+	var names []string
 	for _, f := range flags {
-		for _, n := range f.Names() {
-			if d := editDistance(name, n); d < bestDist {
-				best, bestDist = n, d
-			}
+		names = append(names, f.Names()...)
+	}
+	return nearest(name, names)
+}
+
+// nearest returns the candidate closest to name by edit distance, if
+// close enough to be a typo (fewer than len(name)/3+2 edits), else "".
+func nearest(name string, candidates []string) string {
+	best, bestDist := "", len(name)/3+2
+	for _, n := range candidates {
+		if d := editDistance(name, n); d < bestDist {
+			best, bestDist = n, d
 		}
 	}
 	return best

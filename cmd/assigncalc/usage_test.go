@@ -26,6 +26,13 @@ func TestUsageMessages(t *testing.T) {
 		{[]string{"vote", "--upgrade", "range", "--to", "rnage"}, `--to: unknown strategy "rnage" (did you mean range?)`},
 		{[]string{"vote", "c1=range", "c2=cooperative-stiky"}, `member "c2": unknown strategy "cooperative-stiky" (did you mean cooperative-sticky?)`},
 		{[]string{"decode", "subscription", "zzzz"}, `"zzzz" is not hex; read as base64 it gives 3 bytes`},
+		{[]string{"simulate", "--members", "2", "--topics", "t:2", "--leave"}, "--leave needs a value"},
+		{[]string{"--members", "x", "--topics", "t:2"}, `--members "x": want a whole number`},
+		{[]string{"--members", "2", "--topics", "t:2", "--all=maybe"}, `--all "maybe": want true or false`},
+		{[]string{"coordinator", "--partitions", "-x", "g"}, `--partitions "-x": want a whole number`},
+		{[]string{"--members", "2", "--topics", "t:2", "--strategy", "rnage"}, `--strategy: unknown strategy "rnage" (did you mean range?)`},
+		{[]string{"plan", "--in", "-", "--strategy", "range,stiky"}, `(did you mean sticky?)`},
+		{[]string{"--members", "2", "--topics", "t:1,,u:2"}, `--topics "t:1,,u:2": empty item`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -440,7 +440,7 @@ func upgradeTopics(specs []string) (map[string]int32, error) {
 	topics := make(map[string]int32)
 	for _, spec := range specs {
 		for item := range strings.SplitSeq(spec, ",") {
-			name, count, err := parseTopic(item)
+			name, count, err := parseTopic(spec, item)
 			if err != nil {
 				return nil, err
 			}
@@ -462,13 +462,9 @@ func switchMoves(topics map[string]int32, s assign.RolloutStep, held assign.Assi
 	names := slices.Sorted(maps.Keys(topics))
 	g := assign.Group{Topics: topics}
 	for _, b := range s.Vote.Ballots {
-		m := assign.Member{ID: b.Member, Topics: names, Generation: -1}
-		if ps := held[b.Member]; len(ps) > 0 {
-			m.Owned, m.Generation = ps, 1
-		}
-		g.Members = append(g.Members, m)
+		g.Members = append(g.Members, assign.Member{ID: b.Member, Topics: names})
 	}
-	_, step, err := assign.NewChurn(strategy, g)
+	_, step, err := assign.NewChurn(strategy, assign.Carry(g, held, 1))
 	if err != nil {
 		return 0, nil, strategyError(strategy, err)
 	}
@@ -487,13 +483,7 @@ func knownStrategies(c *cli.Context, where string, names []string) error {
 			continue
 		}
 		hint := ""
-		best, bestDist := "", len(n)/3+2
-		for _, k := range known {
-			if d := editDistance(n, k); d < bestDist {
-				best, bestDist = k, d
-			}
-		}
-		if best != "" {
+		if best := nearest(n, known); best != "" {
 			hint = fmt.Sprintf(" (did you mean %s?)", best)
 		}
 		return usagef("%s: unknown strategy %q%s: want one of %s, or --allow-custom for a custom assignor", where, n, hint, strings.Join(known, ", "))
