@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -125,8 +126,9 @@ func checkAll(e *env, format string, groups map[string]groupfile.Entry, results 
 	return nil
 }
 
-// checkDescribed judges what a live group's members own (assign.Owned of
-// the --from-describe group) as each strategy's stable assignment.
+// checkDescribed judges what a live group's members own (each one's
+// partitions in the --from-describe output) as each strategy's stable
+// assignment.
 func checkDescribed(e *env, c *cli.Context, format string) error {
 	if c.IsSet("in") || c.IsSet("results") {
 		return usagef("check: --from-describe replaces --in and --results")
@@ -143,9 +145,11 @@ func checkDescribed(e *env, c *cli.Context, format string) error {
 	if err := g.Validate(); err != nil {
 		return err
 	}
-	owned, err := assign.Owned(g)
-	if err != nil {
-		return err
+	// What the members list, as they list it: a partition under two
+	// members is a fault to show, not a tie to resolve.
+	owned := make(assign.Assignment, len(g.Members))
+	for _, m := range g.Members {
+		owned[m.ID] = slices.SortedFunc(slices.Values(m.Owned), assign.TopicPartition.Compare)
 	}
 	groups := map[string]groupfile.Entry{in.Name: in.Entry}
 	var results []groupfile.Result

@@ -25,6 +25,10 @@ func TestCheckGolden(t *testing.T) {
 		{name: "check_missing_results", args: []string{"check", "--in", "x"}, status: 2},
 		{name: "check_hand_made", args: []string{"check", "--in", "testdata/check_groups.jsonl", "--results", "-"}, stdin: checkResults, status: 2},
 		{name: "check_hand_made_jsonl", args: []string{"check", "--in", "testdata/check_groups.jsonl", "--results", "-", "--format", "jsonl"}, stdin: checkResults, status: 2},
+		// t-0 listed under c0 and c1: the fault is the double listing, as
+		// listed, not the tie assign.Owned would resolve it to.
+		{name: "check_from_describe_shared", args: []string{"check", "--from-describe", "-", "--strategy", "range,sticky"},
+			stdin: "member,topic,partition\nc0,t,0\nc1,t,0\nc1,t,1\n", status: 2},
 	})
 }
 

@@ -553,5 +553,30 @@ func (s *Snapshot) Group(counts map[string]int32, subscriptions map[string][]str
 	if s.View == KIP1099View {
 		notes = append(notes, "members own their CURRENT-ASSIGNMENT; TARGET-ASSIGNMENT is the broker's plan, not read")
 	}
-	return g, notes
+	return g, append(notes, s.sharedClaims()...)
+}
+
+// sharedClaims notes each partition listed under more than one member
+// (output caught mid-rebalance, or a stale member): their claims are at
+// one generation, so they tie, and no member keeps the partition.
+func (s *Snapshot) sharedClaims() []string {
+	owners := make(map[assign.TopicPartition][]string)
+	var order []assign.TopicPartition
+	for _, m := range s.Members {
+		for _, tp := range m.Owned {
+			if len(owners[tp]) == 0 {
+				order = append(order, tp)
+			}
+			if !slices.Contains(owners[tp], m.ID) {
+				owners[tp] = append(owners[tp], m.ID)
+			}
+		}
+	}
+	var notes []string
+	for _, tp := range order {
+		if ids := owners[tp]; len(ids) > 1 {
+			notes = append(notes, fmt.Sprintf("%s is listed under %d members (%s): their claims tie, so none keeps it", tp, len(ids), strings.Join(ids, ", ")))
+		}
+	}
+	return notes
 }

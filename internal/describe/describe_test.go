@@ -176,6 +176,24 @@ func TestGroup(t *testing.T) {
 	}
 }
 
+// TestGroupSharedClaims: a partition listed under two members (output
+// caught mid-rebalance) is noted once, naming both, in listing order.
+func TestGroupSharedClaims(t *testing.T) {
+	s, err := Parse(strings.NewReader("member,topic,partition\nc0,t,1\nc1,t,1\nc1,t,0\nc2,t,1\nc2,t,0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, notes := s.Group(map[string]int32{"t": 2}, nil)
+	want := []string{
+		"3 of 3 members subscribe to every topic listed (t): describe output shows no subscriptions",
+		"t-1 is listed under 3 members (c0, c1, c2): their claims tie, so none keeps it",
+		"t-0 is listed under 2 members (c1, c2): their claims tie, so none keeps it",
+	}
+	if diff := cmp.Diff(want, notes); diff != "" {
+		t.Errorf("notes mismatch (-want +got):\n%s", diff)
+	}
+}
+
 // TestPartitionNumberBounds is a regression test: partition 2147483647
 // made the derived count 2147483648, which int32 wraps to a negative
 // count. It is refused: no topic can have that many partitions.
