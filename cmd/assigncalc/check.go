@@ -14,16 +14,19 @@ func checkCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "check",
 		Usage:     "check assignments computed elsewhere against the invariants, and compare them with ours",
-		UsageText: "assigncalc check --in GROUPS --results RESULTS [--format table|json|jsonl|csv]",
+		UsageText: "assigncalc check --in GROUPS --results RESULTS | --from-describe FILE|- [--strategy NAME,...|all] [--format table|json|jsonl|csv]",
 		Description: "Reads groups (the JSON contract, each with a unique \"name\") and result lines in the output\n" +
 			"contract (from assigncalc plan, or from any other implementation), matches them by name, and\n" +
 			"checks each assignment with assign.Verify: every partition of a subscribed topic assigned once,\n" +
 			"to a subscriber, nothing else. For sticky and cooperative-sticky it also checks balance\n" +
 			"(assign.VerifyBalanced); for cooperative-sticky the round must be safe (assign.VerifyCooperative)\n" +
 			"and the \"target\", when given, valid and balanced (the choice is assign.Check's). Members that\n" +
-			"get nothing may be left out. Every failing check is reported. OURS says whether our strategy\n" +
-			"of that name gives the same assignment, and lists where it differs. Exit status 2 if any\n" +
-			"assignment fails.\n\n" +
+			"get nothing may be left out. Every fault is reported (the first ten of an invalid assignment,\n" +
+			"then how many more). OURS says whether our strategy of that name gives the same assignment,\n" +
+			"and lists where it differs. Exit status 2 if any assignment fails.\n\n" +
+			"--from-describe judges instead what a live group's members own, as listed in the output of\n" +
+			"kafka-consumer-groups.sh --describe, as the stable assignment each strategy of --strategy\n" +
+			"would have to make.\n\n" +
 			"Example:\n" +
 			"   assigncalc check --in testdata/groups.jsonl --results testdata/kafka-java-range-roundrobin.jsonl\n" +
 			"   kafka-consumer-groups.sh --describe --group orders | assigncalc check --from-describe - --strategy sticky",
