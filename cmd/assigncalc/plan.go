@@ -28,6 +28,8 @@ func planCommand(e *env) *cli.Command {
 			"each member's \"owned\" as its current target and the group's \"topicIds\"; a topic without an\n" +
 			"id gets one derived from its name, with a warning, and the answer is then exact only for a\n" +
 			"cluster whose topics have those ids.\n\n" +
+			"--format csv is the preview's layout, for a spreadsheet to pivot: an \"assignment\" row per\n" +
+			"strategy, member and topic, a \"stats\" row per statistic, an \"error\" row per group refused.\n\n" +
 			"--from-describe reads one live group instead, with what its members own, from the output of\n" +
 			"kafka-consumer-groups.sh --describe as the preview reads it (--topics and --member override the\n" +
 			"partition counts and subscriptions describe output lacks; what was assumed goes to stderr).\n\n" +
