@@ -104,6 +104,10 @@ type Snapshot struct {
 
 	// Lag holds the LAG of each partition that shows one.
 	Lag map[assign.TopicPartition]int64
+
+	// Notices are the lines the tool printed about the group's state
+	// ("Warning: Consumer group 'g' is rebalancing."), in order.
+	Notices []string
 }
 
 // Error is a describe output that cannot be read, with its line (from 1;
@@ -150,11 +154,16 @@ func Parse(r io.Reader) (*Snapshot, error) {
 		return nil, &Error{Err: fmt.Errorf("more than %d bytes", maxInput)}
 	}
 	var lines []line
+	var notices []string
 	sc := bufio.NewScanner(strings.NewReader(string(data)))
 	sc.Buffer(nil, len(data)+1)
 	for n := 1; sc.Scan(); n++ {
 		text := strings.TrimRight(sc.Text(), " \t\r")
-		if strings.TrimSpace(text) == "" || kafkaNotice(text) {
+		if kafkaNotice(text) {
+			notices = append(notices, strings.TrimSpace(text))
+			continue
+		}
+		if strings.TrimSpace(text) == "" {
 			continue
 		}
 		lines = append(lines, line{n, text})
@@ -162,10 +171,16 @@ func Parse(r io.Reader) (*Snapshot, error) {
 	if len(lines) == 0 {
 		return nil, &Error{Err: errors.New("no group: the input is empty")}
 	}
+	parse := parseTable
 	if isCSV(lines[0].text) {
-		return parseCSV(lines)
+		parse = parseCSV
 	}
-	return parseTable(lines)
+	snap, err := parse(lines)
+	if err != nil {
+		return nil, err
+	}
+	snap.Notices = notices
+	return snap, nil
 }
 
 type line struct {
@@ -552,6 +567,9 @@ func (s *Snapshot) Group(counts map[string]int32, subscriptions map[string][]str
 	}
 	if s.View == KIP1099View {
 		notes = append(notes, "members own their CURRENT-ASSIGNMENT; TARGET-ASSIGNMENT is the broker's plan, not read")
+	}
+	for _, n := range s.Notices {
+		notes = append(notes, "kafka-consumer-groups.sh said: "+n)
 	}
 	return g, append(notes, s.sharedClaims()...)
 }

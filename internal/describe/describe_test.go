@@ -194,6 +194,22 @@ func TestGroupSharedClaims(t *testing.T) {
 	}
 }
 
+// TestGroupNotices: the tool's own lines about the group's state are
+// skipped by the parser and repeated as notes, so that a snapshot taken
+// mid-rebalance says so.
+func TestGroupNotices(t *testing.T) {
+	in := "Warning: Consumer group 'g' is rebalancing.\n\nmember,topic,partition\nc0,t,0\n"
+	s, err := Parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, notes := s.Group(map[string]int32{"t": 1}, map[string][]string{"c0": {"t"}})
+	want := []string{"kafka-consumer-groups.sh said: Warning: Consumer group 'g' is rebalancing."}
+	if diff := cmp.Diff(want, notes); diff != "" {
+		t.Errorf("notes mismatch (-want +got):\n%s", diff)
+	}
+}
+
 // TestPartitionNumberBounds is a regression test: partition 2147483647
 // made the derived count 2147483648, which int32 wraps to a negative
 // count. It is refused: no topic can have that many partitions.
