@@ -59,14 +59,19 @@ func strategyChoices() string {
 	return s
 }
 
-// openInput opens path, "-" meaning stdin.
-func openInput(e *env, path string) (io.Reader, func(), error) {
+// openInput opens path, given to --flag, "-" meaning stdin. A path that
+// cannot be opened, or is a directory, is bad input.
+func openInput(e *env, flag, path string) (io.Reader, func(), error) {
 	if path == "-" {
 		return e.stdin, func() {}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, &usageError{fmt.Errorf("--in: %w", err)}
+		return nil, nil, &usageError{fmt.Errorf("--%s: %w", flag, err)}
+	}
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, nil, usagef("--%s %s: is a directory, not a file", flag, path)
 	}
 	return f, func() { f.Close() }, nil
 }
@@ -190,7 +195,7 @@ func planInput(e *env, c *cli.Context, path, described string) (next func() (gro
 			return in.Entry, in.Group.Validate()
 		}, func() {}, nil
 	}
-	src, done, err := openInput(e, path)
+	src, done, err := openInput(e, "in", path)
 	if err != nil {
 		return nil, nil, err
 	}
