@@ -80,7 +80,7 @@ func check(e *env, c *cli.Context) error {
 	if groupsPath == "-" && resultsPath == "-" {
 		return usagef("check: --in and --results cannot both be stdin")
 	}
-	src, done, err := openInput(e, "in", groupsPath)
+	src, done, err := openInput(e, groupsPath)
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func check(e *env, c *cli.Context) error {
 		}
 		groups[en.Name] = en
 	}
-	src, done, err = openInput(e, "results", resultsPath)
+	src, done, err = openFlagInput(e, "results", resultsPath)
 	if err != nil {
 		return err
 	}

@@ -59,9 +59,14 @@ func strategyChoices() string {
 	return s
 }
 
-// openInput opens path, given to --flag, "-" meaning stdin. A path that
-// cannot be opened, or is a directory, is bad input.
-func openInput(e *env, flag, path string) (io.Reader, func(), error) {
+// openInput opens path, given to --in, "-" meaning stdin.
+func openInput(e *env, path string) (io.Reader, func(), error) {
+	return openFlagInput(e, "in", path)
+}
+
+// openFlagInput opens path, given to --flag, "-" meaning stdin. A path
+// that cannot be opened, or is a directory, is bad input.
+func openFlagInput(e *env, flag, path string) (io.Reader, func(), error) {
 	if path == "-" {
 		return e.stdin, func() {}, nil
 	}
@@ -195,7 +200,7 @@ func planInput(e *env, c *cli.Context, path, described string) (next func() (gro
 			return in.Entry, in.Group.Validate()
 		}, func() {}, nil
 	}
-	src, done, err := openInput(e, "in", path)
+	src, done, err := openInput(e, path)
 	if err != nil {
 		return nil, nil, err
 	}

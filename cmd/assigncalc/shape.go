@@ -72,7 +72,7 @@ func shapeGroup(e *env, c *cli.Context) (groupfile.Entry, error) {
 				return groupfile.Entry{}, usagef("--in cannot be combined with --%s", f)
 			}
 		}
-		src, done, err := openInput(e, "in", path)
+		src, done, err := openInput(e, path)
 		if err != nil {
 			return groupfile.Entry{}, err
 		}
@@ -159,7 +159,7 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 			return groupInput{}, usagef("--from-describe cannot be combined with --%s", f)
 		}
 	}
-	src, done, err := openInput(e, "from-describe", path)
+	src, done, err := openFlagInput(e, "from-describe", path)
 	if err != nil {
 		return groupInput{}, err
 	}

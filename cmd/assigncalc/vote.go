@@ -90,7 +90,7 @@ func vote(e *env, c *cli.Context) error {
 		if c.Args().Present() {
 			return usagef("--in cannot be combined with members on the command line")
 		}
-		src, done, err := openInput(e, "in", path)
+		src, done, err := openInput(e, path)
 		if err != nil {
 			return err
 		}
