@@ -241,9 +241,10 @@ func writeChecks(e *env, format string, vs []checked) error {
 	case formatCSV:
 		var rows [][]string
 		for _, v := range vs {
-			rows = append(rows, []string{v.Name, v.Strategy, fmt.Sprint(v.Valid), v.Problem, v.Ours, itoa(len(v.Differences))})
+			rows = append(rows, []string{v.Name, v.Strategy, v.Ours, itoa(len(v.Differences)), fmt.Sprint(v.Valid), v.Problem})
 		}
-		return writeCSV(e.stdout, []string{"group", "strategy", "valid", "problem", "ours", "differences"}, rows)
+		// The table's order: GROUP STRATEGY OURS CHECK.
+		return writeCSV(e.stdout, []string{"group", "strategy", "ours", "differences", "valid", "problem"}, rows)
 	}
 	t := &table{header: []string{"GROUP", "STRATEGY", "OURS", "CHECK"}}
 	var details []string
