@@ -220,6 +220,9 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 	for _, n := range notes {
 		e.notef("%s: %s", path, n)
 	}
+	for _, w := range snap.Warnings() {
+		e.warnf("%s: %s", path, w)
+	}
 	entry := groupfile.Entry{Name: snap.Name, Group: g, Protocols: make([][]string, len(g.Members))}
 	return groupInput{Entry: entry, lag: snap.Lag}, nil
 }

@@ -568,15 +568,23 @@ func (s *Snapshot) Group(counts map[string]int32, subscriptions map[string][]str
 	if s.View == KIP1099View {
 		notes = append(notes, "members own their CURRENT-ASSIGNMENT; TARGET-ASSIGNMENT is the broker's plan, not read")
 	}
-	for _, n := range s.Notices {
-		notes = append(notes, "kafka-consumer-groups.sh said: "+n)
-	}
-	return g, append(notes, s.sharedClaims()...)
+	return g, notes
 }
 
-// sharedClaims notes each partition listed under more than one member
-// (output caught mid-rebalance, or a stale member): their claims are at
-// one generation, so they tie, and no member keeps the partition.
+// Warnings says what in the output is not as a stable group shows it: the
+// tool's own lines about the group's state, then each partition listed
+// under more than one member (output caught mid-rebalance, or a stale
+// member), whose claims are at one generation, so they tie, and no member
+// keeps the partition.
+func (s *Snapshot) Warnings() []string {
+	var warnings []string
+	for _, n := range s.Notices {
+		warnings = append(warnings, "kafka-consumer-groups.sh said: "+n)
+	}
+	return append(warnings, s.sharedClaims()...)
+}
+
+// sharedClaims is the second half of Warnings.
 func (s *Snapshot) sharedClaims() []string {
 	owners := make(map[assign.TopicPartition][]string)
 	var order []assign.TopicPartition
