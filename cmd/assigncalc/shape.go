@@ -84,7 +84,7 @@ func shapeGroup(e *env, c *cli.Context) (groupfile.Entry, error) {
 	var topicOrder []string
 	for _, spec := range c.StringSlice("topics") {
 		for item := range strings.SplitSeq(spec, ",") {
-			name, count, err := parseTopicIn(spec, item)
+			name, count, err := parseTopic(spec, item)
 			if err != nil {
 				return groupfile.Entry{}, err
 			}
@@ -171,7 +171,7 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 	counts := make(map[string]int32)
 	for _, spec := range c.StringSlice("topics") {
 		for item := range strings.SplitSeq(spec, ",") {
-			name, count, err := parseTopicIn(spec, item)
+			name, count, err := parseTopic(spec, item)
 			if err != nil {
 				return groupInput{}, err
 			}
@@ -227,11 +227,8 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 	return groupInput{Entry: entry, lag: snap.Lag}, nil
 }
 
-// parseTopic parses NAME:COUNT.
-func parseTopic(item string) (string, int32, error) { return parseTopicIn(item, item) }
-
-// parseTopicIn parses NAME:COUNT, an item of the --topics value spec.
-func parseTopicIn(spec, item string) (string, int32, error) {
+// parseTopic parses NAME:COUNT, an item of the --topics value spec.
+func parseTopic(spec, item string) (string, int32, error) {
 	item = strings.TrimSpace(item)
 	if item == "" {
 		return "", 0, usagef("--topics %q: empty item; want NAME:COUNT,... e.g. t1:7,t2:3", spec)

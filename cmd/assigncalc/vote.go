@@ -440,7 +440,7 @@ func upgradeTopics(specs []string) (map[string]int32, error) {
 	topics := make(map[string]int32)
 	for _, spec := range specs {
 		for item := range strings.SplitSeq(spec, ",") {
-			name, count, err := parseTopicIn(spec, item)
+			name, count, err := parseTopic(spec, item)
 			if err != nil {
 				return nil, err
 			}
