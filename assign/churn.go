@@ -461,12 +461,14 @@ func (c *Churn) change(ch Change) (next Group, phases [][]Member, facts stepFact
 	next = c.group
 	next.Members = slices.Clone(c.group.Members)
 	one := func() [][]Member { return [][]Member{next.Members} }
-	switch ch.Kind {
-	case ChangeLeave:
-		i := c.find(ch.Member)
-		if i < 0 {
+	i := -1 // the member a leave, a subscription change or a restart names
+	if ch.Kind == ChangeLeave || ch.Kind == ChangeSubscribe || ch.Kind == ChangeRestart {
+		if i = c.find(ch.Member); i < 0 {
 			return next, nil, stepFacts{}, nil, unknownMember(ch)
 		}
+	}
+	switch ch.Kind {
+	case ChangeLeave:
 		m := next.Members[i]
 		if m.InstanceID != "" {
 			notes = append(notes, fmt.Sprintf("%s is static (group.instance.id %q): it sends no LeaveGroup, so it leaves when session.timeout.ms expires", m.ID, m.InstanceID))
@@ -489,10 +491,6 @@ func (c *Churn) change(ch Change) (next Group, phases [][]Member, facts stepFact
 		return next, one(), facts, notes, nil
 
 	case ChangeSubscribe:
-		i := c.find(ch.Member)
-		if i < 0 {
-			return next, nil, stepFacts{}, nil, unknownMember(ch)
-		}
 		m := &next.Members[i]
 		was := topicSet(m.Topics)
 		m.Topics = slices.Clone(ch.Topics)
@@ -506,10 +504,6 @@ func (c *Churn) change(ch Change) (next Group, phases [][]Member, facts stepFact
 		return c.grow(ch, next)
 
 	case ChangeRestart:
-		i := c.find(ch.Member)
-		if i < 0 {
-			return next, nil, stepFacts{}, nil, unknownMember(ch)
-		}
 		m := next.Members[i]
 		if m.InstanceID != "" {
 			notes = append(notes, fmt.Sprintf("%s is static (group.instance.id %q): back within session.timeout.ms, it gets its assignment again with no rebalance (KIP-345)", m.ID, m.InstanceID))

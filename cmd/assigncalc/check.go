@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -13,16 +14,19 @@ func checkCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "check",
 		Usage:     "check assignments computed elsewhere against the invariants, and compare them with ours",
-		UsageText: "assigncalc check --in GROUPS --results RESULTS [--format table|json|jsonl|csv]",
+		UsageText: "assigncalc check --in GROUPS --results RESULTS | --from-describe FILE|- [--strategy NAME,...|all] [--format table|json|jsonl|csv]",
 		Description: "Reads groups (the JSON contract, each with a unique \"name\") and result lines in the output\n" +
 			"contract (from assigncalc plan, or from any other implementation), matches them by name, and\n" +
 			"checks each assignment with assign.Verify: every partition of a subscribed topic assigned once,\n" +
 			"to a subscriber, nothing else. For sticky and cooperative-sticky it also checks balance\n" +
 			"(assign.VerifyBalanced); for cooperative-sticky the round must be safe (assign.VerifyCooperative)\n" +
 			"and the \"target\", when given, valid and balanced (the choice is assign.Check's). Members that\n" +
-			"get nothing may be left out. Every failing check is reported. OURS says whether our strategy\n" +
-			"of that name gives the same assignment, and lists where it differs. Exit status 2 if any\n" +
-			"assignment fails.\n\n" +
+			"get nothing may be left out. Every fault is reported (the first ten of an invalid assignment,\n" +
+			"then how many more). OURS says whether our strategy of that name gives the same assignment,\n" +
+			"and lists where it differs. Exit status 2 if any assignment fails.\n\n" +
+			"--from-describe judges instead what a live group's members own, as listed in the output of\n" +
+			"kafka-consumer-groups.sh --describe, as the stable assignment each strategy of --strategy\n" +
+			"would have to make.\n\n" +
 			"Example:\n" +
 			"   assigncalc check --in testdata/groups.jsonl --results testdata/kafka-java-range-roundrobin.jsonl\n" +
 			"   kafka-consumer-groups.sh --describe --group orders | assigncalc check --from-describe - --strategy sticky",
@@ -92,7 +96,7 @@ func check(e *env, c *cli.Context) error {
 		}
 		groups[en.Name] = en
 	}
-	src, done, err = openInput(e, resultsPath)
+	src, done, err = openFlagInput(e, "results", resultsPath)
 	if err != nil {
 		return err
 	}
@@ -125,8 +129,9 @@ func checkAll(e *env, format string, groups map[string]groupfile.Entry, results 
 	return nil
 }
 
-// checkDescribed judges what a live group's members own (assign.Owned of
-// the --from-describe group) as each strategy's stable assignment.
+// checkDescribed judges what a live group's members own (each one's
+// partitions in the --from-describe output) as each strategy's stable
+// assignment.
 func checkDescribed(e *env, c *cli.Context, format string) error {
 	if c.IsSet("in") || c.IsSet("results") {
 		return usagef("check: --from-describe replaces --in and --results")
@@ -143,9 +148,11 @@ func checkDescribed(e *env, c *cli.Context, format string) error {
 	if err := g.Validate(); err != nil {
 		return err
 	}
-	owned, err := assign.Owned(g)
-	if err != nil {
-		return err
+	// What the members list, as they list it: a partition under two
+	// members is a fault to show, not a tie to resolve.
+	owned := make(assign.Assignment, len(g.Members))
+	for _, m := range g.Members {
+		owned[m.ID] = slices.SortedFunc(slices.Values(m.Owned), assign.TopicPartition.Compare)
 	}
 	groups := map[string]groupfile.Entry{in.Name: in.Entry}
 	var results []groupfile.Result
@@ -234,9 +241,10 @@ func writeChecks(e *env, format string, vs []checked) error {
 	case formatCSV:
 		var rows [][]string
 		for _, v := range vs {
-			rows = append(rows, []string{v.Name, v.Strategy, fmt.Sprint(v.Valid), v.Problem, v.Ours, itoa(len(v.Differences))})
+			rows = append(rows, []string{v.Name, v.Strategy, v.Ours, itoa(len(v.Differences)), fmt.Sprint(v.Valid), v.Problem})
 		}
-		return writeCSV(e.stdout, []string{"group", "strategy", "valid", "problem", "ours", "differences"}, rows)
+		// The table's order: GROUP STRATEGY OURS CHECK.
+		return writeCSV(e.stdout, []string{"group", "strategy", "ours", "differences", "valid", "problem"}, rows)
 	}
 	t := &table{header: []string{"GROUP", "STRATEGY", "OURS", "CHECK"}}
 	var details []string

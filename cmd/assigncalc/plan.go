@@ -28,6 +28,8 @@ func planCommand(e *env) *cli.Command {
 			"each member's \"owned\" as its current target and the group's \"topicIds\"; a topic without an\n" +
 			"id gets one derived from its name, with a warning, and the answer is then exact only for a\n" +
 			"cluster whose topics have those ids.\n\n" +
+			"--format csv is the preview's layout, for a spreadsheet to pivot: an \"assignment\" row per\n" +
+			"strategy, member and topic, a \"stats\" row per statistic, an \"error\" row per group refused.\n\n" +
 			"--from-describe reads one live group instead, with what its members own, from the output of\n" +
 			"kafka-consumer-groups.sh --describe as the preview reads it (--topics and --member override the\n" +
 			"partition counts and subscriptions describe output lacks; what was assumed goes to stderr).\n\n" +
@@ -57,14 +59,24 @@ func strategyChoices() string {
 	return s
 }
 
-// openInput opens path, "-" meaning stdin.
+// openInput opens path, given to --in, "-" meaning stdin.
 func openInput(e *env, path string) (io.Reader, func(), error) {
+	return openFlagInput(e, "in", path)
+}
+
+// openFlagInput opens path, given to --flag, "-" meaning stdin. A path
+// that cannot be opened, or is a directory, is bad input.
+func openFlagInput(e *env, flag, path string) (io.Reader, func(), error) {
 	if path == "-" {
 		return e.stdin, func() {}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, &usageError{fmt.Errorf("--in: %w", err)}
+		return nil, nil, &usageError{fmt.Errorf("--%s: %w", flag, err)}
+	}
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, nil, usagef("--%s %s: is a directory, not a file", flag, path)
 	}
 	return f, func() { f.Close() }, nil
 }

@@ -159,7 +159,7 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 			return groupInput{}, usagef("--from-describe cannot be combined with --%s", f)
 		}
 	}
-	src, done, err := openInput(e, path)
+	src, done, err := openFlagInput(e, "from-describe", path)
 	if err != nil {
 		return groupInput{}, err
 	}
@@ -219,6 +219,9 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 	}
 	for _, n := range notes {
 		e.notef("%s: %s", path, n)
+	}
+	for _, w := range snap.Warnings() {
+		e.warnf("%s: %s", path, w)
 	}
 	entry := groupfile.Entry{Name: snap.Name, Group: g, Protocols: make([][]string, len(g.Members))}
 	return groupInput{Entry: entry, lag: snap.Lag}, nil

@@ -104,6 +104,10 @@ type Snapshot struct {
 
 	// Lag holds the LAG of each partition that shows one.
 	Lag map[assign.TopicPartition]int64
+
+	// Notices are the lines the tool printed about the group's state
+	// ("Warning: Consumer group 'g' is rebalancing."), in order.
+	Notices []string
 }
 
 // Error is a describe output that cannot be read, with its line (from 1;
@@ -150,11 +154,16 @@ func Parse(r io.Reader) (*Snapshot, error) {
 		return nil, &Error{Err: fmt.Errorf("more than %d bytes", maxInput)}
 	}
 	var lines []line
+	var notices []string
 	sc := bufio.NewScanner(strings.NewReader(string(data)))
 	sc.Buffer(nil, len(data)+1)
 	for n := 1; sc.Scan(); n++ {
 		text := strings.TrimRight(sc.Text(), " \t\r")
-		if strings.TrimSpace(text) == "" || kafkaNotice(text) {
+		if kafkaNotice(text) {
+			notices = append(notices, strings.TrimSpace(text))
+			continue
+		}
+		if strings.TrimSpace(text) == "" {
 			continue
 		}
 		lines = append(lines, line{n, text})
@@ -162,10 +171,16 @@ func Parse(r io.Reader) (*Snapshot, error) {
 	if len(lines) == 0 {
 		return nil, &Error{Err: errors.New("no group: the input is empty")}
 	}
+	parse := parseTable
 	if isCSV(lines[0].text) {
-		return parseCSV(lines)
+		parse = parseCSV
 	}
-	return parseTable(lines)
+	snap, err := parse(lines)
+	if err != nil {
+		return nil, err
+	}
+	snap.Notices = notices
+	return snap, nil
 }
 
 type line struct {
@@ -554,4 +569,40 @@ func (s *Snapshot) Group(counts map[string]int32, subscriptions map[string][]str
 		notes = append(notes, "members own their CURRENT-ASSIGNMENT; TARGET-ASSIGNMENT is the broker's plan, not read")
 	}
 	return g, notes
+}
+
+// Warnings says what in the output is not as a stable group shows it: the
+// tool's own lines about the group's state, then each partition listed
+// under more than one member (output caught mid-rebalance, or a stale
+// member), whose claims are at one generation, so they tie, and no member
+// keeps the partition.
+func (s *Snapshot) Warnings() []string {
+	var warnings []string
+	for _, n := range s.Notices {
+		warnings = append(warnings, "kafka-consumer-groups.sh said: "+n)
+	}
+	return append(warnings, s.sharedClaims()...)
+}
+
+// sharedClaims is the second half of Warnings.
+func (s *Snapshot) sharedClaims() []string {
+	owners := make(map[assign.TopicPartition][]string)
+	var order []assign.TopicPartition
+	for _, m := range s.Members {
+		for _, tp := range m.Owned {
+			if len(owners[tp]) == 0 {
+				order = append(order, tp)
+			}
+			if !slices.Contains(owners[tp], m.ID) {
+				owners[tp] = append(owners[tp], m.ID)
+			}
+		}
+	}
+	var notes []string
+	for _, tp := range order {
+		if ids := owners[tp]; len(ids) > 1 {
+			notes = append(notes, fmt.Sprintf("%s is listed under %d members (%s): their claims tie, so none keeps it", tp, len(ids), strings.Join(ids, ", ")))
+		}
+	}
+	return notes
 }

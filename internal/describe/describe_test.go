@@ -176,6 +176,42 @@ func TestGroup(t *testing.T) {
 	}
 }
 
+// TestGroupSharedClaims: a partition listed under several members (output
+// caught mid-rebalance) is warned of once, naming them, in listing order.
+func TestGroupSharedClaims(t *testing.T) {
+	s, err := Parse(strings.NewReader("member,topic,partition\nc0,t,1\nc1,t,1\nc1,t,0\nc2,t,1\nc2,t,0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := s.Warnings()
+	want := []string{
+		"t-1 is listed under 3 members (c0, c1, c2): their claims tie, so none keeps it",
+		"t-0 is listed under 2 members (c1, c2): their claims tie, so none keeps it",
+	}
+	if diff := cmp.Diff(want, notes); diff != "" {
+		t.Errorf("notes mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestGroupNotices: the tool's own lines about the group's state are
+// skipped by the parser and repeated as warnings, so that a snapshot taken
+// mid-rebalance says so.
+func TestGroupNotices(t *testing.T) {
+	in := "Warning: Consumer group 'g' is rebalancing.\n\nmember,topic,partition\nc0,t,0\n"
+	s, err := Parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, notes := s.Group(map[string]int32{"t": 1}, map[string][]string{"c0": {"t"}}); len(notes) != 0 {
+		t.Errorf("notes %q, want none: nothing was assumed", notes)
+	}
+	notes := s.Warnings()
+	want := []string{"kafka-consumer-groups.sh said: Warning: Consumer group 'g' is rebalancing."}
+	if diff := cmp.Diff(want, notes); diff != "" {
+		t.Errorf("notes mismatch (-want +got):\n%s", diff)
+	}
+}
+
 // TestPartitionNumberBounds is a regression test: partition 2147483647
 // made the derived count 2147483648, which int32 wraps to a negative
 // count. It is refused: no topic can have that many partitions.
