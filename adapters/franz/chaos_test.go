@@ -1,0 +1,846 @@
+package franz_test
+
+// Chaos: kgo consumers balancing with our sticky or cooperative-sticky
+// through the adapter, on a kfake broker on loopback, while a producer
+// writes to every partition without pause and a seeded random schedule
+// crashes consumers, closes them, restarts them (static: same
+// group.instance.id; dynamic: a new member), adds new ones and changes
+// their subscriptions. Between some events the test waits for the group to
+// return to Stable; at the end it stops producing, drains, and checks.
+//
+// A crash is a process dying: at the crash instant the consumer stops
+// processing (what it polls afterwards does not count) and kfake drops every
+// group request carrying its member ID from then on (no heartbeat, commit,
+// join or leave of it reaches the coordinator; see dropCrashed for the one
+// SyncGroup let through), so the group only learns of it when its session
+// expires, when it misses a rebalance, or when a static member with its
+// group.instance.id replaces it. Once the group has evicted it, the dead
+// client is shut down without a LeaveGroup. A close is kgo's
+// CloseAllowingRebalance: revoke (our callback commits), then LeaveGroup
+// for a dynamic member, nothing for a static one.
+//
+// Each consumer (an incarnation: "c3.2" is the second start of slot c3)
+// processes a poll, then commits what it polled, then allows the rebalance
+// (kgo.BlockRebalanceOnPoll); OnPartitionsRevoked commits too.
+//
+// What must hold:
+//
+//   - At least once: every record produced is processed.
+//   - Exactly once between crashes: a record is processed more than once
+//     only because of a crash. Precisely, if r, at offset o of partition p,
+//     is processed k > 1 times, then each of its first k-1 processings was
+//     by an incarnation that crashed afterwards and never had a commit of
+//     p at an offset above o accepted (an accepted commit of offset c means
+//     every record below c of p is done). So a record no crash touched, or
+//     one the crashed consumer had committed, is processed exactly once.
+//   - No partition is held by two live consumers at the same instant, as
+//     seen from OnPartitionsAssigned and OnPartitionsRevoked/Lost (a crashed
+//     consumer holds nothing from its crash on); no consumer processes a
+//     record of a partition it does not hold; no live consumer loses
+//     partitions (OnPartitionsLost) and no commit in OnPartitionsRevoked
+//     fails.
+//   - Each time the test waits (chaosSettle), the group returns to Stable:
+//     kfake describes it Stable, with exactly the live consumers as
+//     members, each with the subscription the test gave it and the
+//     assignment it holds; and what they hold passes assign.Verify and
+//     assign.VerifyBalanced for the live members and their subscriptions.
+//   - Every round our leader ran passes the library's checkers: Verify and
+//     VerifyBalanced for sticky; for cooperative-sticky, its target passes
+//     them and the round passes VerifyCooperative and CheckCooperative.
+//
+// The schedule is drawn from the seed and the test's own model of the
+// group (who is live, static, subscribed to what), never from timing, so a
+// seed replays the same events; their timing still varies from run to run.
+// A failing run prints its seed and the command that replays it. The
+// default run (go test) is one seed per strategy with chaosDefaultEvents
+// events; -chaos.seeds and -chaos.events make it longer:
+//
+//	go test -run TestChaos -chaos.seeds=20 -chaos.events=40 -timeout=30m
+//
+// Every wait is bounded: each run by chaosRunTimeout, each settle by
+// chaosSettleTimeout, each loop by a count. Pauses between events and the
+// time a member stays down are part of the schedule, never a condition
+// anything waits on.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/assigncalc/assigncalc/adapters/franz"
+	"github.com/assigncalc/assigncalc/assign"
+)
+
+var (
+	chaosSeed   = flag.Uint64("chaos.seed", 0, "first seed of TestChaos (0: derived from the clock)")
+	chaosSeeds  = flag.Int("chaos.seeds", 1, "number of seeds TestChaos runs per strategy, from -chaos.seed on")
+	chaosEvents = flag.Int("chaos.events", chaosDefaultEvents, "events per TestChaos run")
+	chaosLog    = flag.Bool("chaos.log", false, "TestChaos: write the consumers' kgo logs (level info) to stderr")
+)
+
+const (
+	chaosDefaultEvents = 10
+	chaosGroup         = "chaos"
+	chaosHeartbeat     = 100 * time.Millisecond
+	chaosRebalance     = 1500 * time.Millisecond
+	// chaosSession is 2 s above chaosRebalance: kfake expires a member
+	// parked in JoinGroup or SyncGroup by its session timer, where Kafka
+	// keeps it (see dropCrashed), so a join or sync phase, which the
+	// rebalance timeout bounds, must end well before a parked member's
+	// session does.
+	chaosSession       = chaosRebalance + 2*time.Second
+	chaosSettleTimeout = 30 * time.Second // one return to Stable; a crash takes a session to notice
+	chaosTick          = 20 * time.Millisecond
+	chaosMaxLive       = 5
+	chaosProduceEvery  = 20 * time.Millisecond
+	chaosCloseTimeout  = 10 * time.Second
+)
+
+// chaosRunTimeout bounds one run of events events.
+func chaosRunTimeout(events int) time.Duration {
+	return 30*time.Second + time.Duration(events)*8*time.Second
+}
+
+var chaosTopics = map[string]int32{"orders": 6, "payments": 4}
+
+// TestChaos runs the schedule for both sticky strategies, in parallel.
+func TestChaos(t *testing.T) {
+	first := *chaosSeed
+	if first == 0 {
+		first = uint64(time.Now().UnixNano()%1_000_000) + 1
+	}
+	for _, s := range []assign.Strategy{assign.Sticky{}, assign.CooperativeSticky{}} {
+		t.Run(s.Name(), func(t *testing.T) {
+			t.Parallel()
+			for i := range *chaosSeeds {
+				seed := first + uint64(i)
+				t.Run("seed="+strconv.FormatUint(seed, 10), func(t *testing.T) {
+					defer func() {
+						if t.Failed() {
+							t.Logf("replay: go test -run 'TestChaos/%s/seed=%d$' -chaos.seed=%d -chaos.events=%d", s.Name(), seed, seed, *chaosEvents)
+						}
+					}()
+					runChaos(t, s, seed, *chaosEvents)
+				})
+			}
+		})
+	}
+}
+
+// chaosMember is one incarnation of a consumer.
+type chaosMember struct {
+	consumer        // name is the incarnation's, e.g. "c3.2"
+	slot     string // "c3": what a restart starts again
+	instance string // group.instance.id, "" for a dynamic member
+
+	// Guarded by chaosRun.mu.
+	topics    []string                        // subscription, sorted
+	crashed   bool                            // it crashed: nothing it does counts any longer
+	committed map[assign.TopicPartition]int64 // highest offset of each partition it had a commit of accepted
+}
+
+type chaosProduced struct {
+	value  string
+	tp     assign.TopicPartition
+	offset int64
+}
+
+type chaosProcessing struct {
+	by     *chaosMember
+	offset int64
+}
+
+// chaosRun is one run: a cluster, the consumers, the producer, and what
+// the observer saw.
+type chaosRun struct {
+	t      *testing.T
+	ctx    context.Context
+	s      assign.Strategy
+	rng    *rand.Rand
+	addrs  []string
+	admin  *kgo.Client
+	rounds ledger
+	began  time.Time
+
+	zombiesClosing sync.WaitGroup // crashed clients shutting down
+
+	mu        sync.Mutex
+	live      map[string]*chaosMember // incarnation name => member
+	slots     map[string]int          // slot => incarnations started
+	nextSlot  int
+	owner     map[assign.TopicPartition]*chaosMember
+	problems  []string
+	produced  []chaosProduced
+	processed map[string][]chaosProcessing // record value => its processings, in order
+	crashes   int
+	dropped   map[string]bool // member IDs of crashed members
+	zombies   []*chaosMember  // crashed clients still running
+}
+
+func runChaos(t *testing.T, s assign.Strategy, seed uint64, events int) {
+	ctx, cancel := context.WithTimeout(context.Background(), chaosRunTimeout(events))
+	defer cancel()
+	r := newChaosRun(ctx, t, s, seed)
+	t.Logf("seed %d, %d events, strategy %s", seed, events, s.Name())
+
+	stopProducing := r.produce()
+	for range 2 {
+		r.add()
+	}
+	r.settle("forming")
+	for i := range events {
+		r.event(i)
+		if r.rng.IntN(3) == 0 {
+			r.settle(fmt.Sprintf("after event %d", i))
+		} else {
+			r.pause(time.Duration(r.rng.IntN(400)) * time.Millisecond)
+		}
+	}
+	r.ensureSubscribers()
+	r.settle("end of schedule")
+	stopProducing()
+	r.drain()
+	r.closeAll()
+	r.zombiesGone()
+	r.check()
+}
+
+func newChaosRun(ctx context.Context, t *testing.T, s assign.Strategy, seed uint64) *chaosRun {
+	opts := []kfake.Opt{kfake.NumBrokers(1), kfake.BrokerConfigs(map[string]string{"group.min.session.timeout.ms": "500"})}
+	for _, name := range slices.Sorted(maps.Keys(chaosTopics)) {
+		opts = append(opts, kfake.SeedTopics(chaosTopics[name], name))
+	}
+	c, err := kfake.NewCluster(opts...)
+	if err != nil {
+		t.Fatalf("kfake.NewCluster: %v", err)
+	}
+	t.Cleanup(c.Close)
+	admin, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
+	if err != nil {
+		t.Fatalf("admin client: %v", err)
+	}
+	t.Cleanup(admin.Close)
+	r := &chaosRun{
+		t: t, ctx: ctx, s: s, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), addrs: c.ListenAddrs(),
+		admin: admin, began: time.Now(),
+		live: make(map[string]*chaosMember), slots: make(map[string]int),
+		owner: make(map[assign.TopicPartition]*chaosMember), processed: make(map[string][]chaosProcessing),
+		dropped: make(map[string]bool),
+	}
+	r.dropCrashed(c)
+	t.Cleanup(func() {
+		// On a fatal error, shut everything down before the cluster.
+		r.closeAll()
+		r.zombiesGone()
+	})
+	return r
+}
+
+func (r *chaosRun) logf(format string, args ...any) {
+	r.t.Helper()
+	r.t.Logf("%6.2fs %s", time.Since(r.began).Seconds(), fmt.Sprintf(format, args...))
+}
+
+func (r *chaosRun) problemf(format string, args ...any) {
+	r.problems = append(r.problems, fmt.Sprintf("%6.2fs ", time.Since(r.began).Seconds())+fmt.Sprintf(format, args...))
+}
+
+// pause waits d, part of the schedule, or until the run's deadline.
+func (r *chaosRun) pause(d time.Duration) {
+	select {
+	case <-time.After(d):
+	case <-r.ctx.Done():
+	}
+}
+
+// event draws one event from the schedule and applies it.
+func (r *chaosRun) event(i int) {
+	r.t.Helper()
+	r.mu.Lock()
+	names := slices.Sorted(maps.Keys(r.live))
+	var statics []string
+	for _, n := range names {
+		if r.live[n].instance != "" {
+			statics = append(statics, n)
+		}
+	}
+	r.mu.Unlock()
+	type choice struct {
+		kind string
+		ok   bool
+	}
+	choices := []choice{
+		{"crash", len(names) > 1},
+		{"crash static and restart", len(statics) > 0},
+		{"close", len(names) > 1},
+		{"restart dynamic", len(names) > 0},
+		{"restart static", len(statics) > 0},
+		{"add", len(names) < chaosMaxLive},
+		{"change subscription", len(names) > 0},
+	}
+	var open []string
+	for _, c := range choices {
+		if c.ok {
+			open = append(open, c.kind)
+		}
+	}
+	kind := open[r.rng.IntN(len(open))]
+	pick := func(from []string) *chaosMember {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.live[from[r.rng.IntN(len(from))]]
+	}
+	switch kind {
+	case "crash":
+		m := pick(names)
+		r.logf("event %d: crash %s", i, m.name)
+		r.crash(m)
+	case "crash static and restart":
+		m := pick(statics)
+		down := r.downtime()
+		r.logf("event %d: crash static %s, back after %v", i, m.name, down)
+		r.crash(m)
+		r.pause(down)
+		r.start(m.slot, m.instance, m.topicsNow(r))
+	case "close":
+		m := pick(names)
+		r.logf("event %d: close %s", i, m.name)
+		r.close(m)
+	case "restart dynamic":
+		m := pick(names)
+		r.logf("event %d: restart %s as a new dynamic member", i, m.name)
+		r.close(m)
+		r.start(m.slot, "", m.topicsNow(r))
+	case "restart static":
+		m := pick(statics)
+		down := r.downtime()
+		r.logf("event %d: restart static %s after %v", i, m.name, down)
+		r.close(m)
+		r.pause(down)
+		r.start(m.slot, m.instance, m.topicsNow(r))
+	case "add":
+		r.add()
+	case "change subscription":
+		r.resubscribe(i, pick(names))
+	}
+}
+
+// downtime is how long a restarted static member stays down: within its
+// session (it gets its partitions back with no rebalance) or past it (it
+// is expired first).
+func (r *chaosRun) downtime() time.Duration {
+	if r.rng.IntN(2) == 0 {
+		return time.Duration(r.rng.IntN(int(chaosSession/time.Millisecond/2))) * time.Millisecond
+	}
+	return chaosSession + time.Duration(r.rng.IntN(1000))*time.Millisecond
+}
+
+func (m *chaosMember) topicsNow(r *chaosRun) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(m.topics)
+}
+
+// add starts a consumer in a new slot, static or not, subscribed to every
+// topic or to one.
+func (r *chaosRun) add() {
+	r.t.Helper()
+	r.mu.Lock()
+	slot := fmt.Sprintf("c%d", r.nextSlot)
+	r.nextSlot++
+	r.mu.Unlock()
+	instance := ""
+	if r.rng.IntN(2) == 0 {
+		instance = "i-" + slot
+	}
+	all := slices.Sorted(maps.Keys(chaosTopics))
+	topics := all
+	if r.rng.IntN(3) == 0 {
+		topics = []string{all[r.rng.IntN(len(all))]}
+	}
+	r.start(slot, instance, topics)
+}
+
+// ensureSubscribers adds a consumer of every topic when some topic has no
+// live subscriber, so that everything produced can drain.
+func (r *chaosRun) ensureSubscribers() {
+	r.t.Helper()
+	r.mu.Lock()
+	missing := false
+	for topic := range chaosTopics {
+		missing = missing || !slices.ContainsFunc(slices.Collect(maps.Values(r.live)), func(m *chaosMember) bool {
+			return slices.Contains(m.topics, topic)
+		})
+	}
+	slot := fmt.Sprintf("c%d", r.nextSlot)
+	if missing {
+		r.nextSlot++
+	}
+	r.mu.Unlock()
+	if missing {
+		r.start(slot, "", slices.Sorted(maps.Keys(chaosTopics)))
+	}
+}
+
+// resubscribe drops one of m's two topics, or adds the one it lacks.
+func (r *chaosRun) resubscribe(i int, m *chaosMember) {
+	r.t.Helper()
+	all := slices.Sorted(maps.Keys(chaosTopics))
+	r.mu.Lock()
+	if len(m.topics) == len(all) {
+		drop := all[r.rng.IntN(len(all))]
+		m.topics = slices.DeleteFunc(slices.Clone(m.topics), func(t string) bool { return t == drop })
+		r.mu.Unlock()
+		r.logf("event %d: %s stops consuming %s", i, m.name, drop)
+		m.cl.PurgeTopicsFromConsuming(drop)
+		return
+	}
+	var add []string
+	for _, t := range all {
+		if !slices.Contains(m.topics, t) {
+			add = append(add, t)
+		}
+	}
+	m.topics = all
+	r.mu.Unlock()
+	r.logf("event %d: %s also consumes %v", i, m.name, add)
+	m.cl.AddConsumeTopics(add...)
+}
+
+// start starts a new incarnation of slot.
+func (r *chaosRun) start(slot, instance string, topics []string) {
+	r.t.Helper()
+	r.mu.Lock()
+	r.slots[slot]++
+	name := fmt.Sprintf("%s.%d", slot, r.slots[slot])
+	r.mu.Unlock()
+	m := &chaosMember{consumer: consumer{name: name, done: make(chan struct{})}, slot: slot, instance: instance,
+		topics: slices.Clone(topics), committed: make(map[assign.TopicPartition]int64)}
+	opts := []kgo.Opt{
+		kgo.SeedBrokers(r.addrs...),
+		kgo.ClientID(name),
+		kgo.ConsumerGroup(chaosGroup),
+		kgo.ConsumeTopics(topics...),
+		kgo.Balancers(franz.Balancer(recorded{r.s, &r.rounds})),
+		kgo.DisableAutoCommit(),
+		kgo.BlockRebalanceOnPoll(),
+		kgo.SessionTimeout(chaosSession),
+		kgo.HeartbeatInterval(chaosHeartbeat),
+		kgo.RebalanceTimeout(chaosRebalance),
+		kgo.FetchMaxWait(50 * time.Millisecond),
+		kgo.OnPartitionsAssigned(func(_ context.Context, _ *kgo.Client, a map[string][]int32) { r.assigned(m, a) }),
+		kgo.OnPartitionsRevoked(func(ctx context.Context, cl *kgo.Client, rv map[string][]int32) {
+			if err := r.commit(ctx, m, cl); err != nil {
+				r.mu.Lock()
+				if !m.crashed {
+					r.problemf("%s: commit on revoke: %v", name, err)
+				}
+				r.mu.Unlock()
+			}
+			r.released(m, rv, false)
+		}),
+		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, l map[string][]int32) { r.released(m, l, true) }),
+	}
+	if instance != "" {
+		opts = append(opts, kgo.InstanceID(instance))
+	}
+	if *chaosLog {
+		opts = append(opts, kgo.WithLogger(kgo.BasicLogger(os.Stderr, kgo.LogLevelInfo, func() string {
+			return fmt.Sprintf("%6.2fs %s ", time.Since(r.began).Seconds(), name)
+		})))
+	}
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		r.t.Fatalf("kgo.NewClient(%s): %v", name, err)
+	}
+	m.cl = cl
+	ctx, stop := context.WithCancel(r.ctx)
+	m.stop = stop
+	go func() {
+		defer close(m.done)
+		for i := 0; i < maxPolls && ctx.Err() == nil; i++ {
+			pctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+			fs := cl.PollRecords(pctx, 500)
+			cancel()
+			fs.EachRecord(func(rec *kgo.Record) { r.process(m, rec) })
+			if !fs.Empty() {
+				// A failed commit here is retried by the next one, or by
+				// the commit on revoke, which must not fail.
+				_ = r.commit(ctx, m, cl)
+			}
+			cl.AllowRebalance()
+		}
+	}()
+	r.mu.Lock()
+	r.live[name] = m
+	r.mu.Unlock()
+	kind := "dynamic"
+	if instance != "" {
+		kind = "static " + instance
+	}
+	r.logf("start %s (%s) on %v", name, kind, topics)
+}
+
+// commit commits what m polled and records what the broker accepted.
+func (r *chaosRun) commit(ctx context.Context, m *chaosMember, cl *kgo.Client) error {
+	offsets := cl.UncommittedOffsets()
+	if len(offsets) == 0 {
+		return nil
+	}
+	var cerr error
+	cl.CommitOffsetsSync(ctx, offsets, func(_ *kgo.Client, req *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
+		if err != nil {
+			cerr = err
+			return
+		}
+		sent := make(map[assign.TopicPartition]int64)
+		for _, t := range req.Topics {
+			for _, p := range t.Partitions {
+				sent[assign.TopicPartition{Topic: t.Topic, Partition: p.Partition}] = p.Offset
+			}
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		for _, t := range resp.Topics {
+			for _, p := range t.Partitions {
+				tp := assign.TopicPartition{Topic: t.Topic, Partition: p.Partition}
+				if e := kerr.ErrorForCode(p.ErrorCode); e != nil {
+					cerr = fmt.Errorf("%s: %w", tp, e)
+					continue
+				}
+				if o, ok := sent[tp]; ok && o > m.committed[tp] {
+					m.committed[tp] = o
+				}
+			}
+		}
+	})
+	return cerr
+}
+
+// assigned records that m now holds a.
+func (r *chaosRun) assigned(m *chaosMember, a map[string][]int32) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m.crashed {
+		return
+	}
+	for _, tp := range flat(a) {
+		if o := r.owner[tp]; o != nil && o != m {
+			r.problemf("%s assigned %s while %s still holds it", m.name, tp, o.name)
+		}
+		r.owner[tp] = m
+	}
+}
+
+// released records that m no longer holds rv; lost says it lost them.
+func (r *chaosRun) released(m *chaosMember, rv map[string][]int32, lost bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m.crashed {
+		return
+	}
+	if lost && len(rv) > 0 {
+		r.problemf("%s lost %v", m.name, flat(rv))
+	}
+	for _, tp := range flat(rv) {
+		if o := r.owner[tp]; o != m {
+			name := "nobody"
+			if o != nil {
+				name = o.name
+			}
+			r.problemf("%s gave up %s, held by %s", m.name, tp, name)
+			continue
+		}
+		delete(r.owner, tp)
+	}
+}
+
+// process records that m processed rec.
+func (r *chaosRun) process(m *chaosMember, rec *kgo.Record) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m.crashed {
+		return
+	}
+	tp := assign.TopicPartition{Topic: rec.Topic, Partition: rec.Partition}
+	if o := r.owner[tp]; o != m {
+		r.problemf("%s processed %s offset %d, which it does not hold", m.name, tp, rec.Offset)
+	}
+	v := string(rec.Value)
+	r.processed[v] = append(r.processed[v], chaosProcessing{m, rec.Offset})
+}
+
+// crash kills m: kfake drops its group requests from now on (see
+// dropCrashed), and it holds and processes nothing any longer. It waits,
+// bounded, for m to have joined (a crash needs its member ID). The dead
+// client is shut down once the group has evicted it (closeZombies).
+func (r *chaosRun) crash(m *chaosMember) {
+	r.t.Helper()
+	var id string
+	for range int(chaosSettleTimeout / chaosTick) {
+		var gen int32
+		if id, gen = m.cl.GroupMetadata(); id != "" && gen > 0 {
+			break
+		}
+		id = ""
+		r.pause(chaosTick)
+	}
+	if id == "" {
+		r.t.Fatalf("crash %s: it never joined", m.name)
+	}
+	r.mu.Lock()
+	r.dropped[id] = true
+	m.crashed = true
+	r.crashes++
+	delete(r.live, m.name)
+	for tp, o := range r.owner {
+		if o == m {
+			delete(r.owner, tp)
+		}
+	}
+	r.zombies = append(r.zombies, m)
+	r.mu.Unlock()
+	m.stop()
+	go func() {
+		<-m.done
+		m.cl.AllowRebalance() // kgo's own revoke must not wait for a poll loop that is gone
+	}()
+}
+
+// dropCrashed installs kfake control functions that close the connection
+// of a crashed member's group requests, save one: the SyncGroup of a
+// leader (the one that carries the assignments) goes through, as if the
+// process had died just after sending it. Otherwise the followers would
+// wait in SyncGroup for the leader's session or for the rebalance timeout,
+// and kfake expires a member parked in SyncGroup by its own session timer
+// without answering it (Kafka does not: MemberMetadata.hasSatisfiedHeartbeat
+// exempts members awaiting a join or a sync), which kicks a healthy member
+// out of the group. The timeline test's dropCrashed drops everything.
+func (r *chaosRun) dropCrashed(c *kfake.Cluster) {
+	memberOf := map[int16]func(kmsg.Request) (string, bool){
+		kmsg.Heartbeat.Int16():    func(q kmsg.Request) (string, bool) { return q.(*kmsg.HeartbeatRequest).MemberID, true },
+		kmsg.JoinGroup.Int16():    func(q kmsg.Request) (string, bool) { return q.(*kmsg.JoinGroupRequest).MemberID, true },
+		kmsg.OffsetCommit.Int16(): func(q kmsg.Request) (string, bool) { return q.(*kmsg.OffsetCommitRequest).MemberID, true },
+		kmsg.SyncGroup.Int16(): func(q kmsg.Request) (string, bool) {
+			req := q.(*kmsg.SyncGroupRequest)
+			return req.MemberID, len(req.GroupAssignment) == 0
+		},
+		kmsg.LeaveGroup.Int16(): func(q kmsg.Request) (string, bool) {
+			req := q.(*kmsg.LeaveGroupRequest)
+			if len(req.Members) > 0 {
+				return req.Members[0].MemberID, true
+			}
+			return req.MemberID, true
+		},
+	}
+	for key, member := range memberOf {
+		c.ControlKey(key, func(q kmsg.Request) (kmsg.Response, error, bool) {
+			c.KeepControl()
+			id, droppable := member(q)
+			r.mu.Lock()
+			drop := droppable && r.dropped[id]
+			r.mu.Unlock()
+			if drop {
+				return nil, errors.New("the member crashed"), true
+			}
+			return nil, nil, false
+		})
+	}
+}
+
+// closeZombies shuts the crashed clients down, in the background, without
+// a LeaveGroup. Call it only when kfake no longer lists them.
+func (r *chaosRun) closeZombies() {
+	r.mu.Lock()
+	zs := r.zombies
+	r.zombies = nil
+	r.mu.Unlock()
+	for _, m := range zs {
+		r.zombiesClosing.Go(func() {
+			<-m.done
+			gone, cancel := context.WithCancel(context.Background())
+			cancel()
+			m.cl.LeaveGroupContext(gone) // with a dead context: no LeaveGroup is sent
+			m.cl.Close()
+		})
+	}
+}
+
+// close closes m as a normal shutdown.
+func (r *chaosRun) close(m *chaosMember) {
+	r.t.Helper()
+	r.mu.Lock()
+	delete(r.live, m.name)
+	r.mu.Unlock()
+	if err := m.consumer.close(); err != nil {
+		r.t.Fatalf("close %s: %v", m.name, err)
+	}
+}
+
+func (r *chaosRun) closeAll() {
+	r.mu.Lock()
+	live := slices.Collect(maps.Values(r.live))
+	clear(r.live)
+	r.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, m := range live {
+		wg.Go(func() {
+			if err := m.consumer.close(); err != nil {
+				r.t.Errorf("closing %s: %v", m.name, err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// zombiesGone shuts the crashed clients down and waits, bounded, until
+// they are.
+func (r *chaosRun) zombiesGone() {
+	r.closeZombies()
+	done := make(chan struct{})
+	go func() {
+		r.zombiesClosing.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(chaosCloseTimeout):
+		r.t.Errorf("crashed clients did not shut down within %v", chaosCloseTimeout)
+	}
+}
+
+// produce writes one record to every partition every chaosProduceEvery
+// until the returned function is called.
+func (r *chaosRun) produce() (stop func()) {
+	r.t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(r.addrs...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		r.t.Fatalf("producer: %v", err)
+	}
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		defer cl.Close()
+		tick := time.NewTicker(chaosProduceEvery)
+		defer tick.Stop()
+		limit := int(chaosRunTimeout(*chaosEvents) / chaosProduceEvery)
+		for seq := 0; seq < limit; seq++ {
+			var recs []*kgo.Record
+			for _, topic := range slices.Sorted(maps.Keys(chaosTopics)) {
+				for p := range chaosTopics[topic] {
+					recs = append(recs, &kgo.Record{Topic: topic, Partition: p, Value: fmt.Appendf(nil, "%s/%d/%d", topic, p, seq)})
+				}
+			}
+			err := cl.ProduceSync(r.ctx, recs...).FirstErr()
+			r.mu.Lock()
+			if err != nil {
+				r.problemf("produce: %v", err)
+				r.mu.Unlock()
+				return
+			}
+			for _, rec := range recs {
+				r.produced = append(r.produced, chaosProduced{string(rec.Value), assign.TopicPartition{Topic: rec.Topic, Partition: rec.Partition}, rec.Offset})
+			}
+			r.mu.Unlock()
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
+		r.mu.Lock()
+		r.logf("produced %d records", len(r.produced))
+		r.mu.Unlock()
+	}
+}
+
+// drain waits until every record produced has been processed.
+func (r *chaosRun) drain() {
+	r.t.Helper()
+	var last string
+	for range int(chaosSettleTimeout / chaosTick) {
+		r.mu.Lock()
+		left := 0
+		last = ""
+		for _, p := range r.produced {
+			if len(r.processed[p.value]) == 0 {
+				left++
+				last = p.value
+			}
+		}
+		r.mu.Unlock()
+		if left == 0 {
+			return
+		}
+		if r.ctx.Err() != nil {
+			break
+		}
+		r.pause(chaosTick)
+	}
+	r.t.Fatalf("draining: records still not processed, %s among them", last)
+}
+
+// check applies the checks of the file's comment to what was recorded.
+func (r *chaosRun) check() {
+	r.t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range r.problems {
+		r.t.Error(p)
+	}
+	produced := make(map[string]bool, len(r.produced))
+	dups, excused := 0, 0
+	for _, p := range r.produced {
+		produced[p.value] = true
+		ps := r.processed[p.value]
+		if len(ps) == 0 {
+			r.t.Errorf("record %s (%s offset %d) was never processed", p.value, p.tp, p.offset)
+			continue
+		}
+		for _, earlier := range ps[:len(ps)-1] {
+			dups++
+			switch c, ok := earlier.by.committed[p.tp]; {
+			case !earlier.by.crashed:
+				r.t.Errorf("record %s (%s offset %d) processed %d times, by %s; %s did not crash", p.value, p.tp, p.offset, len(ps), names(ps), earlier.by.name)
+			case ok && c > p.offset:
+				r.t.Errorf("record %s (%s offset %d) processed %d times, by %s; %s had committed %d before crashing", p.value, p.tp, p.offset, len(ps), names(ps), earlier.by.name, c)
+			default:
+				excused++
+			}
+		}
+	}
+	for v := range r.processed {
+		if !produced[v] {
+			r.t.Errorf("processed %q, which was never produced", v)
+		}
+	}
+	r.logf("%d records produced, %d processed again after %d crashes (%d excused by them)", len(r.produced), dups, r.crashes, excused)
+	r.checkRounds()
+}
+
+func names(ps []chaosProcessing) string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.by.name)
+	}
+	return strings.Join(out, ", ")
+}
