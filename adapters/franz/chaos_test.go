@@ -39,10 +39,12 @@ package franz_test
 //     record of a partition it does not hold; no live consumer loses
 //     partitions (OnPartitionsLost) and no commit in OnPartitionsRevoked
 //     fails.
-//   - Each time the test waits (chaosSettle), the group returns to Stable:
-//     kfake describes it Stable, with exactly the live consumers as
-//     members, each with the subscription the test gave it and the
-//     assignment it holds; and what they hold passes assign.Verify and
+//   - Each time the test waits (settle: after the group forms, after about
+//     a third of the events, and at the end), the group returns to Stable
+//     within chaosSettleTimeout: kfake describes it Stable, with exactly
+//     the live consumers as members, each with the subscription the test
+//     gave it and the assignment it holds; the consumers agree on the
+//     generation; and what they hold passes assign.Verify and
 //     assign.VerifyBalanced for the live members and their subscriptions.
 //   - Every round our leader ran passes the library's checkers: Verify and
 //     VerifyBalanced for sticky; for cooperative-sticky, its target passes
@@ -51,11 +53,12 @@ package franz_test
 // The schedule is drawn from the seed and the test's own model of the
 // group (who is live, static, subscribed to what), never from timing, so a
 // seed replays the same events; their timing still varies from run to run.
-// A failing run prints its seed and the command that replays it. The
-// default run (go test) is one seed per strategy with chaosDefaultEvents
+// Every run logs its seed, and a failing one prints the command that
+// replays it. The default run (go test) is one seed per strategy, taken
+// from the clock unless -chaos.seed gives it, with chaosDefaultEvents
 // events; -chaos.seeds and -chaos.events make it longer:
 //
-//	go test -run TestChaos -chaos.seeds=20 -chaos.events=40 -timeout=30m
+//	go test -run TestChaos -chaos.seed=1 -chaos.seeds=20 -chaos.events=40 -timeout=30m
 //
 // Every wait is bounded: each run by chaosRunTimeout, each settle by
 // chaosSettleTimeout, each loop by a count. Pauses between events and the
@@ -109,6 +112,7 @@ const (
 	chaosMaxLive       = 5
 	chaosProduceEvery  = 20 * time.Millisecond
 	chaosCloseTimeout  = 10 * time.Second
+	chaosMaxReports    = 20 // bad records reported one by one
 )
 
 // chaosRunTimeout bounds one run of events events.
@@ -334,6 +338,7 @@ func (r *chaosRun) event(i int) {
 		r.pause(down)
 		r.start(m.slot, m.instance, m.topicsNow(r))
 	case "add":
+		r.logf("event %d: add a consumer", i)
 		r.add()
 	case "change subscription":
 		r.resubscribe(i, pick(names))
@@ -808,33 +813,55 @@ func (r *chaosRun) check() {
 		r.t.Error(p)
 	}
 	produced := make(map[string]bool, len(r.produced))
-	dups, excused := 0, 0
+	dups, bad := 0, 0
 	for _, p := range r.produced {
 		produced[p.value] = true
 		ps := r.processed[p.value]
 		if len(ps) == 0 {
-			r.t.Errorf("record %s (%s offset %d) was never processed", p.value, p.tp, p.offset)
+			bad++
+			r.reportf(bad, "record %s (%s offset %d) was never processed", p.value, p.tp, p.offset)
 			continue
 		}
-		for _, earlier := range ps[:len(ps)-1] {
-			dups++
-			switch c, ok := earlier.by.committed[p.tp]; {
-			case !earlier.by.crashed:
-				r.t.Errorf("record %s (%s offset %d) processed %d times, by %s; %s did not crash", p.value, p.tp, p.offset, len(ps), names(ps), earlier.by.name)
-			case ok && c > p.offset:
-				r.t.Errorf("record %s (%s offset %d) processed %d times, by %s; %s had committed %d before crashing", p.value, p.tp, p.offset, len(ps), names(ps), earlier.by.name, c)
-			default:
-				excused++
-			}
+		dups += len(ps) - 1
+		if why := unexcused(p, ps); why != "" {
+			bad++
+			r.reportf(bad, "record %s (%s offset %d) processed %d times, by %s: %s", p.value, p.tp, p.offset, len(ps), names(ps), why)
 		}
+	}
+	if bad > chaosMaxReports {
+		r.t.Errorf("... and %d more records processed never or too often", bad-chaosMaxReports)
 	}
 	for v := range r.processed {
 		if !produced[v] {
 			r.t.Errorf("processed %q, which was never produced", v)
 		}
 	}
-	r.logf("%d records produced, %d processed again after %d crashes (%d excused by them)", len(r.produced), dups, r.crashes, excused)
+	r.logf("%d records produced; %d crashes; %d processings beyond the first", len(r.produced), r.crashes, dups)
 	r.checkRounds()
+}
+
+// unexcused says why the processings ps of p break exactly-once between
+// crashes, or returns "": every processing but the last must be by a
+// consumer that crashed afterwards without having had a commit of p's
+// partition above p's offset accepted.
+func unexcused(p chaosProduced, ps []chaosProcessing) string {
+	for _, earlier := range ps[:len(ps)-1] {
+		if !earlier.by.crashed {
+			return earlier.by.name + " did not crash"
+		}
+		if c, ok := earlier.by.committed[p.tp]; ok && c > p.offset {
+			return fmt.Sprintf("%s had committed offset %d before it crashed", earlier.by.name, c)
+		}
+	}
+	return ""
+}
+
+// reportf reports the nth bad record, up to chaosMaxReports of them.
+func (r *chaosRun) reportf(n int, format string, args ...any) {
+	r.t.Helper()
+	if n <= chaosMaxReports {
+		r.t.Errorf(format, args...)
+	}
 }
 
 func names(ps []chaosProcessing) string {
