@@ -129,28 +129,28 @@ func (r *chaosRun) checkRounds() {
 	r.t.Helper()
 	rounds := r.rounds.take()
 	if len(rounds) == 0 {
-		r.t.Errorf("our leader ran no round")
+		r.violation("our leader ran no round")
 	}
 	for i, rd := range rounds {
 		if r.s.Protocol() != assign.Cooperative {
 			if err := assign.VerifyBalanced(rd.group, rd.result); err != nil {
-				r.t.Errorf("round %d of %d: %v", i+1, len(rounds), err)
+				r.violation("round %d of %d: %v", i+1, len(rounds), err)
 			}
 			continue
 		}
 		p, err := assign.CooperativeSticky{}.Plan(rd.group)
 		if err != nil {
-			r.t.Errorf("round %d of %d: Plan: %v", i+1, len(rounds), err)
+			r.violation("round %d of %d: Plan: %v", i+1, len(rounds), err)
 			continue
 		}
 		if err := assign.VerifyBalanced(rd.group, p.Target); err != nil {
-			r.t.Errorf("round %d of %d: target: %v", i+1, len(rounds), err)
+			r.violation("round %d of %d: target: %v", i+1, len(rounds), err)
 		}
 		if err := assign.VerifyCooperative(rd.group, rd.result); err != nil {
-			r.t.Errorf("round %d of %d: %v", i+1, len(rounds), err)
+			r.violation("round %d of %d: %v", i+1, len(rounds), err)
 		}
 		if err := assign.CheckCooperative(rd.group, rd.result); err != nil {
-			r.t.Errorf("round %d of %d: %v", i+1, len(rounds), err)
+			r.violation("round %d of %d: %v", i+1, len(rounds), err)
 		}
 	}
 	r.logf("%d rounds led by our balancer, all checked", len(rounds))

@@ -139,7 +139,7 @@ func TestChaos(t *testing.T) {
 							t.Logf("replay: go test -run 'TestChaos/%s/seed=%d$' -chaos.seed=%d -chaos.events=%d", s.Name(), seed, seed, *chaosEvents)
 						}
 					}()
-					runChaos(t, s, seed, *chaosEvents)
+					runChaos(t, s, seed, *chaosEvents, nil)
 				})
 			}
 		})
@@ -158,15 +158,16 @@ type chaosMember struct {
 	committed map[assign.TopicPartition]int64 // highest offset of each partition it had a commit of accepted
 }
 
+// chaosProduced is a record produced.
 type chaosProduced struct {
 	value  string
 	tp     assign.TopicPartition
 	offset int64
 }
 
+// chaosProcessing is one processing of a record.
 type chaosProcessing struct {
-	by     *chaosMember
-	offset int64
+	by *chaosMember
 }
 
 // chaosRun is one run: a cluster, the consumers, the producer, and what
@@ -180,6 +181,9 @@ type chaosRun struct {
 	admin  *kgo.Client
 	rounds ledger
 	began  time.Time
+
+	violation func(format string, args ...any) // reports what breaks the file's rules; t.Errorf
+	noCommit  bool                             // consumers never commit (chaos_negative_test.go)
 
 	zombiesClosing sync.WaitGroup // crashed clients shutting down
 
@@ -196,13 +200,19 @@ type chaosRun struct {
 	zombies   []*chaosMember  // crashed clients still running
 }
 
-func runChaos(t *testing.T, s assign.Strategy, seed uint64, events int) {
+// runChaos runs one schedule of events events from seed and checks it;
+// tweak, when not nil, changes the run before it starts (see
+// chaos_negative_test.go).
+func runChaos(t *testing.T, s assign.Strategy, seed uint64, events int, tweak func(*chaosRun)) {
 	ctx, cancel := context.WithTimeout(context.Background(), chaosRunTimeout(events))
 	defer cancel()
 	r := newChaosRun(ctx, t, s, seed)
+	if tweak != nil {
+		tweak(r)
+	}
 	t.Logf("seed %d, %d events, strategy %s", seed, events, s.Name())
 
-	stopProducing := r.produce()
+	stopProducing := r.produce(events)
 	for range 2 {
 		r.add()
 	}
@@ -246,6 +256,7 @@ func newChaosRun(ctx context.Context, t *testing.T, s assign.Strategy, seed uint
 		owner: make(map[assign.TopicPartition]*chaosMember), processed: make(map[string][]chaosProcessing),
 		dropped: make(map[string]bool),
 	}
+	r.violation = t.Errorf
 	r.dropCrashed(c)
 	t.Cleanup(func() {
 		// On a fatal error, shut everything down before the cluster.
@@ -504,7 +515,7 @@ func (r *chaosRun) start(slot, instance string, topics []string) {
 // commit commits what m polled and records what the broker accepted.
 func (r *chaosRun) commit(ctx context.Context, m *chaosMember, cl *kgo.Client) error {
 	offsets := cl.UncommittedOffsets()
-	if len(offsets) == 0 {
+	if len(offsets) == 0 || r.noCommit {
 		return nil
 	}
 	var cerr error
@@ -587,7 +598,7 @@ func (r *chaosRun) process(m *chaosMember, rec *kgo.Record) {
 		r.problemf("%s processed %s offset %d, which it does not hold", m.name, tp, rec.Offset)
 	}
 	v := string(rec.Value)
-	r.processed[v] = append(r.processed[v], chaosProcessing{m, rec.Offset})
+	r.processed[v] = append(r.processed[v], chaosProcessing{by: m})
 }
 
 // crash kills m: kfake drops its group requests from now on (see
@@ -730,8 +741,9 @@ func (r *chaosRun) zombiesGone() {
 }
 
 // produce writes one record to every partition every chaosProduceEvery
-// until the returned function is called.
-func (r *chaosRun) produce() (stop func()) {
+// until the returned function is called, or for as long as a run of
+// events events may last.
+func (r *chaosRun) produce(events int) (stop func()) {
 	r.t.Helper()
 	cl, err := kgo.NewClient(kgo.SeedBrokers(r.addrs...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
 	if err != nil {
@@ -743,7 +755,7 @@ func (r *chaosRun) produce() (stop func()) {
 		defer cl.Close()
 		tick := time.NewTicker(chaosProduceEvery)
 		defer tick.Stop()
-		limit := int(chaosRunTimeout(*chaosEvents) / chaosProduceEvery)
+		limit := int(chaosRunTimeout(events) / chaosProduceEvery)
 		for seq := 0; seq < limit; seq++ {
 			var recs []*kgo.Record
 			for _, topic := range slices.Sorted(maps.Keys(chaosTopics)) {
@@ -810,7 +822,7 @@ func (r *chaosRun) check() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, p := range r.problems {
-		r.t.Error(p)
+		r.violation("%s", p)
 	}
 	produced := make(map[string]bool, len(r.produced))
 	dups, bad := 0, 0
@@ -829,11 +841,11 @@ func (r *chaosRun) check() {
 		}
 	}
 	if bad > chaosMaxReports {
-		r.t.Errorf("... and %d more records processed never or too often", bad-chaosMaxReports)
+		r.violation("... and %d more records processed never or too often", bad-chaosMaxReports)
 	}
 	for v := range r.processed {
 		if !produced[v] {
-			r.t.Errorf("processed %q, which was never produced", v)
+			r.violation("processed %q, which was never produced", v)
 		}
 	}
 	r.logf("%d records produced; %d crashes; %d processings beyond the first", len(r.produced), r.crashes, dups)
@@ -860,7 +872,7 @@ func unexcused(p chaosProduced, ps []chaosProcessing) string {
 func (r *chaosRun) reportf(n int, format string, args ...any) {
 	r.t.Helper()
 	if n <= chaosMaxReports {
-		r.t.Errorf(format, args...)
+		r.violation(format, args...)
 	}
 }
 
