@@ -33,6 +33,7 @@ func (u unsafeCooperative) Assign(g assign.Group) (assign.Assignment, error) {
 // in every run of this schedule). Consumers that never commit must be
 // caught processing records again with no crash to excuse it.
 func TestChaosChecksCatchFaults(t *testing.T) {
+	t.Parallel()
 	const seed, events = 7, 6
 	cases := []struct {
 		name  string
