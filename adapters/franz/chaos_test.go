@@ -59,7 +59,9 @@ package franz_test
 // from the clock unless -chaos.seed gives it, with chaosDefaultEvents
 // events; -chaos.seeds and -chaos.events make it longer:
 //
-//	go test -run TestChaos -chaos.seed=1 -chaos.seeds=20 -chaos.events=40 -timeout=30m
+//	go test -run '^TestChaos$' -chaos.seed=1 -chaos.seeds=20 -chaos.events=30 -timeout=50m
+//
+// (-chaos.log adds the consumers' kgo logs, to see why a run failed.)
 //
 // Every wait is bounded: each run by chaosRunTimeout, each settle by
 // chaosSettleTimeout, each loop by a count. Pauses between events and the
