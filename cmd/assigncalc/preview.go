@@ -138,6 +138,12 @@ func preview(e *env, c *cli.Context) error {
 			e.warnf("no replica is on rack %q: its members read every partition from another rack", r)
 		}
 	}
+	// Beside a server-side strategy, how evenly each topic is spread and
+	// how many moves balance needs (uniform balances counts, not topics).
+	server := slices.ContainsFunc(outcomes, func(o outcome) bool { return o.strategy.Protocol() == assign.ServerAssigned })
+	if server {
+		cmpTable.header = append(cmpTable.header, "UNSPREAD")
+	}
 	var chosen outcome
 	var notes []string
 	for _, o := range outcomes {
@@ -145,6 +151,9 @@ func preview(e *env, c *cli.Context) error {
 		row := []string{o.strategy.Name(), itoa(st.Min), itoa(st.Max), itoa(st.Spread), formatStdDev(st.StdDev), itoa(st.Idle)}
 		if owned != nil {
 			row = append(row, itoa(assign.Moved(owned, o.target())))
+		}
+		if server {
+			row = append(row, itoa(len(assign.UnspreadTopics(g, o.target()))))
 		}
 		if racks {
 			total := 0
@@ -163,6 +172,11 @@ func preview(e *env, c *cli.Context) error {
 	}
 	if err := cmpTable.render(w); err != nil {
 		return err
+	}
+	if server {
+		if err := qualityNotes(w, g, owned, outcomes); err != nil {
+			return err
+		}
 	}
 	if c.Bool("diff") {
 		if err := writeDiff(w, outcomes); err != nil {
@@ -374,4 +388,34 @@ func previewCSV(g assign.Group, outcomes []outcome) [][]string {
 		}
 	}
 	return rows
+}
+
+// qualityNotes explains UNSPREAD and, with previous owners, sets MOVED
+// beside the fewest moves an assignment as balanced as the best compared
+// one needs ([assign.MoveBound]).
+func qualityNotes(w io.Writer, g assign.Group, owned assign.Assignment, outcomes []outcome) error {
+	fmt.Fprintln(w, "UNSPREAD: topics two of whose subscribers hold numbers of its partitions differing by more than one")
+	if owned == nil {
+		return nil
+	}
+	var witnesses []assign.Assignment
+	for _, o := range outcomes {
+		witnesses = append(witnesses, o.target())
+	}
+	bound, err := assign.MoveBound(g, witnesses...)
+	if err != nil {
+		return err
+	}
+	var over []string
+	for _, o := range outcomes {
+		if n := assign.Moved(owned, o.target()); n > bound {
+			over = append(over, fmt.Sprintf("%s %d", o.strategy.Name(), n-bound))
+		}
+	}
+	line := fmt.Sprintf("MOVED: at least %d for an assignment as balanced as the best above", bound)
+	if len(over) > 0 {
+		line += "; beyond it: " + strings.Join(over, ", ")
+	}
+	_, err = fmt.Fprintln(w, line)
+	return err
 }
