@@ -51,9 +51,11 @@ func (ServerRange) Name() string { return "server-range" }
 // Protocol is [ServerAssigned].
 func (ServerRange) Protocol() RebalanceProtocol { return ServerAssigned }
 
-// RangeAssignment is [ServerRange]'s answer as ranges, without a
-// TopicPartition per partition: one range per member and topic, in one
-// pointer-free array, for callers that encode the answer or count it.
+// RangeAssignment is an answer as ranges, without a TopicPartition per
+// partition, in one pointer-free array, for callers that encode the
+// answer or count it: [ServerRange.AssignRanges] gives one range per
+// member and topic, [Uniform.AssignRanges] one per run of consecutive
+// partitions a member gets.
 type RangeAssignment struct {
 	// Topics names the topics the ranges refer to, in Go string order.
 	Topics []string
@@ -74,6 +76,12 @@ func (r ServerRange) Assign(g Group) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ra.Assignment(), nil
+}
+
+// Assignment expands ra into an [Assignment]: a TopicPartition per
+// partition, every member's list sorted, all in one backing array.
+func (ra RangeAssignment) Assignment() Assignment {
 	total := 0
 	for _, rs := range ra.Members {
 		for _, tr := range rs {
@@ -96,7 +104,7 @@ func (r ServerRange) Assign(g Group) (Assignment, error) {
 		}
 		a[id] = list
 	}
-	return a, nil
+	return a
 }
 
 // AssignRanges returns the answer of [ServerRange.Assign] as ranges.

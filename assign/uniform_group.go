@@ -99,24 +99,37 @@ func compileServer(g Group) (*serverGroup, error) {
 // readTarget checks member m's current target and records it in held
 // and heldPids. after is cg.goSteps' first result: a target listed in
 // sorted order goes from a topic to the next in Go order.
+//
+// The topic is resolved once per run of equal names, and the slices the
+// loop writes are held in locals rather than read through sg at every
+// partition: on BenchmarkKIP848's uniform-1000x100000 leave1, whose
+// members hold 100,000 partitions, callgrind counts 22.9M instructions
+// per Uniform.AssignRanges call, against 23.7M when every partition went
+// through sg.
 func (sg *serverGroup) readTarget(pos, m int32, after []int32) error {
-	g := sg.cg.g
+	cg := sg.cg
+	g := cg.g
 	mem := &g.Members[m]
-	fail := func(tp TopicPartition, partition int32, err error) error {
+	fail := func(tp *TopicPartition, partition int32, err error) error {
 		return &InputError{Member: mem.ID, Index: int(m), Topic: tp.Topic, Partition: partition, Err: err}
 	}
+	held, heldPids := sg.held, sg.heldPids
 	var (
-		last   string
-		t      int32
-		known  bool // t is a topic of cg.topics
-		exists bool // the topic is in the metadata, with n partitions
-		n      int32
+		last      string
+		t         int32
+		known     bool    // t is a topic of cg.topics
+		exists    bool    // the topic is in the metadata, with n partitions
+		n, base   int32   // its partitions, and the pid of its partition 0
+		topicHeld []int32 // held[base:base+n] when known
 	)
-	for k, tp := range mem.Owned {
-		if k == 0 || tp.Topic != last {
+	owned := mem.Owned
+	for i := range owned {
+		tp := &owned[i]
+		if i == 0 || tp.Topic != last {
 			last = tp.Topic
-			if t, known = sg.cg.topicAfter(after, t, known, tp.Topic); known {
-				n, exists = sg.cg.numParts[t], true
+			if t, known = cg.topicAfter(after, t, known, tp.Topic); known {
+				n, exists, base = cg.numParts[t], true, cg.start[t]
+				topicHeld = held[base : base+n]
 			} else {
 				if _, ok := g.TopicIDs[tp.Topic]; !ok {
 					return fail(tp, -1, ErrNoTopicID)
@@ -124,22 +137,23 @@ func (sg *serverGroup) readTarget(pos, m int32, after []int32) error {
 				n, exists = g.Topics[tp.Topic]
 			}
 		}
-		if tp.Partition < 0 || exists && tp.Partition >= n {
-			return fail(tp, tp.Partition, ErrTargetOutOfRange)
+		p := tp.Partition
+		if p < 0 || exists && p >= n {
+			return fail(tp, p, ErrTargetOutOfRange)
 		}
 		if !known {
 			continue // a deleted topic, or one nobody subscribes to: dropped
 		}
-		pid := sg.cg.start[t] + tp.Partition
-		if sg.held[pid] == pos {
-			return fail(tp, tp.Partition, ErrDuplicateOwned)
+		switch h := topicHeld[p]; {
+		case h == pos:
+			return fail(tp, p, ErrDuplicateOwned)
+		case h >= 0:
+			return fail(tp, p, fmt.Errorf("%w: also held by %q", ErrTargetConflict, g.Members[sg.byPos[h]].ID))
 		}
-		if h := sg.held[pid]; h >= 0 {
-			return fail(tp, tp.Partition, fmt.Errorf("%w: also held by %q", ErrTargetConflict, g.Members[sg.byPos[h]].ID))
-		}
-		sg.held[pid] = pos
-		sg.heldPids = append(sg.heldPids, pid)
+		topicHeld[p] = pos
+		heldPids = append(heldPids, base+p)
 	}
+	sg.heldPids = heldPids
 	return nil
 }
 
@@ -280,4 +294,54 @@ func (sg *serverGroup) assignment() Assignment {
 		a[g.Members[m].ID] = list
 	}
 	return a
+}
+
+// ranges builds the [RangeAssignment] from owner as assignment builds the
+// [Assignment]: a counting pass, then a pass writing each run of
+// partitions of a topic owned by one member at that member's cursor, in
+// Go order of topic names, so every member's ranges come out sorted.
+func (sg *serverGroup) ranges() RangeAssignment {
+	cg := sg.cg
+	g := cg.g
+	goOrder := cg.goOrder()
+	// runs calls f for each run of partitions of topic t with one owner.
+	runs := func(t int32, f func(pos, start, end int32)) {
+		owners := sg.owner[cg.start[t] : cg.start[t]+cg.numParts[t]]
+		for p := 0; p < len(owners); {
+			q := p + 1
+			for q < len(owners) && owners[q] == owners[p] {
+				q++
+			}
+			if owners[p] >= 0 {
+				f(owners[p], int32(p), int32(q))
+			}
+			p = q
+		}
+	}
+	cursor := make([]int32, len(g.Members)+1) // member index => next slot, after the counting pass
+	for _, t := range goOrder {
+		runs(t, func(pos, _, _ int32) { cursor[sg.byPos[pos]+1]++ })
+	}
+	for m := 1; m < len(cursor); m++ {
+		cursor[m] += cursor[m-1]
+	}
+	bounds := slices.Clone(cursor)
+	backing := make([]TopicRange, cursor[len(cursor)-1])
+	ra := RangeAssignment{Topics: make([]string, len(goOrder)), Members: make(map[string][]TopicRange, len(g.Members))}
+	for k, t := range goOrder {
+		ra.Topics[k] = cg.topics[t]
+		runs(t, func(pos, start, end int32) {
+			m := sg.byPos[pos]
+			backing[cursor[m]] = TopicRange{int32(k), start, end}
+			cursor[m]++
+		})
+	}
+	for m := range g.Members {
+		var rs []TopicRange
+		if lo, hi := bounds[m], bounds[m+1]; hi > lo {
+			rs = backing[lo:hi:hi]
+		}
+		ra.Members[g.Members[m].ID] = rs
+	}
+	return ra
 }

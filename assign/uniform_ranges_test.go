@@ -1,0 +1,54 @@
+package assign
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestUniformAssignRanges checks the compact path against the general
+// one: on random groups and on the homogeneous bench shape after a leave,
+// for both Kafka versions, AssignRanges expanded is exactly Assign, every
+// member's ranges are sorted, non-empty and maximal (two ranges of one
+// topic never touch: they would be one run).
+func TestUniformAssignRanges(t *testing.T) {
+	var groups []Group
+	for i := range 300 {
+		groups = append(groups, randomKIP848Group(newTestRand(uint64(i)), "ranges"))
+	}
+	sh := kip848Shapes[0]
+	g := sh.group()
+	fresh, err := Uniform{}.Assign(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups = append(groups, churned(g, fresh, true), churned(g, fresh, false))
+	for i, g := range groups {
+		for _, u := range []Uniform{{}, {Kafka: Kafka40}} {
+			want, err := u.Assign(g)
+			ra, rerr := u.AssignRanges(g)
+			if (err == nil) != (rerr == nil) {
+				t.Fatalf("group %d, %v: Assign error %v, AssignRanges error %v", i, u.Kafka, err, rerr)
+			}
+			if err != nil {
+				continue
+			}
+			if diff := cmp.Diff(want, ra.Assignment()); diff != "" {
+				t.Fatalf("group %d, %v: AssignRanges differs from Assign (-Assign +ranges):\n%s", i, u.Kafka, diff)
+			}
+			for id, rs := range ra.Members {
+				for k, r := range rs {
+					if r.Start >= r.End {
+						t.Fatalf("group %d: %s: empty range %v", i, id, r)
+					}
+					if k > 0 {
+						p := rs[k-1]
+						if p.Topic > r.Topic || p.Topic == r.Topic && p.End >= r.Start {
+							t.Fatalf("group %d: %s: ranges %v then %v are out of order or touch", i, id, p, r)
+						}
+					}
+				}
+			}
+		}
+	}
+}
