@@ -52,3 +52,47 @@ func TestUniformAssignRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestUniformDealFresh checks dealFresh against the general loop over the
+// free list, which runs when held is set, here to "nobody holds
+// anything": on fresh homogeneous random groups and the bench shape, for
+// both Kafka versions, the owners are the same.
+func TestUniformDealFresh(t *testing.T) {
+	var groups []Group
+	for i := range 300 {
+		g := randomKIP848Group(newTestRand(uint64(i)), "fresh")
+		for j := range g.Members {
+			g.Members[j].Owned = nil
+		}
+		groups = append(groups, g)
+	}
+	groups = append(groups, kip848Shapes[0].group())
+	tested := 0
+	for i, g := range groups {
+		for _, v := range []KafkaVersion{Kafka41, Kafka40} {
+			fast, err := compileServer(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !fast.homogeneous {
+				continue
+			}
+			general, _ := compileServer(g)
+			general.held = make([]int32, len(general.owner))
+			for k := range general.held {
+				general.held[k] = -1
+			}
+			errFast, errGeneral := fast.uniformHomogeneous(v), general.uniformHomogeneous(v)
+			if errFast != nil || errGeneral != nil {
+				t.Fatalf("group %d: %v, %v", i, errFast, errGeneral)
+			}
+			if diff := cmp.Diff(general.owner, fast.owner); diff != "" {
+				t.Fatalf("group %d, %v: dealFresh differs from the free list (-general +fast):\n%s", i, v, diff)
+			}
+			tested++
+		}
+	}
+	if tested < 100 {
+		t.Errorf("only %d homogeneous groups tested", tested)
+	}
+}
