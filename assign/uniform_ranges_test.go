@@ -1,6 +1,7 @@
 package assign
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -94,5 +95,45 @@ func TestUniformDealFresh(t *testing.T) {
 	}
 	if tested < 100 {
 		t.Errorf("only %d homogeneous groups tested", tested)
+	}
+}
+
+// TestServerRangeShared checks sharedRanges, the path of groups whose
+// members share one subscription, against the general loop over
+// subscriptions, which a copy of the subscription per member forces
+// (sameSlice then fails): on random groups made homogeneous and on the
+// bench shape, the ranges are the same.
+func TestServerRangeShared(t *testing.T) {
+	var groups []Group
+	for i := range 300 {
+		g := randomKIP848Group(newTestRand(uint64(i)), "shared")
+		for j := range g.Members {
+			g.Members[j].Topics = g.Members[0].Topics
+		}
+		groups = append(groups, g)
+	}
+	groups = append(groups, kip848Shapes[0].group())
+	for i, g := range groups {
+		shared, err := ServerRange{}.AssignRanges(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copied := g
+		copied.Members = slices.Clone(g.Members)
+		for j := range copied.Members {
+			copied.Members[j].Topics = slices.Clone(g.Members[0].Topics)
+		}
+		if len(copied.Members) > 1 {
+			// Not consecutive in member order either, so that compile
+			// cannot share them.
+			copied.Members[0].Topics = append(slices.Clone(g.Members[0].Topics), "not-a-topic")
+		}
+		general, err := ServerRange{}.AssignRanges(copied)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(general, shared); diff != "" {
+			t.Fatalf("group %d: sharedRanges differs from the general loop (-general +shared):\n%s", i, diff)
+		}
 	}
 }
