@@ -26,6 +26,7 @@ func TestConsumerProtocolGolden(t *testing.T) {
 			stdin: `{"topics": {"t": 4}, "topicIds": {"t": "Yp0cT2sWQ7ChA0qyU5Ckdg"}, "members": [{"id": "c0", "topics": ["t"], "owned": {"t": [0, 1, 2, 3]}}, {"id": "c1", "topics": ["t"]}]}`},
 		{name: "migrate_from_range_jsonl", args: append([]string{"migrate", "--members", "3", "--topics", "t1:4,t2:4", "--from", "range", "--format", "jsonl"}, ids...)},
 		{name: "migrate_assumes_range", args: []string{"migrate", "--members", "2", "--topics", "t:3", "--to", "server-range", "--kafka", "4.0"}},
+		{name: "simulate_consumer_all", args: append([]string{"simulate", "--members", "2", "--topics", "t:2", "--leave", "c1", "--protocol", "consumer", "--compare", "all", "--format", "csv"}, ids...)},
 		{name: "bad_protocol", args: []string{"--members", "2", "--topics", "t:2", "--protocol", "kip848"}, status: 2},
 		{name: "bad_topic_id", args: []string{"--members", "2", "--topics", "t:2", "--strategy", "uniform", "--topic-id", "t=short"}, status: 2},
 		{name: "bad_topic_id_reserved", args: []string{"--members", "2", "--topics", "t:2", "--strategy", "uniform", "--topic-id", "t=AAAAAAAAAAAAAAAAAAAAAA"}, status: 2},

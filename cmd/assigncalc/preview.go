@@ -68,12 +68,15 @@ func preview(e *env, c *cli.Context) error {
 	if len(listed) > 1 {
 		strategies = listed
 	}
-	if strings.TrimSpace(c.String("strategy")) == "all" {
+	if mentionsAll([]string{c.String("strategy")}) {
 		strategies = withServerStrategies(listed, consumer)
 	}
 	if c.IsSet("compare") {
 		if strategies, err = parseStrategies("compare", c.StringSlice("compare")); err != nil {
 			return err
+		}
+		if mentionsAll(c.StringSlice("compare")) {
+			strategies = withServerStrategies(strategies, consumer)
 		}
 	}
 	if !slices.ContainsFunc(strategies, func(s assign.Strategy) bool { return s.Name() == detail.Name() }) {

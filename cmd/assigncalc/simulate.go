@@ -106,6 +106,9 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 		if strategies, err = parseStrategies("compare", c.StringSlice("compare")); err != nil {
 			return err
 		}
+		if mentionsAll(c.StringSlice("compare")) {
+			strategies = withServerStrategies(strategies, consumer)
+		}
 	}
 	entry, err := groupFromFlags(e, c)
 	if err != nil {
