@@ -338,23 +338,14 @@ func (sg *serverGroup) ranges() RangeAssignment {
 	cg := sg.cg
 	g := cg.g
 	goOrder := cg.goOrder()
-	// runs calls f for each run of partitions of topic t with one owner.
-	runs := func(t int32, f func(pos, start, end int32)) {
-		owners := sg.owner[cg.start[t] : cg.start[t]+cg.numParts[t]]
-		for p := 0; p < len(owners); {
-			q := p + 1
-			for q < len(owners) && owners[q] == owners[p] {
-				q++
-			}
-			if owners[p] >= 0 {
-				f(owners[p], int32(p), int32(q))
-			}
-			p = q
-		}
-	}
 	cursor := make([]int32, len(g.Members)+1) // member index => next slot, after the counting pass
 	for _, t := range goOrder {
-		runs(t, func(pos, _, _ int32) { cursor[sg.byPos[pos]+1]++ })
+		owners := sg.owner[cg.start[t] : cg.start[t]+cg.numParts[t]]
+		for p := 0; p < len(owners); p = runOf(owners, p) {
+			if pos := owners[p]; pos >= 0 {
+				cursor[sg.byPos[pos]+1]++
+			}
+		}
 	}
 	for m := 1; m < len(cursor); m++ {
 		cursor[m] += cursor[m-1]
@@ -364,11 +355,16 @@ func (sg *serverGroup) ranges() RangeAssignment {
 	ra := RangeAssignment{Topics: make([]string, len(goOrder)), Members: make(map[string][]TopicRange, len(g.Members))}
 	for k, t := range goOrder {
 		ra.Topics[k] = cg.topics[t]
-		runs(t, func(pos, start, end int32) {
-			m := sg.byPos[pos]
-			backing[cursor[m]] = TopicRange{int32(k), start, end}
-			cursor[m]++
-		})
+		owners := sg.owner[cg.start[t] : cg.start[t]+cg.numParts[t]]
+		for p := 0; p < len(owners); {
+			q := runOf(owners, p)
+			if pos := owners[p]; pos >= 0 {
+				m := sg.byPos[pos]
+				backing[cursor[m]] = TopicRange{int32(k), int32(p), int32(q)}
+				cursor[m]++
+			}
+			p = q
+		}
 	}
 	for m := range g.Members {
 		var rs []TopicRange
@@ -378,4 +374,13 @@ func (sg *serverGroup) ranges() RangeAssignment {
 		ra.Members[g.Members[m].ID] = rs
 	}
 	return ra
+}
+
+// runOf returns the end of the run of equal owners that starts at p.
+func runOf(owners []int32, p int) int {
+	q := p + 1
+	for q < len(owners) && owners[q] == owners[p] {
+		q++
+	}
+	return q
 }

@@ -40,9 +40,9 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 		free = make([]int32, 0, len(sg.owner))
 		for _, t := range topics {
 			start := cg.start[t]
-			for pid := start; pid < start+cg.numParts[t]; pid++ {
-				if sg.held[pid] < 0 {
-					free = append(free, pid)
+			for p, h := range sg.held[start : start+cg.numParts[t]] {
+				if h < 0 {
+					free = append(free, start+int32(p))
 				}
 			}
 		}
