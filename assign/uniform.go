@@ -126,6 +126,35 @@ func (Uniform) Protocol() RebalanceProtocol { return ServerAssigned }
 // Assign returns each member's new target assignment, or an
 // [*InputError] for a group Kafka could not hold (see the type's doc).
 func (u Uniform) Assign(g Group) (Assignment, error) {
+	sg, err := u.solve(g)
+	if err != nil {
+		return nil, err
+	}
+	return sg.assignment(), nil
+}
+
+// AssignRanges returns the answer of [Uniform.Assign] as ranges: each run
+// of consecutive partitions of a topic that the target gives one member
+// is one [TopicRange], for callers that encode the answer or count it and
+// need no TopicPartition per partition. Uniform deals contiguous chunks,
+// so there are few runs: about one per member and topic it touches.
+//
+// It skips what dominates Assign on large homogeneous groups, writing a
+// TopicPartition (a string and an int) per partition into memory the
+// garbage collector must scan. On BenchmarkKIP848's uniform-1000x100000
+// leave1, callgrind counts 18.1M instructions per call against Assign's
+// 39.1M, the collector's work left out (GOGC=off); on the fresh group
+// 9.1M against 21.0M. TestUniformAssignRanges checks it against Assign.
+func (u Uniform) AssignRanges(g Group) (RangeAssignment, error) {
+	sg, err := u.solve(g)
+	if err != nil {
+		return RangeAssignment{}, err
+	}
+	return sg.ranges(), nil
+}
+
+// solve computes g's new targets into the serverGroup's owner.
+func (u Uniform) solve(g Group) (*serverGroup, error) {
 	if err := u.Kafka.check(); err != nil {
 		return nil, err
 	}
@@ -141,7 +170,7 @@ func (u Uniform) Assign(g Group) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sg.assignment(), nil
+	return sg, nil
 }
 
 // KafkaVersion selects the Kafka release whose server-side assignor

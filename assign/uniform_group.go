@@ -99,48 +99,96 @@ func compileServer(g Group) (*serverGroup, error) {
 // readTarget checks member m's current target and records it in held
 // and heldPids. after is cg.goSteps' first result: a target listed in
 // sorted order goes from a topic to the next in Go order.
+//
+// Owned is read a run of one topic at a time: the topic is resolved once
+// per run, and a small leaf function (claimRun, whose few variables stay
+// in registers) checks and records the run's partitions. On
+// BenchmarkKIP848's uniform-1000x100000 leave1, whose members hold
+// 100,000 partitions, callgrind counts 20.7M instructions per
+// Uniform.AssignRanges call, against 23.7M when one loop did everything
+// for every partition.
 func (sg *serverGroup) readTarget(pos, m int32, after []int32) error {
-	g := sg.cg.g
+	cg := sg.cg
+	g := cg.g
 	mem := &g.Members[m]
 	fail := func(tp TopicPartition, partition int32, err error) error {
 		return &InputError{Member: mem.ID, Index: int(m), Topic: tp.Topic, Partition: partition, Err: err}
 	}
 	var (
-		last   string
-		t      int32
-		known  bool // t is a topic of cg.topics
-		exists bool // the topic is in the metadata, with n partitions
-		n      int32
+		t     int32
+		known bool // t is a topic of cg.topics
 	)
-	for k, tp := range mem.Owned {
-		if k == 0 || tp.Topic != last {
-			last = tp.Topic
-			if t, known = sg.cg.topicAfter(after, t, known, tp.Topic); known {
-				n, exists = sg.cg.numParts[t], true
-			} else {
-				if _, ok := g.TopicIDs[tp.Topic]; !ok {
-					return fail(tp, -1, ErrNoTopicID)
-				}
-				n, exists = g.Topics[tp.Topic]
+	owned := mem.Owned
+	for k := 0; k < len(owned); {
+		j := runEnd(owned, k)
+		run := owned[k:j]
+		k = j
+		topic := run[0].Topic
+		var n int32
+		exists := true // the topic is in the metadata, with n partitions
+		if t, known = cg.topicAfter(after, t, known, topic); known {
+			n = cg.numParts[t]
+		} else {
+			if _, ok := g.TopicIDs[topic]; !ok {
+				return fail(run[0], -1, ErrNoTopicID)
 			}
-		}
-		if tp.Partition < 0 || exists && tp.Partition >= n {
-			return fail(tp, tp.Partition, ErrTargetOutOfRange)
+			n, exists = g.Topics[topic]
 		}
 		if !known {
-			continue // a deleted topic, or one nobody subscribes to: dropped
+			// A deleted topic, or one nobody subscribes to: dropped, once
+			// its partitions are checked.
+			for _, tp := range run {
+				if tp.Partition < 0 || exists && tp.Partition >= n {
+					return fail(tp, tp.Partition, ErrTargetOutOfRange)
+				}
+			}
+			continue
 		}
-		pid := sg.cg.start[t] + tp.Partition
-		if sg.held[pid] == pos {
+		base := cg.start[t]
+		var bad int
+		sg.heldPids, bad = claimRun(run, sg.held[base:base+n], pos, base, sg.heldPids)
+		if bad < 0 {
+			continue
+		}
+		tp := run[bad]
+		switch h := sg.held[base+max(0, min(tp.Partition, n-1))]; {
+		case tp.Partition < 0 || tp.Partition >= n:
+			return fail(tp, tp.Partition, ErrTargetOutOfRange)
+		case h == pos:
 			return fail(tp, tp.Partition, ErrDuplicateOwned)
-		}
-		if h := sg.held[pid]; h >= 0 {
+		default:
 			return fail(tp, tp.Partition, fmt.Errorf("%w: also held by %q", ErrTargetConflict, g.Members[sg.byPos[h]].ID))
 		}
-		sg.held[pid] = pos
-		sg.heldPids = append(sg.heldPids, pid)
 	}
 	return nil
+}
+
+// runEnd returns the end of the run of partitions of owned[k]'s topic
+// that starts at k.
+func runEnd(owned []TopicPartition, k int) int {
+	topic := owned[k].Topic
+	j := k + 1
+	for j < len(owned) && owned[j].Topic == topic {
+		j++
+	}
+	return j
+}
+
+// claimRun records that pos holds the partitions of run, one topic's,
+// whose entries in held are topicHeld, appending their pids (base + the
+// partition) to pids. It stops at the first partition the topic does not
+// have or that someone (pos included) already holds, and returns its
+// index in run, or -1 when there is none.
+func claimRun(run []TopicPartition, topicHeld []int32, pos, base int32, pids []int32) ([]int32, int) {
+	for i := range run {
+		p := run[i].Partition
+		if uint32(p) >= uint32(len(topicHeld)) || topicHeld[p] >= 0 {
+			return pids, i
+		}
+		topicHeld[p] = pos
+		pids = append(pids, base+p)
+	}
+	return pids, -1
 }
 
 // heldBy returns the pids of member m's current target, in Owned order,
@@ -280,4 +328,59 @@ func (sg *serverGroup) assignment() Assignment {
 		a[g.Members[m].ID] = list
 	}
 	return a
+}
+
+// ranges builds the [RangeAssignment] from owner as assignment builds the
+// [Assignment]: a counting pass, then a pass writing each run of
+// partitions of a topic owned by one member at that member's cursor, in
+// Go order of topic names, so every member's ranges come out sorted.
+func (sg *serverGroup) ranges() RangeAssignment {
+	cg := sg.cg
+	g := cg.g
+	goOrder := cg.goOrder()
+	cursor := make([]int32, len(g.Members)+1) // member index => next slot, after the counting pass
+	for _, t := range goOrder {
+		owners := sg.owner[cg.start[t] : cg.start[t]+cg.numParts[t]]
+		for p := 0; p < len(owners); p = runOf(owners, p) {
+			if pos := owners[p]; pos >= 0 {
+				cursor[sg.byPos[pos]+1]++
+			}
+		}
+	}
+	for m := 1; m < len(cursor); m++ {
+		cursor[m] += cursor[m-1]
+	}
+	bounds := slices.Clone(cursor)
+	backing := make([]TopicRange, cursor[len(cursor)-1])
+	ra := RangeAssignment{Topics: make([]string, len(goOrder)), Members: make(map[string][]TopicRange, len(g.Members))}
+	for k, t := range goOrder {
+		ra.Topics[k] = cg.topics[t]
+		owners := sg.owner[cg.start[t] : cg.start[t]+cg.numParts[t]]
+		for p := 0; p < len(owners); {
+			q := runOf(owners, p)
+			if pos := owners[p]; pos >= 0 {
+				m := sg.byPos[pos]
+				backing[cursor[m]] = TopicRange{int32(k), int32(p), int32(q)}
+				cursor[m]++
+			}
+			p = q
+		}
+	}
+	for m := range g.Members {
+		var rs []TopicRange
+		if lo, hi := bounds[m], bounds[m+1]; hi > lo {
+			rs = backing[lo:hi:hi]
+		}
+		ra.Members[g.Members[m].ID] = rs
+	}
+	return ra
+}
+
+// runOf returns the end of the run of equal owners that starts at p.
+func runOf(owners []int32, p int) int {
+	q := p + 1
+	for q < len(owners) && owners[q] == owners[p] {
+		q++
+	}
+	return q
 }

@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -257,87 +256,13 @@ func movedFrom(g assign.Group, prev, next assign.Assignment) int {
 }
 
 // LowerBound returns a lower bound on the partitions any assignment of g
-// must move away from their claimants, given valid assignments of g seen
-// (by any implementation) as witnesses of how balanced g can be.
-//
-// Write k(m) for the number of partitions member m keeps a claim on
-// ([assign.Owned], partitions of topics m still subscribes to) and N, C
-// for the partitions and members of g. A member that ends with t(m)
-// partitions loses at least max(0, k(m) - t(m)) of its claims.
-//
-// If a witness has a spread of at most 1, every count is floor(N/C) or
-// ceil(N/C), and so is every count of any assignment that is balanced
-// (it minimises the sum of squared counts, whose minimum floor/ceil
-// counts reach). Then t(m) is floor(N/C) for all but N mod C members,
-// which get one more; the bound gives those to the members with the
-// largest k(m), which minimises the sum:
-//
-//	bound = min over such t of sum over m of max(0, k(m) - t(m))
-//
-// With identical subscriptions a balanced assignment reaching it always
-// exists. Otherwise, with u the smallest maximum count among the
-// witnesses, every assignment whose maximum count is at most u has
-// t(m) <= u, and bound = sum over m of max(0, k(m) - u). It is a bound
-// for assignments at least as balanced as the best witness; a less
-// balanced one can move less.
-//
-// g must be valid: LowerBound panics otherwise.
+// must move away from their claimants, for assignments at least as
+// balanced as the best of witnesses: [assign.MoveBound], which states the
+// reasoning. g must be valid: LowerBound panics otherwise.
 func LowerBound(g assign.Group, witnesses []assign.Assignment) int {
-	owned, err := assign.Owned(g)
+	bound, err := assign.MoveBound(g, witnesses...)
 	if err != nil {
 		panic(fmt.Sprintf("workload.LowerBound: %v", err))
-	}
-	keep := make([]int, 0, len(g.Members))
-	n := 0
-	for _, t := range subscribedTopics(g) {
-		n += int(g.Topics[t])
-	}
-	for _, m := range g.Members {
-		subs := make(map[string]bool, len(m.Topics))
-		for _, t := range m.Topics {
-			subs[t] = true
-		}
-		k := 0
-		for _, tp := range owned[m.ID] {
-			if subs[tp.Topic] && tp.Partition >= 0 && tp.Partition < g.Topics[tp.Topic] {
-				k++
-			}
-		}
-		keep = append(keep, k)
-	}
-	c := len(g.Members)
-	if c == 0 {
-		return 0
-	}
-	u := -1
-	tight := false
-	for _, w := range witnesses {
-		lo, hi := Loads(g, w)
-		if hi-lo <= 1 {
-			tight = true
-		}
-		if u < 0 || hi < u {
-			u = hi
-		}
-	}
-	bound := 0
-	if tight {
-		slices.SortFunc(keep, func(a, b int) int { return cmp.Compare(b, a) })
-		q, extra := n/c, n%c
-		for i, k := range keep {
-			t := q
-			if i < extra {
-				t++
-			}
-			bound += max(0, k-t)
-		}
-		return bound
-	}
-	if u < 0 {
-		return 0 // no witness: nothing is known
-	}
-	for _, k := range keep {
-		bound += max(0, k-u)
 	}
 	return bound
 }

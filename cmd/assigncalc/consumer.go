@@ -58,6 +58,20 @@ func withServerStrategies(strategies []assign.Strategy, consumer bool) []assign.
 	return strategies
 }
 
+// mentionsAll reports whether a strategy flag's values (repeatable,
+// comma-separated) name "all", which under the consumer protocol takes
+// the server-side strategies too.
+func mentionsAll(values []string) bool {
+	for _, v := range values {
+		for name := range strings.SplitSeq(v, ",") {
+			if strings.TrimSpace(name) == "all" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // forServer prepares g for the server-side strategies among strategies:
 // sets --kafka's version on them, adds the ids of --topic-id, and derives
 // the ids still missing for the topics of g and those named in also (the

@@ -26,6 +26,7 @@ func TestConsumerProtocolGolden(t *testing.T) {
 			stdin: `{"topics": {"t": 4}, "topicIds": {"t": "Yp0cT2sWQ7ChA0qyU5Ckdg"}, "members": [{"id": "c0", "topics": ["t"], "owned": {"t": [0, 1, 2, 3]}}, {"id": "c1", "topics": ["t"]}]}`},
 		{name: "migrate_from_range_jsonl", args: append([]string{"migrate", "--members", "3", "--topics", "t1:4,t2:4", "--from", "range", "--format", "jsonl"}, ids...)},
 		{name: "migrate_assumes_range", args: []string{"migrate", "--members", "2", "--topics", "t:3", "--to", "server-range", "--kafka", "4.0"}},
+		{name: "simulate_consumer_all", args: append([]string{"simulate", "--members", "2", "--topics", "t:2", "--leave", "c1", "--protocol", "consumer", "--compare", "all", "--format", "csv"}, ids...)},
 		{name: "bad_protocol", args: []string{"--members", "2", "--topics", "t:2", "--protocol", "kip848"}, status: 2},
 		{name: "bad_topic_id", args: []string{"--members", "2", "--topics", "t:2", "--strategy", "uniform", "--topic-id", "t=short"}, status: 2},
 		{name: "bad_topic_id_reserved", args: []string{"--members", "2", "--topics", "t:2", "--strategy", "uniform", "--topic-id", "t=AAAAAAAAAAAAAAAAAAAAAA"}, status: 2},
@@ -103,5 +104,30 @@ func TestMigrateOwned(t *testing.T) {
 	}
 	if r.From != "owned" || r.Moved != 2 {
 		t.Errorf("from %q, moved %d; want owned, 2", r.From, r.Moved)
+	}
+}
+
+// TestPreviewMoveBound: c0 holds all four partitions of t and c1 none.
+// Any balanced answer gives each two, so at least two move, and every
+// strategy here moves exactly two: no strategy is listed beyond the
+// bound. Uniform keeps t-0, t-1 on c0 (TestMigrateOwned) and spreads the
+// one topic as evenly as the totals: UNSPREAD 0 throughout.
+func TestPreviewMoveBound(t *testing.T) {
+	stdout, stderr, status := runCase(cliCase{
+		args:  []string{"--in", "-", "--protocol", "consumer"},
+		stdin: `{"topics": {"t": 4}, "topicIds": {"t": "Yp0cT2sWQ7ChA0qyU5Ckdg"}, "members": [{"id": "c0", "topics": ["t"], "owned": {"t": [0, 1, 2, 3]}, "generation": 1}, {"id": "c1", "topics": ["t"]}]}`,
+	})
+	if status != 0 || stderr != "" {
+		t.Fatalf("exit status %d, stderr %q", status, stderr)
+	}
+	const want = "MOVED: at least 2 for an assignment as balanced as the best above\n"
+	if !strings.Contains(stdout, want) {
+		t.Errorf("preview lacks %q:\n%s", want, stdout)
+	}
+	for _, line := range strings.Split(stdout, "\n")[3:9] { // the six strategies
+		f := strings.Fields(line)
+		if len(f) != 8 || f[6] != "2" || f[7] != "0" {
+			t.Errorf("row %q: want MOVED 2, UNSPREAD 0", line)
+		}
 	}
 }

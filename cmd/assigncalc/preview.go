@@ -21,7 +21,7 @@ const (
 
 func previewFlags() []cli.Flag {
 	return append(append(shapeFlags(),
-		&cli.StringFlag{Name: "strategy", Value: "range", Usage: "detail strategy `NAME` member by member: " + strategyChoices() + "; a list NAME,... (or all) compares those and details the first"},
+		&cli.StringFlag{Name: "strategy", Value: "range", Usage: "detail strategy `NAME` member by member: " + strategyChoices() + ", or the server-side uniform, server-range; a list NAME,... (or all) compares those and details the first"},
 		&cli.StringSliceFlag{Name: "compare", Usage: "compare strategies `NAME,...` (default: all)"},
 		&cli.BoolFlag{Name: "diff", Usage: "list the partitions the first two compared strategies give to different members"},
 		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
@@ -68,12 +68,15 @@ func preview(e *env, c *cli.Context) error {
 	if len(listed) > 1 {
 		strategies = listed
 	}
-	if strings.TrimSpace(c.String("strategy")) == "all" {
+	if mentionsAll([]string{c.String("strategy")}) {
 		strategies = withServerStrategies(listed, consumer)
 	}
 	if c.IsSet("compare") {
 		if strategies, err = parseStrategies("compare", c.StringSlice("compare")); err != nil {
 			return err
+		}
+		if mentionsAll(c.StringSlice("compare")) {
+			strategies = withServerStrategies(strategies, consumer)
 		}
 	}
 	if !slices.ContainsFunc(strategies, func(s assign.Strategy) bool { return s.Name() == detail.Name() }) {
@@ -138,6 +141,12 @@ func preview(e *env, c *cli.Context) error {
 			e.warnf("no replica is on rack %q: its members read every partition from another rack", r)
 		}
 	}
+	// Beside a server-side strategy, how evenly each topic is spread and
+	// how many moves balance needs (uniform balances counts, not topics).
+	server := slices.ContainsFunc(outcomes, func(o outcome) bool { return o.strategy.Protocol() == assign.ServerAssigned })
+	if server {
+		cmpTable.header = append(cmpTable.header, "UNSPREAD")
+	}
 	var chosen outcome
 	var notes []string
 	for _, o := range outcomes {
@@ -145,6 +154,9 @@ func preview(e *env, c *cli.Context) error {
 		row := []string{o.strategy.Name(), itoa(st.Min), itoa(st.Max), itoa(st.Spread), formatStdDev(st.StdDev), itoa(st.Idle)}
 		if owned != nil {
 			row = append(row, itoa(assign.Moved(owned, o.target())))
+		}
+		if server {
+			row = append(row, itoa(len(assign.UnspreadTopics(g, o.target()))))
 		}
 		if racks {
 			total := 0
@@ -163,6 +175,11 @@ func preview(e *env, c *cli.Context) error {
 	}
 	if err := cmpTable.render(w); err != nil {
 		return err
+	}
+	if server {
+		if err := qualityNotes(w, g, owned, outcomes); err != nil {
+			return err
+		}
 	}
 	if c.Bool("diff") {
 		if err := writeDiff(w, outcomes); err != nil {
@@ -356,4 +373,34 @@ func previewCSV(group string, g assign.Group, outcomes []outcome) [][]string {
 		rows = assignmentCSV(rows, group, o.strategy.Name(), g, o.target())
 	}
 	return rows
+}
+
+// qualityNotes explains UNSPREAD and, with previous owners, sets MOVED
+// beside the fewest moves an assignment as balanced as the best compared
+// one needs ([assign.MoveBound]).
+func qualityNotes(w io.Writer, g assign.Group, owned assign.Assignment, outcomes []outcome) error {
+	fmt.Fprintln(w, "UNSPREAD: topics two of whose subscribers hold numbers of its partitions differing by more than one")
+	if owned == nil {
+		return nil
+	}
+	var witnesses []assign.Assignment
+	for _, o := range outcomes {
+		witnesses = append(witnesses, o.target())
+	}
+	bound, err := assign.MoveBound(g, witnesses...)
+	if err != nil {
+		return err
+	}
+	var over []string
+	for _, o := range outcomes {
+		if n := assign.Moved(owned, o.target()); n > bound {
+			over = append(over, fmt.Sprintf("%s %d", o.strategy.Name(), n-bound))
+		}
+	}
+	line := fmt.Sprintf("MOVED: at least %d for an assignment as balanced as the best above", bound)
+	if len(over) > 0 {
+		line += "; beyond it: " + strings.Join(over, ", ")
+	}
+	_, err = fmt.Fprintln(w, line)
+	return err
 }

@@ -52,7 +52,7 @@ func simulateCommand(e *env) *cli.Command {
 		flag("restart", "member `ID` (or group.instance.id) restarts: a static member rejoins without a rebalance; a dynamic one leaves and rejoins with a new member.id (ID-r1)"),
 		&cli.BoolFlag{Name: "keep-member-id", Usage: "a restarted dynamic member keeps its member.id (a real consumer gets a new one)"},
 		&cli.BoolFlag{Name: "moves", Usage: "list, per step and strategy, each partition that changed owner and why"},
-		&cli.StringSliceFlag{Name: "compare", Aliases: []string{"strategy"}, Usage: "simulate strategies `NAME,...` or all (default: all)"},
+		&cli.StringSliceFlag{Name: "compare", Aliases: []string{"strategy"}, Usage: "simulate strategies `NAME,...` or all (default: all: the classic strategies, and with --protocol consumer uniform and server-range)"},
 		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
 	)
 	flags = append(flags, consumerFlags()...)
@@ -105,6 +105,9 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	if c.IsSet("compare") {
 		if strategies, err = parseStrategies("compare", c.StringSlice("compare")); err != nil {
 			return err
+		}
+		if mentionsAll(c.StringSlice("compare")) {
+			strategies = withServerStrategies(strategies, consumer)
 		}
 	}
 	entry, err := groupFromFlags(e, c)

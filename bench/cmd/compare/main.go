@@ -2,7 +2,10 @@
 // of every strategy (ours and the Go peers franz-go, sarama and kafka-go)
 // on the workloads of bench/workload: validity, partitions per member,
 // balance, partitions moved after churn against a lower bound, and for
-// cooperative-sticky what the first round withholds.
+// cooperative-sticky what the first round withholds; then, per shape,
+// KIP-848's uniform (Kafka 4.1) beside our sticky on the same groups:
+// where uniform moves more than the lower bound, and the topics it
+// leaves unspread.
 //
 // Usage, from bench/:
 //
@@ -44,6 +47,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	shapes := fs.String("shapes", "", "run only the specs whose name matches `REGEXP`")
 	strategies := fs.String("strategies", "", "comma-separated `LIST` of strategies (default all)")
 	skip := fs.String("skip", workload.SlowPeers, "skip `IMPL/STRATEGY@SPEC,...` (peers too slow to wait for); empty runs all")
+	kip848 := fs.Bool("kip848", true, "after each shape's table, Kafka's server-side uniform beside our sticky on the same groups: moves against the lower bound, topics left unspread")
 	bench := fs.String("bench", "", "instead, print tables of the benchmark output in `FILE` (- for stdin): medians, ratios to ours, targets")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -90,6 +94,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		table(w, spec, rows, skips)
+		if *kip848 {
+			fmt.Fprintf(stderr, "%s: %s: uniform beside sticky ...\n", time.Now().Format(time.TimeOnly), spec.Name())
+			if err := kip848Table(w, spec); err != nil {
+				return err
+			}
+		}
 		w.Flush()
 	}
 	return nil

@@ -1,0 +1,139 @@
+package assign
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestUniformAssignRanges checks the compact path against the general
+// one: on random groups and on the homogeneous bench shape after a leave,
+// for both Kafka versions, AssignRanges expanded is exactly Assign, every
+// member's ranges are sorted, non-empty and maximal (two ranges of one
+// topic never touch: they would be one run).
+func TestUniformAssignRanges(t *testing.T) {
+	var groups []Group
+	for i := range 300 {
+		groups = append(groups, randomKIP848Group(newTestRand(uint64(i)), "ranges"))
+	}
+	sh := kip848Shapes[0]
+	g := sh.group()
+	fresh, err := Uniform{}.Assign(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups = append(groups, churned(g, fresh, true), churned(g, fresh, false))
+	for i, g := range groups {
+		for _, u := range []Uniform{{}, {Kafka: Kafka40}} {
+			want, err := u.Assign(g)
+			ra, rerr := u.AssignRanges(g)
+			if (err == nil) != (rerr == nil) {
+				t.Fatalf("group %d, %v: Assign error %v, AssignRanges error %v", i, u.Kafka, err, rerr)
+			}
+			if err != nil {
+				continue
+			}
+			if diff := cmp.Diff(want, ra.Assignment()); diff != "" {
+				t.Fatalf("group %d, %v: AssignRanges differs from Assign (-Assign +ranges):\n%s", i, u.Kafka, diff)
+			}
+			for id, rs := range ra.Members {
+				for k, r := range rs {
+					if r.Start >= r.End {
+						t.Fatalf("group %d: %s: empty range %v", i, id, r)
+					}
+					if k > 0 {
+						p := rs[k-1]
+						if p.Topic > r.Topic || p.Topic == r.Topic && p.End >= r.Start {
+							t.Fatalf("group %d: %s: ranges %v then %v are out of order or touch", i, id, p, r)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestUniformDealFresh checks dealFresh against the general loop over the
+// free list, which runs when held is set, here to "nobody holds
+// anything": on fresh homogeneous random groups and the bench shape, for
+// both Kafka versions, the owners are the same.
+func TestUniformDealFresh(t *testing.T) {
+	var groups []Group
+	for i := range 300 {
+		g := randomKIP848Group(newTestRand(uint64(i)), "fresh")
+		for j := range g.Members {
+			g.Members[j].Owned = nil
+		}
+		groups = append(groups, g)
+	}
+	groups = append(groups, kip848Shapes[0].group())
+	tested := 0
+	for i, g := range groups {
+		for _, v := range []KafkaVersion{Kafka41, Kafka40} {
+			fast, err := compileServer(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !fast.homogeneous {
+				continue
+			}
+			general, _ := compileServer(g)
+			general.held = make([]int32, len(general.owner))
+			for k := range general.held {
+				general.held[k] = -1
+			}
+			errFast, errGeneral := fast.uniformHomogeneous(v), general.uniformHomogeneous(v)
+			if errFast != nil || errGeneral != nil {
+				t.Fatalf("group %d: %v, %v", i, errFast, errGeneral)
+			}
+			if diff := cmp.Diff(general.owner, fast.owner); diff != "" {
+				t.Fatalf("group %d, %v: dealFresh differs from the free list (-general +fast):\n%s", i, v, diff)
+			}
+			tested++
+		}
+	}
+	if tested < 100 {
+		t.Errorf("only %d homogeneous groups tested", tested)
+	}
+}
+
+// TestServerRangeShared checks sharedRanges, the path of groups whose
+// members share one subscription, against the general loop over
+// subscriptions, which a copy of the subscription per member forces
+// (sameSlice then fails): on random groups made homogeneous and on the
+// bench shape, the ranges are the same.
+func TestServerRangeShared(t *testing.T) {
+	var groups []Group
+	for i := range 300 {
+		g := randomKIP848Group(newTestRand(uint64(i)), "shared")
+		for j := range g.Members {
+			g.Members[j].Topics = g.Members[0].Topics
+		}
+		groups = append(groups, g)
+	}
+	groups = append(groups, kip848Shapes[0].group())
+	for i, g := range groups {
+		shared, err := ServerRange{}.AssignRanges(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copied := g
+		copied.Members = slices.Clone(g.Members)
+		for j := range copied.Members {
+			copied.Members[j].Topics = slices.Clone(g.Members[0].Topics)
+		}
+		if len(copied.Members) > 1 {
+			// Not consecutive in member order either, so that compile
+			// cannot share them.
+			copied.Members[0].Topics = append(slices.Clone(g.Members[0].Topics), "not-a-topic")
+		}
+		general, err := ServerRange{}.AssignRanges(copied)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(general, shared); diff != "" {
+			t.Fatalf("group %d: sharedRanges differs from the general loop (-general +shared):\n%s", i, diff)
+		}
+	}
+}
