@@ -72,11 +72,12 @@
 // (group.consumer.session.timeout.ms). A rebalance, here, runs from an
 // epoch bump until every member has reached its target.
 //
-// KIP-848's server-side "uniform" assignor is not in package assign yet.
-// Until it is, the target is [assign.Sticky]'s answer for the members,
-// each claiming its current target: balanced and sticky, as uniform is,
-// but not its exact choices. A scenario may name another strategy to
-// stand in for the server-side assignor (Range for "range").
+// The target is the server-side assignor's answer for the members, each
+// claiming its current target: [assign.Uniform] (Kafka 4.1's, the
+// broker's default) unless the scenario names another, such as
+// [assign.ServerRange] or a classic strategy standing in for one (Range
+// for "range"). The server-side assignors depend on topic ids:
+// [Scenario.TopicIDs], or ids derived from the names.
 //
 // # Simplifications
 //

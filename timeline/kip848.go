@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/internal/groupfile"
 )
 
 // This file is the consumer protocol of KIP-848: no join or sync phase;
@@ -154,6 +155,10 @@ func (k *kip848) group() assign.Group {
 			}
 			g.Members = append(g.Members, assign.Member{ID: id, InstanceID: m.InstanceID, Topics: m.Topics, Owned: m.target, Generation: gen})
 		}
+	}
+	if k.sc.Strategy.Protocol() == assign.ServerAssigned {
+		g.TopicIDs = k.sc.TopicIDs
+		g, _ = groupfile.DeriveTopicIDs(g)
 	}
 	return g
 }

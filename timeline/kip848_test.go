@@ -1,11 +1,13 @@
 package timeline_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/assigncalc/assigncalc/timeline"
 )
 
@@ -84,5 +86,56 @@ func TestKIP848HandWorked(t *testing.T) {
 				t.Errorf("Simulate mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestKIP848UniformIsTheDefault: under the consumer protocol with no
+// strategy, the target (here the stable start's) is assign.Uniform's (Kafka 4.1) for the group
+// with its topics' ids (given, or derived from the names), not a stand-in's:
+// on this group Uniform and Sticky answer differently.
+func TestKIP848UniformIsTheDefault(t *testing.T) {
+	both := func(id string) timeline.Member {
+		m := member(id)
+		m.Topics = []string{"t", "u"}
+		return m
+	}
+	topics := map[string]int32{"t": 4, "u": 2}
+	given := map[string]assign.TopicID{"t": {1}, "u": {2}}
+	for _, ids := range []map[string]assign.TopicID{nil, given} {
+		sc := timeline.Scenario{
+			Members: []timeline.Member{both("c0"), both("c1"), both("c2")},
+			Topics:  topics, TopicIDs: ids, Protocol: timeline.Consumer, Broker: &kipBroker,
+		}
+		tl, err := timeline.Simulate(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := assign.Group{Topics: topics, TopicIDs: ids}
+		for _, m := range sc.Members {
+			g.Members = append(g.Members, assign.Member{ID: m.ID, Topics: m.Topics})
+		}
+		g, _ = groupfile.DeriveTopicIDs(g)
+		want, err := assign.Uniform{}.Assign(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sticky, err := assign.Sticky{}.Assign(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tl.Strategy != "uniform" {
+			t.Errorf("ids %v: strategy %q, want uniform", ids, tl.Strategy)
+		}
+		for _, a := range []assign.Assignment{want, sticky} {
+			for _, ps := range a {
+				slices.SortFunc(ps, assign.TopicPartition.Compare)
+			}
+		}
+		if diff := cmp.Diff(want, tl.Final); diff != "" {
+			t.Errorf("ids %v: final assignment is not Uniform's (-want +got):\n%s", ids, diff)
+		}
+		if cmp.Equal(sticky, tl.Final) {
+			t.Errorf("ids %v: Sticky answers as Uniform does; the test cannot tell them apart", ids)
+		}
 	}
 }

@@ -25,7 +25,7 @@ var setups = []setup{
 	{timeline.Classic, assign.CooperativeSticky{}},
 	{timeline.Classic, assign.Range{}},
 	{timeline.Classic, assign.Sticky{}},
-	{timeline.Consumer, nil}, // the stand-in for uniform
+	{timeline.Consumer, nil}, // uniform, the default
 	{timeline.Consumer, assign.Range{}},
 }
 
@@ -171,7 +171,7 @@ func liveAtEnd(sc timeline.Scenario) map[string]bool {
 
 func forEachSetup(t *testing.T, prop func(t *rapid.T, sc timeline.Scenario, tl *timeline.Timeline)) {
 	for _, s := range setups {
-		name := s.protocol.String() + "/uniform-stand-in"
+		name := s.protocol.String() + "/uniform"
 		if s.strategy != nil {
 			name = s.protocol.String() + "/" + s.strategy.Name()
 		}

@@ -161,12 +161,19 @@ type Scenario struct {
 	Protocol Protocol
 
 	// Strategy assigns the partitions. Under Classic it is the strategy of
-	// every member, run by the leader. Under Consumer it stands in for the
-	// server-side assignor: the target assignment is its answer (for a
-	// cooperative strategy, its target, which is Sticky's); nil means
-	// [assign.Sticky], the stand-in this package uses for KIP-848's
-	// "uniform" assignor until the library implements it.
+	// every member, run by the leader. Under Consumer it is the
+	// server-side assignor: nil means [assign.Uniform] (Kafka 4.1's
+	// default, group.consumer.assignors' first entry); [assign.ServerRange]
+	// is Kafka's other; a classic strategy stands in for one (for a
+	// cooperative strategy, its target, which is Sticky's).
 	Strategy assign.Strategy
+
+	// TopicIDs gives the topics' Kafka ids, which the server-side
+	// assignors' answers depend on. A topic it leaves out gets an id
+	// derived from its name (internal/groupfile's DeriveTopicIDs), so a
+	// timeline with derived ids is exact only for a cluster whose topics
+	// have those ids. Only the server-side assignors read it.
+	TopicIDs map[string]assign.TopicID
 
 	// Broker is the coordinator's configuration; nil means [DefaultBroker].
 	Broker *Broker
@@ -216,8 +223,13 @@ func normalize(sc Scenario) (*normalized, error) {
 	if sc.Protocol == Classic && sc.Strategy == nil {
 		return nil, invalidf("the classic protocol needs a strategy")
 	}
-	if sc.Protocol == Consumer && (sc.Strategy == nil || sc.Strategy.Protocol() == assign.Cooperative) {
-		n.Strategy = assign.Sticky{}
+	if sc.Protocol == Consumer {
+		switch {
+		case sc.Strategy == nil:
+			n.Strategy = assign.Uniform{}
+		case sc.Strategy.Protocol() == assign.Cooperative:
+			n.Strategy = assign.Sticky{}
+		}
 	}
 	b := n.broker
 	if b.InitialRebalanceDelay < 0 || b.ConsumerSessionTimeout <= 0 || b.ConsumerHeartbeatInterval <= 0 {

@@ -11,7 +11,7 @@ import (
 // Timeline is what [Simulate] returns: the rebalances, the steps that
 // mattered, each partition's owners over time, and a summary.
 type Timeline struct {
-	Strategy string   // the strategy's Kafka name (under Consumer, the assignor stand-in's)
+	Strategy string   // the strategy's Kafka name (under Consumer, the server-side assignor's or its stand-in's)
 	Protocol Protocol // the group protocol
 	End      int64    // the time the timeline ends; open intervals are closed here
 

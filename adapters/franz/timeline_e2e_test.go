@@ -84,7 +84,8 @@ var tlKgoCoop = tlBalancer{"kgo/cooperative-sticky", func() kgo.GroupBalancer { 
 var tlKgoRange = tlBalancer{"kgo/range", func() kgo.GroupBalancer { return kgo.RangeBalancer() }, assign.Range{}, timeline.Classic}
 
 // tlKIP848 is the consumer protocol: kfake's server-side uniform assignor,
-// for which the model's stand-in (sticky's target) assigns.
+// which the model answers with assign.Uniform (a nil strategy). kfake's
+// topic ids are its own, but over the one topic t they change nothing.
 var tlKIP848 = tlBalancer{"kip848/uniform", func() kgo.GroupBalancer { return kgo.CooperativeStickyBalancer() }, nil, timeline.Consumer}
 
 // tlGroup is a group under test: its cluster, its consumers, and who

@@ -24,7 +24,7 @@ func timelineCommand(e *env) *cli.Command {
 		return &cli.GenericFlag{Name: kind, Usage: usage, Value: &changeFlag{kind: kind, changes: &events}, DefaultText: placeholder}
 	}
 	flags := append(shapeFlags(),
-		&cli.StringSliceFlag{Name: "strategy", Usage: "compare strategies `NAME,...` side by side (default: range,cooperative-sticky; with --protocol consumer: uniform, whose stand-in is sticky's target)"},
+		&cli.StringSliceFlag{Name: "strategy", Usage: "compare strategies `NAME,...` side by side (default: range,cooperative-sticky; with --protocol consumer: uniform; under it uniform and server-range are the coordinator's assignors, a classic strategy stands in for one)"},
 		&cli.StringFlag{Name: "protocol", Value: "classic", Usage: "group.protocol `NAME`: classic or consumer (KIP-848)"},
 		&cli.StringFlag{Name: "session-timeout", Value: "45s", Usage: "session.timeout.ms as a `DURATION` (classic)"},
 		&cli.StringFlag{Name: "heartbeat-interval", Value: "3s", Usage: "heartbeat.interval.ms as a `DURATION` (classic)"},
@@ -49,6 +49,7 @@ func timelineCommand(e *env) *cli.Command {
 		&cli.BoolFlag{Name: "steps", Usage: "also list, per strategy, every step that mattered (table format)"},
 		&cli.StringFlag{Name: "svg", Usage: "also draw the timelines into `FILE` as SVG"},
 	)
+	flags = append(flags, serverFlags()...)
 	return &cli.Command{
 		Name:      "timeline",
 		Usage:     "predict when rebalances start, how long they last and how long partitions go unconsumed",
@@ -80,7 +81,7 @@ func runTimeline(e *env, c *cli.Context, events []change) error {
 	if err != nil {
 		return err
 	}
-	strategies, err := timelineStrategies(c, base.Protocol)
+	strategies, err := timelineStrategies(e, c, &base)
 	if err != nil {
 		return err
 	}
@@ -118,33 +119,36 @@ func runTimeline(e *env, c *cli.Context, events []change) error {
 	return rw.close()
 }
 
-// timelineStrategies reads --strategy. Under the consumer protocol,
-// "uniform" (the default) is nil: the timeline package's stand-in.
-func timelineStrategies(c *cli.Context, p timeline.Protocol) ([]assign.Strategy, error) {
+// timelineStrategies reads --strategy and, for the server-side
+// assignors, --kafka and --topic-id (the ids go into sc).
+func timelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario) ([]assign.Strategy, error) {
 	names := c.StringSlice("strategy")
 	if len(names) == 0 {
 		names = []string{"range,cooperative-sticky"}
-		if p == timeline.Consumer {
+		if sc.Protocol == timeline.Consumer {
 			names = []string{"uniform"}
 		}
 	}
-	var out []assign.Strategy
-	for _, v := range names {
-		for name := range strings.SplitSeq(v, ",") {
-			if strings.TrimSpace(name) == "uniform" {
-				if p != timeline.Consumer {
-					return nil, usagef("--strategy uniform: the server-side assignor needs --protocol consumer")
-				}
-				out = append(out, nil)
-				continue
-			}
-			ss, err := parseStrategies("strategy", []string{name})
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, ss...)
+	out, err := parseStrategies("strategy", names)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range out {
+		if s.Protocol() == assign.ServerAssigned && sc.Protocol != timeline.Consumer {
+			return nil, usagef("--strategy %s: the server-side assignor needs --protocol consumer", s.Name())
 		}
 	}
+	var grown []string // topics a --grow may create: they need ids too
+	for _, ev := range sc.Events {
+		if ev.Kind == timeline.Grow {
+			grown = append(grown, ev.Topic)
+		}
+	}
+	g, err := forServer(e, c, assign.Group{Topics: sc.Topics}, out, grown)
+	if err != nil {
+		return nil, err
+	}
+	sc.TopicIDs = g.TopicIDs
 	return out, nil
 }
 
