@@ -117,6 +117,11 @@ func (b *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topi
 			GenerationID:    meta.GenerationID,
 			RackID:          meta.RackID,
 		}
+		if meta.Version < 2 {
+			// sarama leaves GenerationID 0 below v2; 0 would be a
+			// generation, and written as v2 (wire never drops a field).
+			sub.GenerationID = wire.DefaultGeneration
+		}
 		enc, err := sub.MarshalBinary()
 		if err != nil {
 			return nil, fmt.Errorf("sarama: member %q: %w", id, err)

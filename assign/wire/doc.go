@@ -24,8 +24,9 @@
 // A message that declares a version above the highest one this package
 // knows is read as the highest known one, and the bytes after its fields
 // are ignored: Kafka's rule for the consumer protocol, which only appends
-// fields. Encoders write the Version of the message, AutoVersion for the
-// lowest version that carries every field set.
+// fields. Encoders write the Version of the message, raised to the lowest
+// version that carries every field set: no encoder drops a field that is
+// set, and the zero value (or AutoVersion) writes that lowest version.
 //
 // # Hostile input
 //
