@@ -114,17 +114,27 @@ func NextSubscription(protocol string, topics []string, assigned []assign.TopicP
 
 // Lead does a group leader's whole round without I/O: it reads the
 // JoinGroup members with [GroupFromJoin] for strategy s, assigns them with
-// s, and encodes the result with [SyncGroupAssignments] at
-// MaxAssignmentVersion, as Kafka's Java leader does. The result maps every
-// member ID to its SyncGroup assignment bytes.
+// [assign.AssignPacked], and encodes the result with [SyncGroupPacked] at
+// MaxAssignmentVersion, as Kafka's Java leader does: the same bytes as
+// [SyncGroupAssignments] of s.Assign, without building the
+// [assign.Assignment]. The result maps every member ID to its SyncGroup
+// assignment bytes, which share one array.
 func Lead(s assign.Strategy, members []JoinMember, partitions map[string]int32, partitionRacks map[string][][]string) (map[string][]byte, error) {
 	g, err := GroupFromJoin(s.Name(), members, partitions, partitionRacks)
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.Assign(g)
+	p, err := assign.AssignPacked(s, g)
 	if err != nil {
 		return nil, err
 	}
-	return SyncGroupAssignments(a, MaxAssignmentVersion)
+	enc, err := SyncGroupPacked(p, MaxAssignmentVersion)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]byte, len(enc))
+	for i, b := range enc {
+		out[p.MemberID(i)] = b
+	}
+	return out, nil
 }

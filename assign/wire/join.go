@@ -41,8 +41,8 @@ import (
 //
 // Topic names are interned against partitions: a name the metadata holds
 // is the metadata's own string (the map's key), so decoding allocates no
-// string per topic per member; only names the metadata lacks get a string
-// of their own. A member whose subscription's bytes equal the member's
+// string per topic per member; a name the metadata lacks (all of them when
+// partitions is nil) gets one string, shared by every member naming it. A member whose subscription's bytes equal the member's
 // before it shares that member's Topics slice (as clients that subscribe
 // alike send them). Every member's Topics and Owned lie in one array per
 // group each; Owned takes 24 bytes per 4-byte partition on the wire, and
@@ -81,8 +81,9 @@ func GroupFromJoin(protocol string, members []JoinMember, partitions map[string]
 // topicTable interns topic names against the leader's metadata: the names
 // in Go order, the strings being the keys of the metadata map.
 type topicTable struct {
-	names []string         // Go order
-	index map[string]int32 // name => position in names
+	names []string          // Go order
+	index map[string]int32  // name => position in names
+	extra map[string]string // names not in the metadata, interned as they come; nil until one does
 }
 
 func newTopicTable(partitions map[string]int32) *topicTable {
@@ -98,8 +99,10 @@ func newTopicTable(partitions map[string]int32) *topicTable {
 	return &topicTable{names: names, index: index}
 }
 
-// intern returns the metadata's string for the topic named b, or a new
-// string when the metadata has no such topic. It tries *guess first, the
+// intern returns the metadata's string for the topic named b, or, when
+// the metadata has no such topic, the string made for the first such name
+// (so a leader that does not know the metadata yet, as franz-go's, still
+// gets one string per name, not per member). It tries *guess first, the
 // position after the name found before: Kafka's clients sort
 // subscriptions and owned partitions, so a sorted list costs a comparison
 // of bytes per name and no hashing.
@@ -112,7 +115,15 @@ func (tt *topicTable) intern(b []byte, guess *int32) string {
 		*guess = k + 1
 		return tt.names[k]
 	}
-	return string(b)
+	if name, ok := tt.extra[string(b)]; ok {
+		return name
+	}
+	if tt.extra == nil {
+		tt.extra = make(map[string]string)
+	}
+	name := string(b)
+	tt.extra[name] = name
+	return name
 }
 
 // joinDecoder reads JoinGroup members' subscriptions into one array of

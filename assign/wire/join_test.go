@@ -207,3 +207,28 @@ func TestGroupFromJoinHugeCountAllocatesNothing(t *testing.T) {
 }
 
 func unsafeStringData(s string) *byte { return unsafe.StringData(s) }
+
+// TestGroupFromJoinInternsWithoutMetadata: a leader that decodes before it
+// has the metadata (franz-go's MemberBalancer) still gets one string per
+// topic name, shared by the members.
+func TestGroupFromJoinInternsWithoutMetadata(t *testing.T) {
+	var members []JoinMember
+	for i := range 3 {
+		topics := []string{"orders", "payments"}
+		if i == 1 {
+			topics = []string{"orders"}
+		}
+		b, err := Subscription{Topics: topics, GenerationID: DefaultGeneration}.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		members = append(members, JoinMember{MemberID: string(rune('a' + i)), Metadata: b})
+	}
+	g, err := GroupFromJoin("range", members, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unsafeStringData(g.Members[0].Topics[0]) != unsafeStringData(g.Members[1].Topics[0]) || unsafeStringData(g.Members[0].Topics[0]) != unsafeStringData(g.Members[2].Topics[0]) {
+		t.Errorf("members name \"orders\" with different strings")
+	}
+}
