@@ -42,13 +42,15 @@ import (
 // Topic names are interned against partitions: a name the metadata holds
 // is the metadata's own string (the map's key), so decoding allocates no
 // string per topic per member; a name the metadata lacks (all of them when
-// partitions is nil) gets one string, shared by every member naming it. A member whose subscription's bytes equal the member's
-// before it shares that member's Topics slice (as clients that subscribe
-// alike send them). Every member's Topics and Owned lie in one array per
-// group each; Owned takes 24 bytes per 4-byte partition on the wire, and
-// every length is checked against the bytes before anything is allocated,
-// so memory stays a small multiple of the members' metadata. Members that
-// share a slice must not modify it.
+// partitions is nil) gets one string, shared by every member naming it. A
+// member whose subscription's bytes equal the member's before it shares
+// that member's Topics slice (as clients that subscribe alike send them).
+// Every member's Topics and Owned lie in a few arrays for the whole group
+// (arrays that double in size: O(log n) allocations, nothing copied);
+// Owned takes 24 bytes per 4-byte partition on the wire, and every length
+// is checked against the bytes before anything is allocated, so memory
+// stays a small multiple of the members' metadata. Members that share a
+// slice must not modify it.
 func GroupFromJoin(protocol string, members []JoinMember, partitions map[string]int32, partitionRacks map[string][][]string) (assign.Group, error) {
 	d := newJoinDecoder(protocol, partitions, len(members))
 	for i, jm := range members {
@@ -65,14 +67,9 @@ func GroupFromJoin(protocol string, members []JoinMember, partitions map[string]
 		dm := &d.members[i]
 		m := &g.Members[i]
 		m.ID, m.InstanceID, m.Rack, m.Generation = jm.MemberID, jm.InstanceID, dm.rack, dm.generation
-		switch {
-		case dm.shared:
+		m.Topics, m.Owned = dm.topics, dm.owned
+		if dm.shared {
 			m.Topics = g.Members[i-1].Topics
-		case dm.topicsEnd > dm.topicsStart:
-			m.Topics = d.topics[dm.topicsStart:dm.topicsEnd:dm.topicsEnd]
-		}
-		if dm.ownedEnd > dm.ownedStart {
-			m.Owned = d.owned[dm.ownedStart:dm.ownedEnd:dm.ownedEnd]
 		}
 	}
 	return g, nil
@@ -99,17 +96,24 @@ func newTopicTable(partitions map[string]int32) *topicTable {
 	return &topicTable{names: names, index: index}
 }
 
+// guesses is how many names after the one found before intern compares
+// before it hashes: members that subscribe to most topics, not all, skip
+// a few between two of theirs.
+const guesses = 4
+
 // intern returns the metadata's string for the topic named b, or, when
 // the metadata has no such topic, the string made for the first such name
 // (so a leader that does not know the metadata yet, as franz-go's, still
-// gets one string per name, not per member). It tries *guess first, the
-// position after the name found before: Kafka's clients sort
-// subscriptions and owned partitions, so a sorted list costs a comparison
-// of bytes per name and no hashing.
+// gets one string per name, not per member). It tries the guesses names from
+// *guess first, the position after the name found before: Kafka's clients
+// sort subscriptions and owned partitions, so a sorted list costs a few
+// comparisons of bytes per name (most end at the length) and no hashing.
 func (tt *topicTable) intern(b []byte, guess *int32) string {
-	if k := *guess; k < int32(len(tt.names)) && tt.names[k] == string(b) {
-		*guess = k + 1
-		return tt.names[k]
+	for k := *guess; k < min(*guess+guesses, int32(len(tt.names))); k++ {
+		if tt.names[k] == string(b) {
+			*guess = k + 1
+			return tt.names[k]
+		}
 	}
 	if k, ok := tt.index[string(b)]; ok {
 		*guess = k + 1
@@ -126,27 +130,56 @@ func (tt *topicTable) intern(b []byte, guess *int32) string {
 	return name
 }
 
-// joinDecoder reads JoinGroup members' subscriptions into one array of
-// topic names and one of owned partitions for the whole group.
+// joinDecoder reads JoinGroup members' subscriptions into a few arrays
+// of topic names and of owned partitions for the whole group.
 type joinDecoder struct {
 	protocol string
 	names    *topicTable
 	racks    map[string]string // rack names seen, interned
 
-	topics  []string
-	owned   []assign.TopicPartition
+	topics  arena[string]
+	owned   arena[assign.TopicPartition]
 	members []decodedMember
 
 	lastTopics []byte // the previous member's topics array, as bytes
 }
 
-// decodedMember is one member's part of the decoder's arrays.
+// decodedMember is what the decoder keeps of one member.
 type decodedMember struct {
-	topicsStart, topicsEnd int
-	shared                 bool // Topics are the previous member's
-	ownedStart, ownedEnd   int
-	generation             int32
-	rack                   string
+	topics     []string
+	shared     bool // Topics are the previous member's
+	owned      []assign.TopicPartition
+	generation int32
+	rack       string
+}
+
+// arena hands out slices of a few arrays that double in size, so that
+// filling it never copies what it holds and takes at most about twice
+// the room of what it holds, in O(log n) allocations.
+type arena[T any] struct {
+	free []T // the unused rest of the current array
+	size int // length of the current array
+}
+
+// room returns an empty slice with room for n elements after what the
+// arena holds.
+func (a *arena[T]) room(n int) []T {
+	if len(a.free) < n {
+		a.size = max(n, 2*a.size, 64)
+		a.free = make([]T, a.size)
+	}
+	return a.free[:0:n]
+}
+
+// keep takes the first n elements of the last room into the arena and
+// returns them, or nil when n is 0.
+func (a *arena[T]) keep(n int) []T {
+	if n == 0 {
+		return nil
+	}
+	s := a.free[:n:n]
+	a.free = a.free[n:]
+	return s
 }
 
 func newJoinDecoder(protocol string, partitions map[string]int32, members int) *joinDecoder {
@@ -188,15 +221,14 @@ func (d *joinDecoder) member(i int, b []byte) error {
 	if raw := b[at:r.off]; i > 0 && d.lastTopics != nil && bytes.Equal(raw, d.lastTopics) {
 		dm.shared = true
 	} else {
-		dm.topicsStart = len(d.topics)
-		d.topics = slices.Grow(d.topics, n)
+		topics := d.topics.room(n)
 		guess := int32(0)
 		for p := 4; p < len(raw); {
 			l := int(binary.BigEndian.Uint16(raw[p:]))
-			d.topics = append(d.topics, d.names.intern(raw[p+2:p+2+l], &guess))
+			topics = append(topics, d.names.intern(raw[p+2:p+2+l], &guess))
 			p += 2 + l
 		}
-		dm.topicsEnd = len(d.topics)
+		dm.topics = d.topics.keep(len(topics))
 		d.lastTopics = raw
 	}
 
@@ -227,17 +259,17 @@ func (d *joinDecoder) member(i int, b []byte) error {
 		}
 	}
 
-	dm.ownedStart = len(d.owned)
+	var owned []assign.TopicPartition
 	switch d.protocol {
 	case "range", "roundrobin":
 	case "sticky":
 		if len(userData) > 0 {
-			d.stickyUserData(dm, userData)
+			owned = d.stickyUserData(dm, userData)
 			// Unreadable user data: Kafka ignores the previous
 			// assignment (StickyAssignor.deserializeTopicPartitionAssignment).
 		}
 	case "cooperative-sticky":
-		d.appendOwned(ownedEntries, ownedTotal)
+		owned = d.appendOwned(ownedEntries, ownedTotal)
 		switch {
 		case generation >= 0:
 			dm.generation = generation
@@ -247,35 +279,37 @@ func (d *joinDecoder) member(i int, b []byte) error {
 			}
 		}
 	default:
-		d.appendOwned(ownedEntries, ownedTotal)
+		owned = d.appendOwned(ownedEntries, ownedTotal)
 		dm.generation = generation
 	}
-	d.dedupe(dm.ownedStart)
-	dm.ownedEnd = len(d.owned)
+	dm.owned = d.owned.keep(len(dedupeInPlace(owned)))
 	return nil
 }
 
 // stickyUserData reads StickyAssignor user data, as
 // [DecodeStickyUserData] does, into dm; data that cannot be read leaves
-// dm owning nothing.
-func (d *joinDecoder) stickyUserData(dm *decodedMember, b []byte) {
+// dm owning nothing. It returns the partitions, in the room of d.owned.
+func (d *joinDecoder) stickyUserData(dm *decodedMember, b []byte) []assign.TopicPartition {
 	r := &reader{src: b, message: "sticky user data", version: -1}
 	first, total, err := r.scanTopicPartitions("previous_assignment")
 	if err != nil {
-		return
+		return nil
 	}
-	d.appendOwned(b[first:r.off], total)
+	owned := d.appendOwned(b[first:r.off], total)
 	if r.left() >= 4 {
 		dm.generation, _ = r.int32(plain("generation"))
 	}
+	return owned
 }
 
-// appendOwned appends the partitions of a checked [Topic [Partition]]
-// list's entries, total in all.
-func (d *joinDecoder) appendOwned(entries []byte, total int) {
-	if total > 0 {
-		d.owned = appendTopicPartitions(slices.Grow(d.owned, total), entries, d.names)
+// appendOwned writes the partitions of a checked [Topic [Partition]]
+// list's entries, total in all, into the room of d.owned, and returns
+// them.
+func (d *joinDecoder) appendOwned(entries []byte, total int) []assign.TopicPartition {
+	if total == 0 {
+		return nil
 	}
+	return appendTopicPartitions(d.owned.room(total), entries, d.names)
 }
 
 // rack returns the interned rack named b.
@@ -291,17 +325,16 @@ func (d *joinDecoder) rack(b []byte) string {
 	return r
 }
 
-// dedupe drops the repeats from the partitions the current member owns,
-// owned[from:], keeping the first of each, as Java's sets count them. A
-// list sorted as Kafka's clients send it (topics ascending, each topic's
-// partitions ascending) cannot repeat one and is checked in one pass.
-func (d *joinDecoder) dedupe(from int) {
-	list := d.owned[from:]
+// dedupeInPlace drops the repeats from list, keeping the first of each,
+// as Java's sets count them, and returns the shorter list, at the start of
+// list's array. A list sorted as Kafka's clients send it (topics
+// ascending, each topic's partitions ascending) cannot repeat one and is
+// checked in one pass.
+func dedupeInPlace(list []assign.TopicPartition) []assign.TopicPartition {
 	if len(list) < 2 || sortedOwned(list) {
-		return
+		return list
 	}
-	out := dedupe(list)
-	d.owned = append(d.owned[:from], out...)
+	return append(list[:0], dedupe(list)...)
 }
 
 // sortedOwned reports whether tps is sorted by [assign.TopicPartition.Compare]
