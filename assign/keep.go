@@ -111,7 +111,7 @@ func (cg *compiledGroup) readKept() bool {
 	after, goRank := cg.goSteps()
 	runOf := make([]int32, len(cg.topics)) // topic => 1 + the last member with a run of it
 	twice := uint64(0)                     // nonzero when some partition is listed twice
-	var pids []int32                       // the current member's, once it is scattered
+	var pids []int32                       // the current member's, in case it is scattered
 	for i := range g.Members {
 		m := &g.Members[i]
 		shape := inOrder
@@ -152,9 +152,7 @@ func (cg *compiledGroup) readKept() bool {
 			twice |= listed[w] & bit
 			listed[w] |= bit
 			count++
-			if shape == scattered {
-				pids = append(pids, int32(pid))
-			}
+			pids = append(pids, int32(pid)) // cheaper than finding them again if scattered
 		}
 		if shape != scattered && len(kc.runs) > firstRun {
 			kc.runs[len(kc.runs)-1].to = int32(len(m.Owned))
@@ -172,11 +170,6 @@ func (cg *compiledGroup) readKept() bool {
 			kc.runOff[i+1] = int32(len(kc.runs))
 		}
 		if shape == scattered {
-			// The partitions before it turned out scattered were not
-			// collected: find them again from the top.
-			if len(pids) < int(count) {
-				pids = cg.existingPids(m, pids[:0])
-			}
 			if kc.lister == nil {
 				kc.lister = make([]int32, parts)
 			}
@@ -355,22 +348,6 @@ func (cg *compiledGroup) fillListed(lists [][]TopicPartition, next []int32) {
 			}
 		}
 	}
-}
-
-// existingPids appends to pids the numbers of the partitions of m.Owned that
-// exist, in the order listed.
-func (cg *compiledGroup) existingPids(m *Member, pids []int32) []int32 {
-	lastTopic, ti, known := "", int32(0), false
-	for _, tp := range m.Owned {
-		if tp.Topic != lastTopic {
-			ti, known = cg.topicIndex(tp.Topic)
-			lastTopic = tp.Topic
-		}
-		if known && uint32(tp.Partition) < uint32(cg.numParts[ti]) {
-			pids = append(pids, cg.start[ti]+tp.Partition)
-		}
-	}
-	return pids
 }
 
 // mergeDealt fills list with the partitions numbered got (ascending) and

@@ -232,3 +232,48 @@ func TestGroupFromJoinInternsWithoutMetadata(t *testing.T) {
 		t.Errorf("members name \"orders\" with different strings")
 	}
 }
+
+// FuzzGroupFromJoin splits arbitrary bytes into a protocol and members'
+// metadata (a length byte before each) and holds GroupFromJoin to the
+// reference decoder: the same group or the same error, never a panic.
+func FuzzGroupFromJoin(f *testing.F) {
+	seed := func(protocol byte, subs ...Subscription) {
+		in := []byte{protocol}
+		for _, s := range subs {
+			b, err := s.MarshalBinary()
+			if err != nil || len(b) > 255 {
+				f.Fatalf("seed: %v, %d bytes", err, len(b))
+			}
+			in = append(append(in, byte(len(b))), b...)
+		}
+		f.Add(in)
+	}
+	owned := []assign.TopicPartition{{Topic: "b", Partition: 1}, {Topic: "a", Partition: 0}, {Topic: "b", Partition: 1}}
+	sticky, _ := StickyUserData{Previous: owned, Generation: 3}.MarshalBinary()
+	seed(0, Subscription{Topics: []string{"a", "b"}, GenerationID: DefaultGeneration})
+	seed(2, Subscription{Topics: []string{"a"}, UserData: sticky}, Subscription{Topics: []string{"a"}, UserData: []byte{0, 0}})
+	seed(3, Subscription{Topics: []string{"b", "a", "x"}, OwnedPartitions: owned, GenerationID: 4, RackID: ptr("r")},
+		Subscription{Topics: []string{"b", "a", "x"}, UserData: AppendCooperativeUserData(nil, 2), OwnedPartitions: owned[:1], GenerationID: DefaultGeneration})
+	protocols := []string{"range", "roundrobin", "sticky", "cooperative-sticky", "custom"}
+	parts := map[string]int32{"a": 2, "b": 3, "c": 0}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) == 0 {
+			return
+		}
+		protocol := protocols[int(in[0])%len(protocols)]
+		var members []JoinMember
+		for rest := in[1:]; len(rest) > 0; {
+			n := min(int(rest[0]), len(rest)-1)
+			members = append(members, JoinMember{MemberID: string(rune('a' + len(members)%26)), Metadata: rest[1 : 1+n]})
+			rest = rest[1+n:]
+		}
+		want, wantErr := groupFromJoinReference(protocol, members, parts)
+		got, err := GroupFromJoin(protocol, members, parts, nil)
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Fatalf("GroupFromJoin error %v, reference %v", err, wantErr)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("GroupFromJoin(%s) mismatch (-reference +got):\n%s", protocol, diff)
+		}
+	})
+}
