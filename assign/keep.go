@@ -286,8 +286,7 @@ func (cg *compiledGroup) keepAndDeal() (Assignment, error) {
 				cg.mergeDealt(lists[m], got, goRank)
 			}
 		}
-		cg.pack.ids = cg.memberIDs()
-		cg.pack.packLists(func(m int) []TopicPartition { return lists[m] })
+		cg.packListsOf(func(m int) []TopicPartition { return lists[m] })
 		return nil, nil
 	}
 	out := make(Assignment, n)

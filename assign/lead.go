@@ -10,17 +10,16 @@ package assign
 // from it). A Packed is read-only; its slices must not be modified.
 type Packed struct {
 	ids    []string    // member index => member ID
+	topics []string    // topic index => name
 	runOff []int32     // member index => its runs: runs[runOff[m]:runOff[m+1]]
 	runs   []packedRun // every member's topics, member by member
 	parts  []int32     // every run's partitions, run by run
 }
 
-// packedRun is one topic of one member's assignment:
-// parts[start:end].
-type packedRun struct {
-	topic      string
-	start, end int32
-}
+// packedRun is one topic of one member's assignment: topics[topic] and
+// its partitions parts[start:end]. It holds no pointer, so that the
+// garbage collector need not scan the runs.
+type packedRun struct{ topic, start, end int32 }
 
 // Len returns the number of members.
 func (p *Packed) Len() int { return len(p.ids) }
@@ -35,7 +34,7 @@ func (p *Packed) Topics(i int) int { return int(p.runOff[i+1] - p.runOff[i]) }
 // string order, and those partitions, ascending.
 func (p *Packed) Topic(i, k int) (string, []int32) {
 	r := &p.runs[int(p.runOff[i])+k]
-	return r.topic, p.parts[r.start:r.end:r.end]
+	return p.topics[r.topic], p.parts[r.start:r.end:r.end]
 }
 
 // Assignment returns p as an [Assignment].
@@ -105,13 +104,52 @@ func packAssignment(g Group, a Assignment) *Packed {
 	for i := range g.Members {
 		p.ids[i] = g.Members[i].ID
 	}
-	p.packLists(func(m int) []TopicPartition { return a[p.ids[m]] })
+	index := make(map[string]int32)
+	p.packLists(func(m int) []TopicPartition { return a[p.ids[m]] }, func(name string) int32 {
+		t, ok := index[name]
+		if !ok {
+			t = int32(len(p.topics))
+			index[name] = t
+			p.topics = append(p.topics, name)
+		}
+		return t
+	})
 	return p
 }
 
+// packListsOf is packLists for a compiled group's lists, whose topics are
+// its topics: each member's list names them in Go order, so the topic
+// after the one before is tried first, then the few after it, before the
+// name is looked up.
+func (cg *compiledGroup) packListsOf(list func(m int) []TopicPartition) {
+	p := cg.pack
+	p.ids, p.topics = cg.memberIDs(), cg.topics
+	order := cg.goOrder()
+	_, goRank := cg.goSteps()
+	k := 0 // position in Go order of the topic before
+	p.packLists(func(m int) []TopicPartition { k = 0; return list(m) }, func(name string) int32 {
+		for j := k; j < min(k+4, len(order)); j++ {
+			if cg.topics[order[j]] == name {
+				k = j + 1
+				return order[j]
+			}
+		}
+		t, ok := cg.topicIndex(name)
+		if !ok {
+			// Not one of cg's topics (every list comes from cg, so this
+			// does not happen): given an index of its own.
+			p.topics = append(p.topics[:len(p.topics):len(p.topics)], name)
+			return int32(len(p.topics) - 1)
+		}
+		k = int(goRank[t]) + 1
+		return t
+	})
+}
+
 // packLists fills p's runs and partitions from each member's list,
-// list(m) for member index m, a run per stretch of one topic.
-func (p *Packed) packLists(list func(m int) []TopicPartition) {
+// list(m) for member index m, a run per stretch of one topic; topic(name)
+// returns a topic's index in p.topics.
+func (p *Packed) packLists(list func(m int) []TopicPartition, topic func(name string) int32) {
 	n := len(p.ids)
 	p.runOff = make([]int32, n+1)
 	total, runs := 0, 0
@@ -131,7 +169,7 @@ func (p *Packed) packLists(list func(m int) []TopicPartition) {
 		for k, tp := range l {
 			if k == 0 || tp.Topic != l[k-1].Topic {
 				at := int32(len(p.parts))
-				p.runs = append(p.runs, packedRun{topic: tp.Topic, start: at, end: at})
+				p.runs = append(p.runs, packedRun{topic: topic(tp.Topic), start: at, end: at})
 			}
 			p.parts = append(p.parts, tp.Partition)
 			p.runs[len(p.runs)-1].end++
@@ -149,7 +187,7 @@ func (p *Packed) packLists(list func(m int) []TopicPartition) {
 func (cg *compiledGroup) packOwners(owner []int32, skip []bool, members []int32) {
 	n := len(cg.g.Members)
 	p := cg.pack
-	p.ids = cg.memberIDs()
+	p.ids, p.topics = cg.memberIDs(), cg.topics
 	count := make([]int32, 3*n) // per member: partitions, topics, 1 + the last topic seen (by position in Go order)
 	parts, topics, last := count[:n], count[n:2*n], count[2*n:]
 	order := cg.goOrder()
@@ -183,7 +221,7 @@ func (cg *compiledGroup) packOwners(owner []int32, skip []bool, members []int32)
 	p.runs = make([]packedRun, p.runOff[n])
 	p.parts = make([]int32, totalParts)
 	for k, t := range order {
-		name, first := cg.topics[t], cg.start[t]
+		first := cg.start[t]
 		for pid := first; pid < cg.start[t+1]; pid++ {
 			v := owner[pid]
 			if v < 0 || skip != nil && skip[pid] {
@@ -196,7 +234,7 @@ func (cg *compiledGroup) packOwners(owner []int32, skip []bool, members []int32)
 			at := parts[m]
 			if last[m] != int32(k)+1 {
 				last[m] = int32(k) + 1
-				p.runs[topics[m]] = packedRun{topic: name, start: at, end: at}
+				p.runs[topics[m]] = packedRun{topic: t, start: at, end: at}
 				topics[m]++
 			}
 			p.parts[at] = pid - first

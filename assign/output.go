@@ -88,8 +88,7 @@ func (cg *compiledGroup) assignmentOf(owner []int32, skip []bool, members []int3
 // backing[off[m]:off[m+1]].
 func (cg *compiledGroup) assignmentFrom(off []int, backing []TopicPartition) Assignment {
 	if cg.pack != nil {
-		cg.pack.ids = cg.memberIDs()
-		cg.pack.packLists(func(m int) []TopicPartition { return backing[off[m]:off[m+1]] })
+		cg.packListsOf(func(m int) []TopicPartition { return backing[off[m]:off[m+1]] })
 		return nil
 	}
 	out := make(Assignment, len(cg.g.Members))
