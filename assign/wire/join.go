@@ -206,21 +206,24 @@ func (d *joinDecoder) member(i int, b []byte) error {
 	}
 	r.version = v
 
-	// Topics: checked, then interned unless they repeat the member
-	// before's bytes.
+	// Topics: when the bytes repeat the member before's topics array,
+	// which was checked, they are that same array: shared, not checked
+	// again. Otherwise checked, then interned.
 	at := r.off
-	n, err := r.count(plain("topics"), 2)
-	if err != nil {
-		return err
-	}
-	for k := range n {
-		if _, _, err := r.stringBytes(field{"topics", k, ""}, false); err != nil {
+	if last := d.lastTopics; last != nil && len(b)-at >= len(last) && bytes.Equal(b[at:at+len(last)], last) {
+		dm.shared = true
+		r.off += len(last)
+	} else {
+		n, err := r.count(plain("topics"), 2)
+		if err != nil {
 			return err
 		}
-	}
-	if raw := b[at:r.off]; i > 0 && d.lastTopics != nil && bytes.Equal(raw, d.lastTopics) {
-		dm.shared = true
-	} else {
+		for k := range n {
+			if _, _, err := r.stringBytes(field{"topics", k, ""}, false); err != nil {
+				return err
+			}
+		}
+		raw := b[at:r.off]
 		topics := d.topics.room(n)
 		guess := int32(0)
 		for p := 4; p < len(raw); {
