@@ -120,7 +120,9 @@ func ownedOrderGroup(tb testing.TB, members, topics, parts int) assign.Group {
 // BenchmarkOwnedOrder times the sticky strategies on one churned group
 // with each member's Owned sorted, with its topics shuffled (what a
 // caller building Owned from a map gives) and with every partition
-// shuffled.
+// shuffled. Sticky, in instructions per round (callgrind, GOGC=off,
+// (I(7x) - I(2x)) / 5): sorted 149M, topics shuffled 213M (1.43x),
+// partitions shuffled 742M (5.0x: a topic lookup per partition).
 func BenchmarkOwnedOrder(b *testing.B) {
 	sorted := ownedOrderGroup(b, 2000, 100, 10000)
 	groups := []struct {
