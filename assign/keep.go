@@ -36,6 +36,10 @@ type keptClaims struct {
 	// partitions writes every such member's list in order. It is nil
 	// when no member is scattered.
 	lister []int32
+
+	// every says that lister holds the lister of every listed
+	// partition, whatever the shape of its Owned (ownedKeptPacked).
+	every bool
 }
 
 // Shapes of a member's Owned, from the cheapest to write out sorted to
@@ -99,13 +103,17 @@ func (cg *compiledGroup) keepsEveryClaim() bool {
 // is listed twice; when one is, kept is left nil (compile then settles
 // the claims partition by partition, which also refuses a member listing
 // a partition twice).
-func (cg *compiledGroup) readKept() bool {
+//
+// With every set, lister records the lister of every listed partition,
+// whatever the shape of its Owned (see [ownedKeptPacked]).
+func (cg *compiledGroup) readKept(every bool) bool {
 	g := cg.g
 	parts := uint32(cg.start[len(cg.topics)])
 	kc := &keptClaims{
 		listed: make([]uint64, (parts+63)/64),
 		count:  make([]int32, len(g.Members)),
 		shape:  make([]uint8, len(g.Members)),
+		every:  every,
 	}
 	listed := kc.listed
 	after, goRank := cg.goSteps()
@@ -169,7 +177,7 @@ func (cg *compiledGroup) readKept() bool {
 		if kc.runOff != nil {
 			kc.runOff[i+1] = int32(len(kc.runs))
 		}
-		if shape == scattered {
+		if shape == scattered || every {
 			if kc.lister == nil {
 				kc.lister = make([]int32, parts)
 			}
@@ -242,6 +250,10 @@ func (cg *compiledGroup) keepAndDeal() (Assignment, error) {
 		return nil, fmt.Errorf("%w: fewer partitions than room", balance.ErrInternal)
 	}
 
+	if cg.pack != nil {
+		return nil, cg.packKept(dealt, dealtOff)
+	}
+
 	// Each member's list: what it keeps, merged with what it is dealt.
 	var goRank []int32 // topic => position in Go order; nil when that is Java's
 	if order := cg.goOrder(); !slices.IsSorted(order) {
@@ -279,15 +291,6 @@ func (cg *compiledGroup) keepAndDeal() (Assignment, error) {
 	}
 	if kc.lister != nil {
 		cg.fillListed(lists, keepAt)
-	}
-	if cg.pack != nil {
-		for rk, m := range cg.kafkaOrder {
-			if got := dealt[dealtOff[rk]:dealtOff[rk+1]]; len(got) > 0 {
-				cg.mergeDealt(lists[m], got, goRank)
-			}
-		}
-		cg.packListsOf(func(m int) []TopicPartition { return lists[m] })
-		return nil, nil
 	}
 	out := make(Assignment, n)
 	for rk, m := range cg.kafkaOrder {
@@ -334,6 +337,31 @@ func (cg *compiledGroup) copyRuns(keep, owned []TopicPartition, runs []keptRun, 
 	}
 }
 
+// packKept packs keepAndDeal's answer into cg.pack from owners, with no
+// partition list: the lister of every listed partition (ownedKeptPacked
+// recorded it) keeps it, and the partitions dealt to the member of rank
+// rk, dealt[dealtOff[rk]:dealtOff[rk+1]], go to it.
+func (cg *compiledGroup) packKept(dealt, dealtOff []int32) error {
+	kc := cg.kept
+	if !kc.every {
+		return fmt.Errorf("%w: packing kept claims that were not all recorded", balance.ErrInternal)
+	}
+	owner := kc.lister // 1 + member index, or 0: made the owner in place
+	if owner == nil {
+		owner = make([]int32, cg.start[len(cg.topics)])
+	}
+	for pid := range owner {
+		owner[pid]--
+	}
+	for rk, m := range cg.kafkaOrder {
+		for _, pid := range dealt[dealtOff[rk]:dealtOff[rk+1]] {
+			owner[pid] = m
+		}
+	}
+	cg.packOwners(owner, nil, nil)
+	return nil
+}
+
 // fillListed writes the kept partitions of the scattered members into their lists from next[m] on (where the partitions dealt
 // to them end), in [TopicPartition.Compare] order: one pass over the
 // partitions, topics in Go order. It uses next as its cursors.
@@ -342,7 +370,7 @@ func (cg *compiledGroup) fillListed(lists [][]TopicPartition, next []int32) {
 	for _, t := range cg.goOrder() {
 		name, first := cg.topics[t], cg.start[t]
 		for pid, l := range lister[first:cg.start[t+1]] {
-			if l > 0 {
+			if l > 0 && cg.kept.shape[l-1] == scattered {
 				m := l - 1
 				lists[m][next[m]] = TopicPartition{name, int32(pid)}
 				next[m]++

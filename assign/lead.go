@@ -76,9 +76,9 @@ func AssignPacked(s Strategy, g Group) (*Packed, error) {
 	case RoundRobin, *RoundRobin:
 		use, run = ownedIgnored, func(cg *compiledGroup) (Assignment, error) { return roundRobinOf(cg), nil }
 	case Sticky, *Sticky:
-		use, run = ownedKeptIfLossless, stickyOf
+		use, run = ownedKeptPacked, stickyOf
 	case CooperativeSticky, *CooperativeSticky:
-		use, run = ownedKeptIfLossless, cooperativeOf
+		use, run = ownedKeptPacked, cooperativeOf
 	default:
 		a, err := s.Assign(g)
 		if err != nil {
