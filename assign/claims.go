@@ -190,6 +190,11 @@ const (
 	// be lost it records only what [keptClaims] holds, in kept.
 	ownedKeptIfLossless
 
+	// ownedKeptPacked is ownedKeptIfLossless for [AssignPacked]: kept
+	// also records the lister of every listed partition, from which
+	// keepAndDeal packs the answer without writing partition lists.
+	ownedKeptPacked
+
 	// ownedUnread does not look at Owned at all: for the KIP-848
 	// assignors, whose Owned is a current target that Uniform reads and
 	// checks itself (readTarget, which also refuses a repeat) and
@@ -222,8 +227,8 @@ func (cg *compiledGroup) compileOwned(use ownedRead) error {
 	if total == 0 {
 		return nil
 	}
-	if use == ownedKeptIfLossless {
-		if !mixed && cg.keepsEveryClaim() && cg.readKept() {
+	if use == ownedKeptIfLossless || use == ownedKeptPacked {
+		if !mixed && cg.keepsEveryClaim() && cg.readKept(use == ownedKeptPacked) {
 			return nil
 		}
 		use = ownedResolved // settle the claims partition by partition, refusing repeats

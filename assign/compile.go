@@ -52,6 +52,11 @@ type compiledGroup struct {
 	rackNames  []string
 	memberRack []int32
 	partRacks  [][][]int32
+
+	// pack, when set, asks for the answer as a [Packed] instead of an
+	// [Assignment]: the output functions (output.go, keepAndDeal) then
+	// fill it and return a nil Assignment. [AssignPacked] sets it.
+	pack *Packed
 }
 
 // rank is a member's position in Kafka's member order (see kafkaOrder),

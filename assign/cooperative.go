@@ -82,6 +82,11 @@ func cooperativeAssign(g Group, use ownedRead) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
+	return cooperativeOf(cg)
+}
+
+// cooperativeOf is CooperativeSticky.Assign on a compiled group.
+func cooperativeOf(cg *compiledGroup) (Assignment, error) {
 	if cg.kept != nil {
 		return cg.keepAndDeal()
 	}

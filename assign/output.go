@@ -33,6 +33,10 @@ func (b *builder) assignment() Assignment { return b.cg.assignmentOf(b.owner, ni
 // (Sorting partition numbers by member first, to write each list in one
 // sequential sweep, measured slower: up to 4x on round-robin owners.)
 func (cg *compiledGroup) assignmentOf(owner []int32, skip []bool, members []int32) Assignment {
+	if cg.pack != nil {
+		cg.packOwners(owner, skip, members)
+		return nil
+	}
 	n := len(cg.g.Members)
 	fill := make([]int, n) // owner value => its partitions; then where its next one goes
 	for pid, v := range owner {
@@ -83,6 +87,10 @@ func (cg *compiledGroup) assignmentOf(owner []int32, skip []bool, members []int3
 // assignmentFrom returns the Assignment whose member m (an index) has
 // backing[off[m]:off[m+1]].
 func (cg *compiledGroup) assignmentFrom(off []int, backing []TopicPartition) Assignment {
+	if cg.pack != nil {
+		cg.packListsOf(func(m int) []TopicPartition { return backing[off[m]:off[m+1]] })
+		return nil
+	}
 	out := make(Assignment, len(cg.g.Members))
 	for m := range cg.g.Members {
 		var list []TopicPartition

@@ -106,19 +106,24 @@ func (Range) Assign(g Group) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
+	return rangeOf(cg), nil
+}
+
+// rangeOf is Range on a compiled group.
+func rangeOf(cg *compiledGroup) Assignment {
 	if !mayNeedRacks(cg) {
-		return rangeWithoutRacks(cg), nil
+		return rangeWithoutRacks(cg)
 	}
 	r := newRanger(cg)
 	if !r.needsRacks() {
-		return rangeWithoutRacks(cg), nil
+		return rangeWithoutRacks(cg)
 	}
 	r.b = newBuilder(cg)
 	r.matchRacks()
 	for t := range cg.topics {
 		r.fillRanges(int32(t))
 	}
-	return r.b.assignment(), nil
+	return r.b.assignment()
 }
 
 // ranger holds the per-topic state of a range assignment, the state Kafka's

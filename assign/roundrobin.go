@@ -73,10 +73,15 @@ func (RoundRobin) Assign(g Group) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
+	return roundRobinOf(cg), nil
+}
+
+// roundRobinOf is RoundRobin on a compiled group.
+func roundRobinOf(cg *compiledGroup) Assignment {
 	if subscribers, ok := commonSubscribers(cg); ok {
-		return roundRobinCommon(cg, subscribers), nil
+		return roundRobinCommon(cg, subscribers)
 	}
-	return roundRobinMixed(cg), nil
+	return roundRobinMixed(cg)
 }
 
 // roundRobinCommon is RoundRobin when every subscriber subscribes to every

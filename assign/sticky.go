@@ -115,6 +115,11 @@ func stickyAssign(g Group, use ownedRead) (Assignment, error) {
 	if err != nil {
 		return nil, err
 	}
+	return stickyOf(cg)
+}
+
+// stickyOf is Sticky on a compiled group.
+func stickyOf(cg *compiledGroup) (Assignment, error) {
 	if cg.kept != nil {
 		return cg.keepAndDeal()
 	}

@@ -46,7 +46,8 @@ import (
 //     generation in the user data for "sticky", the generation in the user
 //     data for "cooperative-sticky";
 //   - MemberBalancer reads the members' subscriptions where Kafka's assignor
-//     of that name reads ownership (see [wire.GroupFromJoin]), runs s.Assign
+//     of that name reads ownership (see [wire.GroupFromJoin]), runs s (through
+//     [assign.AssignPacked]: s.Assign's answer, without its map)
 //     once the leader knows the partition counts, and encodes one SyncGroup
 //     assignment per member, every member included;
 //   - ParseSyncAssignment decodes the leader's assignment for this member;
@@ -219,17 +220,17 @@ func (m *memberBalancer) BalanceOrError(topics map[string]int32) (kgo.IntoSyncAs
 	g := m.g
 	g.Topics = topics
 	g.PartitionRacks = m.partitionRacks(topics)
-	a, err := m.s.Assign(g)
+	p, err := assign.AssignPacked(m.s, g)
 	if err != nil {
 		return nil, fmt.Errorf("franz: %s: %w", m.s.Name(), err)
 	}
-	enc, err := wire.SyncGroupAssignments(a, wire.MaxAssignmentVersion)
+	enc, err := wire.SyncGroupPacked(p, wire.MaxAssignmentVersion)
 	if err != nil {
 		return nil, fmt.Errorf("franz: %s: %w", m.s.Name(), err)
 	}
-	out := make(syncAssignments, 0, len(enc))
-	for id, b := range enc {
-		out = append(out, kmsg.SyncGroupRequestGroupAssignment{MemberID: id, MemberAssignment: b})
+	out := make(syncAssignments, len(enc))
+	for i, b := range enc {
+		out[i] = kmsg.SyncGroupRequestGroupAssignment{MemberID: p.MemberID(i), MemberAssignment: b}
 	}
 	slices.SortFunc(out, func(x, y kmsg.SyncGroupRequestGroupAssignment) int {
 		return strings.Compare(x.MemberID, y.MemberID)

@@ -160,8 +160,9 @@ type GroupBalancer struct {
 //     [wire.NextSubscription]; nothing before its first assignment), and,
 //     for range and roundrobin with [Rack], the member's rack;
 //   - AssignGroups, run by the leader, reads the members with
-//     [wire.GroupFromJoin], adds the replicas' racks, runs s.Assign and
-//     returns an entry for every member, empty when it gets nothing.
+//     [wire.GroupFromJoin], adds the replicas' racks, runs s (through
+//     [assign.AssignPacked], s.Assign's answer without its map) and returns
+//     an entry for every member, empty when it gets nothing.
 //
 // Balancer refuses a nil s, a cooperative s ([ErrCooperative]), and [Rack]
 // with "sticky" ([ErrRackSticky]). It returns the concrete type so that the
@@ -264,40 +265,37 @@ func (b *GroupBalancer) assign(members []kafka.GroupMember, partitions []kafka.P
 	if slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.Rack != "" }) {
 		g.PartitionRacks = replicaRacks(partitions, counts)
 	}
-	a, err := b.s.Assign(g)
+	p, err := assign.AssignPacked(b.s, g)
 	if err != nil {
 		return nil, fmt.Errorf("kafkago: %s: %w", b.name, err)
 	}
-	return into(a), nil
+	return into(p), nil
 }
 
-// into converts a into kafka-go's form, with one backing array for every
-// member's partitions: each member's list is sorted by topic, so each
-// topic's partitions are one run of it.
-func into(a assign.Assignment) kafka.GroupMemberAssignments {
+// into converts p, s.Assign's answer in packed form, into kafka-go's
+// form, with one backing array for every member's partitions (kafka-go
+// wants int, not int32, so they are copied once).
+func into(p *assign.Packed) kafka.GroupMemberAssignments {
 	total := 0
-	for _, tps := range a {
-		total += len(tps)
+	for i := range p.Len() {
+		for k := range p.Topics(i) {
+			_, parts := p.Topic(i, k)
+			total += len(parts)
+		}
 	}
 	backing := make([]int, 0, total)
-	out := make(kafka.GroupMemberAssignments, len(a))
-	for id, tps := range a {
-		runs := 0
-		for i := range tps {
-			if i == 0 || tps[i].Topic != tps[i-1].Topic {
-				runs++
+	out := make(kafka.GroupMemberAssignments, p.Len())
+	for i := range p.Len() {
+		topics := make(map[string][]int, p.Topics(i))
+		for k := range p.Topics(i) {
+			topic, parts := p.Topic(i, k)
+			start := len(backing)
+			for _, q := range parts {
+				backing = append(backing, int(q))
 			}
+			topics[topic] = backing[start:len(backing):len(backing)]
 		}
-		topics := make(map[string][]int, runs)
-		for i := 0; i < len(tps); {
-			j, start := i, len(backing)
-			for ; j < len(tps) && tps[j].Topic == tps[i].Topic; j++ {
-				backing = append(backing, int(tps[j].Partition))
-			}
-			topics[tps[i].Topic] = backing[start:len(backing):len(backing)]
-			i = j
-		}
-		out[id] = topics
+		out[p.MemberID(i)] = topics
 	}
 	return out
 }

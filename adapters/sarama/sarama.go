@@ -47,8 +47,10 @@ import (
 
 // Strategy returns a sarama.BalanceStrategy that assigns partitions with s
 // under s's Kafka name (s.Name()). Its Plan decodes the members'
-// subscriptions with [wire.GroupFromJoin] and runs s.Assign; every member
-// appears in the plan, with nothing when it gets nothing.
+// subscriptions with [wire.GroupFromJoin] and runs s through
+// [assign.AssignPacked] (s.Assign's answer, without its map; the plan's
+// partition lists are slices of one array); every member appears in the
+// plan, with nothing when it gets nothing.
 //
 // The result also implements:
 //
@@ -117,6 +119,11 @@ func (b *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topi
 			GenerationID:    meta.GenerationID,
 			RackID:          meta.RackID,
 		}
+		if meta.Version < 2 {
+			// sarama leaves GenerationID 0 below v2; 0 would be a
+			// generation, and written as v2 (wire never drops a field).
+			sub.GenerationID = wire.DefaultGeneration
+		}
 		enc, err := sub.MarshalBinary()
 		if err != nil {
 			return nil, fmt.Errorf("sarama: member %q: %w", id, err)
@@ -127,17 +134,20 @@ func (b *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topi
 	if err != nil {
 		return nil, fmt.Errorf("sarama: %s: %w", b.s.Name(), err)
 	}
-	a, err := b.s.Assign(g)
+	p, err := assign.AssignPacked(b.s, g)
 	if err != nil {
 		return nil, fmt.Errorf("sarama: %s: %w", b.s.Name(), err)
 	}
-	plan := make(ibm.BalanceStrategyPlan, len(a))
-	for id, tps := range a {
-		m := make(map[string][]int32)
-		for _, tp := range tps {
-			m[tp.Topic] = append(m[tp.Topic], tp.Partition)
+	// Each member's partitions of a topic are a slice of p's one array,
+	// capacity clipped: nothing is copied per partition.
+	plan := make(ibm.BalanceStrategyPlan, p.Len())
+	for i := range p.Len() {
+		m := make(map[string][]int32, p.Topics(i))
+		for k := range p.Topics(i) {
+			topic, parts := p.Topic(i, k)
+			m[topic] = parts
 		}
-		plan[id] = m
+		plan[p.MemberID(i)] = m
 	}
 	return plan, nil
 }

@@ -24,8 +24,9 @@
 // A message that declares a version above the highest one this package
 // knows is read as the highest known one, and the bytes after its fields
 // are ignored: Kafka's rule for the consumer protocol, which only appends
-// fields. Encoders write the Version of the message, AutoVersion for the
-// lowest version that carries every field set.
+// fields. Encoders write the Version of the message, raised to the lowest
+// version that carries every field set: no encoder drops a field that is
+// set, and the zero value (or AutoVersion) writes that lowest version.
 //
 // # Hostile input
 //
@@ -39,9 +40,13 @@
 //
 // [GroupFromJoin] turns a JoinGroup member list and the topic metadata into
 // an [assign.Group] for a strategy, reading each member's previous
-// ownership where Kafka's assignor of that name reads it.
-// [SyncGroupAssignments] turns the [assign.Assignment] into SyncGroup bytes.
-// [NextSubscription] builds the subscription a member sends next, including
-// the user data the sticky strategies need. [Lead] does the leader's whole
-// round in one call. None of them does any I/O.
+// ownership where Kafka's assignor of that name reads it, with topic names
+// interned against the metadata and every member's lists in a few arrays
+// for the whole group. [SyncGroupAssignments] turns an [assign.Assignment]
+// into SyncGroup bytes; [SyncGroupPacked] writes the same bytes from an
+// [assign.Packed], the form [assign.AssignPacked] computes without the
+// Assignment map. [NextSubscription] builds the subscription a member
+// sends next, including the user data the sticky strategies need. [Lead]
+// does the leader's whole round in one call, bytes to bytes through
+// AssignPacked. None of them does any I/O.
 package wire

@@ -35,104 +35,6 @@ func (e *MemberError) Error() string {
 
 func (e *MemberError) Unwrap() error { return e.Err }
 
-// GroupFromJoin builds the input of an assignment from what a group leader
-// has after JoinGroup: the members with their metadata for the chosen
-// protocol (the strategy's name), the partition count of every topic in the
-// cluster metadata, and, optionally, the racks of each partition's replicas
-// (partitionRacks[topic][partition]; nil when unknown).
-//
-// What each member owned, and in which generation, is read where Kafka's
-// Java assignors read it:
-//
-//   - "sticky" (eager): from the StickyAssignor user data in the
-//     subscription (previous assignment and generation, see
-//     [StickyUserData]). Null or empty user data means nothing owned;
-//     user data that cannot be read is ignored the same way, and version 0
-//     user data has no generation (DefaultGeneration), as in Kafka.
-//   - "cooperative-sticky": owned partitions from the subscription (v1+);
-//     the generation from the subscription when it carries one (v2+, not
-//     negative), otherwise from the CooperativeStickyAssignor user data
-//     (DefaultGeneration when that is null or shorter than four bytes).
-//   - "range" and "roundrobin": nothing; they do not read ownership.
-//   - any other name: owned partitions and generation from the subscription
-//     (v1+ and v2+), for custom strategies.
-//
-// The rack is the subscription's rack_id (v3+); null and "" both mean none.
-// A partition claimed twice by one member counts once, as Java's sets
-// count it. Metadata that cannot be decoded is a [*MemberError] wrapping a
-// [*DecodeError]. GroupFromJoin does not validate the group; the strategy
-// does (see [assign.Group.Validate]). The group's Topics and
-// PartitionRacks are the maps given, not copies.
-func GroupFromJoin(protocol string, members []JoinMember, partitions map[string]int32, partitionRacks map[string][][]string) (assign.Group, error) {
-	g := assign.Group{
-		Members:        make([]assign.Member, len(members)),
-		Topics:         partitions,
-		PartitionRacks: partitionRacks,
-	}
-	for i, jm := range members {
-		s, err := DecodeSubscription(jm.Metadata)
-		if err != nil {
-			return assign.Group{}, &MemberError{MemberID: jm.MemberID, Index: i, Err: err}
-		}
-		m := assign.Member{
-			ID:         jm.MemberID,
-			InstanceID: jm.InstanceID,
-			Topics:     s.Topics,
-			Generation: DefaultGeneration,
-		}
-		if s.RackID != nil {
-			m.Rack = *s.RackID
-		}
-		switch protocol {
-		case "range", "roundrobin":
-		case "sticky":
-			if len(s.UserData) > 0 {
-				if d, err := DecodeStickyUserData(s.UserData); err == nil {
-					m.Owned, m.Generation = d.Previous, d.Generation
-				}
-				// Unreadable user data: Kafka ignores the previous
-				// assignment (StickyAssignor.deserializeTopicPartitionAssignment).
-			}
-		case "cooperative-sticky":
-			m.Owned = s.OwnedPartitions
-			switch {
-			case s.GenerationID >= 0:
-				m.Generation = s.GenerationID
-			case s.UserData != nil:
-				if gen, err := DecodeCooperativeUserData(s.UserData); err == nil {
-					m.Generation = gen
-				}
-			}
-		default:
-			m.Owned, m.Generation = s.OwnedPartitions, s.GenerationID
-		}
-		m.Owned = dedupe(m.Owned)
-		g.Members[i] = m
-	}
-	return g, nil
-}
-
-// dedupe drops repeated partitions, keeping the first of each.
-func dedupe(tps []assign.TopicPartition) []assign.TopicPartition {
-	if len(tps) < 2 {
-		return tps
-	}
-	sorted := slices.Clone(tps)
-	slices.SortFunc(sorted, assign.TopicPartition.Compare)
-	if len(slices.Compact(sorted)) == len(tps) {
-		return tps
-	}
-	seen := make(map[assign.TopicPartition]bool, len(tps))
-	out := make([]assign.TopicPartition, 0, len(tps))
-	for _, tp := range tps {
-		if !seen[tp] {
-			seen[tp] = true
-			out = append(out, tp)
-		}
-	}
-	return out
-}
-
 // SyncGroupAssignments encodes what the leader sends in SyncGroup: one
 // ConsumerProtocolAssignment per member of a, at the given version
 // (MaxAssignmentVersion is what Kafka's Java leader writes; every version
@@ -212,17 +114,27 @@ func NextSubscription(protocol string, topics []string, assigned []assign.TopicP
 
 // Lead does a group leader's whole round without I/O: it reads the
 // JoinGroup members with [GroupFromJoin] for strategy s, assigns them with
-// s, and encodes the result with [SyncGroupAssignments] at
-// MaxAssignmentVersion, as Kafka's Java leader does. The result maps every
-// member ID to its SyncGroup assignment bytes.
+// [assign.AssignPacked], and encodes the result with [SyncGroupPacked] at
+// MaxAssignmentVersion, as Kafka's Java leader does: the same bytes as
+// [SyncGroupAssignments] of s.Assign, without building the
+// [assign.Assignment]. The result maps every member ID to its SyncGroup
+// assignment bytes, which share one array.
 func Lead(s assign.Strategy, members []JoinMember, partitions map[string]int32, partitionRacks map[string][][]string) (map[string][]byte, error) {
 	g, err := GroupFromJoin(s.Name(), members, partitions, partitionRacks)
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.Assign(g)
+	p, err := assign.AssignPacked(s, g)
 	if err != nil {
 		return nil, err
 	}
-	return SyncGroupAssignments(a, MaxAssignmentVersion)
+	enc, err := SyncGroupPacked(p, MaxAssignmentVersion)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]byte, len(enc))
+	for i, b := range enc {
+		out[p.MemberID(i)] = b
+	}
+	return out, nil
 }

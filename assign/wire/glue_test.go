@@ -25,7 +25,7 @@ func mustMarshal(t testing.TB, m interface{ MarshalBinary() ([]byte, error) }) [
 // assignor of that name reads it.
 func TestGroupFromJoin(t *testing.T) {
 	stickyV1 := mustMarshal(t, StickyUserData{Version: 1, Previous: tps("t", 0, 1), Generation: 8})
-	stickyV0 := mustMarshal(t, StickyUserData{Version: 0, Previous: tps("t", 2)})
+	stickyV0 := mustMarshal(t, StickyUserData{Version: 0, Previous: tps("t", 2), Generation: DefaultGeneration})
 	coopGen4 := AppendCooperativeUserData(nil, 4)
 
 	sub := func(s Subscription) []byte { return mustMarshal(t, s) }
@@ -53,18 +53,18 @@ func TestGroupFromJoin(t *testing.T) {
 	}, {
 		name:     "sticky user data v0 has no generation",
 		protocol: "sticky",
-		meta:     sub(Subscription{Version: 0, Topics: []string{"t"}, UserData: stickyV0}),
+		meta:     sub(Subscription{Version: 0, Topics: []string{"t"}, UserData: stickyV0, GenerationID: DefaultGeneration}),
 		want:     assign.Member{Topics: []string{"t"}, Owned: tps("t", 2), Generation: -1},
 	}, {
 		name:     "sticky without user data owns nothing",
 		protocol: "sticky",
-		meta:     sub(Subscription{Version: 0, Topics: []string{"t"}, UserData: []byte{}}),
+		meta:     sub(Subscription{Version: 0, Topics: []string{"t"}, UserData: []byte{}, GenerationID: DefaultGeneration}),
 		want:     assign.Member{Topics: []string{"t"}, Generation: -1},
 	}, {
 		// Kafka's StickyAssignor logs and ignores user data it cannot read.
 		name:     "sticky with unreadable user data owns nothing",
 		protocol: "sticky",
-		meta:     sub(Subscription{Version: 0, Topics: []string{"t"}, UserData: []byte{0, 0, 0, 9, 0}}),
+		meta:     sub(Subscription{Version: 0, Topics: []string{"t"}, UserData: []byte{0, 0, 0, 9, 0}, GenerationID: DefaultGeneration}),
 		want:     assign.Member{Topics: []string{"t"}, Generation: -1},
 	}, {
 		name:     "cooperative-sticky: generation from subscription v2",
@@ -74,7 +74,7 @@ func TestGroupFromJoin(t *testing.T) {
 	}, {
 		name:     "cooperative-sticky: generation from user data when the subscription is v1",
 		protocol: "cooperative-sticky",
-		meta:     sub(Subscription{Version: 1, Topics: []string{"t"}, UserData: coopGen4, OwnedPartitions: tps("t", 3)}),
+		meta:     sub(Subscription{Version: 1, Topics: []string{"t"}, UserData: coopGen4, OwnedPartitions: tps("t", 3), GenerationID: DefaultGeneration}),
 		want:     assign.Member{Topics: []string{"t"}, Owned: tps("t", 3), Generation: 4},
 	}, {
 		name:     "cooperative-sticky: a v2 generation of -1 falls back to user data",
@@ -84,7 +84,7 @@ func TestGroupFromJoin(t *testing.T) {
 	}, {
 		name:     "cooperative-sticky: short user data means no generation",
 		protocol: "cooperative-sticky",
-		meta:     sub(Subscription{Version: 1, Topics: []string{"t"}, UserData: []byte{1, 2}, OwnedPartitions: tps("t", 3)}),
+		meta:     sub(Subscription{Version: 1, Topics: []string{"t"}, UserData: []byte{1, 2}, OwnedPartitions: tps("t", 3), GenerationID: DefaultGeneration}),
 		want:     assign.Member{Topics: []string{"t"}, Owned: tps("t", 3), Generation: -1},
 	}, {
 		name:     "a custom strategy reads the subscription's fields",

@@ -139,49 +139,91 @@ func (r *reader) nullableBytes(f field) ([]byte, error) {
 	return b, nil
 }
 
+// bytesView is nullableBytes without the copy: the result aliases the
+// input.
+func (r *reader) bytesView(f field) ([]byte, error) {
+	at := r.off
+	n, err := r.int32(f)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case n == -1:
+		return nil, nil
+	case n < 0:
+		return nil, r.fail(f, at, ErrNegativeLength, "length %d at offset %d is negative", n, at)
+	case int64(n) > int64(r.left()):
+		return nil, r.fail(f, at, ErrTruncated, "length %d at offset %d exceeds the %d bytes left", n, at, r.left())
+	}
+	b := r.src[r.off : r.off+int(n) : r.off+int(n)]
+	r.off += int(n)
+	return b, nil
+}
+
 // topicPartitions reads Kafka's [Topic [Partition]] list and flattens it in
 // wire order. A topic entry with no partitions contributes nothing.
 //
 // It reads the list twice: once to check every count and length and to
-// count the partitions, once to fill a slice of exactly that many. So the
-// result takes 24 bytes per 4-byte partition on the wire, whatever the
-// grouping, and a hostile list allocates nothing before it is refused.
+// count the partitions (scanTopicPartitions), once to fill a slice of
+// exactly that many. So the result takes 24 bytes per 4-byte partition on
+// the wire, whatever the grouping, and a hostile list allocates nothing
+// before it is refused.
 func (r *reader) topicPartitions(name string) ([]assign.TopicPartition, error) {
-	n, err := r.count(plain(name), 2+4) // each entry: a string length and a partition count
-	if err != nil {
+	first, total, err := r.scanTopicPartitions(name)
+	if err != nil || total == 0 {
 		return nil, err
 	}
-	first := r.off
-	total := 0
+	return appendTopicPartitions(make([]assign.TopicPartition, 0, total), r.src[first:r.off], nil), nil
+}
+
+// scanTopicPartitions checks a [Topic [Partition]] list, leaves r after
+// it, and returns where its entries start and how many partitions it
+// holds.
+func (r *reader) scanTopicPartitions(name string) (first, total int, err error) {
+	n, err := r.count(plain(name), 2+4) // each entry: a string length and a partition count
+	if err != nil {
+		return 0, 0, err
+	}
+	first = r.off
 	for i := range n {
 		if _, _, err := r.stringBytes(field{name, i, "topic"}, false); err != nil {
-			return nil, err
+			return 0, 0, err
 		}
 		np, err := r.count(field{name, i, "partitions"}, 4)
 		if err != nil {
-			return nil, err
+			return 0, 0, err
 		}
 		r.off += 4 * np
 		total += np
 	}
-	if total == 0 {
-		return nil, nil
-	}
-	out := make([]assign.TopicPartition, 0, total)
-	for p := first; p < r.off; {
-		tlen := int(binary.BigEndian.Uint16(r.src[p:]))
-		name := r.src[p+2 : p+2+tlen]
+	return first, total, nil
+}
+
+// appendTopicPartitions appends the partitions of entries, the entries of
+// a list scanTopicPartitions checked, to dst. Topic names are the
+// strings of names when it holds them (see [topicTable]), and new strings
+// otherwise.
+func appendTopicPartitions(dst []assign.TopicPartition, entries []byte, names *topicTable) []assign.TopicPartition {
+	guess := int32(0)
+	for p := 0; p < len(entries); {
+		tlen := int(binary.BigEndian.Uint16(entries[p:]))
+		name := entries[p+2 : p+2+tlen]
 		p += 2 + tlen
-		np := int(binary.BigEndian.Uint32(r.src[p:]))
+		np := int(binary.BigEndian.Uint32(entries[p:]))
 		p += 4
 		if np == 0 {
 			continue
 		}
-		topic := string(name)
+		var topic string
+		if names != nil {
+			topic = names.intern(name, &guess)
+		} else {
+			topic = string(name)
+		}
 		for range np {
-			out = append(out, assign.TopicPartition{Topic: topic, Partition: int32(binary.BigEndian.Uint32(r.src[p:]))})
+			dst = append(dst, assign.TopicPartition{Topic: topic, Partition: int32(binary.BigEndian.Uint32(entries[p:]))})
 			p += 4
 		}
 	}
-	return out, nil
+	return dst
 }

@@ -22,8 +22,11 @@ import (
 // [DecodeStickyUserData] does the same.
 type StickyUserData struct {
 	// Version is 1 when the data carries a generation, 0 when not. When
-	// encoding: 0 or 1, or AutoVersion for 1 exactly when Generation is
-	// not DefaultGeneration.
+	// encoding it is the lowest version to write, 0 or 1 (AutoVersion
+	// counts as 0): version 1 is written whenever Generation is not
+	// DefaultGeneration, so the generation is never dropped. The zero
+	// value's Generation, 0, is a generation: set DefaultGeneration for
+	// version 0 bytes.
 	Version int16
 
 	// Previous is the member's previous assignment, flattened in wire
@@ -55,16 +58,18 @@ func DecodeStickyUserData(b []byte) (StickyUserData, error) {
 	return d, nil
 }
 
-// AppendTo appends d, encoded at d.Version, to dst.
+// AppendTo appends d to dst, encoded at d.Version, or at version 1 when
+// d.Generation is set (see [StickyUserData.Version]).
 func (d StickyUserData) AppendTo(dst []byte) ([]byte, error) {
 	v := d.Version
 	switch {
-	case v == AutoVersion && d.Generation == DefaultGeneration:
-		v = 0
 	case v == AutoVersion:
-		v = 1
+		v = 0
 	case v != 0 && v != 1:
 		return dst, fmt.Errorf("wire: sticky user data: cannot encode version %d, only 0 and 1 exist: %w", v, ErrUnsupportedVersion)
+	}
+	if d.Generation != DefaultGeneration {
+		v = 1
 	}
 	w := &writer{buf: dst, message: "sticky user data", version: v}
 	w.topicPartitions("previous_assignment", d.Previous)
@@ -77,7 +82,7 @@ func (d StickyUserData) AppendTo(dst []byte) ([]byte, error) {
 	return w.buf, nil
 }
 
-// MarshalBinary encodes d at d.Version; see [StickyUserData.AppendTo].
+// MarshalBinary encodes d; see [StickyUserData.AppendTo].
 func (d StickyUserData) MarshalBinary() ([]byte, error) { return d.AppendTo(nil) }
 
 // AppendCooperativeUserData appends the user data Kafka's

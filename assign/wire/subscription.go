@@ -17,7 +17,10 @@ const (
 )
 
 // AutoVersion, as a message's Version, makes the encoder pick the lowest
-// version that carries every field that is set.
+// version that carries every field that is set. Version 0, the zero value,
+// does the same: an encoder never writes a version too low for the fields
+// that are set (see [Subscription.Version]), so AutoVersion is only a way
+// of saying so at the call site.
 const AutoVersion int16 = -1
 
 // DefaultGeneration is Kafka's "no generation" (AbstractStickyAssignor's
@@ -42,9 +45,21 @@ const DefaultGeneration int32 = -1
 // leaves them at their defaults (nil, -1, nil).
 type Subscription struct {
 	// Version is the version the bytes declared when decoded, which may be
-	// above MaxSubscriptionVersion. When encoding, it is the version to
-	// write: AutoVersion for the lowest that carries every field set, and
-	// versions above MaxSubscriptionVersion are written as it.
+	// above MaxSubscriptionVersion. When encoding, it is the lowest
+	// version to write: the encoder writes
+	//
+	//	min(max(Version, MinVersion()), MaxSubscriptionVersion)
+	//
+	// so a field that is set is never dropped. The zero value (0, or
+	// AutoVersion) therefore writes the lowest version that carries every
+	// field set: a Subscription{Topics: ..., OwnedPartitions: ...} is
+	// written as v2 (GenerationID 0 is a generation, see below), not as v0
+	// bytes that silently lose the owned partitions, which would make a
+	// cooperative leader revoke them all. Set GenerationID to
+	// DefaultGeneration, and leave the later fields at their defaults, for
+	// v0 or v1 bytes. What a decoder returns re-encodes to the same
+	// version, since it leaves the fields its version lacks at their
+	// defaults.
 	Version int16
 
 	// Topics is the subscription, in the order given.
@@ -60,7 +75,8 @@ type Subscription struct {
 	OwnedPartitions []assign.TopicPartition
 
 	// GenerationID (v2+) is the generation in which the member owned
-	// OwnedPartitions; DefaultGeneration (-1) when absent.
+	// OwnedPartitions; DefaultGeneration (-1) when absent. Its zero value
+	// 0 is a generation like any other: it makes the encoder write v2.
 	GenerationID int32
 
 	// RackID (v3+) is the member's client.rack; nil is null. Kafka treats
@@ -139,20 +155,22 @@ func (s *Subscription) UnmarshalBinary(b []byte) error {
 	return nil
 }
 
-// encodeVersion resolves the version an encoder writes.
-func encodeVersion(message string, v, auto, highest int16) (int16, error) {
+// encodeVersion resolves the version an encoder writes: v (AutoVersion
+// counting as 0) raised to need, the lowest version that carries every
+// field set, and capped at highest, which carries them all.
+func encodeVersion(message string, v, need, highest int16) (int16, error) {
 	switch {
 	case v == AutoVersion:
-		return auto, nil
+		v = 0
 	case v < 0:
 		return 0, fmt.Errorf("wire: %s: cannot encode version %d: %w", message, v, ErrUnsupportedVersion)
-	case v > highest:
-		return highest, nil
 	}
-	return v, nil
+	return min(max(v, need), highest), nil
 }
 
-// AppendTo appends s, encoded at s.Version, to dst. Owned partitions are
+// AppendTo appends s to dst, encoded at s.Version or at the lowest version
+// above it that carries every field set (see [Subscription.Version]).
+// Owned partitions are
 // written one topic entry per run of consecutive partitions of one topic:
 // sort them (as [assign.Assignment] lists are) for one entry per topic.
 // Kafka's Java client also sorts topics and owned partitions; this encoder
@@ -184,5 +202,5 @@ func (s Subscription) AppendTo(dst []byte) ([]byte, error) {
 	return w.buf, nil
 }
 
-// MarshalBinary encodes s at s.Version; see [Subscription.AppendTo].
+// MarshalBinary encodes s; see [Subscription.AppendTo].
 func (s Subscription) MarshalBinary() ([]byte, error) { return s.AppendTo(nil) }

@@ -1,0 +1,254 @@
+package assign
+
+// Packed is an assignment in the form a group leader encodes: for each
+// member of the group, in the order of Group.Members, the topics it gets
+// in [TopicPartition.Compare] order, each with its partitions ascending,
+// all in a few arrays for the whole group. [AssignPacked] computes it
+// straight from the strategies' integer owners, without the [Assignment]
+// map and its 24-byte [TopicPartition] per partition, for callers that
+// only write the answer out (package wire encodes SyncGroup assignments
+// from it). A Packed is read-only; its slices must not be modified.
+type Packed struct {
+	ids    []string    // member index => member ID
+	topics []string    // topic index => name
+	runOff []int32     // member index => its runs: runs[runOff[m]:runOff[m+1]]
+	runs   []packedRun // every member's topics, member by member
+	parts  []int32     // every run's partitions, run by run
+}
+
+// packedRun is one topic of one member's assignment: topics[topic] and
+// its partitions parts[start:end]. It holds no pointer, so that the
+// garbage collector need not scan the runs.
+type packedRun struct{ topic, start, end int32 }
+
+// Len returns the number of members.
+func (p *Packed) Len() int { return len(p.ids) }
+
+// MemberID returns the ID of member i, the i-th of Group.Members.
+func (p *Packed) MemberID(i int) string { return p.ids[i] }
+
+// Topics returns the number of topics of which member i gets partitions.
+func (p *Packed) Topics(i int) int { return int(p.runOff[i+1] - p.runOff[i]) }
+
+// Topic returns the k-th topic of which member i gets partitions, in Go
+// string order, and those partitions, ascending.
+func (p *Packed) Topic(i, k int) (string, []int32) {
+	r := &p.runs[int(p.runOff[i])+k]
+	return p.topics[r.topic], p.parts[r.start:r.end:r.end]
+}
+
+// Assignment returns p as an [Assignment].
+func (p *Packed) Assignment() Assignment {
+	a := make(Assignment, len(p.ids))
+	backing := make([]TopicPartition, len(p.parts))
+	at := 0
+	for i, id := range p.ids {
+		first := at
+		for k := range p.Topics(i) {
+			topic, parts := p.Topic(i, k)
+			for _, q := range parts {
+				backing[at] = TopicPartition{topic, q}
+				at++
+			}
+		}
+		var list []TopicPartition
+		if at > first {
+			list = backing[first:at:at]
+		}
+		a[id] = list
+	}
+	return a
+}
+
+// AssignPacked computes s's assignment of g as a [Packed]: the same
+// answer as s.Assign(g) (differential tests hold it to that for every
+// strategy), in the leader's form. For Range, RoundRobin, Sticky and
+// CooperativeSticky it is built from the strategy's own integer owners;
+// for any other strategy from s.Assign(g), keeping each list's order and
+// the group's members (an ID of the Assignment that is not a member is
+// left out).
+func AssignPacked(s Strategy, g Group) (*Packed, error) {
+	var use ownedRead
+	var run func(*compiledGroup) (Assignment, error)
+	switch s.(type) {
+	case Range, *Range:
+		use, run = ownedIgnored, func(cg *compiledGroup) (Assignment, error) { return rangeOf(cg), nil }
+	case RoundRobin, *RoundRobin:
+		use, run = ownedIgnored, func(cg *compiledGroup) (Assignment, error) { return roundRobinOf(cg), nil }
+	case Sticky, *Sticky:
+		use, run = ownedKeptPacked, stickyOf
+	case CooperativeSticky, *CooperativeSticky:
+		use, run = ownedKeptPacked, cooperativeOf
+	default:
+		a, err := s.Assign(g)
+		if err != nil {
+			return nil, err
+		}
+		return packAssignment(g, a), nil
+	}
+	cg, err := compile(g, use)
+	if err != nil {
+		return nil, err
+	}
+	cg.pack = &Packed{}
+	if _, err := run(cg); err != nil {
+		return nil, err
+	}
+	return cg.pack, nil
+}
+
+// packAssignment packs a, member by member in the order of g.Members, a
+// run per stretch of one topic in each list.
+func packAssignment(g Group, a Assignment) *Packed {
+	p := &Packed{ids: make([]string, len(g.Members))}
+	for i := range g.Members {
+		p.ids[i] = g.Members[i].ID
+	}
+	index := make(map[string]int32)
+	p.packLists(func(m int) []TopicPartition { return a[p.ids[m]] }, func(name string) int32 {
+		t, ok := index[name]
+		if !ok {
+			t = int32(len(p.topics))
+			index[name] = t
+			p.topics = append(p.topics, name)
+		}
+		return t
+	})
+	return p
+}
+
+// packListsOf is packLists for a compiled group's lists, whose topics are
+// its topics: each member's list names them in Go order, so the topic
+// after the one before is tried first, then the few after it, before the
+// name is looked up.
+func (cg *compiledGroup) packListsOf(list func(m int) []TopicPartition) {
+	p := cg.pack
+	p.ids, p.topics = cg.memberIDs(), cg.topics
+	order := cg.goOrder()
+	_, goRank := cg.goSteps()
+	k := 0 // position in Go order of the topic before
+	p.packLists(func(m int) []TopicPartition { k = 0; return list(m) }, func(name string) int32 {
+		for j := k; j < min(k+4, len(order)); j++ {
+			if cg.topics[order[j]] == name {
+				k = j + 1
+				return order[j]
+			}
+		}
+		t, ok := cg.topicIndex(name)
+		if !ok {
+			// Not one of cg's topics (every list comes from cg, so this
+			// does not happen): given an index of its own.
+			p.topics = append(p.topics[:len(p.topics):len(p.topics)], name)
+			return int32(len(p.topics) - 1)
+		}
+		k = int(goRank[t]) + 1
+		return t
+	})
+}
+
+// packLists fills p's runs and partitions from each member's list,
+// list(m) for member index m, a run per stretch of one topic; topic(name)
+// returns a topic's index in p.topics.
+func (p *Packed) packLists(list func(m int) []TopicPartition, topic func(name string) int32) {
+	n := len(p.ids)
+	p.runOff = make([]int32, n+1)
+	total, runs := 0, 0
+	for m := range n {
+		l := list(m)
+		total += len(l)
+		for k := range l {
+			if k == 0 || l[k].Topic != l[k-1].Topic {
+				runs++
+			}
+		}
+	}
+	p.runs = make([]packedRun, 0, runs)
+	p.parts = make([]int32, 0, total)
+	for m := range n {
+		l := list(m)
+		for k, tp := range l {
+			if k == 0 || tp.Topic != l[k-1].Topic {
+				at := int32(len(p.parts))
+				p.runs = append(p.runs, packedRun{topic: topic(tp.Topic), start: at, end: at})
+			}
+			p.parts = append(p.parts, tp.Partition)
+			p.runs[len(p.runs)-1].end++
+		}
+		p.runOff[m+1] = int32(len(p.runs))
+	}
+}
+
+// packOwners fills cg.pack from the owner of every partition, as
+// [compiledGroup.assignmentOf] takes it: a member index (with members
+// non-nil, an index into members, which holds member indices) or -1,
+// less the partitions marked in skip. Two passes over the partitions,
+// topics in Go order: one counts each member's partitions and topics, one
+// writes them where the counts put them, so nothing is sorted or grown.
+func (cg *compiledGroup) packOwners(owner []int32, skip []bool, members []int32) {
+	n := len(cg.g.Members)
+	p := cg.pack
+	p.ids, p.topics = cg.memberIDs(), cg.topics
+	count := make([]int32, 3*n) // per member: partitions, topics, 1 + the last topic seen (by position in Go order)
+	parts, topics, last := count[:n], count[n:2*n], count[2*n:]
+	order := cg.goOrder()
+	for k, t := range order {
+		for pid := cg.start[t]; pid < cg.start[t+1]; pid++ {
+			v := owner[pid]
+			if v < 0 || skip != nil && skip[pid] {
+				continue
+			}
+			m := v
+			if members != nil {
+				m = members[v]
+			}
+			parts[m]++
+			if last[m] != int32(k)+1 {
+				last[m] = int32(k) + 1
+				topics[m]++
+			}
+		}
+	}
+	// Offsets: p.runOff by member; parts[m] becomes where member m's
+	// partitions start, topics[m] where its next run goes.
+	p.runOff = make([]int32, n+1)
+	totalParts := int32(0)
+	for m := range n {
+		p.runOff[m+1] = p.runOff[m] + topics[m]
+		topics[m] = p.runOff[m]
+		parts[m], totalParts = totalParts, totalParts+parts[m]
+		last[m] = 0
+	}
+	p.runs = make([]packedRun, p.runOff[n])
+	p.parts = make([]int32, totalParts)
+	for k, t := range order {
+		first := cg.start[t]
+		for pid := first; pid < cg.start[t+1]; pid++ {
+			v := owner[pid]
+			if v < 0 || skip != nil && skip[pid] {
+				continue
+			}
+			m := v
+			if members != nil {
+				m = members[v]
+			}
+			at := parts[m]
+			if last[m] != int32(k)+1 {
+				last[m] = int32(k) + 1
+				p.runs[topics[m]] = packedRun{topic: t, start: at, end: at}
+				topics[m]++
+			}
+			p.parts[at] = pid - first
+			p.runs[topics[m]-1].end = at + 1
+			parts[m] = at + 1
+		}
+	}
+}
+
+// memberIDs returns the members' IDs, by member index.
+func (cg *compiledGroup) memberIDs() []string {
+	ids := make([]string, len(cg.g.Members))
+	for m := range cg.g.Members {
+		ids[m] = cg.g.Members[m].ID
+	}
+	return ids
+}
