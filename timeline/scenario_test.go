@@ -37,6 +37,16 @@ func TestInvalidScenarios(t *testing.T) {
 		{"a topic that shrinks", func(sc *timeline.Scenario) {
 			sc.Events = []timeline.Event{{At: 1, Kind: timeline.Grow, Topic: "t", Partitions: 1}}
 		}},
+		// Counts the input merely claims: refused, not allocated for.
+		{"a topic of 2147483647 partitions no member subscribes to", func(sc *timeline.Scenario) {
+			sc.Topics["u"] = 2147483647
+		}},
+		{"topics holding more than MaxPartitions in all", func(sc *timeline.Scenario) {
+			sc.Topics["u"], sc.Topics["v"] = assign.MaxPartitions, 1
+		}},
+		{"a topic that grows past MaxPartitions", func(sc *timeline.Scenario) {
+			sc.Events = []timeline.Event{{At: 1, Kind: timeline.Grow, Topic: "t", More: 2147483647}}
+		}},
 		{"an initial assignment giving a partition twice", func(sc *timeline.Scenario) {
 			sc.Initial = assign.Assignment{"c0": tps("t", 0), "c1": tps("t", 0, 1)}
 		}},
@@ -64,3 +74,4 @@ func TestInvalidScenarios(t *testing.T) {
 		})
 	}
 }
+
