@@ -202,6 +202,8 @@ func FuzzCLIPreview(f *testing.F) {
 		{"--members", "3", "--topics", "t1:7"},
 		{"--member", "c0=t1@a", "--member", "c1=t1@b", "--topics", "t1:3,t2:5", "--replicas", "2", "--racks", "a,b", "--strategy", "all", "--diff"},
 		{"--members", "3", "--topics", "t:2147483647"},
+		{"--members", "3", "--topics", "t:2147483647", "--racks", "a,b"},
+		{"--members", "3", "--topics", "t:33554432,t1:7", "--racks", "a"},
 		{"--members", "2147483647", "--topics", "t1:7"},
 		{"--members", "3", "--topics", "t1:7", "--replicas", "2147483647", "--racks", "a,b", "--format", "json"},
 	}, []string{""})
@@ -229,6 +231,8 @@ func FuzzCLISimulate(f *testing.F) {
 		{"--member", "c2#i2=t1,t2@b", "--member", "c1=t1@a", "--topics", "t1:3,t2:5", "--restart", "i2", "--restart", "c1", "--moves"},
 		{"--members", "3", "--topics", "t1:7", "--grow", "t1:+2147483647"},
 		{"--members", "3", "--topics", "t1:7", "--grow", "t1:2147483647", "--format", "json"},
+		{"--members", "3", "--topics", "t1:7", "--racks", "a,b", "--grow", "t1:2147483647"},
+		{"--members", "3", "--topics", "t1:7", "--racks", "a,b", "--grow", "t1:+2147483647"},
 	}, []string{""})
 	addSeeds(f, fuzzSimulate, [][]string{{"--in", "-", "--leave", "a", "--moves"}, {"--in", "-", "--grow", "t:+1", "--format", "jsonl"}}, groupSeeds())
 	f.Fuzz(func(t *testing.T, ops []byte, free string, data []byte) {

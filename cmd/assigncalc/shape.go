@@ -89,6 +89,9 @@ func shapeGroup(e *env, c *cli.Context) (groupfile.Entry, error) {
 	if len(g.Topics) == 0 {
 		return groupfile.Entry{}, usagef("no topics: give --topics NAME:COUNT,... (e.g. --topics t1:7) or --in FILE")
 	}
+	if total := totalPartitions(g.Topics); total > assign.MaxPartitions {
+		return groupfile.Entry{}, usagef("--topics: %d partitions in all, more than the %d a group may have", total, assign.MaxPartitions)
+	}
 
 	var racks []string
 	if r := c.String("racks"); r != "" {
@@ -289,6 +292,17 @@ func topicList(s string) []string {
 		}
 	}
 	return out
+}
+
+// totalPartitions is the number of partitions of topics. Placing their
+// replicas takes memory in proportion, so flags claiming more than
+// assign.MaxPartitions are refused before anything is placed.
+func totalPartitions(topics map[string]int32) int64 {
+	var total int64
+	for _, n := range topics {
+		total += int64(n)
+	}
+	return total
 }
 
 // placeReplicas puts the replicas of partition p of each topic on racks
