@@ -12,13 +12,13 @@ import (
 )
 
 // A simulation runs at most actionsPerMember actions per member and event
-// (at default settings a member's heartbeats and polls for about half a
-// day of simulated time), and never more than maxActions, so that a
+// (at default settings a member's heartbeats and polls for about three
+// hours of simulated time), and never more than maxActions, so that a
 // scenario that never settles, or a time far off, ends with an error
 // instead of looping: an action costs about 100 bytes and 0.3 µs, and the
 // time an input names must not buy it more than its group's share.
 const (
-	actionsPerMember = 1 << 16
+	actionsPerMember = 1 << 14
 	maxActions       = 5_000_000
 )
 
@@ -117,10 +117,10 @@ func (e *engine) step(member, format string, args ...any) {
 // has not settled by settleBy is an error.
 func (e *engine) run(until, settleBy int64, limit int, settled func() bool) error {
 	for n := 0; e.queue.Len() > 0; n++ {
-		if n == limit && until > 0 {
-			return fmt.Errorf("timeline: %w: %d actions played by %d ms, the most a group of this size may take; set an earlier end time", ErrNotSettled, n, e.now)
+		if n == limit {
+			return fmt.Errorf("timeline: %w: %d actions played by %d ms, the most a group of this size may play; bring the events or the end time closer", ErrNotSettled, n, e.now)
 		}
-		if n == limit || until <= 0 && e.now > settleBy {
+		if until <= 0 && e.now > settleBy {
 			return fmt.Errorf("timeline: %w by %d ms, long after the last event: members keep missing "+
 				"the join phase (is a heartbeat interval or a batch close to max.poll.interval.ms?); set an end time to see the timeline", ErrNotSettled, e.now)
 		}

@@ -94,7 +94,7 @@ var fuzzTimeline = fuzzCommand{
 		fuzzFlag{name: "svg", values: []string{outFile}, path: true},
 	),
 	// timeline.actionsPerMember actions of about 100 bytes each.
-	perActor: 1 << 16 * 128,
+	perActor: 1 << 14 * 128,
 }
 
 var fuzzCheck = fuzzCommand{
