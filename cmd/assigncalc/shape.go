@@ -188,7 +188,10 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 			subs[m.ID] = m.Topics
 		}
 	}
-	g, notes := snap.Group(counts, subs)
+	g, notes, err := snap.Group(counts, subs)
+	if err != nil {
+		return groupInput{}, fmt.Errorf("%s: %w", path, err)
+	}
 	for i := range g.Members {
 		m := &g.Members[i]
 		o, ok := overrides[m.ID]
