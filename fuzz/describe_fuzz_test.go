@@ -34,7 +34,13 @@ func FuzzDescribeParse(f *testing.F) {
 			}
 			return
 		}
-		g, _ := s.Group(nil, nil)
+		g, _, err := s.Group(nil, nil)
+		if err != nil {
+			if !errors.Is(err, describe.ErrSparse) {
+				t.Fatalf("Group error %v, want only ErrSparse", err)
+			}
+			return
+		}
 		if err := g.Validate(); err != nil && len(g.Members) > 0 {
 			// Text can name one instance id twice, or partitions past
 			// assign.MaxPartitions: the CLI refuses those as bad input.

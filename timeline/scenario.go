@@ -243,6 +243,9 @@ func normalize(sc Scenario) (*normalized, error) {
 			return nil, invalidf("topic %q: want a name and a partition count of at least 0", t)
 		}
 	}
+	if err := checkTotal(sc.Topics, "the topics"); err != nil {
+		return nil, err
+	}
 	ids := make(map[string]bool)
 	instances := make(map[string]bool)
 	add := func(m Member, where string) (Member, error) {
@@ -309,6 +312,9 @@ func normalize(sc Scenario) (*normalized, error) {
 			}
 		case Grow:
 			if e.More > 0 {
+				if int64(counts[e.Topic])+int64(e.More) > assign.MaxPartitions {
+					return nil, invalidf("%s: topic %q would hold more than %d partitions", where, e.Topic, assign.MaxPartitions)
+				}
 				e.Partitions = counts[e.Topic] + e.More
 				n.Events[i].Partitions, n.Events[i].More = e.Partitions, 0
 			}
@@ -316,6 +322,9 @@ func normalize(sc Scenario) (*normalized, error) {
 				return nil, invalidf("%s: want a topic and at least its current partition count (%d); Kafka cannot remove partitions", where, counts[e.Topic])
 			}
 			counts[e.Topic] = e.Partitions
+			if err := checkTotal(counts, where); err != nil {
+				return nil, err
+			}
 		default:
 			return nil, invalidf("%s: unknown event kind", where)
 		}
@@ -327,6 +336,20 @@ func normalize(sc Scenario) (*normalized, error) {
 		return nil, err
 	}
 	return n, nil
+}
+
+// checkTotal refuses topics holding more than assign.MaxPartitions
+// partitions in all: the simulation tracks every partition of the cluster,
+// so a count the input merely claims must not make it allocate.
+func checkTotal(topics map[string]int32, where string) error {
+	var total int64
+	for _, n := range topics {
+		total += int64(n)
+	}
+	if total > assign.MaxPartitions {
+		return invalidf("%s: more than %d partitions in all", where, assign.MaxPartitions)
+	}
+	return nil
 }
 
 // checkConfig refuses the configurations the simulation cannot play.

@@ -2,6 +2,7 @@ package timeline_test
 
 import (
 	"errors"
+	"runtime"
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -37,6 +38,16 @@ func TestInvalidScenarios(t *testing.T) {
 		{"a topic that shrinks", func(sc *timeline.Scenario) {
 			sc.Events = []timeline.Event{{At: 1, Kind: timeline.Grow, Topic: "t", Partitions: 1}}
 		}},
+		// Counts the input merely claims: refused, not allocated for.
+		{"a topic of 2147483647 partitions no member subscribes to", func(sc *timeline.Scenario) {
+			sc.Topics["u"] = 2147483647
+		}},
+		{"topics holding more than MaxPartitions in all", func(sc *timeline.Scenario) {
+			sc.Topics["u"], sc.Topics["v"] = assign.MaxPartitions, 1
+		}},
+		{"a topic that grows past MaxPartitions", func(sc *timeline.Scenario) {
+			sc.Events = []timeline.Event{{At: 1, Kind: timeline.Grow, Topic: "t", More: 2147483647}}
+		}},
 		{"an initial assignment giving a partition twice", func(sc *timeline.Scenario) {
 			sc.Initial = assign.Assignment{"c0": tps("t", 0), "c1": tps("t", 0, 1)}
 		}},
@@ -62,5 +73,29 @@ func TestInvalidScenarios(t *testing.T) {
 				t.Errorf("Simulate: error %v, want one wrapping ErrInvalidScenario", err)
 			}
 		})
+	}
+}
+
+// TestFarTimesAreBounded: an end time or an event a million hours away is
+// a time the input merely names. The simulation of a small group gives up
+// with ErrNotSettled after its share of actions, allocating megabytes, not
+// the half gigabyte five million heartbeats and polls once took.
+func TestFarTimesAreBounded(t *testing.T) {
+	const far = 1_000_000 * 3600 * 1000 // a million hours, in ms
+	for _, sc := range []timeline.Scenario{
+		{Members: []timeline.Member{member("c0"), member("c1")}, Topics: map[string]int32{"t": 2}, Strategy: assign.Range{}, Until: far},
+		{Members: []timeline.Member{member("c0"), member("c1")}, Topics: map[string]int32{"t": 2}, Strategy: assign.Range{},
+			Events: []timeline.Event{{At: far, Kind: timeline.Crash, Member: "c0"}}},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := timeline.Simulate(sc)
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, timeline.ErrNotSettled) {
+			t.Errorf("Simulate(until %d, events %v): error %v, want one wrapping ErrNotSettled", sc.Until, sc.Events, err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+			t.Errorf("Simulate(until %d, events %v) allocated %d bytes, want at most 64 MiB", sc.Until, sc.Events, alloc)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/internal/describe"
@@ -38,12 +39,12 @@ type env struct {
 
 // warnf prints a warning on one line of stderr.
 func (e *env) warnf(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "assigncalc: warning: "+format+"\n", args...)
+	fmt.Fprintf(e.stderr, "assigncalc: warning: %s\n", clip(oneLine(fmt.Sprintf(format, args...))))
 }
 
 // notef prints, on one line of stderr, something the command assumed.
 func (e *env) notef(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "assigncalc: assumed: "+format+"\n", args...)
+	fmt.Fprintf(e.stderr, "assigncalc: assumed: %s\n", clip(oneLine(fmt.Sprintf(format, args...))))
 }
 
 // run runs the command line args (args[0] is the program name) and returns
@@ -82,11 +83,11 @@ func runEnv(e *env, args []string) int {
 	var st *statusError
 	if errors.As(err, &st) {
 		if st.msg != "" {
-			fmt.Fprintf(e.stderr, "assigncalc: %s\n", st.msg)
+			fmt.Fprintf(e.stderr, "assigncalc: %s\n", clip(oneLine(st.msg)))
 		}
 		return st.code
 	}
-	fmt.Fprintf(e.stderr, "assigncalc: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(e.stderr, "assigncalc: %s\n", clip(oneLine(err.Error())))
 	return statusOf(err)
 }
 
@@ -139,6 +140,26 @@ func isInputError(err error) bool {
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// maxMessage bounds a message on stderr, in bytes: it names what is wrong
+// and where, and quotes the input it blames, not a megabyte of it.
+const maxMessage = 1000
+
+// clip shortens a message longer than maxMessage to its head and tail,
+// which say what is wrong and where, around a note of what was left out.
+func clip(s string) string {
+	if len(s) <= maxMessage {
+		return s
+	}
+	head, tail := maxMessage*2/3, maxMessage/4
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail > 0 && !utf8.RuneStart(s[len(s)-tail]) {
+		tail--
+	}
+	return fmt.Sprintf("%s…(%d bytes)…%s", s[:head], len(s)-head-tail, s[len(s)-tail:])
 }
 
 func moduleVersion() string {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/ with the output of the code")
@@ -75,5 +76,21 @@ func TestHelpHasExamples(t *testing.T) {
 		if !strings.Contains(stdout, "Example") || !strings.Contains(stdout, "   assigncalc ") {
 			t.Errorf("assigncalc %s shows no example:\n%s", strings.Join(args, " "), stdout)
 		}
+	}
+}
+
+// TestClip: a message longer than maxMessage keeps its head and tail,
+// whole runes, and says how much it left out.
+func TestClip(t *testing.T) {
+	if got := clip("short"); got != "short" {
+		t.Errorf("clip(short) = %q", got)
+	}
+	long := "groupfile: line 1: duplicate key \"" + strings.Repeat("é", 5000) + "\" at members[0]"
+	got := clip(long)
+	if len(got) > 1100 || !strings.HasPrefix(got, "groupfile: line 1: duplicate key") || !strings.HasSuffix(got, "\" at members[0]") || !utf8.ValidString(got) {
+		t.Errorf("clip(%d bytes) = %d bytes %q", len(long), len(got), got)
+	}
+	if !strings.Contains(got, "bytes)…") {
+		t.Errorf("clip(%d bytes) = %q: does not say what it left out", len(long), got)
 	}
 }

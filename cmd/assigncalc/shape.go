@@ -98,6 +98,9 @@ func shapeGroup(e *env, c *cli.Context) (groupfile.Entry, error) {
 	if len(g.Topics) == 0 {
 		return groupfile.Entry{}, usagef("no topics: give --topics NAME:COUNT,... (e.g. --topics t1:7) or --in FILE")
 	}
+	if total := totalPartitions(g.Topics); total > assign.MaxPartitions {
+		return groupfile.Entry{}, usagef("--topics: %d partitions in all, more than the %d a group may have", total, assign.MaxPartitions)
+	}
 
 	var racks []string
 	if r := c.String("racks"); r != "" {
@@ -194,7 +197,10 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 			subs[m.ID] = m.Topics
 		}
 	}
-	g, notes := snap.Group(counts, subs)
+	g, notes, err := snap.Group(counts, subs)
+	if err != nil {
+		return groupInput{}, fmt.Errorf("%s: %w", path, err)
+	}
 	for i := range g.Members {
 		m := &g.Members[i]
 		o, ok := overrides[m.ID]
@@ -304,6 +310,17 @@ func topicList(s string) []string {
 		}
 	}
 	return out
+}
+
+// totalPartitions is the number of partitions of topics. Placing their
+// replicas takes memory in proportion, so flags claiming more than
+// assign.MaxPartitions are refused before anything is placed.
+func totalPartitions(topics map[string]int32) int64 {
+	var total int64
+	for _, n := range topics {
+		total += int64(n)
+	}
+	return total
 }
 
 // placeReplicas puts the replicas of partition p of each topic on racks

@@ -215,6 +215,9 @@ func toChange(g assign.Group, f change, racks []string, replicas int, keepID boo
 		if target > 1<<31-1 {
 			return assign.Change{}, usagef("--grow %q: %d partitions is too large for a partition count (max 2147483647)", f.arg, target)
 		}
+		if total := totalPartitions(g.Topics) - int64(old) + target; total > assign.MaxPartitions {
+			return assign.Change{}, usagef("--grow %q: the topics would hold %d partitions in all, more than the %d a group may have", f.arg, total, assign.MaxPartitions)
+		}
 		ch := assign.Change{Kind: assign.ChangeGrow, Topic: name, Partitions: int32(target)}
 		if len(racks) > 0 && int32(target) > old {
 			ch.Racks = placeReplicasFrom(old, int32(target), racks, replicas)

@@ -137,6 +137,18 @@ var (
 	ErrSyntax = errors.New("cannot read the row")
 	// ErrManyGroups is output describing more than one group.
 	ErrManyGroups = errors.New("more than one group")
+	// ErrSparse is a topic whose partition count would be derived from a
+	// high partition number that few listed partitions back.
+	ErrSparse = errors.New("too few of its partitions listed to derive its partition count")
+)
+
+// A derived partition count must be backed by the partitions listed: at
+// most maxSparse times as many, or at most minDerived. Beyond that the
+// count is a number the input merely claims, and a group of that many
+// partitions would be built from a line of text.
+const (
+	maxSparse  = 16
+	minDerived = 1024
 )
 
 // maxInput bounds what Parse reads: describe output of the largest groups
@@ -512,13 +524,20 @@ func colonList(s string) ([]assign.TopicPartition, error) {
 //
 // A count below a listed partition is kept (the claim of a partition
 // that no longer exists is dropped by the strategies, as Kafka drops it),
-// and said.
-func (s *Snapshot) Group(counts map[string]int32, subscriptions map[string][]string) (assign.Group, []string) {
+// and said. A count to derive from a partition number far above the
+// partitions listed of its topic is refused with [ErrSparse].
+func (s *Snapshot) Group(counts map[string]int32, subscriptions map[string][]string) (assign.Group, []string, error) {
 	highest := make(map[string]int32)
+	listed := make(map[assign.TopicPartition]bool)
+	perTopic := make(map[string]int)
 	note := func(tps []assign.TopicPartition) {
 		for _, tp := range tps {
 			if h, ok := highest[tp.Topic]; !ok || tp.Partition > h {
 				highest[tp.Topic] = tp.Partition
+			}
+			if !listed[tp] {
+				listed[tp] = true
+				perTopic[tp.Topic]++
 			}
 		}
 	}
@@ -536,6 +555,9 @@ func (s *Snapshot) Group(counts map[string]int32, subscriptions map[string][]str
 				notes = append(notes, fmt.Sprintf("%s has %d partitions as given, though partition %d is listed", t, n, highest[t]))
 			}
 			continue
+		}
+		if n := int64(highest[t]) + 1; n > minDerived && n > maxSparse*int64(perTopic[t]) {
+			return assign.Group{}, nil, &Error{Err: fmt.Errorf("topic %q: %w: partition %d is listed, but only %d of its partitions are; give its count (--topics %s:COUNT)", t, ErrSparse, highest[t], perTopic[t], t)}
 		}
 		g.Topics[t] = highest[t] + 1
 		derived = append(derived, fmt.Sprintf("%s:%d", t, highest[t]+1))
@@ -568,7 +590,7 @@ func (s *Snapshot) Group(counts map[string]int32, subscriptions map[string][]str
 	if s.View == KIP1099View {
 		notes = append(notes, "members own their CURRENT-ASSIGNMENT; TARGET-ASSIGNMENT is the broker's plan, not read")
 	}
-	return g, notes
+	return g, notes, nil
 }
 
 // Warnings says what in the output is not as a stable group shows it: the

@@ -151,7 +151,10 @@ func TestGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, notes := s.Group(map[string]int32{"payments": 4}, map[string][]string{c2: {"payments"}})
+	g, notes, err := s.Group(map[string]int32{"payments": 4}, map[string][]string{c2: {"payments"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	both := []string{"orders", "payments"}
 	want := assign.Group{
 		Topics: map[string]int32{"orders": 3, "payments": 4},
@@ -221,11 +224,30 @@ func TestPartitionNumberBounds(t *testing.T) {
 			t.Errorf("Parse(%q) = %v, want ErrSyntax", in, err)
 		}
 	}
-	s, err := Parse(strings.NewReader("c0,t,2147483646\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g, _ := s.Group(nil, nil); g.Topics["t"] != 2147483647 {
-		t.Errorf("count of t = %d, want 2147483647", g.Topics["t"])
+	// A count is derived from the highest partition listed only when the
+	// partitions listed back it: partition 2147483646 alone is a number
+	// the input merely claims, and no group of that size is built.
+	for in, want := range map[string]int32{
+		"c0,t,2147483646\n":                   -1,
+		"c0,t,1024\n":                         -1,
+		"c0,t,1023\n":                         1024,
+		"c0,t,0\nc0,t,1\nc0,t,31\n":           32,
+		"c0,t,0\nc1,t,1\nc0,t,2000\n":         -1,
+		"c0,t,0\nc1,t,1\nc0,t,2\nc0,t,2046\n": -1,
+	} {
+		s, err := Parse(strings.NewReader("member,topic,partition\n" + in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _, err := s.Group(nil, nil)
+		switch {
+		case want < 0 && !errors.Is(err, ErrSparse):
+			t.Errorf("Group of %q: count %d, error %v; want ErrSparse", in, g.Topics["t"], err)
+		case want >= 0 && (err != nil || g.Topics["t"] != want):
+			t.Errorf("Group of %q: count %d, error %v; want %d", in, g.Topics["t"], err, want)
+		}
+		if g, _, err := s.Group(map[string]int32{"t": 3000}, nil); err != nil || g.Topics["t"] != 3000 {
+			t.Errorf("Group of %q with t:3000 given: count %d, error %v", in, g.Topics["t"], err)
+		}
 	}
 }
