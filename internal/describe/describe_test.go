@@ -205,8 +205,8 @@ func TestGroupNotices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, notes := s.Group(map[string]int32{"t": 1}, map[string][]string{"c0": {"t"}}); len(notes) != 0 {
-		t.Errorf("notes %q, want none: nothing was assumed", notes)
+	if _, notes, err := s.Group(map[string]int32{"t": 1}, map[string][]string{"c0": {"t"}}); err != nil || len(notes) != 0 {
+		t.Errorf("notes %q, error %v; want neither: nothing was assumed", notes, err)
 	}
 	notes := s.Warnings()
 	want := []string{"kafka-consumer-groups.sh said: Warning: Consumer group 'g' is rebalancing."}
