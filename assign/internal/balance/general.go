@@ -48,6 +48,7 @@ type options struct {
 	heapAbove int  // see the constant
 	direction int8 // of the searches: 0 the smaller side, 1 forward, -1 backward
 	noTree    bool // never follow a search's own paths, only tight's
+	arcs      int8 // use of the arc index (arcs.go): 0 where it pays, -1 never, 1 wherever it can
 }
 
 // balance is phase 1: it removes every path of kind (ii), load(d) <=
