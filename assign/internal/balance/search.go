@@ -56,6 +56,7 @@ func (s *solver) search(forward bool, g goal) error {
 	limit := int32(len(s.dist)) + 2
 	for head := 0; head < len(q); head++ {
 		u := q[head]
+		s.pops++
 		s.inQueue[u] = false
 		if s.visits[u] > limit {
 			s.queue = q[:0]

@@ -75,6 +75,7 @@ type solver struct {
 	visits    []int32
 	queue     []int32
 	searches  int // searches run, for tests
+	pops      int // nodes taken off the searches' queues, for tests
 }
 
 func newSolver(p *Problem, start []int32, total int, o options) *solver {

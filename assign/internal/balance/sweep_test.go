@@ -114,3 +114,39 @@ func TestSweepSavesSearches(t *testing.T) {
 		t.Errorf("searches: sweep %d, restarting %d; want at most 50, and restarting at least twice as many", sweep, restarting)
 	}
 }
+
+// TestSearchPopsEachNodeAboutOnce: on the adversary's nested family and
+// on a heavy member's claims over hetero subscriptions, a search takes
+// each node off its queue about once (the figure the package
+// documentation's complexity section quotes), not the V times its
+// worst case allows.
+func TestSearchPopsEachNodeAboutOnce(t *testing.T) {
+	heavy := heteroProblem(200, 400)
+	start, total := pids(heavy)
+	heavy.Claim = make([]int32, total)
+	for t := range heavy.Parts {
+		for pid := start[t]; pid < start[t+1]; pid++ {
+			heavy.Claim[pid] = -1
+			if subscribes(heavy.Subs[0], int32(t)) {
+				heavy.Claim[pid] = 0
+			}
+		}
+	}
+	for name, p := range map[string]*Problem{"nested": nestedProblem(125, 50), "heavy": heavy} {
+		start, total := pids(p)
+		s := newSolver(p, start, total, options{heapAbove: heapAbove})
+		s.place()
+		if err := s.balance(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.settleTies(); err != nil {
+			t.Fatal(err)
+		}
+		V := len(p.Subs) + len(p.Parts)
+		perNode := float64(s.pops) / float64(s.searches*V)
+		t.Logf("%s: %d searches, %.2f pops per node and search", name, s.searches, perNode)
+		if s.searches == 0 || perNode > 1.5 {
+			t.Errorf("%s: %d searches, %.2f pops per node and search; want some, and at most 1.5", name, s.searches, perNode)
+		}
+	}
+}
