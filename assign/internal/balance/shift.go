@@ -213,11 +213,15 @@ func (s *solver) tightMember(v, need int32, steps []step) ([]step, bool) {
 		sub := s.p.Subs[v]
 		for j := s.skip[v]; j < int32(len(sub)); j++ {
 			t := sub[j]
-			if j == s.skip[v] && s.dead[s.n+t] == math.MinInt32 {
-				s.skip[v]++ // dead for good: never look at it again
+			layered := s.dist[s.n+t] == dv && s.hop[s.n+t] == s.hop[v]-1
+			if j == s.skip[v] && (!layered || s.dead[s.n+t] == math.MinInt32) {
+				// Not a tight arc one hop closer to the roots, which stays
+				// so until the next search, or dead for good: never look at
+				// it again.
+				s.skip[v]++
 				continue
 			}
-			if s.dist[s.n+t] == dv && s.hop[s.n+t] == s.hop[v]-1 {
+			if layered {
 				var a int32
 				if a, steps, ok = s.tightTopic(t, need, steps); ok {
 					return append(steps, step{from: a, to: v, t: t, pid: -1}), true
