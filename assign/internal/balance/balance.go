@@ -125,8 +125,9 @@
 // closest to the worst case (nested subscriptions, one member claiming
 // everything, conflicting claims, random windows over topics of Zipf
 // sizes) need a number of searches growing with n at a fixed P/n, and
-// their time per partition grows about as n^0.5 to n^1.2; bench/RESULTS.md
-// ("Adversarial groups") has the figures beside franz-go's.
+// their time per partition grows about as n^0.5 to n^1.5 (from 125 to
+// 2,000 members, or 500); bench/RESULTS.md ("Adversarial groups") has
+// the figures beside franz-go's.
 //
 // # The fast path: identical subscriptions
 //
