@@ -93,10 +93,41 @@
 // the pids each member holds, built only when a search needs them; no
 // counter per (member, topic) is kept.
 //
-// Complexity: one search is O(V*E) in the worst case and close to O(E) in
-// practice, with V = n+T and E = 2*sum(len(Subs[m])) + moves; the number
-// of searches is at most the number of partitions shifted plus one per
-// load level and phase.
+// # Complexity
+//
+// Write P for the pids, S = sum(len(Subs[m])) for the subscriptions and
+// V = n+T for the nodes of the search graph.
+//
+// One search is Bellman-Ford with a queue. A pop reads the arcs of one
+// node: a member's held pids (or, with the arc index of arcs.go, one
+// entry per subscription) and the claims it holds away, a topic's pids
+// (or its subscribers). Popping every node once reads O(P + S) entries.
+// Arc costs are -1, 0 and 1 and no cycle costs less than 0 (invariant
+// (i)), so no node is popped more than V times: a search is
+// O(V*(P+S)) at worst. In practice it pops each node about once
+// (TestSearchPopsEachNodeAboutOnce: 0.99 and 1.00 pops per node and
+// search on the nested family below and on one member claiming all it
+// subscribes to), so O(P+S).
+//
+// Searches: phase 1 visits each load level once (see balance in
+// general.go) and runs at most two shiftAll calls there; each call ends
+// with one search that finds nothing to shift, and every other search
+// shifts at least one partition. So phase 1 runs at most 2*K1 + X
+// searches, with K1 the levels it visits (at most the largest load
+// minus the average) and X the searches that shift, X <= the shifts <=
+// (sum(load^2) at the start - at the end) / 2. Phase 2 runs rounds over
+// its levels, each round but the last lowering moves, so at most
+// (moves + 1) * K2 searches, K2 its levels; in practice one or two
+// rounds. Altogether O((K1 + X + K2*R) * V * (P + S)) at worst, R the
+// rounds of phase 2, and O((K1 + X + K2) * (P + S)) in practice.
+//
+// That is not P*sqrt(n). The families of bench/cmd/adversary that come
+// closest to the worst case (nested subscriptions, one member claiming
+// everything, conflicting claims, random windows over topics of Zipf
+// sizes) need a number of searches growing with n at a fixed P/n, and
+// their time per partition grows about as n^0.5 to n^1.5 (from 125 to
+// 2,000 members, or 500); bench/RESULTS.md ("Adversarial groups") has
+// the figures beside franz-go's.
 //
 // # The fast path: identical subscriptions
 //

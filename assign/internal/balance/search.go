@@ -42,6 +42,7 @@ func (s *solver) search(forward bool, g goal) error {
 			q = append(q, m)
 		}
 	}
+	s.roots = append(s.roots[:0], q...)
 	relax := func(v, d, from, pid int32) {
 		if d < s.dist[v] {
 			s.dist[v], s.link[v], s.linkPid[v] = d, from, pid
@@ -55,6 +56,7 @@ func (s *solver) search(forward bool, g goal) error {
 	limit := int32(len(s.dist)) + 2
 	for head := 0; head < len(q); head++ {
 		u := q[head]
+		s.pops++
 		s.inQueue[u] = false
 		if s.visits[u] > limit {
 			s.queue = q[:0]
@@ -62,6 +64,19 @@ func (s *solver) search(forward bool, g goal) error {
 		}
 		du := s.dist[u]
 		switch {
+		case forward && s.byEntries(u):
+			for k, t := range s.p.Subs[u] {
+				if cost := s.entryCost(s.arcs.off[u] + int32(k)); cost >= 0 {
+					relax(s.n+t, du+cost, u, -1)
+				}
+			}
+			if s.foreignHeld[u] > 0 {
+				for pid := s.heldHead[u]; pid >= 0; pid = s.heldNext[pid] {
+					if c := get(s.p.Claim, pid); c >= 0 && c != u {
+						relax(c, du-1, u, pid)
+					}
+				}
+			}
 		case forward && u < s.n:
 			for pid := s.heldHead[u]; pid >= 0; pid = s.heldNext[pid] {
 				switch c := get(s.p.Claim, pid); {
@@ -89,6 +104,15 @@ func (s *solver) search(forward bool, g goal) error {
 				for _, pid := range s.claimed[s.claimOff[u]:s.claimOff[u+1]] {
 					if a := s.owner[pid]; a != u {
 						relax(a, du-1, u, pid)
+					}
+				}
+			}
+		case s.bySubscribers(u - s.n):
+			t := u - s.n
+			for _, k := range s.sc.classes[s.sc.classOff[t]:s.sc.classOff[t+1]] {
+				for _, a := range s.sc.members[s.sc.memberOff[k]:s.sc.memberOff[k+1]] {
+					if cost := s.indexedCost(a, t); cost >= 0 {
+						relax(a, du+cost, u, -1)
 					}
 				}
 			}
@@ -123,7 +147,7 @@ func (s *solver) search(forward bool, g goal) error {
 func (s *solver) someRoot(need int32) bool {
 	if s.rootLoad < 0 {
 		best := int32(-1)
-		for m := range s.n {
+		for _, m := range s.roots {
 			if l := s.load[m]; s.link[m] < 0 && s.dist[m] == 0 && (best < 0 || s.forward && l > best || !s.forward && l < best) {
 				best = l
 			}
@@ -149,7 +173,7 @@ func (s *solver) layer() {
 	}
 	clear(s.skip)
 	q := s.queue[:0]
-	for m := range s.n {
+	for _, m := range s.roots {
 		if s.link[m] < 0 && s.dist[m] == 0 {
 			s.hop[m] = 0
 			q = append(q, m)
@@ -165,6 +189,19 @@ func (s *solver) layer() {
 		u := q[head]
 		du := s.dist[u]
 		switch {
+		case s.forward && s.byEntries(u):
+			for k, t := range s.p.Subs[u] {
+				if cost := s.entryCost(s.arcs.off[u] + int32(k)); cost >= 0 && s.dist[s.n+t] == du+cost {
+					visit(s.n+t, u)
+				}
+			}
+			if s.foreignHeld[u] > 0 {
+				for pid := s.heldHead[u]; pid >= 0; pid = s.heldNext[pid] {
+					if c := get(s.p.Claim, pid); c >= 0 && c != u && s.dist[c] == du-1 {
+						visit(c, u)
+					}
+				}
+			}
 		case s.forward && u < s.n:
 			for pid := s.heldHead[u]; pid >= 0; pid = s.heldNext[pid] {
 				c := get(s.p.Claim, pid)
@@ -197,6 +234,15 @@ func (s *solver) layer() {
 			if s.away != nil && s.away[u] > 0 {
 				for _, pid := range s.claimed[s.claimOff[u]:s.claimOff[u+1]] {
 					if a := s.owner[pid]; a != u && s.dist[a] == du-1 {
+						visit(a, u)
+					}
+				}
+			}
+		case s.bySubscribers(u - s.n):
+			t := u - s.n
+			for _, k := range s.sc.classes[s.sc.classOff[t]:s.sc.classOff[t+1]] {
+				for _, a := range s.sc.members[s.sc.memberOff[k]:s.sc.memberOff[k+1]] {
+					if cost := s.indexedCost(a, t); cost >= 0 && s.dist[a] == du+cost {
 						visit(a, u)
 					}
 				}

@@ -213,11 +213,15 @@ func (s *solver) tightMember(v, need int32, steps []step) ([]step, bool) {
 		sub := s.p.Subs[v]
 		for j := s.skip[v]; j < int32(len(sub)); j++ {
 			t := sub[j]
-			if j == s.skip[v] && s.dead[s.n+t] == math.MinInt32 {
-				s.skip[v]++ // dead for good: never look at it again
+			layered := s.dist[s.n+t] == dv && s.hop[s.n+t] == s.hop[v]-1
+			if j == s.skip[v] && (!layered || s.dead[s.n+t] == math.MinInt32) {
+				// Not a tight arc one hop closer to the roots, which stays
+				// so until the next search, or dead for good: never look at
+				// it again.
+				s.skip[v]++
 				continue
 			}
-			if s.dist[s.n+t] == dv && s.hop[s.n+t] == s.hop[v]-1 {
+			if layered {
 				var a int32
 				if a, steps, ok = s.tightTopic(t, need, steps); ok {
 					return append(steps, step{from: a, to: v, t: t, pid: -1}), true
@@ -269,7 +273,19 @@ func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
 	du := s.dist[u]
 	var ok bool
 	found := false // an arc on to the roots at all
-	if s.forward {
+	switch {
+	case s.forward && s.bySubscribers(t):
+		for _, k := range s.sc.classes[s.sc.classOff[t]:s.sc.classOff[t+1]] {
+			for _, a := range s.sc.members[s.sc.memberOff[k]:s.sc.memberOff[k+1]] {
+				if cost := s.indexedCost(a, t); cost >= 0 && s.dist[a]+cost == du && s.hop[a] == s.hop[u]-1 {
+					found = true
+					if steps, ok = s.tightMember(a, need, steps); ok {
+						return a, steps, true
+					}
+				}
+			}
+		}
+	case s.forward:
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 			a := s.owner[pid]
 			cost := int32(0)
@@ -286,7 +302,7 @@ func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
 				}
 			}
 		}
-	} else {
+	default:
 		for _, k := range s.sc.classes[s.sc.classOff[t]:s.sc.classOff[t+1]] {
 			for _, b := range s.sc.members[s.sc.memberOff[k]:s.sc.memberOff[k+1]] {
 				if s.dist[b] == du && s.hop[b] == s.hop[u]-1 {
@@ -406,6 +422,9 @@ func (s *solver) byHeld(a, t int32) bool {
 // of t that is not its own claim, 1 when it holds only its own, -1 when
 // it holds none.
 func (s *solver) arcCost(a, t int32) int32 {
+	if s.arcs != nil {
+		return s.indexedCost(a, t)
+	}
 	cost := int32(-1)
 	if mine, ok := s.onlyOwn(a, t); ok {
 		for _, pid := range mine {

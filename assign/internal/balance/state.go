@@ -43,10 +43,17 @@ type solver struct {
 
 	sc *subClasses // set by place
 
+	// The arc index (arcs.go) and each topic's number of subscribers:
+	// built at the first search, nil until then.
+	arcs        *arcIndex
+	subCount    []int32
+	foreignHeld []int32 // member => pids it holds that another member claims
+
 	// The pids each member holds, as doubly linked lists (heldNext and
-	// heldPrev are by pid, -1 at the ends), and the topic of every pid:
-	// built for the arcs out of members when first needed (a forward
-	// search, or tight after a backward one), nil until then.
+	// heldPrev are by pid, -1 at the ends), built for the arcs out of
+	// members when first needed (a forward search, or tight after a
+	// backward one), and the topic of every pid, built at the first
+	// search; nil until then.
 	heldHead, heldNext, heldPrev []int32
 	topic                        []int32
 
@@ -58,6 +65,7 @@ type solver struct {
 	link      []int32 // node => the neighbour on that path, -1 at its end
 	linkPid   []int32 // member node => the pid of the -1 arc to or from link, or -1
 	layered   bool    // hop is set for the last search
+	roots     []int32 // the members the last search started from; those still at distance 0 with no link are its roots
 	rootLoad  int32   // the most (forward) or least load of a root of the last search, -1 when not counted
 	rootStale bool    // a shift since rootLoad was counted
 	hop       []int32 // node => fewest arcs on a tight path from a root, -1 when none
@@ -67,6 +75,7 @@ type solver struct {
 	visits    []int32
 	queue     []int32
 	searches  int // searches run, for tests
+	pops      int // nodes taken off the searches' queues, for tests
 }
 
 func newSolver(p *Problem, start []int32, total int, o options) *solver {
@@ -85,6 +94,14 @@ func (s *solver) prepareSearch() {
 	s.dist, s.link, s.linkPid = make([]int32, V), make([]int32, V), make([]int32, V)
 	s.dead, s.hop, s.skip = make([]int32, V), make([]int32, V), make([]int32, n)
 	s.inQueue, s.visits = make([]bool, V), make([]int32, V)
+	s.buildTopics()
+	s.subCount = make([]int32, len(s.p.Parts))
+	for t := range s.subCount {
+		s.subCount[t] = s.sc.count(int32(t))
+	}
+	if s.options.arcs > 0 || s.options.arcs == 0 && s.arcsPay() {
+		s.buildArcs()
+	}
 	if s.p.Claim == nil {
 		return
 	}
@@ -128,6 +145,11 @@ func (s *solver) move(pid, to int32) {
 	s.owner[pid] = to
 	s.load[from]--
 	s.load[to]++
+	if s.arcs != nil {
+		t := s.topic[pid]
+		s.countArc(pid, t, from, -1)
+		s.countArc(pid, t, to, 1)
+	}
 	if s.heldHead != nil {
 		s.unhold(pid, from)
 		s.hold(pid, to)
@@ -155,18 +177,27 @@ func (s *solver) unhold(pid, m int32) {
 	}
 }
 
-// buildHeld builds the held lists and topic.
-func (s *solver) buildHeld() {
-	total := len(s.owner)
-	s.heldHead = make([]int32, s.n)
-	s.heldNext, s.heldPrev, s.topic = make([]int32, total), make([]int32, total), make([]int32, total)
-	for m := range s.heldHead {
-		s.heldHead[m] = -1
+// buildTopics builds topic, unless built.
+func (s *solver) buildTopics() {
+	if s.topic != nil {
+		return
 	}
+	s.topic = make([]int32, len(s.owner))
 	for t := range int32(len(s.p.Parts)) {
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 			s.topic[pid] = t
 		}
+	}
+}
+
+// buildHeld builds the held lists, and topic.
+func (s *solver) buildHeld() {
+	total := len(s.owner)
+	s.heldHead = make([]int32, s.n)
+	s.heldNext, s.heldPrev = make([]int32, total), make([]int32, total)
+	s.buildTopics()
+	for m := range s.heldHead {
+		s.heldHead[m] = -1
 	}
 	for pid := int32(total) - 1; pid >= 0; pid-- {
 		if m := s.owner[pid]; m >= 0 {

@@ -1,0 +1,50 @@
+package balance
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestArcIndexMatchesScans: the solver reaches answers of the same cost,
+// each certified optimal, whether it reads arcs from the arc index
+// wherever it can, only where that pays (big topics and members holding
+// many pids), or never (passes over pids, as before the index).
+func TestArcIndexMatchesScans(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := mediumProblem(t)
+		if rapid.Bool().Draw(t, "big") {
+			// Topics of up to 300 partitions over up to 8 members, claims
+			// leaning on one member: big enough to cross the thresholds
+			// of bySubscribers and byEntries.
+			density := rapid.IntRange(1, 4).Draw(t, "density")
+			p = drawGroup(t, 8, 4, 300, density, 5)
+			heavy := rapid.IntRange(0, len(p.Subs)-1).Draw(t, "heavy")
+			drawHistory(t, p, func(ti int32, subs []int32) int32 {
+				if rapid.IntRange(0, 2).Draw(t, "claimed") > 0 && subscribes(p.Subs[heavy], ti) {
+					return int32(heavy)
+				}
+				return -1
+			})
+		}
+		start, total := pids(p)
+		if total == 0 {
+			return
+		}
+		var cost [3][2]int
+		for i, mode := range []int8{-1, 0, 1} {
+			owner, err := generalOpts(p, start, total, options{heapAbove: heapAbove, arcs: mode})
+			if err != nil {
+				t.Fatalf("arcs %d: %v", mode, err)
+			}
+			validOwners(t, p, owner)
+			if err := certify(p, owner); err != nil {
+				t.Fatalf("arcs %d: %v", mode, err)
+			}
+			cost[i][0], cost[i][1] = measure(p, owner)
+		}
+		if cost[1] != cost[0] || cost[2] != cost[0] {
+			t.Fatalf("(sum of squares, moves) without the index %v, where it pays %v, everywhere %v", cost[0], cost[1], cost[2])
+		}
+	})
+}
