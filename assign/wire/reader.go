@@ -120,27 +120,15 @@ func (r *reader) nullableString(f field) (*string, error) {
 // The result is a copy: it never aliases the input. An empty, non-null
 // value is a non-nil empty slice.
 func (r *reader) nullableBytes(f field) ([]byte, error) {
-	at := r.off
-	n, err := r.int32(f)
-	if err != nil {
+	b, err := r.bytesView(f)
+	if b == nil || err != nil {
 		return nil, err
 	}
-	switch {
-	case n == -1:
-		return nil, nil
-	case n < 0:
-		return nil, r.fail(f, at, ErrNegativeLength, "length %d at offset %d is negative", n, at)
-	case int64(n) > int64(r.left()):
-		return nil, r.fail(f, at, ErrTruncated, "length %d at offset %d exceeds the %d bytes left", n, at, r.left())
-	}
-	b := make([]byte, n)
-	copy(b, r.src[r.off:])
-	r.off += int(n)
-	return b, nil
+	return append(make([]byte, 0, len(b)), b...), nil
 }
 
-// bytesView is nullableBytes without the copy: the result aliases the
-// input.
+// bytesView reads what nullableBytes does, without the copy: the result
+// aliases the input.
 func (r *reader) bytesView(f field) ([]byte, error) {
 	at := r.off
 	n, err := r.int32(f)
