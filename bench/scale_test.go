@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -72,7 +71,7 @@ func benchmarkScale(b *testing.B, s assign.Strategy, g assign.Group) {
 	runtime.GC()
 	b.ReportAllocs()
 	var peak, most int64
-	var cpu time.Duration
+	var cpu int64 // nanoseconds, from round_test.go's cpuTime
 	var before, after runtime.MemStats
 	for b.Loop() {
 		b.StopTimer()
@@ -101,15 +100,6 @@ func benchmarkScale(b *testing.B, s assign.Strategy, g assign.Group) {
 	if most > scaleBytesLimit {
 		b.Errorf("one assignment allocated %d bytes, over the limit of %d", most, scaleBytesLimit)
 	}
-}
-
-// cpuTime returns the CPU time, user and system, the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err) // cannot fail for RUSAGE_SELF
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // sampleHeap starts sampling the live heap every millisecond and returns
