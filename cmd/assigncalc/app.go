@@ -135,6 +135,7 @@ func isInputError(err error) bool {
 	)
 	return errors.As(err, &ue) || errors.As(err, &ie) || errors.As(err, &ge) || errors.As(err, &de) ||
 		errors.Is(err, assign.ErrUnknownStrategy) ||
+		errors.Is(err, groupfile.ErrInvalidUTF8) || // a name JSON output cannot carry
 		errors.Is(err, syscall.EISDIR) // --in DIR: opened, then unreadable
 }
 

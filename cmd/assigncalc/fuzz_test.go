@@ -17,12 +17,21 @@ var (
 	durationValues = []string{"0", "1ms", "10s", "45s", "5m", "1000000h", "-1s", "9223372036854775807", "x"}
 )
 
+// serverFuzzFlags are the flags of the server-side assignors (KIP-848).
+func serverFuzzFlags() []fuzzFlag {
+	return []fuzzFlag{
+		{name: "protocol", values: []string{"classic", "consumer", "x"}},
+		{name: "kafka", values: []string{"4.0", "4.1", "4.0.1", "3.9", "x"}},
+		{name: "topic-id", values: []string{"t1=Yp0cT2sWQ7ChA0qyU5Ckdg", "t2=AAAAAAAAAAAAAAAAAAAAAA", "t1=AAAAAAAAAAAAAAAAAAAAAQ", "t1=x", "=Yp0cT2sWQ7ChA0qyU5Ckdg", "t1"}},
+	}
+}
+
 // shapeFuzzFlags are the group flags of the preview, simulate and timeline.
 func shapeFuzzFlags() []fuzzFlag {
 	return []fuzzFlag{
 		{name: "members", values: countValues, size: sizeMembers},
 		{name: "member", values: []string{"c0", "c1=t1@a", "c2#i2=t1,t2@b", "c0#", "=t1", "c3@", ""}, size: sizeMember},
-		{name: "topics", values: []string{"t1:7", "t1:3,t2:5", "t:2147483647", "t:0", "t:-1", "t:33554433", "t1", ":3"}, size: sizePartitions},
+		{name: "topics", values: []string{"t1:7", "t1:3,t2:5", "t:2147483647", "t:0", "t:-1", "t:33554433", "t1", ":3", "\xcb:1"}, size: sizePartitions},
 		{name: "replicas", values: []string{"0", "1", "2", "3", "2147483647", "-1"}},
 		{name: "racks", values: []string{"a", "a,b", "a,a", "", ",", "a,b,c"}},
 		{name: "in", values: fileValues, path: true},
@@ -31,13 +40,24 @@ func shapeFuzzFlags() []fuzzFlag {
 }
 
 var fuzzPreview = fuzzCommand{
-	flags: append(shapeFuzzFlags(),
+	flags: append(append(shapeFuzzFlags(),
 		fuzzFlag{name: "strategy", values: strategyValues},
 		fuzzFlag{name: "compare", values: strategyValues},
 		fuzzFlag{name: "diff"},
 		fuzzFlag{name: "format", values: formatValues},
 		fuzzFlag{name: "all"},
-	),
+	), serverFuzzFlags()...),
+}
+
+var fuzzMigrate = fuzzCommand{
+	prefix: []string{"migrate"},
+	flags: append(append(shapeFuzzFlags(),
+		fuzzFlag{name: "from", values: strategyValues},
+		fuzzFlag{name: "to", values: strategyValues},
+		fuzzFlag{name: "moves"},
+		fuzzFlag{name: "all"},
+		fuzzFlag{name: "format", values: formatValues},
+	), serverFuzzFlags()[1:]...),
 }
 
 var fuzzPlan = fuzzCommand{
@@ -52,7 +72,7 @@ var fuzzPlan = fuzzCommand{
 
 var fuzzSimulate = fuzzCommand{
 	prefix: []string{"simulate"},
-	flags: append(shapeFuzzFlags(),
+	flags: append(append(shapeFuzzFlags(),
 		fuzzFlag{name: "leave", values: []string{"c0", "c1", "i2", "c9", ""}},
 		fuzzFlag{name: "join", values: []string{"c9", "c9=t1@a", "c0", "c9#", "c9#i9=t2", ""}, size: sizeMember},
 		fuzzFlag{name: "grow", values: []string{"t1:+4", "t1:2", "t1:+2147483647", "t1:2147483647", "t9:3", "t1:-1", "t1:+0"}, size: sizePartitions},
@@ -62,12 +82,12 @@ var fuzzSimulate = fuzzCommand{
 		fuzzFlag{name: "moves"},
 		fuzzFlag{name: "compare", values: strategyValues},
 		fuzzFlag{name: "format", values: formatValues},
-	),
+	), serverFuzzFlags()...),
 }
 
 var fuzzTimeline = fuzzCommand{
 	prefix: []string{"timeline"},
-	flags: append(shapeFuzzFlags(),
+	flags: append(append(shapeFuzzFlags(),
 		fuzzFlag{name: "strategy", values: strategyValues},
 		fuzzFlag{name: "protocol", values: []string{"classic", "consumer", "x"}},
 		fuzzFlag{name: "session-timeout", values: durationValues},
@@ -92,7 +112,7 @@ var fuzzTimeline = fuzzCommand{
 		fuzzFlag{name: "format", values: formatValues},
 		fuzzFlag{name: "steps"},
 		fuzzFlag{name: "svg", values: []string{outFile}, path: true},
-	),
+	), serverFuzzFlags()[1:]...),
 	// timeline.actionsPerMember actions of about 100 bytes each.
 	perActor: 1 << 14 * 128,
 }
@@ -240,6 +260,22 @@ func FuzzCLISimulate(f *testing.F) {
 	})
 }
 
+func FuzzCLIMigrate(f *testing.F) {
+	addSeeds(f, fuzzMigrate, [][]string{
+		{"--members", "3", "--topics", "t1:8", "--from", "roundrobin"},
+		{"--members", "3", "--topics", "t1:8,t2:4", "--to", "server-range", "--kafka", "4.0", "--moves", "--format", "json"},
+		{"--members", "3", "--topics", "t:2147483647"},
+		{"--members", "3", "--topics", "t1:7", "--to", "range"},
+		{"--members", "3", "--topics", "t1:7", "--from", "uniform"},
+		{"--members", "3", "--topics", "t1:7", "--topic-id", "t1=AAAAAAAAAAAAAAAAAAAAAA"},
+	}, []string{""})
+	addSeeds(f, fuzzMigrate, [][]string{{"--in", "-"}, {"--in", "-", "--moves", "--all", "--format", "jsonl"}}, groupSeeds())
+	addSeeds(f, fuzzMigrate, [][]string{{"--from-describe", "-", "--to", "server-range"}}, describeSeeds())
+	f.Fuzz(func(t *testing.T, ops []byte, free string, data []byte) {
+		runFuzzed(t, fuzzMigrate, ops, free, data)
+	})
+}
+
 func FuzzCLITimeline(f *testing.F) {
 	addSeeds(f, fuzzTimeline, [][]string{
 		{"--members", "3", "--topics", "t1:7", "--crash", "c0@10s"},
@@ -315,4 +351,24 @@ func FuzzCLICoordinator(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ops []byte, free string, data []byte) {
 		runFuzzed(t, fuzzCoordinator, ops, free, data)
 	})
+}
+
+// TestJSONOfInvalidUTF8Names: a name JSON cannot carry (here a topic named
+// by the invalid UTF-8 byte 0xcb, found by FuzzCLIMigrate) is bad input in
+// every command that writes JSON, not an internal failure: exit 2 and a
+// message quoting the name.
+func TestJSONOfInvalidUTF8Names(t *testing.T) {
+	for _, args := range [][]string{
+		{"--members", "1", "--topics", "\xcb:1", "--format", "json"},
+		{"simulate", "--members", "1", "--topics", "\xcb:1", "--leave", "c0", "--format", "json"},
+		{"migrate", "--members", "1", "--topics", "\xcb:1", "--format", "json"},
+	} {
+		var out, errw strings.Builder
+		status := run(append([]string{"assigncalc"}, args...), strings.NewReader(""), &out, &errw)
+		lines := strings.Split(strings.TrimSpace(errw.String()), "\n")
+		last := lines[len(lines)-1]
+		if status != 2 || !strings.Contains(last, `not valid UTF-8: "\xcb"`) {
+			t.Errorf("%q: status %d, last stderr line %q; want 2 and a message quoting \"\\xcb\"", args, status, last)
+		}
+	}
 }

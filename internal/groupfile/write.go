@@ -3,6 +3,7 @@ package groupfile
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -70,8 +71,9 @@ func StatsOf(s assign.Stats) *Stats {
 	return &Stats{Members: s.Members, Partitions: s.Partitions, Min: s.Min, Max: s.Max, Spread: s.Spread, StdDev: s.StdDev, Idle: s.Idle}
 }
 
-// ErrInvalidUTF8 is returned by [AppendResult] and [AppendGroup] for a
-// string that is not valid UTF-8: JSON cannot carry it unchanged.
+// ErrInvalidUTF8 is returned, wrapped with the string quoted, by
+// [AppendResult] and [AppendGroup] for a string that is not valid UTF-8:
+// JSON cannot carry it unchanged.
 var ErrInvalidUTF8 = errors.New("groupfile: string is not valid UTF-8")
 
 // MemberIDs returns the IDs of g's members in order, for [Result.Members].
@@ -251,7 +253,7 @@ func (w *writer) int(n int32) { w.buf = strconv.AppendInt(w.buf, int64(n), 10) }
 // which is valid JSON and reads back unchanged.
 func (w *writer) str(s string) {
 	if !utf8.ValidString(s) && w.err == nil {
-		w.err = ErrInvalidUTF8
+		w.err = fmt.Errorf("%w: %q (JSON cannot carry it unchanged)", ErrInvalidUTF8, s)
 	}
 	b, _ := json.Marshal(s) // a string always marshals
 	w.buf = append(w.buf, b...)
