@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf16"
 
 	"github.com/assigncalc/assigncalc/assign/internal/jvm"
 	"github.com/google/go-cmp/cmp"
@@ -413,22 +412,6 @@ func TestRefusalsAreInconsistentGroupProtocol(t *testing.T) {
 	}
 }
 
-// hashByHand is Java's String.hashCode written straight from its javadoc,
-// s[0]*31^(n-1) + s[1]*31^(n-2) + ... + s[n-1], with the powers computed
-// separately, over the UTF-16 units the standard library's encoder gives.
-func hashByHand(s string) int32 {
-	units := utf16.Encode([]rune(s))
-	var sum uint32
-	for i, u := range units {
-		pow := uint32(1)
-		for range len(units) - 1 - i {
-			pow *= 31
-		}
-		sum += uint32(u) * pow
-	}
-	return int32(sum)
-}
-
 // TestBuiltinTieOrder checks the claim: on a tie among the
 // built-in names the Java coordinator prefers sticky > range > roundrobin >
 // cooperative-sticky, and the Scala one roughly the reverse.
@@ -450,9 +433,11 @@ func TestBuiltinTieOrder(t *testing.T) {
 		JavaCoordinator:  {"sticky", "range", "roundrobin", "cooperative-sticky"},
 		ScalaCoordinator: {"cooperative-sticky", "roundrobin", "range", "sticky"},
 	}
-	// The digits claimed above, recomputed with a separate formula.
+	// The digits claimed above, recomputed with a separate formula over
+	// String.hashCode (jvm_test.go checks jvm.StringHash against the
+	// javadoc's sum of powers).
 	for s, want := range map[string][2]uint32{"cooperative-sticky": {1, 2}, "roundrobin": {7, 24}, "range": {20, 10}, "sticky": {20, 26}} {
-		h := uint32(hashByHand(s))
+		h := uint32(jvm.StringHash(s))
 		h = h - h<<9 - 1 // h + ~(h << 9)
 		h ^= h >> 14
 		h *= 17 // h + (h << 4)
