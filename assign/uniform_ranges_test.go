@@ -80,9 +80,8 @@ func TestUniformDealFresh(t *testing.T) {
 			}
 			general, _ := compileServer(g)
 			general.held = make([]int32, len(general.owner))
-			for k := range general.held {
-				general.held[k] = -1
-			}
+			fill(general.held, -1)
+			general.heldIn = make([]int32, len(general.cg.topics))
 			errFast, errGeneral := fast.uniformHomogeneous(v), general.uniformHomogeneous(v)
 			if errFast != nil || errGeneral != nil {
 				t.Fatalf("group %d: %v, %v", i, errFast, errGeneral)
@@ -134,6 +133,20 @@ func TestServerRangeShared(t *testing.T) {
 		}
 		if diff := cmp.Diff(general, shared); diff != "" {
 			t.Fatalf("group %d: sharedRanges differs from the general loop (-general +shared):\n%s", i, diff)
+		}
+	}
+}
+
+// TestFill checks fill against a plain loop at every length up to 70,
+// powers of two and their neighbours included.
+func TestFill(t *testing.T) {
+	for n := range 71 {
+		s := make([]int32, n)
+		fill(s, -7)
+		for i, v := range s {
+			if v != -7 {
+				t.Fatalf("fill of %d: s[%d] = %d, want -7", n, i, v)
+			}
 		}
 	}
 }
