@@ -30,13 +30,10 @@ type serverGroup struct {
 	owner, held []int32
 	load        []int32 // position => partitions in owner
 
-	// heldPids[heldOff[m]:heldOff[m+1]] lists the pids of member m's
-	// current target, in Owned order, leaving out topics outside
-	// cg.topics.
-	heldOff, heldPids []int32
-	// heldIn[t] counts the partitions of topic t that held gives someone;
-	// nil with held.
-	heldIn []int32
+	// heldBy[m] counts the partitions member m's current target holds,
+	// leaving out topics outside cg.topics, and heldIn[t] those of topic
+	// t that someone holds; both nil with held.
+	heldBy, heldIn []int32
 }
 
 // fill sets every element of s to v, doubling a filled prefix with copy
@@ -85,7 +82,6 @@ func compileServer(g Group) (*serverGroup, error) {
 	sg.owner = make([]int32, total)
 	fill(sg.owner, -1)
 	sg.load = make([]int32, len(g.Members))
-	sg.heldOff = make([]int32, len(g.Members)+1)
 	owned := 0
 	for i := range g.Members {
 		owned += len(g.Members[i].Owned)
@@ -96,7 +92,7 @@ func compileServer(g Group) (*serverGroup, error) {
 	sg.held = make([]int32, total)
 	fill(sg.held, -1)
 	sg.heldIn = make([]int32, len(cg.topics))
-	sg.heldPids = make([]int32, 0, owned)
+	sg.heldBy = make([]int32, len(g.Members))
 	after, _ := cg.goSteps()
 	pos := make([]int32, len(g.Members))
 	for p, m := range sg.byPos {
@@ -106,13 +102,12 @@ func compileServer(g Group) (*serverGroup, error) {
 		if err := sg.readTarget(pos[m], int32(m), after); err != nil {
 			return nil, err
 		}
-		sg.heldOff[m+1] = int32(len(sg.heldPids))
 	}
 	return sg, nil
 }
 
-// readTarget checks member m's current target and records it in held
-// and heldPids. after is cg.goSteps' first result: a target listed in
+// readTarget checks member m's current target and records it in held,
+// heldBy and heldIn. after is cg.goSteps' first result: a target listed in
 // sorted order goes from a topic to the next in Go order.
 //
 // Owned is read a run of one topic at a time: the topic is resolved once
@@ -154,10 +149,11 @@ func (sg *serverGroup) readTarget(pos, m int32, after []int32) error {
 			continue
 		}
 		base := cg.start[t]
-		from := len(sg.heldPids)
+		from := k
 		var bad bool
-		k, bad = sg.claimRun(owned, k, sg.held[base:base+n], pos, base)
-		sg.heldIn[t] += int32(len(sg.heldPids) - from)
+		k, bad = claimRun(owned, k, sg.held[base:base+n], pos)
+		sg.heldIn[t] += int32(k - from)
+		sg.heldBy[m] += int32(k - from)
 		if !bad {
 			continue
 		}
@@ -187,10 +183,9 @@ func runEnd(owned []TopicPartition, k int) int {
 
 // claimRun records that pos holds the partitions of the run of
 // owned[k]'s topic that starts at k, whose entries in held are
-// topicHeld, appending their pids (base + the partition) to heldPids. It
-// returns the end of the run, or, with bad, the index of the first
-// partition the topic does not have or that someone (pos included)
-// already holds.
+// topicHeld. It returns the end of the run, or, with bad, the index of
+// the first partition the topic does not have or that someone (pos
+// included) already holds.
 //
 // The run is claimed by claimShared, a leaf loop over the entries whose
 // topic shares the bytes of the one before, with no call that would
@@ -199,7 +194,7 @@ func runEnd(owned []TopicPartition, k int) int {
 // Owned lists hold a million entries, callgrind counts 20M instructions
 // for them, against 35M for one loop calling a string comparison, and
 // 60M for finding each run (comparing names) and then claiming it.
-func (sg *serverGroup) claimRun(owned []TopicPartition, k int, topicHeld []int32, pos, base int32) (end int, bad bool) {
+func claimRun(owned []TopicPartition, k int, topicHeld []int32, pos int32) (end int, bad bool) {
 	topic := owned[k].Topic
 	for k < len(owned) {
 		if s := owned[k].Topic; unsafe.StringData(s) != unsafe.StringData(topic) {
@@ -208,11 +203,7 @@ func (sg *serverGroup) claimRun(owned []TopicPartition, k int, topicHeld []int32
 			}
 			topic = s // the same name in other bytes: follow them
 		}
-		run := owned[k:]
-		at := len(sg.heldPids)
-		sg.heldPids = slices.Grow(sg.heldPids, len(run))[:at+len(run)]
-		n, bad := claimShared(run, unsafe.StringData(topic), len(topic), topicHeld, pos, base, sg.heldPids[at:])
-		sg.heldPids = sg.heldPids[:at+n]
+		n, bad := claimShared(owned[k:], unsafe.StringData(topic), len(topic), topicHeld, pos)
 		if k += n; bad {
 			return k, true
 		}
@@ -221,14 +212,12 @@ func (sg *serverGroup) claimRun(owned []TopicPartition, k int, topicHeld []int32
 }
 
 // claimShared claims the leading entries of run whose topic is the name
-// of size bytes at data, as claimRun does, writing their pids into dst
-// (as long as run), and returns how many it claimed and whether it
-// stopped at a partition it could not claim. It is not inlined: inside
+// of size bytes at data, as claimRun does, and returns how many it
+// claimed and whether it stopped at a partition it could not claim. It is not inlined: inside
 // claimRun its loop has fewer registers.
 //
 //go:noinline
-func claimShared(run []TopicPartition, data *byte, size int, topicHeld []int32, pos, base int32, dst []int32) (int, bool) {
-	dst = dst[:len(run)]
+func claimShared(run []TopicPartition, data *byte, size int, topicHeld []int32, pos int32) (int, bool) {
 	for i := range run {
 		tp := &run[i]
 		if unsafe.StringData(tp.Topic) != data || len(tp.Topic) != size {
@@ -239,7 +228,6 @@ func claimShared(run []TopicPartition, data *byte, size int, topicHeld []int32, 
 			return i, true
 		}
 		topicHeld[p] = pos
-		dst[i] = base + int32(p)
 	}
 	return len(run), false
 }

@@ -39,7 +39,7 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 	if sg.held != nil {
 		// Every member starts from what it holds; keepUpTo releases.
 		copy(sg.owner, sg.held)
-		free = make([]int32, 0, max(0, total-int32(len(sg.heldPids))))
+		free = make([]int32, 0, max(0, total-sumHeld(sg.heldIn)))
 		for _, t := range topics {
 			// A topic wholly held has nothing free: on BenchmarkKIP848's
 			// uniform-2000x1000000 leave1, skipping those takes the scan
@@ -133,7 +133,7 @@ func (sg *serverGroup) dealFresh(topics []int32, below []unfilled) bool {
 	return t == len(topics)
 }
 
-// keepUpTo keeps up to quota of what member m (at pos) holds, visiting
+// keepUpTo keeps up to quota of what member m holds, visiting
 // its current target in iteration order, appends what it releases to
 // free, and returns the quota left and free. owner already gives m
 // everything it holds (uniformHomogeneous copies held into it), so only
@@ -142,7 +142,11 @@ func (sg *serverGroup) dealFresh(topics []int32, below []unfilled) bool {
 // free is.
 func (sg *serverGroup) keepUpTo(m, quota int32, free []int32) (int32, []int32) {
 	cg := sg.cg
-	if held := int32(sg.heldOff[m+1] - sg.heldOff[m]); held <= quota {
+	var held int32 // nil heldBy: nobody holds anything
+	if sg.heldBy != nil {
+		held = sg.heldBy[m]
+	}
+	if held <= quota {
 		return quota - held, free // everything stays, whatever the order
 	}
 	topics, parts := sg.targetTopics(m)
@@ -201,4 +205,13 @@ func (sg *serverGroup) subscriptionOrder(m int32) ([]int32, error) {
 		}
 	}
 	return out, nil
+}
+
+// sumHeld returns the partitions held in all, from heldIn.
+func sumHeld(heldIn []int32) int32 {
+	var n int32
+	for _, c := range heldIn {
+		n += c
+	}
+	return n
 }

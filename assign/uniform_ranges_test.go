@@ -82,6 +82,7 @@ func TestUniformDealFresh(t *testing.T) {
 			general.held = make([]int32, len(general.owner))
 			fill(general.held, -1)
 			general.heldIn = make([]int32, len(general.cg.topics))
+			general.heldBy = make([]int32, len(g.Members))
 			errFast, errGeneral := fast.uniformHomogeneous(v), general.uniformHomogeneous(v)
 			if errFast != nil || errGeneral != nil {
 				t.Fatalf("group %d: %v, %v", i, errFast, errGeneral)
