@@ -104,6 +104,17 @@ func balances(s Strategy) bool {
 	return false
 }
 
+// keepsToQuota reports whether s is [Uniform], which keeps what each
+// member holds up to a quota and so moves a partition only to even the
+// members' counts, though without [VerifyBalanced]'s promise.
+func keepsToQuota(s Strategy) bool {
+	switch s.(type) {
+	case Uniform, *Uniform:
+		return true
+	}
+	return false
+}
+
 // withEveryMember returns a with an empty entry for every member of g it
 // lacks, or a itself when it lacks none.
 func withEveryMember(g Group, a Assignment) Assignment {

@@ -104,8 +104,8 @@ const (
 	ReasonOwnerRestarted                       // its owner restarted and rejoined with a new member.id
 	ReasonUnsubscribed                         // its owner no longer subscribes to its topic
 	ReasonStaticReturned                       // a static member came back and took it
-	ReasonBalance                              // a balancing strategy needed it elsewhere
-	ReasonLayout                               // Range's or RoundRobin's layout put it elsewhere
+	ReasonBalance                              // a balancing strategy (the sticky ones, Uniform) needed it elsewhere
+	ReasonLayout                               // the layout of Range, RoundRobin or ServerRange put it elsewhere
 )
 
 // String explains the reason in a few words.
@@ -674,7 +674,7 @@ func moves(s Strategy, g Group, before, after Assignment, deferred map[TopicPart
 				mv.Reason = ReasonUnsubscribed
 			case id == facts.returned:
 				mv.Reason = ReasonStaticReturned
-			case balances(s):
+			case balances(s) || keepsToQuota(s):
 				mv.Reason = ReasonBalance
 			default:
 				mv.Reason = ReasonLayout

@@ -17,7 +17,10 @@ import (
 //   - Sticky gives a second member one of c0's two partitions (t-1, the
 //     last); cooperative-sticky the same, a round later.
 //   - Range over t:6 on c0..c2 gives 0-1 | 2-3 | 4-5; without c0, 0-2 | 3-5:
-//     t-3 moves from c1 to c2 only because the layout shifted.
+//     t-3 moves from c1 to c2 only because the layout shifted; the
+//     server-side range lays t:6 out the same way.
+//   - Uniform's quota for c0 and c1 over t:2 is one each: c0 keeps t-0,
+//     the first of its set, and releases t-1 to c1, to even the counts.
 func TestMovesEveryReason(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -30,6 +33,8 @@ func TestMovesEveryReason(t *testing.T) {
 		{[]string{"--members", "1", "--topics", "t:2", "--join", "c1", "--compare", "sticky"}, "t-1: c0 → c1 balance required it"},
 		{[]string{"--members", "1", "--topics", "t:2", "--join", "c1", "--compare", "cooperative-sticky"}, "t-1: c0 → c1 balance required it; revoked now, reassigned next round"},
 		{[]string{"--members", "3", "--topics", "t:6", "--leave", "c0", "--compare", "range"}, "t-3: c1 → c2 the strategy's layout moved it"},
+		{[]string{"--members", "3", "--topics", "t:6", "--leave", "c0", "--protocol", "consumer", "--compare", "server-range"}, "t-3: c1 → c2 the strategy's layout moved it; revoked in heartbeat round 1, received in round 2"},
+		{[]string{"--members", "1", "--topics", "t:2", "--join", "c1", "--protocol", "consumer", "--compare", "uniform"}, "t-1: c0 → c1 balance required it; revoked in heartbeat round 1, received in round 2"},
 	}
 	for _, tt := range tests {
 		args := append(append([]string{"simulate"}, tt.args...), "--moves")
