@@ -1,5 +1,10 @@
 package assign
 
+import (
+	"fmt"
+	"slices"
+)
+
 // Packed is an assignment in the form a group leader encodes: for each
 // member of the group, in the order of Group.Members, the topics it gets
 // in [TopicPartition.Compare] order, each with its partitions ascending,
@@ -68,6 +73,25 @@ func (p *Packed) Assignment() Assignment {
 // the group's members (an ID of the Assignment that is not a member is
 // left out).
 func AssignPacked(s Strategy, g Group) (*Packed, error) {
+	return assignPacked(s, g, nil)
+}
+
+// AssignPackedOwned is [AssignPacked] for a group whose members' Owned
+// lists come as one slab of runs, owned (the members' own Owned lists
+// must then be empty): the same answer as AssignPacked of the group with
+// each member's Owned the partitions of its runs, in order, and the same
+// errors (differential tests hold it to both), without a 24-byte
+// [TopicPartition] per owned partition. Package wire decodes JoinGroup
+// metadata into this form for [wire.Lead]. owned must describe its
+// arrays; [ErrOwnedRuns] says how it does not. A nil owned is nobody
+// owning anything.
+func AssignPackedOwned(s Strategy, g Group, owned *OwnedRuns) (*Packed, error) {
+	return assignPacked(s, g, owned)
+}
+
+// assignPacked is AssignPacked with the claims from owned when it is not
+// nil (see compileOwned).
+func assignPacked(s Strategy, g Group, owned *OwnedRuns) (*Packed, error) {
 	var use ownedRead
 	var run func(*compiledGroup) (Assignment, error)
 	switch s.(type) {
@@ -80,13 +104,27 @@ func AssignPacked(s Strategy, g Group) (*Packed, error) {
 	case CooperativeSticky, *CooperativeSticky:
 		use, run = ownedKeptPacked, cooperativeOf
 	default:
+		if owned != nil {
+			// A strategy of the caller's reads Owned lists: give it them.
+			if err := owned.check(len(g.Members)); err != nil {
+				return nil, err
+			}
+			lists := owned.ownedLists(len(g.Members))
+			g.Members = slices.Clone(g.Members)
+			for i := range g.Members {
+				if len(g.Members[i].Owned) > 0 {
+					return nil, fmt.Errorf("%w: member %d has an Owned list besides its runs", ErrOwnedRuns, i)
+				}
+				g.Members[i].Owned = lists[i]
+			}
+		}
 		a, err := s.Assign(g)
 		if err != nil {
 			return nil, err
 		}
 		return packAssignment(g, a), nil
 	}
-	cg, err := compile(g, use)
+	cg, err := compileWith(g, use, owned)
 	if err != nil {
 		return nil, err
 	}

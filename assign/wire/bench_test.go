@@ -33,7 +33,8 @@ func BenchmarkDecode(b *testing.B) {
 
 // BenchmarkLead times the phases of the leader's round on uniform groups,
 // fresh and after one member of a balanced group is replaced (leave1):
-// GroupFromJoin, AssignPacked, SyncGroupPacked, and Lead, all three.
+// GroupFromJoin, AssignPacked, SyncGroupPacked, and Lead, all three;
+// and Assign (the Assignment map) beside AssignPacked.
 // Callgrind instruction counts of one phase against another tell where
 // the round goes (bench/ times the round beside the peers).
 func BenchmarkLead(b *testing.B) {
@@ -88,6 +89,19 @@ func BenchmarkLead(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
 						if _, err := assign.AssignPacked(s, g); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+				b.Run(name+"/phase=assign-map", func(b *testing.B) {
+					setup(b)
+					g, err := GroupFromJoin(s.Name(), join, topics, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, err := s.Assign(g); err != nil {
 							b.Fatal(err)
 						}
 					}
