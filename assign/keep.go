@@ -116,6 +116,11 @@ func (cg *compiledGroup) readKept(every bool) bool {
 		every:  every,
 	}
 	listed := kc.listed
+	var lister []int32 // with every: kc.lister, written as the claims are read
+	if every {
+		lister = make([]int32, parts)
+		kc.lister = lister
+	}
 	after, goRank := cg.goSteps()
 	runOf := make([]int32, len(cg.topics)) // topic => 1 + the last member with a run of it
 	twice := uint64(0)                     // nonzero when some partition is listed twice
@@ -165,7 +170,11 @@ func (cg *compiledGroup) readKept(every bool) bool {
 				twice |= listed[w] & bit
 				listed[w] |= bit
 				count++
-				pids = append(pids, int32(pid)) // cheaper than finding them again if scattered
+				if every {
+					lister[pid] = int32(i) + 1
+				} else {
+					pids = append(pids, int32(pid)) // cheaper than finding them again if scattered
+				}
 			}
 		}
 		if shape != scattered && len(kc.runs) > firstRun {
@@ -183,7 +192,7 @@ func (cg *compiledGroup) readKept(every bool) bool {
 		if kc.runOff != nil {
 			kc.runOff[i+1] = int32(len(kc.runs))
 		}
-		if shape == scattered || every {
+		if shape == scattered && !every {
 			if kc.lister == nil {
 				kc.lister = make([]int32, parts)
 			}

@@ -169,6 +169,12 @@ type joinDecoder struct {
 	// and the members' owned lists (groupAndRunsFromJoin).
 	runs     *assign.OwnedRuns
 	runStart int // the first run of the member being decoded
+	// runsSorted says that the member's runs so far list their topics
+	// ascending and each run's partitions ascending, with no repeat;
+	// lastPos is the position in Go order of its last run's topic, -1
+	// when it is not one of the metadata's.
+	runsSorted bool
+	lastPos    int32
 }
 
 // decodedMember is what the decoder keeps of one member.
@@ -224,7 +230,7 @@ func (d *joinDecoder) member(i int, b []byte) error {
 	dm := &d.members[i]
 	dm.generation = DefaultGeneration
 	if d.runs != nil {
-		d.runStart = len(d.runs.Runs)
+		d.runStart, d.runsSorted, d.lastPos = len(d.runs.Runs), true, -1
 	}
 	r := &reader{src: b, message: "subscription", version: -1}
 	v, err := r.int16(plain("version"))
@@ -375,22 +381,50 @@ func (d *joinDecoder) appendRuns(entries []byte, total int) {
 			continue
 		}
 		topic := d.names.intern(name, &guess)
-		for range np {
-			o.Parts = append(o.Parts, int32(binary.BigEndian.Uint32(entries[p:])))
-			p += 4
+		at := len(o.Parts)
+		o.Parts = o.Parts[:at+np] // room grown above
+		if !putParts(o.Parts[at:], entries[p:p+4*np]) {
+			d.runsSorted = false
 		}
+		p += 4 * np
 		if len(o.Runs) > first && o.Runs[len(o.Runs)-1].Topic == topic {
+			d.runsSorted = d.runsSorted && o.Parts[at-1] < o.Parts[at]
 			o.Runs[len(o.Runs)-1].End = int32(len(o.Parts))
-		} else {
-			o.Runs = append(o.Runs, assign.OwnedRun{Topic: topic, End: int32(len(o.Parts))})
+			continue
 		}
+		// Topics ascending: the metadata's names by their position in Go
+		// order (guess is one past it), others by comparison.
+		pos := int32(-1)
+		if guess > 0 && d.names.names[guess-1] == topic {
+			pos = guess - 1
+		}
+		if len(o.Runs) > first {
+			prev := o.Runs[len(o.Runs)-1].Topic
+			d.runsSorted = d.runsSorted && (pos >= 0 && d.lastPos >= 0 && d.lastPos < pos || (pos < 0 || d.lastPos < 0) && prev < topic)
+		}
+		d.lastPos = pos
+		o.Runs = append(o.Runs, assign.OwnedRun{Topic: topic, End: int32(len(o.Parts))})
 	}
+}
+
+// putParts decodes the partitions src holds, four bytes each, into dst
+// (as long), and reports whether they ascend without a repeat.
+func putParts(dst []int32, src []byte) bool {
+	ascending := true
+	last := int32(-1)
+	for j := range dst {
+		q := int32(binary.BigEndian.Uint32(src[4*j:]))
+		ascending = ascending && q > last
+		dst[j], last = q, q
+	}
+	return ascending
 }
 
 // finishRuns closes member i's runs, dropping repeated partitions as
 // dedupeInPlace does: runs in [assign.TopicPartition.Compare] order, as
-// Kafka's clients send them, cannot repeat one and are checked in one
-// pass; any others are deduplicated as a list and laid out again.
+// Kafka's clients send them, cannot repeat one (appendRuns tracks that
+// in runsSorted as it writes them); any others are deduplicated as a
+// list and laid out again.
 func (d *joinDecoder) finishRuns(i int) {
 	o := d.runs
 	first := d.runStart
@@ -398,7 +432,7 @@ func (d *joinDecoder) finishRuns(i int) {
 	if first > 0 {
 		base = o.Runs[first-1].End
 	}
-	if !sortedRuns(o.Runs[first:], o.Parts, base) {
+	if !d.runsSorted {
 		list := make([]assign.TopicPartition, 0, int32(len(o.Parts))-base)
 		from := base
 		for _, r := range o.Runs[first:] {
@@ -419,25 +453,6 @@ func (d *joinDecoder) finishRuns(i int) {
 		}
 	}
 	o.RunOff[i+1] = int32(len(o.Runs))
-}
-
-// sortedRuns reports whether runs, whose partitions start at parts[from],
-// list their topics ascending and each run's partitions ascending, with
-// no repeat: sortedOwned for runs.
-func sortedRuns(runs []assign.OwnedRun, parts []int32, from int32) bool {
-	for k, r := range runs {
-		if k > 0 && runs[k-1].Topic >= r.Topic {
-			return false
-		}
-		ps := parts[from:r.End]
-		for j := 1; j < len(ps); j++ {
-			if ps[j-1] >= ps[j] {
-				return false
-			}
-		}
-		from = r.End
-	}
-	return true
 }
 
 // rack returns the interned rack named b.
