@@ -1,5 +1,10 @@
 package assign
 
+import (
+	"errors"
+	"fmt"
+)
+
 // claimTable is the resolution of every claim: rules 2, 3 and 5 per
 // partition (numbered as in compiledGroup.start), members by rank in
 // Kafka's member order. Rule 4 is the reader's: the sticky strategies
@@ -202,26 +207,42 @@ const (
 	ownedUnread
 )
 
-// compileOwned reads the members' claims for use.
+// compileOwned reads the members' claims for use, from given when it is
+// not nil (the members then have no Owned lists: [AssignPackedOwned]),
+// otherwise from the members' Owned lists, turned into runs first
+// (ownedRunsOf): either way every rule below reads the same runs.
 //
 // Clients list owned partitions topic by topic, partitions ascending, as
 // every assignment is sorted: a member whose list has that shape cannot
 // repeat a partition, which a stamp per topic and the last partition seen
 // prove in O(1) per claim. Only a member whose list has another shape is
 // checked with a mark per partition.
-func (cg *compiledGroup) compileOwned(use ownedRead) error {
+func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 	if use == ownedUnread {
 		return nil
 	}
 	g := cg.g
+	if given != nil {
+		if err := given.check(len(g.Members)); err != nil {
+			return err
+		}
+		for i := range g.Members {
+			if len(g.Members[i].Owned) > 0 {
+				return fmt.Errorf("%w: member %d has an Owned list besides its runs", ErrOwnedRuns, i)
+			}
+		}
+		cg.own = given
+	} else {
+		cg.own = ownedRunsOf(g.Members)
+	}
+	own := cg.own
 	total := 0
 	gen, mixed, some := int32(0), false, false
 	for i := range g.Members {
-		m := &g.Members[i]
-		if len(m.Owned) > 0 {
-			total += len(m.Owned)
-			mixed = mixed || some && m.Generation != gen
-			gen, some = m.Generation, true
+		if c := own.count(i); c > 0 {
+			total += c
+			mixed = mixed || some && g.Members[i].Generation != gen
+			gen, some = g.Members[i].Generation, true
 		}
 	}
 	if total == 0 {
@@ -256,30 +277,33 @@ func (cg *compiledGroup) compileOwned(use ownedRead) error {
 			pids = pids[:0]
 		}
 		first := len(pids)
-		sorted := true                                                   // so far: runs of distinct topics, partitions ascending within each
-		lastTopic, ti, known, lastPart := "", int32(0), false, int32(-1) // "" is never a known topic
-		for _, tp := range m.Owned {
-			if tp.Topic != lastTopic {
-				ti, known = cg.topicAfter(after, ti, known, tp.Topic)
-				lastTopic, lastPart = tp.Topic, -1
-				if known {
-					sorted = sorted && runOf[ti] != int32(i)+1
-					runOf[ti] = int32(i) + 1
+		sorted := true // so far: runs of distinct topics, partitions ascending within each
+		ti, known := int32(0), false
+		runs, from := own.member(i)
+		for _, run := range runs {
+			ps := own.Parts[from:run.End]
+			from = run.End
+			if ti, known = cg.topicAfter(after, ti, known, run.Topic); !known {
+				continue // nobody wants the topic, or it is gone: dropped, as Kafka does
+			}
+			sorted = sorted && runOf[ti] != int32(i)+1
+			runOf[ti] = int32(i) + 1
+			start, np, lastPart := cg.start[ti], cg.numParts[ti], int32(-1)
+			for _, p := range ps {
+				if uint32(p) >= uint32(np) {
+					continue // the partition no longer exists: dropped, as Kafka does
 				}
-			}
-			if !known || tp.Partition < 0 || tp.Partition >= cg.numParts[ti] {
-				continue // the partition no longer exists, or nobody wants it: dropped, as Kafka does
-			}
-			sorted = sorted && tp.Partition > lastPart
-			lastPart = tp.Partition
-			pid := cg.start[ti] + tp.Partition
-			pids = append(pids, pid)
-			if ct != nil {
-				// m listing pid twice looks tied: refused below.
-				if mixed {
-					ct.noteMixed(pid, rankOf[i], m.Generation)
-				} else {
-					ct.noteOneGeneration(pid, rankOf[i])
+				sorted = sorted && p > lastPart
+				lastPart = p
+				pid := start + p
+				pids = append(pids, pid)
+				if ct != nil {
+					// m listing pid twice looks tied: refused below.
+					if mixed {
+						ct.noteMixed(pid, rankOf[i], m.Generation)
+					} else {
+						ct.noteOneGeneration(pid, rankOf[i])
+					}
 				}
 			}
 		}
@@ -313,4 +337,137 @@ func (cg *compiledGroup) owned(m int32) []int32 {
 		return nil
 	}
 	return cg.ownedPids[cg.ownedOff[m]:cg.ownedOff[m+1]]
+}
+
+// OwnedRuns is every member's Owned list of a group in one slab, in the
+// form a group leader decodes it from the wire (topic, then its
+// partitions): member i's runs are Runs[RunOff[i]:RunOff[i+1]], and run
+// k's partitions are Parts[Runs[k-1].End:Runs[k].End] (from 0 for the
+// first run). Read in order, member i's runs list exactly what an Owned
+// list of the same topics and partitions, in the same order, lists; the
+// claims it makes are the same ([AssignPackedOwned]). It holds 4 bytes
+// per owned partition and one run per topic of a member, where Owned
+// takes 24 bytes per partition.
+type OwnedRuns struct {
+	RunOff []int32    // member index => its first run; len(Members)+1 entries
+	Runs   []OwnedRun // every member's runs, member by member
+	Parts  []int32    // every run's partitions, run by run
+}
+
+// OwnedRun is one topic of a member's Owned: its partitions end at
+// Parts[End] (see [OwnedRuns]).
+type OwnedRun struct {
+	Topic string
+	End   int32
+}
+
+// ErrOwnedRuns reports an [OwnedRuns] whose offsets do not describe its
+// arrays, or one given with a group whose members also have Owned lists.
+var ErrOwnedRuns = errors.New("malformed owned runs")
+
+// member returns member i's runs and where its partitions start in Parts.
+// o may be nil: nobody owns anything.
+func (o *OwnedRuns) member(i int) ([]OwnedRun, int32) {
+	if o == nil {
+		return nil, 0
+	}
+	first := o.RunOff[i]
+	base := int32(0)
+	if first > 0 {
+		base = o.Runs[first-1].End
+	}
+	return o.Runs[first:o.RunOff[i+1]], base
+}
+
+// count returns how many partitions member i lists.
+func (o *OwnedRuns) count(i int) int {
+	runs, base := o.member(i)
+	if len(runs) == 0 {
+		return 0
+	}
+	return int(runs[len(runs)-1].End - base)
+}
+
+// check reports whether o describes its arrays for a group of n members.
+func (o *OwnedRuns) check(n int) error {
+	if len(o.RunOff) != n+1 {
+		return fmt.Errorf("%w: %d run offsets for %d members", ErrOwnedRuns, len(o.RunOff), n)
+	}
+	if o.RunOff[0] != 0 || o.RunOff[n] != int32(len(o.Runs)) {
+		return fmt.Errorf("%w: run offsets span [%d, %d), not the %d runs", ErrOwnedRuns, o.RunOff[0], o.RunOff[n], len(o.Runs))
+	}
+	for i := range n {
+		if o.RunOff[i+1] < o.RunOff[i] {
+			return fmt.Errorf("%w: member %d's runs end at %d, before they start at %d", ErrOwnedRuns, i, o.RunOff[i+1], o.RunOff[i])
+		}
+	}
+	end := int32(0)
+	for k, r := range o.Runs {
+		if r.End < end {
+			return fmt.Errorf("%w: run %d ends at %d, before run %d's end %d", ErrOwnedRuns, k, r.End, k-1, end)
+		}
+		end = r.End
+	}
+	if end != int32(len(o.Parts)) {
+		return fmt.Errorf("%w: the runs end at %d, not at the %d partitions' end", ErrOwnedRuns, end, len(o.Parts))
+	}
+	return nil
+}
+
+// ownedRunsOf returns the members' Owned lists as runs, one run per
+// stretch of one topic, or nil when nobody lists anything: the form the
+// claims are read from whichever way they come (see compileOwned).
+func ownedRunsOf(members []Member) *OwnedRuns {
+	total := 0
+	for i := range members {
+		total += len(members[i].Owned)
+	}
+	if total == 0 {
+		return nil
+	}
+	o := &OwnedRuns{
+		RunOff: make([]int32, len(members)+1),
+		Runs:   make([]OwnedRun, 0, len(members)),
+		Parts:  make([]int32, total),
+	}
+	at := int32(0)
+	for i := range members {
+		owned := members[i].Owned
+		for k := range owned {
+			if k > 0 && owned[k].Topic != owned[k-1].Topic {
+				o.Runs = append(o.Runs, OwnedRun{owned[k-1].Topic, at})
+			}
+			o.Parts[at] = owned[k].Partition
+			at++
+		}
+		if len(owned) > 0 {
+			o.Runs = append(o.Runs, OwnedRun{owned[len(owned)-1].Topic, at})
+		}
+		o.RunOff[i+1] = int32(len(o.Runs))
+	}
+	return o
+}
+
+// ownedLists returns o's lists as Owned lists, member by member: what a
+// strategy that does not read OwnedRuns is given.
+func (o *OwnedRuns) ownedLists(n int) [][]TopicPartition {
+	lists := make([][]TopicPartition, n)
+	if o == nil {
+		return lists
+	}
+	backing := make([]TopicPartition, len(o.Parts))
+	for i := range n {
+		runs, from := o.member(i)
+		first := from
+		for _, r := range runs {
+			for at := from; at < r.End; at++ {
+				backing[at] = TopicPartition{r.Topic, o.Parts[at]}
+			}
+			from = r.End
+		}
+		if from > first {
+			lists[i] = backing[first:from:from]
+		}
+	}
+	return lists
 }

@@ -23,6 +23,11 @@ type compiledGroup struct {
 
 	subs [][]int32 // member index => subscribed topic indices, ascending, deduplicated; shared between members, never modify
 
+	// own is the members' Owned lists as runs (see [OwnedRuns]), what
+	// compileOwned reads the claims from; nil when nobody owns anything,
+	// and with ownedUnread.
+	own *OwnedRuns
+
 	// ownedPids[ownedOff[m]:ownedOff[m+1]] lists the partitions member m
 	// claims that still exist, numbered as in start, in input order.
 	// Claims of topics nobody subscribes to are dropped; claims of topics
@@ -77,6 +82,13 @@ func (cg *compiledGroup) ranks() []rank {
 
 // compile validates g and interns it; use says what to make of Owned.
 func compile(g Group, use ownedRead) (*compiledGroup, error) {
+	return compileWith(g, use, nil)
+}
+
+// compileWith is compile with the members' claims read from owned
+// instead of their Owned lists when owned is not nil
+// ([AssignPackedOwned]); see compileOwned.
+func compileWith(g Group, use ownedRead, owned *OwnedRuns) (*compiledGroup, error) {
 	cg := &compiledGroup{g: &g}
 
 	// Members: IDs, instance IDs. The first member at fault is reported,
@@ -151,7 +163,7 @@ func compile(g Group, use ownedRead) (*compiledGroup, error) {
 		return compareKafkaMembers(&g.Members[a], &g.Members[b], compareIDs)
 	})
 	cg.internRacks()
-	if err := cg.compileOwned(use); err != nil {
+	if err := cg.compileOwned(use, owned); err != nil {
 		return nil, err
 	}
 	return cg, nil

@@ -89,7 +89,7 @@ func (cg *compiledGroup) keepsEveryClaim() bool {
 	q, r := parts/n, parts%n
 	atCeiling := int32(0)
 	for i := range cg.g.Members {
-		switch c := int32(min(len(cg.g.Members[i].Owned), int(parts)+1)); {
+		switch c := int32(min(cg.own.count(i), int(parts)+1)); {
 		case c > q+1 || c == q+1 && r == 0:
 			return false
 		case c == q+1:
@@ -116,54 +116,69 @@ func (cg *compiledGroup) readKept(every bool) bool {
 		every:  every,
 	}
 	listed := kc.listed
+	var lister []int32 // with every: kc.lister, written as the claims are read
+	if every {
+		lister = make([]int32, parts)
+		kc.lister = lister
+	}
 	after, goRank := cg.goSteps()
 	runOf := make([]int32, len(cg.topics)) // topic => 1 + the last member with a run of it
 	twice := uint64(0)                     // nonzero when some partition is listed twice
 	var pids []int32                       // the current member's, in case it is scattered
+	own := cg.own
 	for i := range g.Members {
-		m := &g.Members[i]
 		shape := inOrder
-		lastTopic, ti, known := "", int32(0), false // "" is never a known topic
-		lastRank, lastPart, count := int32(-1), int32(-1), int32(0)
+		ti, known := int32(0), false
+		lastRank, count := int32(-1), int32(0)
 		firstRun := len(kc.runs)
 		pids = pids[:0]
-		for k, tp := range m.Owned {
-			if tp.Topic != lastTopic {
-				ti, known = cg.topicAfter(after, ti, known, tp.Topic)
-				lastTopic, lastPart = tp.Topic, -1
-				switch {
-				case !known || runOf[ti] == int32(i)+1:
+		runs, base := own.member(i)
+		from := base
+		for _, run := range runs {
+			ps := own.Parts[from:run.End]
+			k := from - base // the run's position in the member's Owned
+			from = run.End
+			ti, known = cg.topicAfter(after, ti, known, run.Topic)
+			switch {
+			case !known || runOf[ti] == int32(i)+1:
+				shape = scattered
+			case shape == inOrder && goRank[ti] < lastRank:
+				shape = inRuns
+			}
+			if shape != scattered && len(kc.runs) > firstRun {
+				kc.runs[len(kc.runs)-1].to = k // the run before ends here
+			}
+			if !known {
+				continue // nobody wants the topic, or it is gone: dropped, as Kafka does
+			}
+			lastRank, runOf[ti] = goRank[ti], int32(i)+1
+			if shape != scattered {
+				kc.runs = append(kc.runs, keptRun{rank: goRank[ti], from: k})
+			}
+			start, np, lastPart := cg.start[ti], uint32(cg.numParts[ti]), int32(-1)
+			for _, p := range ps {
+				if uint32(p) >= np {
 					shape = scattered
-				case shape == inOrder && goRank[ti] < lastRank:
-					shape = inRuns
+					continue // the partition no longer exists: dropped, as Kafka does
 				}
-				if shape != scattered && len(kc.runs) > firstRun {
-					kc.runs[len(kc.runs)-1].to = int32(k) // the run before ends here
+				if p <= lastPart {
+					shape = scattered
 				}
-				if known {
-					lastRank, runOf[ti] = goRank[ti], int32(i)+1
-					if shape != scattered {
-						kc.runs = append(kc.runs, keptRun{rank: goRank[ti], from: int32(k)})
-					}
+				lastPart = p
+				pid := uint32(start + p)
+				w, bit := pid/64, uint64(1)<<(pid%64)
+				twice |= listed[w] & bit
+				listed[w] |= bit
+				count++
+				if every {
+					lister[pid] = int32(i) + 1
+				} else {
+					pids = append(pids, int32(pid)) // cheaper than finding them again if scattered
 				}
 			}
-			if !known || uint32(tp.Partition) >= uint32(cg.numParts[ti]) {
-				shape = scattered
-				continue // the partition no longer exists, or nobody wants it: dropped, as Kafka does
-			}
-			if tp.Partition <= lastPart {
-				shape = scattered
-			}
-			lastPart = tp.Partition
-			pid := uint32(cg.start[ti] + tp.Partition)
-			w, bit := pid/64, uint64(1)<<(pid%64)
-			twice |= listed[w] & bit
-			listed[w] |= bit
-			count++
-			pids = append(pids, int32(pid)) // cheaper than finding them again if scattered
 		}
 		if shape != scattered && len(kc.runs) > firstRun {
-			kc.runs[len(kc.runs)-1].to = int32(len(m.Owned))
+			kc.runs[len(kc.runs)-1].to = from - base
 		}
 		kc.count[i], kc.shape[i] = count, shape
 		switch shape {
@@ -177,7 +192,7 @@ func (cg *compiledGroup) readKept(every bool) bool {
 		if kc.runOff != nil {
 			kc.runOff[i+1] = int32(len(kc.runs))
 		}
-		if shape == scattered || every {
+		if shape == scattered && !every {
 			if kc.lister == nil {
 				kc.lister = make([]int32, parts)
 			}

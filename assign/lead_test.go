@@ -1,6 +1,8 @@
 package assign_test
 
 import (
+	"errors"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -80,4 +82,179 @@ func TestAssignPackedOnChurn(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runsOf lays g's Owned lists out as OwnedRuns, a run per stretch of one
+// topic, or, with split, a run per partition (several runs of one topic
+// in a row, which must claim what one run does), and returns g without
+// its Owned lists.
+func runsOf(g assign.Group, split bool) (assign.Group, *assign.OwnedRuns) {
+	o := &assign.OwnedRuns{RunOff: make([]int32, len(g.Members)+1)}
+	members := make([]assign.Member, len(g.Members))
+	for i, m := range g.Members {
+		for k, tp := range m.Owned {
+			o.Parts = append(o.Parts, tp.Partition)
+			if k > 0 && m.Owned[k-1].Topic == tp.Topic && !split {
+				o.Runs[len(o.Runs)-1].End++
+			} else {
+				o.Runs = append(o.Runs, assign.OwnedRun{Topic: tp.Topic, End: int32(len(o.Parts))})
+			}
+		}
+		o.RunOff[i+1] = int32(len(o.Runs))
+		members[i] = m
+		members[i].Owned = nil
+	}
+	g.Members = members
+	return g, o
+}
+
+// samePacked fails t unless a and b hold the same members and runs.
+func samePacked(t interface{ Fatalf(string, ...any) }, what string, a, b *assign.Packed) {
+	if a.Len() != b.Len() {
+		t.Fatalf("%s: %d members against %d", what, a.Len(), b.Len())
+	}
+	for i := range a.Len() {
+		if a.MemberID(i) != b.MemberID(i) || a.Topics(i) != b.Topics(i) {
+			t.Fatalf("%s: member %d: %q with %d topics against %q with %d", what, i, a.MemberID(i), a.Topics(i), b.MemberID(i), b.Topics(i))
+		}
+		for k := range a.Topics(i) {
+			ta, pa := a.Topic(i, k)
+			tb, pb := b.Topic(i, k)
+			if ta != tb || !cmp.Equal(pa, pb) {
+				t.Fatalf("%s: member %d topic %d: %s %v against %s %v", what, i, k, ta, pa, tb, pb)
+			}
+		}
+	}
+}
+
+// TestAssignPackedOwnedIsAssignPacked: the claims read from a slab of
+// runs are the claims read from Owned lists: AssignPackedOwned gives
+// AssignPacked's answer run for run, and its errors (a partition listed
+// twice by one member, a bad group), for every strategy, with runs split
+// or not, on Owned lists with hostile entries (see mangledOwned).
+func TestAssignPackedOwnedIsAssignPacked(t *testing.T) {
+	strategies := []assign.Strategy{assign.Range{}, assign.RoundRobin{}, assign.Sticky{}, assign.CooperativeSticky{}, custom{}}
+	rapid.Check(t, func(t *rapid.T) {
+		g := assigntest.GroupOf(assigntest.Small).Draw(t, "group")
+		if rapid.Bool().Draw(t, "fromAssignment") {
+			g = keptGroup(t, g)
+		}
+		g = mangledOwned(t, g)
+		bare, owned := runsOf(g, rapid.Bool().Draw(t, "split"))
+		for _, s := range strategies {
+			want, wantErr := assign.AssignPacked(s, g)
+			got, err := assign.AssignPackedOwned(s, bare, owned)
+			if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+				t.Fatalf("%s: AssignPackedOwned error %v, AssignPacked error %v", s.Name(), err, wantErr)
+			}
+			if err == nil {
+				samePacked(t, s.Name(), want, got)
+			}
+		}
+	})
+}
+
+// TestAssignPackedOwnedOnChurn: the same on TestAssignPackedOnChurn's
+// groups, whose members keep many claims in every shape of Owned.
+func TestAssignPackedOwnedOnChurn(t *testing.T) {
+	leave := ownedOrderGroup(t, 30, 7, 40)
+	for name, g := range map[string]assign.Group{
+		"leave1":            leave,
+		"leave1-topics":     shuffledOwned(leave, 3, false),
+		"leave1-partitions": shuffledOwned(leave, 3, true),
+	} {
+		for _, s := range []assign.Strategy{assign.Sticky{}, assign.CooperativeSticky{}} {
+			want, err := assign.AssignPacked(s, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bare, owned := runsOf(g, false)
+			got, err := assign.AssignPackedOwned(s, bare, owned)
+			if err != nil {
+				t.Fatal(err)
+			}
+			samePacked(t, s.Name()+" on "+name, want, got)
+		}
+	}
+}
+
+// TestAssignPackedOwnedMalformed: a slab whose offsets do not describe
+// its arrays, or one given beside Owned lists, is refused with
+// ErrOwnedRuns, for every strategy, and does not panic.
+func TestAssignPackedOwnedMalformed(t *testing.T) {
+	g := assign.Group{
+		Topics: map[string]int32{"a": 4},
+		Members: []assign.Member{
+			{ID: "m0", Topics: []string{"a"}, Generation: 1},
+			{ID: "m1", Topics: []string{"a"}, Generation: 1},
+		},
+	}
+	withOwned := g
+	withOwned.Members = []assign.Member{g.Members[0], {ID: "m1", Topics: []string{"a"}, Owned: []assign.TopicPartition{{Topic: "a", Partition: 1}}, Generation: 1}}
+	good := func() *assign.OwnedRuns {
+		return &assign.OwnedRuns{RunOff: []int32{0, 1, 1}, Runs: []assign.OwnedRun{{Topic: "a", End: 2}}, Parts: []int32{0, 3}}
+	}
+	cases := map[string]struct {
+		g assign.Group
+		o *assign.OwnedRuns
+	}{
+		"offsets short":        {g, &assign.OwnedRuns{RunOff: []int32{0, 1}, Runs: good().Runs, Parts: good().Parts}},
+		"offsets past runs":    {g, &assign.OwnedRuns{RunOff: []int32{0, 1, 2}, Runs: good().Runs, Parts: good().Parts}},
+		"offsets decrease":     {g, &assign.OwnedRuns{RunOff: []int32{0, 2, 1}, Runs: append(good().Runs, assign.OwnedRun{Topic: "a", End: 2}), Parts: good().Parts}},
+		"run ends past parts":  {g, &assign.OwnedRuns{RunOff: []int32{0, 1, 1}, Runs: []assign.OwnedRun{{Topic: "a", End: 5}}, Parts: good().Parts}},
+		"run ends before last": {g, &assign.OwnedRuns{RunOff: []int32{0, 2, 2}, Runs: []assign.OwnedRun{{Topic: "a", End: 2}, {Topic: "a", End: 1}}, Parts: good().Parts}},
+		"parts left over":      {g, &assign.OwnedRuns{RunOff: []int32{0, 1, 1}, Runs: []assign.OwnedRun{{Topic: "a", End: 1}}, Parts: good().Parts}},
+		"owned and runs":       {withOwned, good()},
+	}
+	for name, c := range cases {
+		for _, s := range []assign.Strategy{assign.Range{}, assign.Sticky{}, assign.CooperativeSticky{}, custom{}} {
+			if _, err := assign.AssignPackedOwned(s, c.g, c.o); !errors.Is(err, assign.ErrOwnedRuns) {
+				t.Errorf("%s, %s: error %v, want ErrOwnedRuns", name, s.Name(), err)
+			}
+		}
+	}
+	for _, s := range []assign.Strategy{assign.Sticky{}, custom{}} {
+		got, err := assign.AssignPackedOwned(s, g, good())
+		if err != nil {
+			t.Fatalf("%s on a good slab: %v", s.Name(), err)
+		}
+		want, err := assign.AssignPacked(s, withOwnedOf(g, []assign.TopicPartition{{Topic: "a", Partition: 0}, {Topic: "a", Partition: 3}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		samePacked(t, s.Name()+" on a good slab", want, got)
+	}
+}
+
+// withOwnedOf returns g with its first member owning owned.
+func withOwnedOf(g assign.Group, owned []assign.TopicPartition) assign.Group {
+	g.Members = append([]assign.Member(nil), g.Members...)
+	g.Members[0].Owned = owned
+	return g
+}
+
+// mangledOwned returns g with, drawn for some members, entries that the
+// readers of Owned drop or refuse added to its Owned list at drawn
+// places: a repeat of one of its claims, a topic nobody knows, the empty
+// topic, a negative partition, a partition past the topic's end.
+func mangledOwned(t *rapid.T, g assign.Group) assign.Group {
+	g.Members = append([]assign.Member(nil), g.Members...)
+	for i := range g.Members {
+		m := &g.Members[i]
+		if !rapid.Bool().Draw(t, "mangle") {
+			continue
+		}
+		owned := append([]assign.TopicPartition(nil), m.Owned...)
+		extra := []assign.TopicPartition{{Topic: "unknown", Partition: 0}, {Topic: "", Partition: 1}}
+		if len(owned) > 0 {
+			tp := owned[rapid.IntRange(0, len(owned)-1).Draw(t, "repeat")]
+			extra = append(extra, tp, assign.TopicPartition{Topic: tp.Topic, Partition: -1}, assign.TopicPartition{Topic: tp.Topic, Partition: 1 << 20})
+		}
+		for _, tp := range rapid.SliceOfN(rapid.SampledFrom(extra), 1, 3).Draw(t, "extra") {
+			at := rapid.IntRange(0, len(owned)).Draw(t, "at")
+			owned = slices.Insert(owned, at, tp)
+		}
+		m.Owned = owned
+	}
+	return g
 }

@@ -113,18 +113,20 @@ func NextSubscription(protocol string, topics []string, assigned []assign.TopicP
 }
 
 // Lead does a group leader's whole round without I/O: it reads the
-// JoinGroup members with [GroupFromJoin] for strategy s, assigns them with
-// [assign.AssignPacked], and encodes the result with [SyncGroupPacked] at
-// MaxAssignmentVersion, as Kafka's Java leader does: the same bytes as
-// [SyncGroupAssignments] of s.Assign, without building the
-// [assign.Assignment]. The result maps every member ID to its SyncGroup
+// JoinGroup members as [GroupFromJoin] does for strategy s, but with their
+// owned partitions in one [assign.OwnedRuns] slab rather than Owned
+// lists, assigns them with [assign.AssignPackedOwned], and encodes the
+// result with [SyncGroupPacked] at MaxAssignmentVersion, as Kafka's Java
+// leader does: the same bytes, and the same errors, as
+// [SyncGroupAssignments] of s.Assign of GroupFromJoin's group, without
+// building an [assign.TopicPartition] per owned or assigned partition. The result maps every member ID to its SyncGroup
 // assignment bytes, which share one array.
 func Lead(s assign.Strategy, members []JoinMember, partitions map[string]int32, partitionRacks map[string][][]string) (map[string][]byte, error) {
-	g, err := GroupFromJoin(s.Name(), members, partitions, partitionRacks)
+	g, owned, err := groupAndRunsFromJoin(s.Name(), members, partitions, partitionRacks)
 	if err != nil {
 		return nil, err
 	}
-	p, err := assign.AssignPacked(s, g)
+	p, err := assign.AssignPackedOwned(s, g, owned)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,11 @@
 package wire
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -96,4 +98,88 @@ func TestSyncGroupPackedVersions(t *testing.T) {
 	if _, err := SyncGroupPacked(p, -3); err == nil {
 		t.Error("SyncGroupPacked at version -3: no error")
 	}
+}
+
+// TestRunsFromJoinAreOwned: groupAndRunsFromJoin decodes the claims
+// GroupFromJoin decodes, as runs: the same members, the same errors, and
+// each member's runs the stretches of one topic of its Owned list (in
+// its order, deduplicated alike), for every protocol, on metadata as the
+// clients write it, in the members' own order (shuffled, with repeats),
+// and with bytes cut short or overwritten.
+func TestRunsFromJoinAreOwned(t *testing.T) {
+	protocols := []string{"range", "sticky", "cooperative-sticky", "custom"}
+	rapid.Check(t, func(t *rapid.T) {
+		g := assigntest.GroupOf(assigntest.Small).Draw(t, "group")
+		protocol := rapid.SampledFrom(protocols).Draw(t, "protocol")
+		if rapid.Bool().Draw(t, "shuffle") {
+			g = assigntest.Shuffled(g).Draw(t, "shuffled")
+		}
+		for i := range g.Members {
+			m := &g.Members[i]
+			if len(m.Owned) > 0 && rapid.Bool().Draw(t, "repeat") {
+				tp := m.Owned[rapid.IntRange(0, len(m.Owned)-1).Draw(t, "which")]
+				m.Owned = slices.Insert(slices.Clone(m.Owned), rapid.IntRange(0, len(m.Owned)).Draw(t, "where"), tp)
+			}
+		}
+		join := joinOf(t, protocol, g, rapid.Bool().Draw(t, "asIs"))
+		for i := range join {
+			md := append([]byte(nil), join[i].Metadata...)
+			switch rapid.IntRange(0, 5).Draw(t, "damage") {
+			case 0:
+				md = md[:rapid.IntRange(0, len(md)).Draw(t, "cut")]
+			case 1:
+				if len(md) > 0 {
+					md[rapid.IntRange(0, len(md)-1).Draw(t, "at")] = rapid.Byte().Draw(t, "byte")
+				}
+			}
+			join[i].Metadata = md
+		}
+
+		want, wantErr := GroupFromJoin(protocol, join, g.Topics, g.PartitionRacks)
+		got, runs, err := groupAndRunsFromJoin(protocol, join, g.Topics, g.PartitionRacks)
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Fatalf("runs error %v, lists error %v", err, wantErr)
+		}
+		if err != nil {
+			return
+		}
+		var owned [][]assign.TopicPartition
+		for i := range want.Members {
+			owned = append(owned, want.Members[i].Owned)
+			want.Members[i].Owned = nil
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("groups differ but for Owned (-lists +runs):\n%s", diff)
+		}
+		if runs == nil {
+			for i, o := range owned {
+				if len(o) > 0 {
+					t.Fatalf("no runs, but member %d owns %v", i, o)
+				}
+			}
+			return
+		}
+		if len(runs.RunOff) != len(owned)+1 || runs.RunOff[0] != 0 {
+			t.Fatalf("run offsets %v for %d members", runs.RunOff, len(owned))
+		}
+		for i, o := range owned {
+			var fromRuns []assign.TopicPartition
+			from := int32(0)
+			if runs.RunOff[i] > 0 {
+				from = runs.Runs[runs.RunOff[i]-1].End
+			}
+			for k, r := range runs.Runs[runs.RunOff[i]:runs.RunOff[i+1]] {
+				if k > 0 && runs.Runs[int(runs.RunOff[i])+k-1].Topic == r.Topic {
+					t.Fatalf("member %d: two runs of %q in a row", i, r.Topic)
+				}
+				for _, q := range runs.Parts[from:r.End] {
+					fromRuns = append(fromRuns, assign.TopicPartition{Topic: r.Topic, Partition: q})
+				}
+				from = r.End
+			}
+			if !cmp.Equal(o, fromRuns, cmpopts.EquateEmpty()) {
+				t.Fatalf("member %d: runs list %v, Owned is %v", i, fromRuns, o)
+			}
+		}
+	})
 }
