@@ -208,6 +208,10 @@ type rangeTopic struct{ subscribers, quota, extra, served, next, rank int32 }
 // per AssignRanges call, against 31.8M through the general loop;
 // TestServerRangeShared checks it against the general loop.
 func sharedRanges(g Group, st []rangeTopic, goOrder []int32, order []int32, total int, out map[string][]TopicRange) {
+	if total == len(order)*len(goOrder) {
+		everyTopicRanges(g, st, goOrder, order, total, out)
+		return
+	}
 	// count[k]: the ranges of the k-th member of order. Every member gets
 	// one of a topic with a quota, the first extra of one without.
 	count := make([]int, len(order)+1)
@@ -251,5 +255,32 @@ func sharedRanges(g Group, st []rangeTopic, goOrder []int32, order []int32, tota
 			rs = backing[lo:hi:hi]
 		}
 		out[g.Members[m].ID] = rs
+	}
+}
+
+// everyTopicRanges is sharedRanges when every member gets a range of
+// every topic: member by member, each member's ranges are written in
+// sequence, not scattered over every member's slots topic by topic. On
+// BenchmarkKIP848's uniform-2000x1000000 fresh (2,000 members, 100
+// topics of 10,000 partitions) an AssignRanges call takes 1.9 ms against
+// 2.8 ms topic by topic (three alternating runs, GOMAXPROCS=1), for about
+// the same 9.0M instructions (callgrind): the scattered writes missed the
+// cache. TestServerRangeShared checks it against the general loop.
+func everyTopicRanges(g Group, st []rangeTopic, goOrder []int32, order []int32, total int, out map[string][]TopicRange) {
+	backing := make([]TopicRange, 0, total)
+	for k, m := range order {
+		k := int32(k)
+		lo := len(backing)
+		for _, t := range goOrder {
+			ts := &st[t]
+			start := k*ts.quota + min(k, ts.extra)
+			end := start + ts.quota
+			if k < ts.extra {
+				end++
+			}
+			backing = append(backing, TopicRange{ts.rank, start, end})
+		}
+		hi := len(backing)
+		out[g.Members[m].ID] = backing[lo:hi:hi]
 	}
 }

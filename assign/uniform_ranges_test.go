@@ -112,7 +112,19 @@ func TestServerRangeShared(t *testing.T) {
 		}
 		groups = append(groups, g)
 	}
-	groups = append(groups, kip848Shapes[0].group())
+	// Every member gets a range of every topic (everyTopicRanges): five
+	// and seven partitions for three members.
+	every := Group{
+		Topics:   map[string]int32{"a": 5, "b": 7},
+		TopicIDs: map[string]TopicID{"a": nameTopicID("a"), "b": nameTopicID("b")},
+	}
+	for _, id := range []string{"m2", "m0", "m1"} {
+		every.Members = append(every.Members, Member{ID: id, Topics: []string{"b", "a"}})
+	}
+	for j := range every.Members {
+		every.Members[j].Topics = every.Members[0].Topics
+	}
+	groups = append(groups, kip848Shapes[0].group(), every)
 	for i, g := range groups {
 		shared, err := ServerRange{}.AssignRanges(g)
 		if err != nil {
