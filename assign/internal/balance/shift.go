@@ -200,12 +200,19 @@ func (s *solver) isRoot(m, need int32) bool {
 }
 
 func (s *solver) tightMember(v, need int32, steps []step) ([]step, bool) {
-	if s.hop[v] < 0 || s.dead[v] <= need {
+	if s.hop[v] < 0 || s.refused(v, need) {
 		return steps, false
 	}
-	if s.isRoot(v, need) {
-		return steps, true
+	if s.link[v] < 0 && s.dist[v] == 0 {
+		// A root: it ends the walk if its load meets need; if not, no
+		// other root lies one hop closer.
+		if s.isRoot(v, need) {
+			return steps, true
+		}
+		s.blocked++
+		return steps, false
 	}
+	blocked := s.blocked
 	dv := s.dist[v]
 	var ok bool
 	if s.forward {
@@ -259,26 +266,54 @@ func (s *solver) tightMember(v, need int32, steps []step) ([]step, bool) {
 			}
 		}
 	}
-	s.dead[v] = min(s.dead[v], need)
+	s.markDead(v, need, blocked)
 	return steps, false
+}
+
+// refused reports whether node v is dead for need (see tight), counting
+// in blocked a refusal that a lesser need might not meet.
+func (s *solver) refused(v, need int32) bool {
+	if s.dead[v] > need {
+		return false
+	}
+	if s.dead[v] != math.MinInt32 {
+		s.blocked++
+	}
+	return true
+}
+
+// markDead records that the walk from node v found no root meeting
+// need. When nothing in that walk depended on need (s.blocked is still
+// blocked, its value when the walk reached v), no root is reachable from
+// v at all, and v is dead for every need: the tight arcs one hop closer
+// to the roots only ever vanish while shifts follow the search (the arcs
+// a shift creates lead a hop away from the roots), and a root stays one.
+func (s *solver) markDead(v, need int32, blocked int) {
+	if s.blocked == blocked {
+		s.dead[v] = math.MinInt32
+		return
+	}
+	s.dead[v] = min(s.dead[v], need)
 }
 
 // tightTopic continues tight from topic t: forward to a holder of one
 // of its pids, backward to a subscriber. It returns that member.
 func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
 	u := s.n + t
-	if s.dead[u] <= need {
+	if s.refused(u, need) {
 		return -1, steps, false
 	}
+	blocked := s.blocked
 	du := s.dist[u]
 	var ok bool
-	found := false // an arc on to the roots at all
 	switch {
 	case s.forward && s.bySubscribers(t):
 		for _, k := range s.sc.classes[s.sc.classOff[t]:s.sc.classOff[t+1]] {
 			for _, a := range s.sc.members[s.sc.memberOff[k]:s.sc.memberOff[k+1]] {
-				if cost := s.indexedCost(a, t); cost >= 0 && s.dist[a]+cost == du && s.hop[a] == s.hop[u]-1 {
-					found = true
+				if s.hop[a] != s.hop[u]-1 {
+					continue // read the index only for a member one hop closer
+				}
+				if cost := s.indexedCost(a, t); cost >= 0 && s.dist[a]+cost == du {
 					if steps, ok = s.tightMember(a, need, steps); ok {
 						return a, steps, true
 					}
@@ -296,7 +331,6 @@ func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
 			// dearer than that cannot be tight, as the distances stay a
 			// potential.
 			if a >= 0 && s.dist[a]+cost == du && s.hop[a] == s.hop[u]-1 {
-				found = true
 				if steps, ok = s.tightMember(a, need, steps); ok {
 					return a, steps, true
 				}
@@ -306,7 +340,6 @@ func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
 		for _, k := range s.sc.classes[s.sc.classOff[t]:s.sc.classOff[t+1]] {
 			for _, b := range s.sc.members[s.sc.memberOff[k]:s.sc.memberOff[k+1]] {
 				if s.dist[b] == du && s.hop[b] == s.hop[u]-1 {
-					found = true
 					if steps, ok = s.tightMember(b, need, steps); ok {
 						return b, steps, true
 					}
@@ -314,12 +347,7 @@ func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
 			}
 		}
 	}
-	s.dead[u] = min(s.dead[u], need)
-	if !found {
-		// Shifting only ever adds arcs that lead away from the roots, so
-		// it stays so until the next search.
-		s.dead[u] = math.MinInt32
-	}
+	s.markDead(u, need, blocked)
 	return -1, steps, false
 }
 

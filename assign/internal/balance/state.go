@@ -70,6 +70,7 @@ type solver struct {
 	rootStale bool    // a shift since rootLoad was counted
 	hop       []int32 // node => fewest arcs on a tight path from a root, -1 when none
 	dead      []int32 // node => see tight
+	blocked   int     // refusals of the tight walks that a lesser need might pass (see markDead)
 	skip      []int32 // member => its subscriptions before this one are dead for good (forward)
 	inQueue   []bool
 	visits    []int32
