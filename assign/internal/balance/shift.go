@@ -401,9 +401,20 @@ func (s *solver) choose(a, t, b int32) int32 {
 			}
 		}
 	} else if s.byHeld(a, t) {
-		for pid := s.heldHead[a]; pid >= 0; pid = s.heldNext[pid] {
-			if s.topic[pid] == t {
+		if s.arcs != nil {
+			// Only a's pids of t, from its entry list: the answer is
+			// the best by (ownership, score, pid) in any order.
+			if s.entryHead == nil {
+				s.buildEntryLists()
+			}
+			for pid := s.entryHead[s.entry(a, t)]; pid >= 0; pid = s.entryNext[pid] {
 				consider(pid)
+			}
+		} else {
+			for pid := s.heldHead[a]; pid >= 0; pid = s.heldNext[pid] {
+				if s.topic[pid] == t {
+					consider(pid)
+				}
 			}
 		}
 	} else {

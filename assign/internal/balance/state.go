@@ -57,6 +57,12 @@ type solver struct {
 	heldHead, heldNext, heldPrev []int32
 	topic                        []int32
 
+	// The pids each subscription entry of the arc index holds, as
+	// doubly linked lists like the held lists (entryHead by entry),
+	// built for choose when first needed; nil until then or without
+	// the index.
+	entryHead, entryNext, entryPrev []int32
+
 	// The last search. Forward, it runs from the sources and link leads
 	// from a node back towards them; backward, it runs from the targets
 	// and link leads from a node on towards them.
@@ -148,33 +154,41 @@ func (s *solver) move(pid, to int32) {
 	s.load[to]++
 	if s.arcs != nil {
 		t := s.topic[pid]
-		s.countArc(pid, t, from, -1)
-		s.countArc(pid, t, to, 1)
+		ef, et := s.entry(from, t), s.entry(to, t)
+		s.countArc(pid, ef, from, -1)
+		s.countArc(pid, et, to, 1)
+		if s.entryHead != nil {
+			unlink(s.entryHead, s.entryNext, s.entryPrev, ef, pid)
+			link(s.entryHead, s.entryNext, s.entryPrev, et, pid)
+		}
 	}
 	if s.heldHead != nil {
-		s.unhold(pid, from)
-		s.hold(pid, to)
+		unlink(s.heldHead, s.heldNext, s.heldPrev, from, pid)
+		link(s.heldHead, s.heldNext, s.heldPrev, to, pid)
 	}
 }
 
-func (s *solver) hold(pid, m int32) {
-	h := s.heldHead[m]
-	s.heldNext[pid], s.heldPrev[pid] = h, -1
+// link puts pid first in list k of the doubly linked lists head, next,
+// prev (heads by list, next and prev by pid, -1 at the ends).
+func link(head, next, prev []int32, k, pid int32) {
+	h := head[k]
+	next[pid], prev[pid] = h, -1
 	if h >= 0 {
-		s.heldPrev[h] = pid
+		prev[h] = pid
 	}
-	s.heldHead[m] = pid
+	head[k] = pid
 }
 
-func (s *solver) unhold(pid, m int32) {
-	nx, pv := s.heldNext[pid], s.heldPrev[pid]
+// unlink takes pid out of list k of head, next, prev.
+func unlink(head, next, prev []int32, k, pid int32) {
+	nx, pv := next[pid], prev[pid]
 	if pv >= 0 {
-		s.heldNext[pv] = nx
+		next[pv] = nx
 	} else {
-		s.heldHead[m] = nx
+		head[k] = nx
 	}
 	if nx >= 0 {
-		s.heldPrev[nx] = pv
+		prev[nx] = pv
 	}
 }
 
@@ -202,7 +216,23 @@ func (s *solver) buildHeld() {
 	}
 	for pid := int32(total) - 1; pid >= 0; pid-- {
 		if m := s.owner[pid]; m >= 0 {
-			s.hold(pid, m)
+			link(s.heldHead, s.heldNext, s.heldPrev, m, pid)
+		}
+	}
+}
+
+// buildEntryLists builds the entry lists from owner; the arc index and
+// topic must be built.
+func (s *solver) buildEntryLists() {
+	total := len(s.owner)
+	s.entryHead = make([]int32, len(s.arcs.held))
+	s.entryNext, s.entryPrev = make([]int32, total), make([]int32, total)
+	for e := range s.entryHead {
+		s.entryHead[e] = -1
+	}
+	for pid := int32(total) - 1; pid >= 0; pid-- {
+		if m := s.owner[pid]; m >= 0 {
+			link(s.entryHead, s.entryNext, s.entryPrev, s.entry(m, s.topic[pid]), pid)
 		}
 	}
 }
