@@ -50,6 +50,17 @@ func (s *solver) shiftAll(g goal) (bool, error) {
 		if s.direction != 0 {
 			forward = s.direction > 0
 		}
+		if s.certified(g) {
+			// The search would find nothing (certs.go). Build what it
+			// would have built, when it would have: the held lists'
+			// order decides ties in later searches.
+			s.skipped++
+			s.prepareSearch()
+			if forward && s.heldHead == nil {
+				s.buildHeld()
+			}
+			return shifted, nil
+		}
 		if err := s.search(forward, g); err != nil {
 			return shifted, err
 		}
@@ -60,6 +71,7 @@ func (s *solver) shiftAll(g goal) (bool, error) {
 			}
 		}
 		if len(ends) == 0 {
+			s.learn(g)
 			return shifted, nil
 		}
 		var err error
@@ -135,6 +147,7 @@ func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
 			return steps, false, fmt.Errorf("%w: a tight path cannot shift", ErrInternal)
 		}
 	}
+	s.fairSeen(steps)
 	if err := s.augment(steps); err != nil {
 		return steps, false, err
 	}

@@ -43,6 +43,8 @@ type solver struct {
 
 	sc *subClasses // set by place
 
+	certs *certs // phase 1's certificates, nil outside it (certs.go)
+
 	// The arc index (arcs.go) and each topic's number of subscribers:
 	// built at the first search, nil until then.
 	arcs        *arcIndex
@@ -82,6 +84,7 @@ type solver struct {
 	visits    []int32
 	queue     []int32
 	searches  int // searches run, for tests
+	skipped   int // searches skipped on phase 1's certificates, for tests
 	pops      int // nodes taken off the searches' queues, for tests
 }
 
