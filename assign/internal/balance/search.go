@@ -192,7 +192,11 @@ func (s *solver) layer() {
 		u := q[head]
 		du := s.dist[u]
 		switch {
-		case s.forward && s.byEntries(u):
+		case s.forward && s.arcs != nil && u < s.n && int(s.load[u]) > len(s.p.Subs[u]):
+			// Unlike the search, whose order of relaxing decides ties,
+			// the layering's hops do not depend on the order it visits
+			// arcs in: a member's arcs to topics are read per
+			// subscription whenever those are fewer than its pids.
 			for k, t := range s.p.Subs[u] {
 				if cost := s.entryCost(s.arcs.off[u] + int32(k)); cost >= 0 && s.dist[s.n+t] == du+cost {
 					visit(s.n+t, u)
