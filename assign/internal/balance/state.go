@@ -80,6 +80,8 @@ type solver struct {
 	dead      []int32 // node => see tight
 	blocked   int     // refusals of the tight walks that a lesser need might pass (see markDead)
 	skip      []int32 // member => its subscriptions before this one are dead for good (forward)
+	ownEnd    []int32 // member => the other end of the last search's own path to it, when ownStamp is searches
+	ownStamp  []int
 	inQueue   []bool
 	visits    []int32
 	queue     []int32
@@ -103,6 +105,7 @@ func (s *solver) prepareSearch() {
 	V := n + len(s.p.Parts)
 	s.dist, s.link, s.linkPid = make([]int32, V), make([]int32, V), make([]int32, V)
 	s.dead, s.hop, s.skip = make([]int32, V), make([]int32, V), make([]int32, n)
+	s.ownEnd, s.ownStamp = make([]int32, n), make([]int, n)
 	s.inQueue, s.visits = make([]bool, V), make([]int32, V)
 	s.buildTopics()
 	s.subCount = make([]int32, len(s.p.Parts))
