@@ -41,7 +41,7 @@ func (s *solver) buildArcs() {
 	for t := range int32(len(s.p.Parts)) {
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 			if m := s.owner[pid]; m >= 0 {
-				s.countArc(pid, t, m, 1)
+				s.countArc(pid, s.entry(m, t), m, 1)
 			}
 		}
 	}
@@ -57,9 +57,9 @@ func (s *solver) entry(m, t int32) int32 {
 	return s.arcs.off[m] + int32(k)
 }
 
-// countArc adds d to the counts of member m holding pid, of topic t.
-func (s *solver) countArc(pid, t, m, d int32) {
-	e := s.entry(m, t)
+// countArc adds d to the counts of member m holding pid, at m's index
+// entry e for the topic of pid.
+func (s *solver) countArc(pid, e, m, d int32) {
 	s.arcs.held[e] += d
 	switch c := get(s.p.Claim, pid); {
 	case c == m:

@@ -49,6 +49,7 @@ type options struct {
 	direction int8 // of the searches: 0 the smaller side, 1 forward, -1 backward
 	noTree    bool // never follow a search's own paths, only tight's
 	arcs      int8 // use of the arc index (arcs.go): 0 where it pays, -1 never, 1 wherever it can
+	noCerts   bool // never skip a search that phase 1's certificates (certs.go) show fruitless
 }
 
 // balance is phase 1: it removes every path of kind (ii), load(d) <=
@@ -79,13 +80,17 @@ type options struct {
 func (s *solver) balance() error {
 	level := slices.Max(s.load)
 	fair := int32((len(s.owner) + int(s.n) - 1) / int(s.n)) // the average load, rounded up
+	if !s.noCerts {
+		s.certs = newCerts(int(s.n) + len(s.p.Parts))
+		defer func() { s.certs = nil }()
+	}
 	for level >= slices.Min(s.load)+2 {
 		if fair-1 < level-2 {
-			if _, err := s.shiftAll(goal{level: level, minLoad: math.MinInt32, maxLoad: fair - 1, maxDist: inf}); err != nil {
+			if _, err := s.shiftAll(goal{level: level, minLoad: math.MinInt32, maxLoad: fair - 1, maxDist: inf, learn: learnFair}); err != nil {
 				return err
 			}
 		}
-		if _, err := s.shiftAll(goal{level: level, minLoad: math.MinInt32, maxLoad: level - 2, maxDist: inf}); err != nil {
+		if _, err := s.shiftAll(goal{level: level, minLoad: math.MinInt32, maxLoad: level - 2, maxDist: inf, learn: learnDone}); err != nil {
 			return err
 		}
 		next := int32(math.MinInt32) // the highest load below level
@@ -141,6 +146,7 @@ func (s *solver) levels() []int32 {
 type goal struct {
 	level, minLoad, maxLoad, maxDist int32
 	tie                              bool
+	learn                            int8 // the certificate a fruitless search proves (certs.go)
 }
 
 func (g goal) source(l int32) bool { return l == g.level }

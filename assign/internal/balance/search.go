@@ -111,6 +111,9 @@ func (s *solver) search(forward bool, g goal) error {
 			t := u - s.n
 			for _, k := range s.sc.classes[s.sc.classOff[t]:s.sc.classOff[t+1]] {
 				for _, a := range s.sc.members[s.sc.memberOff[k]:s.sc.memberOff[k+1]] {
+					if s.dist[a] <= du {
+						continue // no arc costs less than 0: read the index only where it may lower a's distance
+					}
 					if cost := s.indexedCost(a, t); cost >= 0 {
 						relax(a, du+cost, u, -1)
 					}
@@ -189,7 +192,11 @@ func (s *solver) layer() {
 		u := q[head]
 		du := s.dist[u]
 		switch {
-		case s.forward && s.byEntries(u):
+		case s.forward && s.arcs != nil && u < s.n && int(s.load[u]) > len(s.p.Subs[u]):
+			// Unlike the search, whose order of relaxing decides ties,
+			// the layering's hops do not depend on the order it visits
+			// arcs in: a member's arcs to topics are read per
+			// subscription whenever those are fewer than its pids.
 			for k, t := range s.p.Subs[u] {
 				if cost := s.entryCost(s.arcs.off[u] + int32(k)); cost >= 0 && s.dist[s.n+t] == du+cost {
 					visit(s.n+t, u)
@@ -242,6 +249,9 @@ func (s *solver) layer() {
 			t := u - s.n
 			for _, k := range s.sc.classes[s.sc.classOff[t]:s.sc.classOff[t+1]] {
 				for _, a := range s.sc.members[s.sc.memberOff[k]:s.sc.memberOff[k+1]] {
+					if da := s.dist[a]; s.hop[a] >= 0 || da != du && da != du+1 {
+						continue // visited, or no arc of cost 0 or 1 into a can be tight: skip the index
+					}
 					if cost := s.indexedCost(a, t); cost >= 0 && s.dist[a] == du+cost {
 						visit(a, u)
 					}

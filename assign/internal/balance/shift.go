@@ -50,6 +50,17 @@ func (s *solver) shiftAll(g goal) (bool, error) {
 		if s.direction != 0 {
 			forward = s.direction > 0
 		}
+		if s.certified(g) {
+			// The search would find nothing (certs.go). Build what it
+			// would have built, when it would have: the held lists'
+			// order decides ties in later searches.
+			s.skipped++
+			s.prepareSearch()
+			if forward && s.heldHead == nil {
+				s.buildHeld()
+			}
+			return shifted, nil
+		}
 		if err := s.search(forward, g); err != nil {
 			return shifted, err
 		}
@@ -60,6 +71,7 @@ func (s *solver) shiftAll(g goal) (bool, error) {
 			}
 		}
 		if len(ends) == 0 {
+			s.learn(g)
 			return shifted, nil
 		}
 		var err error
@@ -113,11 +125,16 @@ func (s *solver) shiftEnds(g goal, ends []int32, steps []step) ([]step, error) {
 // another tight one if that is spent. It reports whether it shifted.
 func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
 	need := g.need(s.forward, s.load[e])
-	var err error
-	if steps, err = s.path(e, steps[:0]); err != nil {
-		return steps, false, err
+	own := false // follow the search's own path
+	if !s.noTree && s.ownMayShift(e, g.tie) {
+		var err error
+		if steps, err = s.path(e, steps[:0]); err != nil {
+			return steps, false, err
+		}
+		s.noteOwn(e, steps)
+		own = s.shiftable(steps, g.tie) && s.intact(steps)
 	}
-	if s.noTree || !s.shiftable(steps, g.tie) || !s.intact(steps) {
+	if !own {
 		if !s.someRoot(need) {
 			return steps, false, nil // tight would search in vain
 		}
@@ -135,11 +152,42 @@ func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
 			return steps, false, fmt.Errorf("%w: a tight path cannot shift", ErrInternal)
 		}
 	}
+	s.fairSeen(steps)
 	if err := s.augment(steps); err != nil {
 		return steps, false, err
 	}
 	s.rootStale = true
 	return steps, true, nil
+}
+
+// ownMayShift reports whether the loads may let a partition shift along
+// the last search's own path to end e, as shiftable would report for it:
+// from the other end of that path when an earlier pass has built it
+// (noteOwn), else true. On the ladder family, whose paths run through
+// hundreds of members, building the path of every end in every pass
+// took a third of the time.
+func (s *solver) ownMayShift(e int32, tie bool) bool {
+	if s.ownStamp[e] != s.searches {
+		return true
+	}
+	src, dst := s.load[s.ownEnd[e]], s.load[e]
+	if !s.forward {
+		src, dst = dst, src
+	}
+	return tie && dst == src-1 || !tie && dst <= src-2
+}
+
+// noteOwn records the other end of steps, the last search's own path to
+// end e, which stays the same until the next search.
+func (s *solver) noteOwn(e int32, steps []step) {
+	if len(steps) == 0 {
+		return
+	}
+	r := steps[0].from
+	if !s.forward {
+		r = steps[len(steps)-1].to
+	}
+	s.ownEnd[e], s.ownStamp[e] = r, s.searches
 }
 
 // intact reports whether every move of steps can still be made at the
@@ -200,12 +248,19 @@ func (s *solver) isRoot(m, need int32) bool {
 }
 
 func (s *solver) tightMember(v, need int32, steps []step) ([]step, bool) {
-	if s.hop[v] < 0 || s.dead[v] <= need {
+	if s.hop[v] < 0 || s.refused(v, need) {
 		return steps, false
 	}
-	if s.isRoot(v, need) {
-		return steps, true
+	if s.link[v] < 0 && s.dist[v] == 0 {
+		// A root: it ends the walk if its load meets need; if not, no
+		// other root lies one hop closer.
+		if s.isRoot(v, need) {
+			return steps, true
+		}
+		s.blocked++
+		return steps, false
 	}
+	blocked := s.blocked
 	dv := s.dist[v]
 	var ok bool
 	if s.forward {
@@ -259,26 +314,54 @@ func (s *solver) tightMember(v, need int32, steps []step) ([]step, bool) {
 			}
 		}
 	}
-	s.dead[v] = min(s.dead[v], need)
+	s.markDead(v, need, blocked)
 	return steps, false
+}
+
+// refused reports whether node v is dead for need (see tight), counting
+// in blocked a refusal that a lesser need might not meet.
+func (s *solver) refused(v, need int32) bool {
+	if s.dead[v] > need {
+		return false
+	}
+	if s.dead[v] != math.MinInt32 {
+		s.blocked++
+	}
+	return true
+}
+
+// markDead records that the walk from node v found no root meeting
+// need. When nothing in that walk depended on need (s.blocked is still
+// blocked, its value when the walk reached v), no root is reachable from
+// v at all, and v is dead for every need: the tight arcs one hop closer
+// to the roots only ever vanish while shifts follow the search (the arcs
+// a shift creates lead a hop away from the roots), and a root stays one.
+func (s *solver) markDead(v, need int32, blocked int) {
+	if s.blocked == blocked {
+		s.dead[v] = math.MinInt32
+		return
+	}
+	s.dead[v] = min(s.dead[v], need)
 }
 
 // tightTopic continues tight from topic t: forward to a holder of one
 // of its pids, backward to a subscriber. It returns that member.
 func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
 	u := s.n + t
-	if s.dead[u] <= need {
+	if s.refused(u, need) {
 		return -1, steps, false
 	}
+	blocked := s.blocked
 	du := s.dist[u]
 	var ok bool
-	found := false // an arc on to the roots at all
 	switch {
 	case s.forward && s.bySubscribers(t):
 		for _, k := range s.sc.classes[s.sc.classOff[t]:s.sc.classOff[t+1]] {
 			for _, a := range s.sc.members[s.sc.memberOff[k]:s.sc.memberOff[k+1]] {
-				if cost := s.indexedCost(a, t); cost >= 0 && s.dist[a]+cost == du && s.hop[a] == s.hop[u]-1 {
-					found = true
+				if s.hop[a] != s.hop[u]-1 {
+					continue // read the index only for a member one hop closer
+				}
+				if cost := s.indexedCost(a, t); cost >= 0 && s.dist[a]+cost == du {
 					if steps, ok = s.tightMember(a, need, steps); ok {
 						return a, steps, true
 					}
@@ -296,7 +379,6 @@ func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
 			// dearer than that cannot be tight, as the distances stay a
 			// potential.
 			if a >= 0 && s.dist[a]+cost == du && s.hop[a] == s.hop[u]-1 {
-				found = true
 				if steps, ok = s.tightMember(a, need, steps); ok {
 					return a, steps, true
 				}
@@ -306,7 +388,6 @@ func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
 		for _, k := range s.sc.classes[s.sc.classOff[t]:s.sc.classOff[t+1]] {
 			for _, b := range s.sc.members[s.sc.memberOff[k]:s.sc.memberOff[k+1]] {
 				if s.dist[b] == du && s.hop[b] == s.hop[u]-1 {
-					found = true
 					if steps, ok = s.tightMember(b, need, steps); ok {
 						return b, steps, true
 					}
@@ -314,12 +395,7 @@ func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
 			}
 		}
 	}
-	s.dead[u] = min(s.dead[u], need)
-	if !found {
-		// Shifting only ever adds arcs that lead away from the roots, so
-		// it stays so until the next search.
-		s.dead[u] = math.MinInt32
-	}
+	s.markDead(u, need, blocked)
 	return -1, steps, false
 }
 
@@ -373,9 +449,20 @@ func (s *solver) choose(a, t, b int32) int32 {
 			}
 		}
 	} else if s.byHeld(a, t) {
-		for pid := s.heldHead[a]; pid >= 0; pid = s.heldNext[pid] {
-			if s.topic[pid] == t {
+		if s.arcs != nil {
+			// Only a's pids of t, from its entry list: the answer is
+			// the best by (ownership, score, pid) in any order.
+			if s.entryHead == nil {
+				s.buildEntryLists()
+			}
+			for pid := s.entryHead[s.entry(a, t)]; pid >= 0; pid = s.entryNext[pid] {
 				consider(pid)
+			}
+		} else {
+			for pid := s.heldHead[a]; pid >= 0; pid = s.heldNext[pid] {
+				if s.topic[pid] == t {
+					consider(pid)
+				}
 			}
 		}
 	} else {

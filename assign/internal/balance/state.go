@@ -43,6 +43,8 @@ type solver struct {
 
 	sc *subClasses // set by place
 
+	certs *certs // phase 1's certificates, nil outside it (certs.go)
+
 	// The arc index (arcs.go) and each topic's number of subscribers:
 	// built at the first search, nil until then.
 	arcs        *arcIndex
@@ -57,6 +59,12 @@ type solver struct {
 	heldHead, heldNext, heldPrev []int32
 	topic                        []int32
 
+	// The pids each subscription entry of the arc index holds, as
+	// doubly linked lists like the held lists (entryHead by entry),
+	// built for choose when first needed; nil until then or without
+	// the index.
+	entryHead, entryNext, entryPrev []int32
+
 	// The last search. Forward, it runs from the sources and link leads
 	// from a node back towards them; backward, it runs from the targets
 	// and link leads from a node on towards them.
@@ -70,11 +78,15 @@ type solver struct {
 	rootStale bool    // a shift since rootLoad was counted
 	hop       []int32 // node => fewest arcs on a tight path from a root, -1 when none
 	dead      []int32 // node => see tight
+	blocked   int     // refusals of the tight walks that a lesser need might pass (see markDead)
 	skip      []int32 // member => its subscriptions before this one are dead for good (forward)
+	ownEnd    []int32 // member => the other end of the last search's own path to it, when ownStamp is searches
+	ownStamp  []int
 	inQueue   []bool
 	visits    []int32
 	queue     []int32
 	searches  int // searches run, for tests
+	skipped   int // searches skipped on phase 1's certificates, for tests
 	pops      int // nodes taken off the searches' queues, for tests
 }
 
@@ -93,6 +105,7 @@ func (s *solver) prepareSearch() {
 	V := n + len(s.p.Parts)
 	s.dist, s.link, s.linkPid = make([]int32, V), make([]int32, V), make([]int32, V)
 	s.dead, s.hop, s.skip = make([]int32, V), make([]int32, V), make([]int32, n)
+	s.ownEnd, s.ownStamp = make([]int32, n), make([]int, n)
 	s.inQueue, s.visits = make([]bool, V), make([]int32, V)
 	s.buildTopics()
 	s.subCount = make([]int32, len(s.p.Parts))
@@ -147,33 +160,41 @@ func (s *solver) move(pid, to int32) {
 	s.load[to]++
 	if s.arcs != nil {
 		t := s.topic[pid]
-		s.countArc(pid, t, from, -1)
-		s.countArc(pid, t, to, 1)
+		ef, et := s.entry(from, t), s.entry(to, t)
+		s.countArc(pid, ef, from, -1)
+		s.countArc(pid, et, to, 1)
+		if s.entryHead != nil {
+			unlink(s.entryHead, s.entryNext, s.entryPrev, ef, pid)
+			link(s.entryHead, s.entryNext, s.entryPrev, et, pid)
+		}
 	}
 	if s.heldHead != nil {
-		s.unhold(pid, from)
-		s.hold(pid, to)
+		unlink(s.heldHead, s.heldNext, s.heldPrev, from, pid)
+		link(s.heldHead, s.heldNext, s.heldPrev, to, pid)
 	}
 }
 
-func (s *solver) hold(pid, m int32) {
-	h := s.heldHead[m]
-	s.heldNext[pid], s.heldPrev[pid] = h, -1
+// link puts pid first in list k of the doubly linked lists head, next,
+// prev (heads by list, next and prev by pid, -1 at the ends).
+func link(head, next, prev []int32, k, pid int32) {
+	h := head[k]
+	next[pid], prev[pid] = h, -1
 	if h >= 0 {
-		s.heldPrev[h] = pid
+		prev[h] = pid
 	}
-	s.heldHead[m] = pid
+	head[k] = pid
 }
 
-func (s *solver) unhold(pid, m int32) {
-	nx, pv := s.heldNext[pid], s.heldPrev[pid]
+// unlink takes pid out of list k of head, next, prev.
+func unlink(head, next, prev []int32, k, pid int32) {
+	nx, pv := next[pid], prev[pid]
 	if pv >= 0 {
-		s.heldNext[pv] = nx
+		next[pv] = nx
 	} else {
-		s.heldHead[m] = nx
+		head[k] = nx
 	}
 	if nx >= 0 {
-		s.heldPrev[nx] = pv
+		prev[nx] = pv
 	}
 }
 
@@ -201,7 +222,23 @@ func (s *solver) buildHeld() {
 	}
 	for pid := int32(total) - 1; pid >= 0; pid-- {
 		if m := s.owner[pid]; m >= 0 {
-			s.hold(pid, m)
+			link(s.heldHead, s.heldNext, s.heldPrev, m, pid)
+		}
+	}
+}
+
+// buildEntryLists builds the entry lists from owner; the arc index and
+// topic must be built.
+func (s *solver) buildEntryLists() {
+	total := len(s.owner)
+	s.entryHead = make([]int32, len(s.arcs.held))
+	s.entryNext, s.entryPrev = make([]int32, total), make([]int32, total)
+	for e := range s.entryHead {
+		s.entryHead[e] = -1
+	}
+	for pid := int32(total) - 1; pid >= 0; pid-- {
+		if m := s.owner[pid]; m >= 0 {
+			link(s.entryHead, s.entryNext, s.entryPrev, s.entry(m, s.topic[pid]), pid)
 		}
 	}
 }
