@@ -197,7 +197,7 @@ func runEnd(owned []TopicPartition, k int) int {
 func claimRun(owned []TopicPartition, k int, topicHeld []int32, pos int32) (end int, bad bool) {
 	topic := owned[k].Topic
 	for k < len(owned) {
-		if s := owned[k].Topic; unsafe.StringData(s) != unsafe.StringData(topic) {
+		if s := owned[k].Topic; unsafe.StringData(s) != unsafe.StringData(topic) || len(s) != len(topic) {
 			if s != topic {
 				break
 			}
@@ -213,8 +213,8 @@ func claimRun(owned []TopicPartition, k int, topicHeld []int32, pos int32) (end 
 
 // claimShared claims the leading entries of run whose topic is the name
 // of size bytes at data, as claimRun does, and returns how many it
-// claimed and whether it stopped at a partition it could not claim. It is not inlined: inside
-// claimRun its loop has fewer registers.
+// claimed and whether it stopped at a partition it could not claim. It
+// is not inlined: inside claimRun its loop has fewer registers.
 //
 //go:noinline
 func claimShared(run []TopicPartition, data *byte, size int, topicHeld []int32, pos int32) (int, bool) {

@@ -2,6 +2,7 @@ package assign
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -187,5 +188,34 @@ func TestRunEnd4(t *testing.T) {
 				t.Fatalf("runEnd4(%v, %d) = %d, want %d", owners, p, got, want)
 			}
 		}
+	}
+}
+
+// TestUniformTopicsSharingBytes: topic names that share their first bytes
+// in memory (one a prefix of the other, as substrings of one string are)
+// are told apart by length, and a name in bytes of its own is followed.
+func TestUniformTopicsSharingBytes(t *testing.T) {
+	backing := "topicab"
+	long, short := backing[:6], backing[:5] // "topica", "topic": same data pointer
+	other := strings.Clone(short)
+	g := Group{
+		Topics:   map[string]int32{long: 2, short: 2},
+		TopicIDs: map[string]TopicID{long: nameTopicID(long), short: nameTopicID(short)},
+		Members: []Member{
+			{ID: "c0", Topics: []string{long, short}, Owned: []TopicPartition{{long, 0}, {short, 0}, {other, 1}, {long, 1}}},
+			{ID: "c1", Topics: []string{long, short}},
+		},
+	}
+	a, err := Uniform{}.Assign(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// c0 holds all four and its quota is two: it keeps two of them and
+	// releases two to c1, whatever the order; every partition goes once.
+	if len(a["c0"]) != 2 || len(a["c1"]) != 2 {
+		t.Fatalf("got %v, want two partitions each", a)
+	}
+	if err := Verify(g, a); err != nil {
+		t.Fatal(err)
 	}
 }
