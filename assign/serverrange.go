@@ -208,7 +208,7 @@ type rangeTopic struct{ subscribers, quota, extra, served, next, rank int32 }
 // per AssignRanges call, against 31.8M through the general loop;
 // TestServerRangeShared checks it against the general loop.
 func sharedRanges(g Group, st []rangeTopic, goOrder []int32, order []int32, total int, out map[string][]TopicRange) {
-	if total == len(order)*len(goOrder) {
+	if total > 0 && total == len(order)*len(goOrder) {
 		everyTopicRanges(g, st, goOrder, order, total, out)
 		return
 	}
