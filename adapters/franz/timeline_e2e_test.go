@@ -314,6 +314,35 @@ func (g *tlGroup) settle(what string) assign.Assignment {
 	return nil
 }
 
+// settleOwned is settle that also waits until every live consumer owns
+// a partition (tlTopics has enough for each): a scenario measures how the
+// partitions of one member move, which says nothing when it has none.
+// A group can look settled with a member owning nothing, as CI saw once
+// (a static restart "measured" at minus the restart's start time).
+func (g *tlGroup) settleOwned(what string) assign.Assignment {
+	g.t.Helper()
+	for range tlMaxTicks {
+		a := g.settle(what)
+		idle := ""
+		for _, name := range slices.Sorted(maps.Keys(a)) {
+			if len(a[name]) == 0 {
+				idle = name
+				break
+			}
+		}
+		if idle == "" {
+			return a
+		}
+		select {
+		case <-g.ctx.Done():
+			g.t.Fatalf("%s: %s owns no partition", what, idle)
+		case <-time.After(tlTick):
+		}
+	}
+	g.t.Fatalf("%s: a member owned no partition after %d checks", what, tlMaxTicks)
+	return nil
+}
+
 func (g *tlGroup) stable() (assign.Assignment, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -363,6 +392,9 @@ func allPartitions() []assign.TopicPartition {
 // of them arrived.
 func (g *tlGroup) received(what string, tps []assign.TopicPartition, who string, back bool, since time.Duration) time.Duration {
 	g.t.Helper()
+	if len(tps) == 0 {
+		g.t.Fatalf("%s: %s owned no partition to follow", what, who)
+	}
 	for range tlMaxTicks {
 		g.mu.Lock()
 		var last time.Duration
@@ -550,7 +582,7 @@ func TestTimelineAgainstKgo(t *testing.T) {
 					}
 					g.start(name, instance)
 				}
-				a := g.settle("forming")
+				a := g.settleOwned("forming")
 				g.mu.Lock()
 				beats := g.beats848
 				g.mu.Unlock()
