@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"runtime"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/IBM/sarama"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/wire"
@@ -229,23 +227,8 @@ func franzBalancer(strategy string) kgo.GroupBalancer {
 
 func franzRound(strategy string, g assign.Group) (func() error, error) {
 	bal := franzBalancer(strategy)
-	members := make([]kmsg.JoinGroupResponseMember, len(g.Members))
-	for j, m := range g.Members {
-		jm := kmsg.NewJoinGroupResponseMember()
-		jm.MemberID = m.ID
-		if m.InstanceID != "" {
-			jm.InstanceID = kmsg.StringPtr(m.InstanceID)
-		}
-		topics := slices.Clone(m.Topics)
-		slices.Sort(topics)
-		owned := byTopic(m.Owned)
-		if strategy == workload.Range || strategy == workload.RoundRobin {
-			owned = nil
-		}
-		jm.ProtocolMetadata = bal.JoinGroupMetadata(topics, owned, m.Generation)
-		members[j] = jm
-	}
-	slices.SortFunc(members, func(a, b kmsg.JoinGroupResponseMember) int { return cmp.Compare(a.MemberID, b.MemberID) })
+	// Range and roundrobin members own nothing the eager balancers read.
+	members := workload.FranzMembers(g, bal, strategy != workload.Range && strategy != workload.RoundRobin)
 	topics := leaderTopics(g)
 	return func() error {
 		mb, _, err := bal.MemberBalancer(members)
@@ -282,7 +265,7 @@ func saramaRound(strategy string, g assign.Group) (func() error, error) {
 	join := &sarama.JoinGroupResponse{}
 	for _, m := range g.Members {
 		meta := &sarama.ConsumerGroupMemberMetadata{Version: 3, Topics: slices.Clone(m.Topics), GenerationID: m.Generation}
-		owned := byTopic(m.Owned)
+		owned := workload.OwnedByTopic(m.Owned)
 		switch strategy {
 		case workload.Sticky:
 			data, err := s.AssignmentData(m.ID, owned, m.Generation)
@@ -336,16 +319,4 @@ func saramaRound(strategy string, g assign.Group) (func() error, error) {
 		}
 		return nil
 	}, nil
-}
-
-// byTopic groups a partition list by topic, partitions ascending.
-func byTopic(tps []assign.TopicPartition) map[string][]int32 {
-	out := make(map[string][]int32)
-	for _, tp := range tps {
-		out[tp.Topic] = append(out[tp.Topic], tp.Partition)
-	}
-	for _, ps := range out {
-		slices.Sort(ps)
-	}
-	return out
 }

@@ -190,16 +190,53 @@ func subscribedTopics(g assign.Group) []string {
 	return sortedKeys(seen)
 }
 
-// ownedByTopic groups m's Owned by topic, partitions ascending.
-func ownedByTopic(m assign.Member) map[string][]int32 {
+// OwnedByTopic groups owned by topic, partitions ascending: the form the
+// peers' APIs take a member's owned partitions in.
+func OwnedByTopic(owned []assign.TopicPartition) map[string][]int32 {
 	out := make(map[string][]int32)
-	for _, tp := range m.Owned {
+	for _, tp := range owned {
 		out[tp.Topic] = append(out[tp.Topic], tp.Partition)
 	}
 	for _, ps := range out {
 		slices.Sort(ps)
 	}
 	return out
+}
+
+// FranzMembers returns g's members as a franz-go leader receives them in
+// JoinGroup: each member's metadata is what bal's own JoinGroupMetadata
+// writes (with the member's owned partitions unless withOwned is false),
+// and the members are sorted as franz-go hands them to balancers, by
+// instance ID (members with one first), then member ID.
+func FranzMembers(g assign.Group, bal kgo.GroupBalancer, withOwned bool) []kmsg.JoinGroupResponseMember {
+	members := make([]kmsg.JoinGroupResponseMember, len(g.Members))
+	for j, m := range g.Members {
+		jm := kmsg.NewJoinGroupResponseMember()
+		jm.MemberID = m.ID
+		if m.InstanceID != "" {
+			jm.InstanceID = kmsg.StringPtr(m.InstanceID)
+		}
+		topics := slices.Clone(m.Topics)
+		slices.Sort(topics)
+		var owned map[string][]int32
+		if withOwned {
+			owned = OwnedByTopic(m.Owned)
+		}
+		jm.ProtocolMetadata = bal.JoinGroupMetadata(topics, owned, m.Generation)
+		members[j] = jm
+	}
+	slices.SortFunc(members, func(a, b kmsg.JoinGroupResponseMember) int {
+		switch {
+		case a.InstanceID != nil && b.InstanceID != nil:
+			return cmp.Compare(*a.InstanceID, *b.InstanceID)
+		case a.InstanceID != nil:
+			return -1
+		case b.InstanceID != nil:
+			return 1
+		}
+		return cmp.Compare(a.MemberID, b.MemberID)
+	})
+	return members
 }
 
 // franz runs a franz-go GroupBalancer through its public API: the member
@@ -214,31 +251,7 @@ func franz(strategy string, bal kgo.GroupBalancer) Impl {
 		Name:        FranzGo,
 		Cooperative: bal.IsCooperative(),
 		prepare: func(g assign.Group) (*Prepared, error) {
-			members := make([]kmsg.JoinGroupResponseMember, len(g.Members))
-			for j, m := range g.Members {
-				jm := kmsg.NewJoinGroupResponseMember()
-				jm.MemberID = m.ID
-				if m.InstanceID != "" {
-					jm.InstanceID = kmsg.StringPtr(m.InstanceID)
-				}
-				topics := slices.Clone(m.Topics)
-				slices.Sort(topics)
-				jm.ProtocolMetadata = bal.JoinGroupMetadata(topics, ownedByTopic(m), m.Generation)
-				members[j] = jm
-			}
-			// franz-go hands balancers the members sorted by instance ID
-			// (members with one first), then member ID.
-			slices.SortFunc(members, func(a, b kmsg.JoinGroupResponseMember) int {
-				switch {
-				case a.InstanceID != nil && b.InstanceID != nil:
-					return cmp.Compare(*a.InstanceID, *b.InstanceID)
-				case a.InstanceID != nil:
-					return -1
-				case b.InstanceID != nil:
-					return 1
-				}
-				return cmp.Compare(a.MemberID, b.MemberID)
-			})
+			members := FranzMembers(g, bal, true)
 			topics := make(map[string]int32)
 			for _, t := range subscribedTopics(g) {
 				topics[t] = g.Topics[t]
@@ -289,7 +302,7 @@ func saramaImpl(strategy string, newStrategy func() sarama.BalanceStrategy) Impl
 			members := make(map[string]sarama.ConsumerGroupMemberMetadata, len(g.Members))
 			for _, m := range g.Members {
 				meta := sarama.ConsumerGroupMemberMetadata{Version: 3, Topics: slices.Clone(m.Topics), GenerationID: m.Generation}
-				owned := ownedByTopic(m)
+				owned := OwnedByTopic(m.Owned)
 				switch strategy {
 				case Sticky:
 					data, err := s.AssignmentData(m.ID, owned, m.Generation)
@@ -382,7 +395,7 @@ func kafkaGoOurs(s assign.Strategy) Impl {
 					return nil, err
 				}
 				gen := &kafkago.Generation{ID: m.Generation, Assignments: make(map[string][]kafkago.PartitionAssignment)}
-				for t, ps := range ownedByTopic(m) {
+				for t, ps := range OwnedByTopic(m.Owned) {
 					for _, p := range ps {
 						gen.Assignments[t] = append(gen.Assignments[t], kafkago.PartitionAssignment{ID: int(p)})
 					}
