@@ -24,17 +24,21 @@ type serverGroup struct {
 	homogeneous bool
 
 	// owner[pid] is the position of the member the new target gives pid
-	// to, -1 while nobody; pids number partitions as cg.start does.
-	// held[pid] is the same for the current targets, nil when no member
-	// holds anything.
-	owner, held []int32
-	load        []int32 // position => partitions in owner
+	// to, -1 while nobody; pids number partitions as cg.start does. It
+	// starts as the current targets, which the builders change in place:
+	// every member starts from what it holds.
+	owner []int32
+	load  []int32 // position => partitions in owner
 
 	// heldBy[m] counts the partitions member m's current target holds,
 	// leaving out topics outside cg.topics, and heldIn[t] those of topic
-	// t that someone holds; both nil with held.
+	// t that someone holds; both nil when nobody holds anything.
 	heldBy, heldIn []int32
 }
+
+// anyHeld reports whether some member's current target lists anything,
+// even only partitions of topics the assignors drop.
+func (sg *serverGroup) anyHeld() bool { return sg.heldBy != nil }
 
 // fill sets every element of s to v, doubling a filled prefix with copy
 // (a memmove): under half an instruction per element, against nine for a
@@ -87,10 +91,8 @@ func compileServer(g Group) (*serverGroup, error) {
 		owned += len(g.Members[i].Owned)
 	}
 	if owned == 0 {
-		return sg, nil // held stays nil: nobody holds anything
+		return sg, nil // heldBy stays nil: nobody holds anything
 	}
-	sg.held = make([]int32, total)
-	fill(sg.held, -1)
 	sg.heldIn = make([]int32, len(cg.topics))
 	sg.heldBy = make([]int32, len(g.Members))
 	after, _ := cg.goSteps()
@@ -106,7 +108,7 @@ func compileServer(g Group) (*serverGroup, error) {
 	return sg, nil
 }
 
-// readTarget checks member m's current target and records it in held,
+// readTarget checks member m's current target and records it in owner,
 // heldBy and heldIn. after is cg.goSteps' first result: a target listed in
 // sorted order goes from a topic to the next in Go order.
 //
@@ -151,14 +153,14 @@ func (sg *serverGroup) readTarget(pos, m int32, after []int32) error {
 		base := cg.start[t]
 		from := k
 		var bad bool
-		k, bad = claimRun(owned, k, sg.held[base:base+n], pos)
+		k, bad = claimRun(owned, k, sg.owner[base:base+n], pos)
 		sg.heldIn[t] += int32(k - from)
 		sg.heldBy[m] += int32(k - from)
 		if !bad {
 			continue
 		}
 		tp := owned[k]
-		switch h := sg.held[base+max(0, min(tp.Partition, n-1))]; {
+		switch h := sg.owner[base+max(0, min(tp.Partition, n-1))]; {
 		case tp.Partition < 0 || tp.Partition >= n:
 			return fail(tp, tp.Partition, ErrTargetOutOfRange)
 		case h == pos:

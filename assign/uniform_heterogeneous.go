@@ -29,10 +29,16 @@ func (sg *serverGroup) uniformHeterogeneous() {
 			subscribers[t] = append(subscribers[t], int32(pos))
 		}
 	}
-	// Keep what members hold of topics they subscribe to.
-	for pid, pos := range sg.held {
-		if pos >= 0 && sg.subscribes(sg.byPos[pos], topicAt(cg.start, int32(pid))) {
-			sg.give(int32(pid), pos)
+	// Keep what members hold of topics they subscribe to: owner starts as
+	// the current targets; release the rest.
+	for pid, pos := range sg.owner {
+		if pos < 0 {
+			continue
+		}
+		if sg.subscribes(sg.byPos[pos], topicAt(cg.start, int32(pid))) {
+			sg.load[pos]++
+		} else {
+			sg.owner[pid] = -1
 		}
 	}
 	h := &heteroBuilder{sg: sg, subscribers: subscribers}

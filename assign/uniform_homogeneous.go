@@ -36,9 +36,9 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 	for _, t := range topics {
 		total += cg.numParts[t]
 	}
-	if sg.held != nil {
-		// Every member starts from what it holds; keepUpTo releases.
-		copy(sg.owner, sg.held)
+	if sg.anyHeld() {
+		// Every member starts from what it holds (owner); keepUpTo
+		// releases, and leaves what it releases in owner until dealt.
 		free = make([]int32, 0, max(0, total-sumHeld(sg.heldIn)))
 		for _, t := range topics {
 			// A topic wholly held has nothing free: on BenchmarkKIP848's
@@ -49,7 +49,7 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 				continue
 			}
 			start := cg.start[t]
-			for p, h := range sg.held[start : start+cg.numParts[t]] {
+			for p, h := range sg.owner[start : start+cg.numParts[t]] {
 				if h < 0 {
 					free = append(free, start+int32(p))
 				}
@@ -83,7 +83,7 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 		}
 	}
 
-	if sg.held == nil {
+	if !sg.anyHeld() {
 		if !sg.dealFresh(topics, below) {
 			return fmt.Errorf("%w: partitions were left unassigned", ErrPartitionAssignor)
 		}
@@ -136,7 +136,7 @@ func (sg *serverGroup) dealFresh(topics []int32, below []unfilled) bool {
 // keepUpTo keeps up to quota of what member m holds, visiting
 // its current target in iteration order, appends what it releases to
 // free, and returns the quota left and free. owner already gives m
-// everything it holds (uniformHomogeneous copies held into it), so only
+// everything it holds (it starts as the current targets), so only
 // a member holding more than its quota has work to do: the partitions
 // it releases stay in owner until they are dealt, as every partition of
 // free is.

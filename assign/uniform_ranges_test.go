@@ -80,8 +80,6 @@ func TestUniformDealFresh(t *testing.T) {
 				continue
 			}
 			general, _ := compileServer(g)
-			general.held = make([]int32, len(general.owner))
-			fill(general.held, -1)
 			general.heldIn = make([]int32, len(general.cg.topics))
 			general.heldBy = make([]int32, len(g.Members))
 			errFast, errGeneral := fast.uniformHomogeneous(v), general.uniformHomogeneous(v)
