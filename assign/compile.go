@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/assigncalc/assigncalc/assign/internal/keys"
 )
 
 // compiledGroup is a validated group with names interned to dense integers. Topic
@@ -325,19 +327,20 @@ func (cg *compiledGroup) topicIndex(name string) (int32, bool) {
 	return cg.topicOf[k], true
 }
 
-// sortedNames finds names in a list sorted in Go order: by binary search
-// when it is short, by a map built once otherwise.
+// sortedNames finds names in a list of distinct names sorted in Go
+// order: by binary search when it is short, by an index built once
+// otherwise.
 type sortedNames struct {
 	names []string
-	pos   map[string]int32 // name => position in names; nil when names is short
+	pos   *keys.Index[string] // numbers names as they are listed; nil when names is short
 }
 
 func newSortedNames(names []string) sortedNames {
 	s := sortedNames{names: names}
 	if len(names) > shortList {
-		s.pos = make(map[string]int32, len(names))
-		for k, name := range names {
-			s.pos[name] = int32(k)
+		s.pos = keys.New[string](len(names))
+		for _, name := range names {
+			s.pos.Add(name)
 		}
 	}
 	return s
@@ -346,8 +349,7 @@ func newSortedNames(names []string) sortedNames {
 // find returns the position of name.
 func (s *sortedNames) find(name string) (int32, bool) {
 	if s.pos != nil {
-		k, ok := s.pos[name]
-		return k, ok
+		return s.pos.Find(name)
 	}
 	k, ok := slices.BinarySearch(s.names, name)
 	return int32(k), ok
@@ -403,16 +405,18 @@ func firstRepeat[T any](items []T, key func(*T) string) int {
 		}
 		return -1
 	}
-	seen := make(map[string]struct{}, len(items))
+	var seen *keys.Index[string] // made at the first key: often none is set
 	for i := range items {
 		k := key(&items[i])
 		if k == "" {
 			continue
 		}
-		if _, dup := seen[k]; dup {
+		if seen == nil {
+			seen = keys.New[string](len(items) - i)
+		}
+		if _, added := seen.Add(k); !added {
 			return i
 		}
-		seen[k] = struct{}{}
 	}
 	return -1
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign/internal/jvm"
+	"github.com/assigncalc/assigncalc/assign/internal/keys"
 )
 
 // Uniform is the group coordinator's "uniform" assignor of the KIP-848
@@ -264,14 +265,13 @@ var (
 func CheckTopicIDs(g Group) error {
 	// A pass in map order finds whether anything is wrong; only then are
 	// the names sorted, to report the first fault whatever the map order.
-	seen := make(map[TopicID]bool, len(g.TopicIDs))
+	seen := keys.New[TopicID](len(g.TopicIDs))
 	bad := false
 	for _, id := range g.TopicIDs {
-		if seen[id] || id == (TopicID{}) || id == (TopicID{15: 1}) {
+		if _, added := seen.Add(id); !added || id == (TopicID{}) || id == (TopicID{15: 1}) {
 			bad = true
 			break
 		}
-		seen[id] = true
 	}
 	if !bad {
 		return nil

@@ -1,6 +1,10 @@
 package jvm
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/assigncalc/assigncalc/assign/internal/keys"
+)
 
 // StringMapOrder returns the iteration order of a new HashMap<String, V>()
 // into which keys were put in the given order: the indices into keys of
@@ -19,16 +23,10 @@ func StringSetOrder(keys []string) []int {
 }
 
 func stringOrder(capacity int, keys []string) []int {
-	var first []int // entry index => index into keys
-	var hashes []int32
-	seen := make(map[string]bool, len(keys))
-	for i, k := range keys {
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		first = append(first, i)
-		hashes = append(hashes, StringHash(k))
+	first := firstOccurrences(keys)
+	hashes := make([]int32, len(first))
+	for e, i := range first {
+		hashes[e] = StringHash(keys[i])
 	}
 	order := Order(capacity, hashes, func(a, b int) int { return CompareStrings(keys[first[a]], keys[first[b]]) })
 	return entriesToIndices(order, first)
@@ -47,16 +45,10 @@ func IntSetOrder(values []int32) []int {
 	if fast := ascendingIfSparse(values, capacity); fast != nil {
 		return fast
 	}
-	var first []int
-	var hashes []int32
-	seen := make(map[int32]bool, len(values))
-	for i, v := range values {
-		if seen[v] {
-			continue
-		}
-		seen[v] = true
-		first = append(first, i)
-		hashes = append(hashes, v)
+	first := firstOccurrences(values)
+	hashes := make([]int32, len(first))
+	for e, i := range first {
+		hashes[e] = values[i]
 	}
 	// Equal Integer hashes are equal values: no compareTo is needed.
 	return entriesToIndices(Order(capacity, hashes, nil), first)
@@ -102,19 +94,27 @@ func UuidSetOrder(size int, keys []Uuid) []int {
 }
 
 func uuidOrder(capacity int, keys []Uuid) []int {
-	var first []int
-	var hashes []int32
-	seen := make(map[Uuid]bool, len(keys))
-	for i, k := range keys {
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		first = append(first, i)
-		hashes = append(hashes, k.Hash())
+	first := firstOccurrences(keys)
+	hashes := make([]int32, len(first))
+	for e, i := range first {
+		hashes[e] = keys[i].Hash()
 	}
 	order := Order(capacity, hashes, func(a, b int) int { return keys[first[a]].Compare(keys[first[b]]) })
 	return entriesToIndices(order, first)
+}
+
+// firstOccurrences returns the indices of the first occurrence of each
+// distinct key, ascending: the entries a map or set into which the keys
+// were put in this order holds, numbered by insertion.
+func firstOccurrences[K comparable](list []K) []int {
+	first := make([]int, 0, len(list))
+	seen := keys.New[K](len(list))
+	for i, k := range list {
+		if _, added := seen.Add(k); added {
+			first = append(first, i)
+		}
+	}
+	return first
 }
 
 // entriesToIndices maps entry indices to the indices of the input they
