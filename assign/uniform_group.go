@@ -77,7 +77,7 @@ func compileServer(g Group) (*serverGroup, error) {
 	for i := range g.Members {
 		ids[i] = g.Members[i].ID
 	}
-	for _, m := range jvm.StringMapOrder(ids) {
+	for _, m := range jvm.StringMapOrderDistinct(ids) { // compile refuses repeated IDs
 		sg.byPos = append(sg.byPos, int32(m))
 	}
 	sg.homogeneous = sameNameSets(g.Members)

@@ -199,7 +199,8 @@ func (sg *serverGroup) subscriptionOrder(m int32) ([]int32, error) {
 		topics = append(topics, -1)
 	}
 	var out []int32
-	for _, k := range jvm.UuidSetOrder(len(nameOrder), uuids) {
+	// The names are distinct, and so are their ids (CheckTopicIDs).
+	for _, k := range jvm.UuidSetOrderDistinct(len(nameOrder), uuids) {
 		if topics[k] >= 0 {
 			out = append(out, topics[k])
 		}

@@ -11,7 +11,13 @@ import (
 // the first occurrence of each distinct key. A repeated put only replaces
 // a value and changes no order.
 func StringMapOrder(keys []string) []int {
-	return stringOrder(0, keys)
+	return stringOrder(0, keys, firstOccurrences(keys))
+}
+
+// StringMapOrderDistinct is [StringMapOrder] for keys known to be
+// distinct, which it does not check: it skips the search for repeats.
+func StringMapOrderDistinct(keys []string) []int {
+	return stringOrder(0, keys, nil)
 }
 
 // StringSetOrder returns the iteration order of new HashSet<String>(list)
@@ -19,17 +25,34 @@ func StringMapOrder(keys []string) []int {
 // the size the set is made for): the indices into keys of the first
 // occurrence of each distinct key.
 func StringSetOrder(keys []string) []int {
-	return stringOrder(SetCapacity(len(keys)), keys)
+	return stringOrder(SetCapacity(len(keys)), keys, firstOccurrences(keys))
 }
 
-func stringOrder(capacity int, keys []string) []int {
-	first := firstOccurrences(keys)
-	hashes := make([]int32, len(first))
-	for e, i := range first {
-		hashes[e] = StringHash(keys[i])
+// stringOrder returns the order of keys' distinct entries in a HashMap
+// of that initial capacity, as indices into keys. first lists the index
+// of each distinct key (firstOccurrences), or is nil when every key is
+// distinct.
+func stringOrder(capacity int, keys []string, first []int) []int {
+	distinct := pick(keys, first)
+	hashes := make([]int32, len(distinct))
+	for e, k := range distinct {
+		hashes[e] = StringHash(k)
 	}
-	order := Order(capacity, hashes, func(a, b int) int { return CompareStrings(keys[first[a]], keys[first[b]]) })
+	order := Order(capacity, hashes, func(a, b int) int { return CompareStrings(distinct[a], distinct[b]) })
 	return entriesToIndices(order, first)
+}
+
+// pick returns the items at the indices first lists, or items itself
+// when first is nil or lists every item.
+func pick[T any](items []T, first []int) []T {
+	if first == nil || len(first) == len(items) {
+		return items
+	}
+	out := make([]T, len(first))
+	for e, i := range first {
+		out[e] = items[i]
+	}
+	return out
 }
 
 // IntSetOrder returns the iteration order of new HashSet<Integer>(list)
@@ -45,13 +68,10 @@ func IntSetOrder(values []int32) []int {
 	if fast := ascendingIfSparse(values, capacity); fast != nil {
 		return fast
 	}
+	// An Integer's hash is its value, and equal hashes are equal values:
+	// no compareTo is needed.
 	first := firstOccurrences(values)
-	hashes := make([]int32, len(first))
-	for e, i := range first {
-		hashes[e] = values[i]
-	}
-	// Equal Integer hashes are equal values: no compareTo is needed.
-	return entriesToIndices(Order(capacity, hashes, nil), first)
+	return entriesToIndices(Order(capacity, pick(values, first), nil), first)
 }
 
 // ascendingIfSparse returns the indices of values in ascending order of
@@ -81,7 +101,7 @@ func ascendingIfSparse(values []int32, capacity int) []int {
 // into which keys were put in the given order: the indices into keys of
 // the first occurrence of each distinct key.
 func UuidMapOrder(keys []Uuid) []int {
-	return uuidOrder(0, keys)
+	return uuidOrder(0, keys, firstOccurrences(keys))
 }
 
 // UuidSetOrder returns the iteration order of new HashSet<Uuid>(c) for a
@@ -90,16 +110,23 @@ func UuidMapOrder(keys []Uuid) []int {
 // key. size is usually len(keys); Kafka's TopicIds view reports the number
 // of topic names, which may exceed the ids it yields.
 func UuidSetOrder(size int, keys []Uuid) []int {
-	return uuidOrder(SetCapacity(size), keys)
+	return uuidOrder(SetCapacity(size), keys, firstOccurrences(keys))
 }
 
-func uuidOrder(capacity int, keys []Uuid) []int {
-	first := firstOccurrences(keys)
-	hashes := make([]int32, len(first))
-	for e, i := range first {
-		hashes[e] = keys[i].Hash()
+// UuidSetOrderDistinct is [UuidSetOrder] for keys known to be distinct,
+// which it does not check: it skips the search for repeats.
+func UuidSetOrderDistinct(size int, keys []Uuid) []int {
+	return uuidOrder(SetCapacity(size), keys, nil)
+}
+
+// uuidOrder is stringOrder for Uuids.
+func uuidOrder(capacity int, keys []Uuid, first []int) []int {
+	distinct := pick(keys, first)
+	hashes := make([]int32, len(distinct))
+	for e, k := range distinct {
+		hashes[e] = k.Hash()
 	}
-	order := Order(capacity, hashes, func(a, b int) int { return keys[first[a]].Compare(keys[first[b]]) })
+	order := Order(capacity, hashes, func(a, b int) int { return distinct[a].Compare(distinct[b]) })
 	return entriesToIndices(order, first)
 }
 
@@ -120,7 +147,7 @@ func firstOccurrences[K comparable](list []K) []int {
 // entriesToIndices maps entry indices to the indices of the input they
 // came from, in place.
 func entriesToIndices(order, first []int) []int {
-	if len(first) > 0 && first[len(first)-1] == len(first)-1 {
+	if first == nil || len(first) > 0 && first[len(first)-1] == len(first)-1 {
 		return order // no repeats: entries are input indices
 	}
 	for k, e := range order {

@@ -478,3 +478,32 @@ func TestOrderMatchesTable(t *testing.T) {
 		}
 	})
 }
+
+// TestDistinctOrders checks the orders that skip the search for repeats
+// against those that search, on distinct keys drawn from few characters,
+// so that hash codes collide.
+func TestDistinctOrders(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		seen := map[string]bool{}
+		var keys []string
+		var uuids []Uuid
+		for _, k := range rapid.SliceOfN(rapid.StringMatching(`[AaBb]{0,4}`), 0, 60).Draw(t, "keys") {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+				// Uuids whose halves cancel out in the hash, so they collide.
+				u := Uuid{}
+				copy(u[:], k)
+				copy(u[8:], k)
+				uuids = append(uuids, u)
+			}
+		}
+		if diff := gocmp.Diff(StringMapOrder(keys), StringMapOrderDistinct(keys)); diff != "" {
+			t.Fatalf("StringMapOrderDistinct(%q) (-StringMapOrder +distinct):\n%s", keys, diff)
+		}
+		size := len(uuids) + rapid.IntRange(0, 30).Draw(t, "extra")
+		if diff := gocmp.Diff(UuidSetOrder(size, uuids), UuidSetOrderDistinct(size, uuids)); diff != "" {
+			t.Fatalf("UuidSetOrderDistinct(%d, %v) (-UuidSetOrder +distinct):\n%s", size, uuids, diff)
+		}
+	})
+}
