@@ -163,13 +163,13 @@ func TestFill(t *testing.T) {
 	}
 }
 
-// TestRunEnd4 checks runEnd4 against a one-at-a-time scan on random
+// TestRunEnd8 checks runEnd8 against a one-at-a-time scan on random
 // owner arrays of few distinct owners, so that runs of every length, and
 // runs ending at the array's end, occur.
-func TestRunEnd4(t *testing.T) {
+func TestRunEnd8(t *testing.T) {
 	rng := newTestRand(4)
 	for range 2000 {
-		owners := make([]int32, 1+rng.IntN(40))
+		owners := make([]int32, 1+rng.IntN(60))
 		for i := range owners {
 			if i > 0 && rng.IntN(4) > 0 {
 				owners[i] = owners[i-1]
@@ -182,8 +182,8 @@ func TestRunEnd4(t *testing.T) {
 			for want < len(owners) && owners[want] == owners[p] {
 				want++
 			}
-			if got := runEnd4(owners, p); got != want {
-				t.Fatalf("runEnd4(%v, %d) = %d, want %d", owners, p, got, want)
+			if got := runEnd8(owners, p); got != want {
+				t.Fatalf("runEnd8(%v, %d) = %d, want %d", owners, p, got, want)
 			}
 		}
 	}
