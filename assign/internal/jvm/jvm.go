@@ -32,20 +32,6 @@ import "unicode/utf8"
 // the UTF-16 code units, in 32-bit two's complement arithmetic.
 func StringHash(s string) int32 {
 	var h int32
-	for i := 0; i < len(s); i++ {
-		// ASCII bytes are UTF-16 units as they are; the first other
-		// byte starts a rune, or is an invalid byte, either way where
-		// decoding the rest can start.
-		if s[i] >= utf8.RuneSelf {
-			return hashRunes(h, s[i:])
-		}
-		h = 31*h + int32(s[i])
-	}
-	return h
-}
-
-// hashRunes continues StringHash's h over the runes of s.
-func hashRunes(h int32, s string) int32 {
 	for _, r := range s { // an invalid byte arrives as U+FFFD
 		if r >= 0x10000 {
 			r -= 0x10000

@@ -309,6 +309,18 @@ func TestStringHash(t *testing.T) {
 			t.Errorf("StringHash(%q) = %#x, by hand %#x", s, got, want)
 		}
 	}
+	// ASCII runs of every length around the four-byte steps, broken by
+	// other runes and invalid bytes anywhere.
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.StringMatching(`([a-z0-9]{0,9}(é|😀)?){0,4}`).Draw(t, "s")
+		if rapid.Bool().Draw(t, "bytes") { // invalid UTF-8 too
+			b := rapid.SliceOf(rapid.SampledFrom([]byte("az09\xc3\xa9\xf0\x9f\x98\x80\xff"))).Draw(t, "b")
+			s = string(b)
+		}
+		if got, want := StringHash(s), hashByHand(s); got != want {
+			t.Fatalf("StringHash(%q) = %#x, by hand %#x", s, got, want)
+		}
+	})
 }
 
 func TestUuid(t *testing.T) {
