@@ -26,6 +26,10 @@ type compiledGroup struct {
 
 	subs [][]int32 // member index => subscribed topic indices, ascending, deduplicated; shared between members, never modify
 
+	// distinctNames[m] reports that member m's Topics names topics of
+	// the metadata with partitions, none twice.
+	distinctNames []bool
+
 	// own is the members' Owned lists as runs (see [OwnedRuns]), what
 	// compileOwned reads the claims from; nil when nobody owns anything,
 	// and with ownedUnread.
@@ -177,9 +181,7 @@ func compileWith(g Group, use ownedRead, owned *OwnedRuns) (*compiledGroup, erro
 // Names are looked up once per distinct subscription: members that share
 // their Topics with the member before them (as clients that build every
 // member alike do) share its subscription too, at the cost of comparing
-// string headers. Subscriptions are mostly listed in sorted order, so each
-// name is first compared with the few metadata names after the one before
-// it, and only then looked up (see sortedNames).
+// string headers. Names are found by sortedNames.positions.
 func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32) error {
 	g := cg.g
 	cg.meta = newSortedNames(meta)
@@ -195,8 +197,9 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32) error {
 	backing := make([]int32, 0, distinct)
 	used := make([]bool, len(meta))
 	cg.subs = make([][]int32, len(g.Members))
-	const guesses = 4
 	shared := make([]bool, len(g.Members)) // member => its subscription is the one before it
+	cg.distinctNames = make([]bool, len(g.Members))
+	var positions []int32
 	for i := range g.Members {
 		topics := g.Members[i].Topics
 		if i > 0 && sameStrings(topics, last) {
@@ -205,24 +208,18 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32) error {
 		}
 		last = topics
 		first := len(backing)
-		k := int32(-1) // position of the last name found
-		for _, t := range topics {
-			found := false
-			for j := k + 1; j < int32(len(meta)) && j <= k+guesses; j++ {
-				if meta[j] == t {
-					k, found = j, true
-					break
-				}
-			}
-			if !found {
-				if k, found = cg.meta.find(t); !found {
-					k = -1
-					continue // not in the metadata: skipped, as Kafka does
-				}
+		cg.distinctNames[i] = true // until a name is missing or empty
+		positions = cg.meta.positions(topics, positions[:0])
+		for _, k := range positions {
+			if k < 0 {
+				cg.distinctNames[i] = false
+				continue // not in the metadata: skipped, as Kafka does
 			}
 			if metaParts[k] > 0 {
 				backing = append(backing, k)
 				used[k] = true
+			} else {
+				cg.distinctNames[i] = false
 			}
 		}
 		cg.subs[i] = backing[first:len(backing):len(backing)]
@@ -270,6 +267,7 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32) error {
 	for i, sub := range cg.subs {
 		if shared[i] {
 			cg.subs[i] = cg.subs[i-1] // read-only from here on
+			cg.distinctNames[i] = cg.distinctNames[i-1]
 			continue
 		}
 		for j, k := range sub {
@@ -278,8 +276,12 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32) error {
 		if !slices.IsSorted(sub) {
 			slices.Sort(sub)
 		}
+		n := len(sub)
 		if sub = slices.Compact(sub); len(sub) == 0 {
 			sub = nil
+		}
+		if len(sub) < n {
+			cg.distinctNames[i] = false // a name repeated
 		}
 		cg.subs[i] = slices.Clip(sub)
 	}
@@ -341,6 +343,31 @@ func newSortedNames(names []string) sortedNames {
 		}
 	}
 	return s
+}
+
+// positions appends to out the position of each of names, -1 for a name
+// not listed. Names are mostly listed in sorted order, so each is first
+// compared with the few names after the one found before it, and only
+// then looked up.
+func (s *sortedNames) positions(names []string, out []int32) []int32 {
+	const guesses = 4
+	k := int32(-1) // position of the last name found
+	for _, name := range names {
+		found := false
+		for j := k + 1; j < int32(len(s.names)) && j <= k+guesses; j++ {
+			if s.names[j] == name {
+				k, found = j, true
+				break
+			}
+		}
+		if !found {
+			if k, found = s.find(name); !found {
+				k = -1
+			}
+		}
+		out = append(out, k)
+	}
+	return out
 }
 
 // find returns the position of name.

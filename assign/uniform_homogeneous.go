@@ -179,27 +179,35 @@ func (sg *serverGroup) subscriptionOrder(m int32) ([]int32, error) {
 	cg := sg.cg
 	g := cg.g
 	names := g.Members[m].Topics
-	nameOrder := jvm.StringSetOrder(names)
-	var uuids []jvm.Uuid
-	var topics []int32 // parallel to uuids; -1 for a topic without partitions
+	var nameOrder []int
+	if cg.distinctNames[m] {
+		nameOrder = jvm.StringSetOrderDistinct(names)
+	} else {
+		nameOrder = jvm.StringSetOrder(names)
+	}
+	// The names' positions in the metadata, found in the order listed,
+	// which is mostly sorted, rather than in the set's.
+	positions := cg.meta.positions(names, make([]int32, 0, len(names)))
+	uuids := make([]jvm.Uuid, 0, len(nameOrder))
+	topics := make([]int32, 0, len(nameOrder)) // parallel to uuids; -1 for a topic without partitions
 	for _, i := range nameOrder {
-		name := names[i]
-		if t, ok := cg.topicIndex(name); ok {
+		k := positions[i]
+		if k < 0 {
+			continue // not in the metadata: the view skips it
+		}
+		if t := cg.topicOf[k]; t >= 0 {
 			uuids = append(uuids, sg.ids[t])
 			topics = append(topics, t)
 			continue
 		}
-		if _, ok := g.Topics[name]; !ok {
-			continue // not in the metadata: the view skips it
-		}
-		id, ok := g.TopicIDs[name]
+		id, ok := g.TopicIDs[names[i]]
 		if !ok {
-			return nil, topicError(name, ErrNoTopicID)
+			return nil, topicError(names[i], ErrNoTopicID)
 		}
 		uuids = append(uuids, jvm.Uuid(id))
 		topics = append(topics, -1)
 	}
-	var out []int32
+	out := make([]int32, 0, len(topics))
 	// The names are distinct, and so are their ids (CheckTopicIDs).
 	for _, k := range jvm.UuidSetOrderDistinct(len(nameOrder), uuids) {
 		if topics[k] >= 0 {

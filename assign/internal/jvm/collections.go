@@ -28,6 +28,12 @@ func StringSetOrder(keys []string) []int {
 	return stringOrder(SetCapacity(len(keys)), keys, firstOccurrences(keys))
 }
 
+// StringSetOrderDistinct is [StringSetOrder] for keys known to be
+// distinct, which it does not check: it skips the search for repeats.
+func StringSetOrderDistinct(keys []string) []int {
+	return stringOrder(SetCapacity(len(keys)), keys, nil)
+}
+
 // stringOrder returns the order of keys' distinct entries in a HashMap
 // of that initial capacity, as indices into keys. first lists the index
 // of each distinct key (firstOccurrences), or is nil when every key is

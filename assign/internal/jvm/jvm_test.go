@@ -513,6 +513,9 @@ func TestDistinctOrders(t *testing.T) {
 		if diff := gocmp.Diff(StringMapOrder(keys), StringMapOrderDistinct(keys)); diff != "" {
 			t.Fatalf("StringMapOrderDistinct(%q) (-StringMapOrder +distinct):\n%s", keys, diff)
 		}
+		if diff := gocmp.Diff(StringSetOrder(keys), StringSetOrderDistinct(keys)); diff != "" {
+			t.Fatalf("StringSetOrderDistinct(%q) (-StringSetOrder +distinct):\n%s", keys, diff)
+		}
 		size := len(uuids) + rapid.IntRange(0, 30).Draw(t, "extra")
 		if diff := gocmp.Diff(UuidSetOrder(size, uuids), UuidSetOrderDistinct(size, uuids)); diff != "" {
 			t.Fatalf("UuidSetOrderDistinct(%d, %v) (-UuidSetOrder +distinct):\n%s", size, uuids, diff)
