@@ -410,16 +410,14 @@ func (sg *serverGroup) ranges() RangeAssignment {
 		backing[cursor[r.m]] = TopicRange{r.topic, r.start, r.end}
 		cursor[r.m]++
 	}
-	ra := RangeAssignment{Topics: make([]string, len(goOrder)), Members: make(map[string][]TopicRange, len(g.Members))}
+	ra := newRangeAssignment(g, len(goOrder))
 	for k, t := range goOrder {
 		ra.Topics[k] = cg.topics[t]
 	}
 	for m := range g.Members {
-		var rs []TopicRange
 		if lo, hi := bounds[m], bounds[m+1]; hi > lo {
-			rs = backing[lo:hi:hi]
+			ra.Ranges[m] = backing[lo:hi:hi]
 		}
-		ra.Members[g.Members[m].ID] = rs
 	}
 	return ra
 }

@@ -38,7 +38,8 @@ func TestUniformAssignRanges(t *testing.T) {
 			if diff := cmp.Diff(want, ra.Assignment()); diff != "" {
 				t.Fatalf("group %d, %v: AssignRanges differs from Assign (-Assign +ranges):\n%s", i, u.Kafka, diff)
 			}
-			for id, rs := range ra.Members {
+			for m, rs := range ra.Ranges {
+				id := ra.IDs[m]
 				for k, r := range rs {
 					if r.Start >= r.End {
 						t.Fatalf("group %d: %s: empty range %v", i, id, r)

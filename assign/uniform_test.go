@@ -179,8 +179,8 @@ func TestServerRangeStatic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantRanges := RangeAssignment{Topics: []string{"t"}, Members: map[string][]TopicRange{
-		"z": {{0, 0, 2}}, "a": {{0, 2, 4}}, "b": {{0, 4, 6}}, "c": {{0, 6, 7}},
+	wantRanges := RangeAssignment{Topics: []string{"t"}, IDs: []string{"c", "a", "b", "z"}, Ranges: [][]TopicRange{
+		{{0, 6, 7}}, {{0, 2, 4}}, {{0, 4, 6}}, {{0, 0, 2}},
 	}}
 	if diff := cmp.Diff(wantRanges, ra); diff != "" {
 		t.Errorf("AssignRanges mismatch (-want +got):\n%s", diff)
