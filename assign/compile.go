@@ -126,10 +126,10 @@ func compileWith(g Group, use ownedRead, owned *OwnedRuns) (*compiledGroup, erro
 	for t, n := range g.Topics {
 		byName = append(byName, namedCount{name: t, n: n})
 	}
-	sortByName(byName)
 	meta := make([]string, len(byName))
 	metaParts := make([]int32, len(byName)) // parallel to meta
-	for k, t := range byName {
+	for k, i := range nameOrder(byName) {
+		t := byName[i]
 		if t.name == "" {
 			return nil, topicError(t.name, ErrEmptyTopicName)
 		}
@@ -385,20 +385,24 @@ type namedCount struct {
 	n    int32
 }
 
-// sortByName sorts items by name in Go order, the order of their bytes.
-// Names usually share a long prefix (topic-00001, topic-00002, ...), which
-// every comparison of whole names would read again. After the prefix all
-// names share, the next eight bytes, big-endian and padded with zeros, are
-// a key that orders two names whenever the keys differ: a radix sort
-// orders the keys, byte by byte, skipping the bytes every key has alike,
-// and only names with equal keys are then compared whole. On
-// BenchmarkKIP848's uniform-1000x100000, whose 1000 names share
-// "topic-00", callgrind counts 0.2M instructions for the sort against
-// 1.0M for a sort comparing names; TestSortByName checks the order
-// against such a sort.
-func sortByName(items []namedCount) {
+// nameOrder returns the indices of items in Go order of their names,
+// the order of their bytes. Names usually share a long prefix
+// (topic-00001, topic-00002, ...), which every comparison of whole names
+// would read again. After the prefix all names share, the next eight
+// bytes, big-endian and padded with zeros, are a key that orders two
+// names whenever the keys differ: a radix sort orders the keys, byte by
+// byte, skipping the bytes every key has alike, and only names with equal
+// keys are then compared whole. On BenchmarkKIP848's uniform-1000x100000,
+// whose 1000 names share "topic-00", callgrind counts 0.2M instructions
+// for the sort against 1.0M for a sort comparing names; TestNameOrder
+// checks the order against such a sort.
+func nameOrder(items []namedCount) []int32 {
+	order := make([]int32, len(items))
 	if len(items) < 2 {
-		return
+		for i := range order {
+			order[i] = int32(i)
+		}
+		return order
 	}
 	prefix := items[0].name
 	for _, it := range items[1:] {
@@ -415,21 +419,20 @@ func sortByName(items []namedCount) {
 		keys[i] = keyed{binary.BigEndian.Uint64(key[:]), int32(i)}
 	}
 	radixSortKeys(keys)
-	sorted := make([]namedCount, len(items))
-	for k, kd := range keys {
-		sorted[k] = items[kd.i]
-	}
 	for i := 0; i < len(keys); {
 		j := i + 1
 		for j < len(keys) && keys[j].key == keys[i].key {
 			j++
 		}
 		if j-i > 1 {
-			slices.SortFunc(sorted[i:j], func(a, b namedCount) int { return strings.Compare(a.name, b.name) })
+			slices.SortFunc(keys[i:j], func(a, b keyed) int { return strings.Compare(items[a.i].name, items[b.i].name) })
 		}
 		i = j
 	}
-	copy(items, sorted)
+	for k, kd := range keys {
+		order[k] = kd.i
+	}
+	return order
 }
 
 // keyed is an item's sort key and its index: what radixSortKeys moves,

@@ -8,11 +8,11 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestSortByName checks sortByName's prefix keys against a sort comparing
+// TestNameOrder checks nameOrder's prefix keys against a sort comparing
 // whole names: names drawn from few bytes (zero and non-ASCII among them)
 // with a shared prefix of random length, so that keys tie, names end
 // inside the key, and a zero byte meets the key's padding.
-func TestSortByName(t *testing.T) {
+func TestNameOrder(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		prefix := rapid.StringMatching(`(topic-0{0,12})?`).Draw(t, "prefix")
 		tail := rapid.SliceOf(rapid.SampledFrom([]byte{0, 1, 'a', 'b', 0x7f, 0x80, 0xff}))
@@ -28,10 +28,13 @@ func TestSortByName(t *testing.T) {
 		}
 		want := slices.Clone(items)
 		slices.SortFunc(want, func(a, b namedCount) int { return strings.Compare(a.name, b.name) })
-		sortByName(items)
-		for i := range items {
-			if items[i].name != want[i].name || items[i].n != want[i].n {
-				t.Fatalf("position %d: %q (%d), want %q (%d)", i, items[i].name, items[i].n, want[i].name, want[i].n)
+		order := nameOrder(items)
+		if len(order) != len(items) {
+			t.Fatalf("%d indices for %d items", len(order), len(items))
+		}
+		for k, i := range order {
+			if got := items[i]; got.name != want[k].name || got.n != want[k].n {
+				t.Fatalf("position %d: %q (%d), want %q (%d)", k, got.name, got.n, want[k].name, want[k].n)
 			}
 		}
 	})

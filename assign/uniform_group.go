@@ -77,8 +77,10 @@ func compileServer(g Group) (*serverGroup, error) {
 	for i := range g.Members {
 		ids[i] = g.Members[i].ID
 	}
-	for _, m := range jvm.StringMapOrderDistinct(ids) { // compile refuses repeated IDs
-		sg.byPos = append(sg.byPos, int32(m))
+	order := jvm.StringMapOrderDistinct(ids) // compile refuses repeated IDs
+	sg.byPos = make([]int32, len(order))
+	for p, m := range order {
+		sg.byPos[p] = int32(m)
 	}
 	sg.homogeneous = sameNameSets(g.Members)
 
@@ -336,6 +338,7 @@ type ownerRun struct{ m, topic, start, end int32 }
 func (sg *serverGroup) ownerRuns(goOrder []int32, weigh func(ownerRun) int32) (runs []ownerRun, counts []int32) {
 	cg := sg.cg
 	counts = make([]int32, len(cg.g.Members)+1)
+	runs = make([]ownerRun, 0, len(cg.g.Members)+len(goOrder)) // about a run per member and per topic
 	for k, t := range goOrder {
 		owners := sg.owner[cg.start[t] : cg.start[t]+cg.numParts[t]]
 		for p := 0; p < len(owners); {

@@ -140,9 +140,17 @@ func Order(initialCapacity int, hashCodes []int32, compare func(a, b int) int) [
 	for i, h := range hashCodes {
 		spread[i] = Spread(h)
 	}
-	count := make([]int32, capacity)
+	// One buffer serves every table size the counts go through, and then
+	// the counting sort: the size resizes stop at 4/3 of the entries, the
+	// crowded-table ones at 64 buckets.
+	buf := make([]int32, max(capacity, minTreeifyCapacity, tableSizeFor(len(spread)/3*4+4))+1)
+	count := buf[:capacity]
 	recount := func(n int) {
-		count = make([]int32, capacity)
+		if capacity >= len(buf) { // not expected; kept correct regardless
+			buf = make([]int32, capacity+1)
+		}
+		count = buf[:capacity]
+		clear(count)
 		for _, h := range spread[:n] {
 			count[h&int32(capacity-1)]++
 		}
@@ -167,7 +175,11 @@ func Order(initialCapacity int, hashCodes []int32, compare func(a, b int) int) [
 		}
 	}
 	// A stable counting sort by final bucket.
-	start := make([]int32, capacity+1)
+	if capacity >= len(buf) {
+		buf = make([]int32, capacity+1)
+	}
+	start := buf[:capacity+1]
+	clear(start)
 	for _, h := range spread {
 		start[h&int32(capacity-1)+1]++
 	}
