@@ -154,18 +154,26 @@ func (u Uniform) AssignRanges(g Group) (RangeAssignment, error) {
 	return sg.ranges(), nil
 }
 
-// solve computes g's new targets into the serverGroup's owner.
-func (u Uniform) solve(g Group) (*serverGroup, error) {
+// solve computes g's new targets into the serverGroup's owner, or its
+// final runs.
+func (u Uniform) solve(g Group) (*serverGroup, error) { return u.solveWith(g, true) }
+
+// solveWith is solve, on runs where it can if runs is set (see
+// uniform_runs.go).
+func (u Uniform) solveWith(g Group, runs bool) (*serverGroup, error) {
 	if err := u.Kafka.check(); err != nil {
 		return nil, err
 	}
-	sg, err := compileServer(g)
+	sg, err := compileServer(g, runs)
 	if err != nil {
 		return nil, err
 	}
-	if sg.homogeneous {
+	switch {
+	case sg.homogeneous && sg.owner == nil:
+		err = sg.uniformHomogeneousRuns(u.Kafka, sg.held)
+	case sg.homogeneous:
 		err = sg.uniformHomogeneous(u.Kafka)
-	} else {
+	default:
 		sg.uniformHeterogeneous()
 	}
 	if err != nil {

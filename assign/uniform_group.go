@@ -30,6 +30,10 @@ type serverGroup struct {
 	owner []int32
 	load  []int32 // position => partitions in owner
 
+	// With the homogeneous builder on runs (uniform_runs.go), owner is
+	// nil: held lists the current targets as runs, final the answer.
+	held, final []pidRun
+
 	// heldBy[m] counts the partitions member m's current target holds,
 	// leaving out topics outside cg.topics, and heldIn[t] those of topic
 	// t that someone holds; both nil when nobody holds anything.
@@ -55,7 +59,9 @@ func fill(s []int32, v int32) {
 }
 
 // compileServer validates g for the KIP-848 assignors and interns it.
-func compileServer(g Group) (*serverGroup, error) {
+// With runs, a homogeneous group's current targets are read as runs
+// (sg.held) rather than into owner, unless they are at fault.
+func compileServer(g Group, runs bool) (*serverGroup, error) {
 	cg, err := compile(g, ownedUnread)
 	if err != nil {
 		return nil, err
@@ -85,14 +91,14 @@ func compileServer(g Group) (*serverGroup, error) {
 	sg.homogeneous = sameNameSets(g.Members)
 
 	total := cg.start[len(cg.topics)]
-	sg.owner = make([]int32, total)
-	fill(sg.owner, -1)
 	sg.load = make([]int32, len(g.Members))
 	owned := 0
 	for i := range g.Members {
 		owned += len(g.Members[i].Owned)
 	}
 	if owned == 0 {
+		sg.owner = make([]int32, total)
+		fill(sg.owner, -1)
 		return sg, nil // heldBy stays nil: nobody holds anything
 	}
 	sg.heldIn = make([]int32, len(cg.topics))
@@ -102,6 +108,16 @@ func compileServer(g Group) (*serverGroup, error) {
 	for p, m := range sg.byPos {
 		pos[m] = int32(p)
 	}
+	if runs && sg.homogeneous {
+		var ok bool
+		if sg.held, ok = sg.readRuns(pos, after); ok {
+			return sg, nil
+		}
+		clear(sg.heldIn) // a fault: readTarget names it
+		clear(sg.heldBy)
+	}
+	sg.owner = make([]int32, total)
+	fill(sg.owner, -1)
 	for m := range g.Members {
 		if err := sg.readTarget(pos[m], int32(m), after); err != nil {
 			return nil, err
@@ -355,6 +371,14 @@ func (sg *serverGroup) ownerRuns(goOrder []int32, weigh func(ownerRun) int32) (r
 	return runs, counts
 }
 
+// answerRuns is ownerRuns, or finalRuns when the answer is in runs.
+func (sg *serverGroup) answerRuns(goOrder []int32, weigh func(ownerRun) int32) ([]ownerRun, []int32) {
+	if sg.owner == nil {
+		return sg.finalRuns(weigh)
+	}
+	return sg.ownerRuns(goOrder, weigh)
+}
+
 // cursors turns counts, from ownerRuns, into each member's first slot:
 // cursor[m] is where member m's output starts and bounds[m+1] where it
 // ends; cursor is advanced as the output is written.
@@ -375,7 +399,7 @@ func (sg *serverGroup) assignment() Assignment {
 	cg := sg.cg
 	g := cg.g
 	goOrder := cg.goOrder()
-	runs, counts := sg.ownerRuns(goOrder, func(r ownerRun) int32 { return r.end - r.start })
+	runs, counts := sg.answerRuns(goOrder, func(r ownerRun) int32 { return r.end - r.start })
 	cursor, bounds := cursors(counts)
 	backing := make([]TopicPartition, bounds[len(bounds)-1])
 	for _, r := range runs {
@@ -406,7 +430,7 @@ func (sg *serverGroup) ranges() RangeAssignment {
 	cg := sg.cg
 	g := cg.g
 	goOrder := cg.goOrder()
-	runs, counts := sg.ownerRuns(goOrder, func(ownerRun) int32 { return 1 })
+	runs, counts := sg.answerRuns(goOrder, func(ownerRun) int32 { return 1 })
 	cursor, bounds := cursors(counts)
 	backing := make([]TopicRange, len(runs))
 	for _, r := range runs {

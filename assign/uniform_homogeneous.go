@@ -57,6 +57,36 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 		}
 	}
 
+	below, free := sg.quotas(v, total, free)
+	if !sg.anyHeld() {
+		if !sg.dealFresh(topics, below) {
+			return errUnassigned
+		}
+		return nil
+	}
+	next := 0
+	for _, u := range below {
+		for i := int32(0); i < u.quota && next < len(free); i++ {
+			sg.owner[free[next]] = u.pos
+			next++
+		}
+	}
+	if next < len(free) {
+		return errUnassigned
+	}
+	return nil
+}
+
+// errUnassigned is what the homogeneous builders return should they
+// deal fewer partitions than there are.
+var errUnassigned = fmt.Errorf("%w: partitions were left unassigned", ErrPartitionAssignor)
+
+// quotas visits the members in order, each keeping what it holds up to
+// its quota (keepUpTo), and returns the members left below their quota,
+// with what they may take, and free with what the members released
+// appended; total is the partitions to share.
+func (sg *serverGroup) quotas(v KafkaVersion, total int32, free []int32) ([]unfilled, []int32) {
+	members := int32(len(sg.byPos))
 	var below []unfilled
 	minQuota, extra := total/members, total%members
 	for pos := range members {
@@ -82,24 +112,7 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 			extra--
 		}
 	}
-
-	if !sg.anyHeld() {
-		if !sg.dealFresh(topics, below) {
-			return fmt.Errorf("%w: partitions were left unassigned", ErrPartitionAssignor)
-		}
-		return nil
-	}
-	next := 0
-	for _, u := range below {
-		for i := int32(0); i < u.quota && next < len(free); i++ {
-			sg.owner[free[next]] = u.pos
-			next++
-		}
-	}
-	if next < len(free) {
-		return fmt.Errorf("%w: partitions were left unassigned", ErrPartitionAssignor)
-	}
-	return nil
+	return below, free
 }
 
 // unfilled is a member, by position, and how many more partitions its

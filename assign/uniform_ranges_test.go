@@ -73,14 +73,14 @@ func TestUniformDealFresh(t *testing.T) {
 	tested := 0
 	for i, g := range groups {
 		for _, v := range []KafkaVersion{Kafka41, Kafka40} {
-			fast, err := compileServer(g)
+			fast, err := compileServer(g, false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !fast.homogeneous {
 				continue
 			}
-			general, _ := compileServer(g)
+			general, _ := compileServer(g, false)
 			general.heldIn = make([]int32, len(general.cg.topics))
 			general.heldBy = make([]int32, len(g.Members))
 			errFast, errGeneral := fast.uniformHomogeneous(v), general.uniformHomogeneous(v)

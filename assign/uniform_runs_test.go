@@ -1,0 +1,80 @@
+package assign
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestUniformRunsMatchOwner checks the homogeneous builder on runs
+// against the general path, which reads the targets into owner: on
+// random groups, some with targets dealt in long stretches and some at
+// fault (a partition held twice or by two members, one the topic does
+// not have, a topic without an id), for both Kafka versions, the error
+// or the answer (as ranges and as an Assignment) is the same.
+func TestUniformRunsMatchOwner(t *testing.T) {
+	onRuns, faults := 0, 0
+	for i := range 3000 {
+		rng := newTestRand(uint64(i))
+		g := randomKIP848Group(rng, "runs")
+		switch rng.IntN(6) {
+		case 0: // every partition in one stretch per member
+			var all []TopicPartition
+			for _, m := range g.Members {
+				all = append(all, m.Owned...)
+			}
+			slices.SortFunc(all, TopicPartition.Compare)
+			for j := range g.Members {
+				g.Members[j].Owned = nil
+			}
+			for k, tp := range all {
+				j := k * len(g.Members) / max(1, len(all))
+				g.Members[j].Owned = append(g.Members[j].Owned, tp)
+			}
+		case 1: // a fault
+			if j := rng.IntN(len(g.Members)); len(g.Members[j].Owned) > 0 {
+				m := &g.Members[j]
+				tp := m.Owned[rng.IntN(len(m.Owned))]
+				switch rng.IntN(4) {
+				case 0:
+					m.Owned = append(m.Owned, tp) // twice
+				case 1:
+					o := &g.Members[(j+1)%len(g.Members)]
+					o.Owned = append(slices.Clone(o.Owned), tp) // by two members
+				case 2:
+					tp.Partition = g.Topics[tp.Topic] + int32(rng.IntN(2)) // out of range
+					m.Owned = append(m.Owned, tp)
+				case 3:
+					m.Owned = append(m.Owned, TopicPartition{"no-such-topic", 0})
+				}
+			}
+		}
+		for _, v := range []KafkaVersion{Kafka41, Kafka40} {
+			u := Uniform{Kafka: v}
+			general, gerr := u.solveWith(g, false)
+			runs, rerr := u.solveWith(g, true)
+			if fmt.Sprint(gerr) != fmt.Sprint(rerr) {
+				t.Fatalf("group %d, %v: general path %v, runs %v", i, v, gerr, rerr)
+			}
+			if gerr != nil {
+				faults++
+				continue
+			}
+			if runs.owner == nil {
+				onRuns++
+			}
+			if diff := cmp.Diff(general.ranges(), runs.ranges()); diff != "" {
+				t.Fatalf("group %d, %v: ranges differ (-general +runs):\n%s", i, v, diff)
+			}
+			if diff := cmp.Diff(general.assignment(), runs.assignment()); diff != "" {
+				t.Fatalf("group %d, %v: assignments differ (-general +runs):\n%s", i, v, diff)
+			}
+		}
+	}
+	t.Logf("%d answers on runs, %d errors", onRuns, faults)
+	if onRuns < 1000 || faults < 200 {
+		t.Errorf("only %d answers on runs and %d errors", onRuns, faults)
+	}
+}
