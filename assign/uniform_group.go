@@ -21,6 +21,7 @@ type serverGroup struct {
 	cg          *compiledGroup
 	ids         []jvm.Uuid // topic index => id
 	byPos       []int32    // position => member index
+	memberIDs   []string   // member index => ID; RangeAssignment.IDs shares it
 	homogeneous bool
 
 	// owner[pid] is the position of the member the new target gives pid
@@ -79,11 +80,11 @@ func compileServer(g Group, runs bool) (*serverGroup, error) {
 		sg.ids[t] = jvm.Uuid(id)
 	}
 
-	ids := make([]string, len(g.Members))
+	sg.memberIDs = make([]string, len(g.Members))
 	for i := range g.Members {
-		ids[i] = g.Members[i].ID
+		sg.memberIDs[i] = g.Members[i].ID
 	}
-	order := jvm.StringMapOrderDistinct(ids) // compile refuses repeated IDs
+	order := jvm.StringMapOrderDistinct(sg.memberIDs) // compile refuses repeated IDs
 	sg.byPos = make([]int32, len(order))
 	for p, m := range order {
 		sg.byPos[p] = int32(m)
@@ -437,7 +438,7 @@ func (sg *serverGroup) ranges() RangeAssignment {
 		backing[cursor[r.m]] = TopicRange{r.topic, r.start, r.end}
 		cursor[r.m]++
 	}
-	ra := newRangeAssignment(g, len(goOrder))
+	ra := RangeAssignment{Topics: make([]string, len(goOrder)), IDs: sg.memberIDs, Ranges: make([][]TopicRange, len(g.Members))}
 	for k, t := range goOrder {
 		ra.Topics[k] = cg.topics[t]
 	}

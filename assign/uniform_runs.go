@@ -29,7 +29,7 @@ type pidRun struct{ lo, hi, t, pos int32 }
 func (sg *serverGroup) readRuns(pos, after []int32) ([]pidRun, bool) {
 	cg := sg.cg
 	g := cg.g
-	var runs []pidRun
+	runs := make([]pidRun, 0, len(g.Members)+len(cg.topics)) // about a run per member and per topic
 	for m := range g.Members {
 		owned := g.Members[m].Owned
 		var (
@@ -291,6 +291,9 @@ func (sg *serverGroup) finalRuns(weigh func(ownerRun) int32) (runs []ownerRun, c
 	}
 	// sg.final follows topic indices, Java's order of names; Go's differs
 	// only for names beyond the Basic Multilingual Plane.
-	slices.SortStableFunc(runs, func(a, b ownerRun) int { return int(a.topic - b.topic) })
+	byTopic := func(a, b ownerRun) int { return int(a.topic - b.topic) }
+	if !slices.IsSortedFunc(runs, byTopic) {
+		slices.SortStableFunc(runs, byTopic)
+	}
 	return runs, counts
 }
