@@ -1,6 +1,7 @@
 package assign
 
 import (
+	"cmp"
 	"slices"
 	"unsafe"
 )
@@ -56,10 +57,10 @@ func (sg *serverGroup) readRuns(pos, after []int32) ([]pidRun, bool) {
 				}
 				first := owned[k].Partition
 				j := k + stretch(owned[k:], unsafe.StringData(topic), len(topic))
-				last := first + int32(j-k) // exclusive
-				if first < 0 || last > n {
+				if first < 0 || int(first)+(j-k) > int(n) { // in int: a stretch may run past MaxInt32
 					return nil, false
 				}
+				last := first + int32(j-k) // exclusive
 				runs = append(runs, pidRun{base + first, base + last, t, pos[m]})
 				sg.heldBy[m] += last - first
 				sg.heldIn[t] += last - first
@@ -67,7 +68,7 @@ func (sg *serverGroup) readRuns(pos, after []int32) ([]pidRun, bool) {
 			}
 		}
 	}
-	runs = sortRuns(runs, cg.start[len(cg.topics)])
+	runs = sortRuns(runs)
 	for i := 1; i < len(runs); i++ {
 		if runs[i].lo < runs[i-1].hi {
 			return nil, false // a partition held twice
@@ -112,37 +113,13 @@ func stretch(run []TopicPartition, data *byte, size int) int {
 	return len(run)
 }
 
-// sortRuns sorts runs by lo, pids being below total: by a counting sort
-// on the high bits of lo, then by insertion within each bucket, where
-// runs rarely meet.
-func sortRuns(runs []pidRun, total int32) []pidRun {
-	if len(runs) < 2 || slices.IsSortedFunc(runs, func(a, b pidRun) int { return int(a.lo - b.lo) }) {
-		return runs
+// sortRuns sorts runs by lo.
+func sortRuns(runs []pidRun) []pidRun {
+	byLo := func(a, b pidRun) int { return cmp.Compare(a.lo, b.lo) }
+	if !slices.IsSortedFunc(runs, byLo) {
+		slices.SortFunc(runs, byLo)
 	}
-	buckets := max(1, len(runs))
-	shift := 0
-	for (int(total)-1)>>shift >= buckets {
-		shift++
-	}
-	start := make([]int32, (int(total)-1)>>shift+2)
-	for _, r := range runs {
-		start[r.lo>>shift+1]++
-	}
-	for b := 1; b < len(start); b++ {
-		start[b] += start[b-1]
-	}
-	out := make([]pidRun, len(runs))
-	for _, r := range runs {
-		b := r.lo >> shift
-		out[start[b]] = r
-		start[b]++
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].lo < out[j-1].lo; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
+	return runs
 }
 
 // freeFromRuns returns the pids nobody holds, topic by topic in the
@@ -272,7 +249,7 @@ func (sg *serverGroup) uniformHomogeneousRuns(v KafkaVersion, held []pidRun) err
 	}
 	released := slices.Clone(free[unheld:])
 	slices.Sort(released)
-	dealt = sortRuns(dealt, cg.start[len(cg.topics)])
+	dealt = sortRuns(dealt)
 	sg.final = mergeRuns(withoutPids(held, released), dealt)
 	return nil
 }

@@ -2,6 +2,7 @@ package assign
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -76,5 +77,32 @@ func TestUniformRunsMatchOwner(t *testing.T) {
 	t.Logf("%d answers on runs, %d errors", onRuns, faults)
 	if onRuns < 1000 || faults < 200 {
 		t.Errorf("only %d answers on runs and %d errors", onRuns, faults)
+	}
+}
+
+// TestUniformRunsHostileTargets: targets built to hurt the runs path are
+// refused as the general path refuses them, without quadratic work: a
+// stretch of partitions that wraps past MaxInt32, and 200,000 entries
+// alternating between two partitions, each entry a run of its own.
+func TestUniformRunsHostileTargets(t *testing.T) {
+	base := func() Group {
+		return Group{
+			Topics:   map[string]int32{"t": 4},
+			TopicIDs: map[string]TopicID{"t": nameTopicID("t")},
+			Members:  []Member{{ID: "a", Topics: []string{"t"}}, {ID: "b", Topics: []string{"t"}}},
+		}
+	}
+	wrap := base()
+	wrap.Members[0].Owned = []TopicPartition{{"t", math.MaxInt32}, {"t", math.MinInt32}}
+	alternating := base()
+	for i := range 200_000 {
+		alternating.Members[1].Owned = append(alternating.Members[1].Owned, TopicPartition{"t", int32(2 * (i % 2))})
+	}
+	for name, g := range map[string]Group{"wrap": wrap, "alternating": alternating} {
+		_, gerr := Uniform{}.solveWith(g, false)
+		_, rerr := Uniform{}.solveWith(g, true)
+		if gerr == nil || fmt.Sprint(gerr) != fmt.Sprint(rerr) {
+			t.Errorf("%s: general path %v, runs %v; want the same error", name, gerr, rerr)
+		}
 	}
 }
