@@ -103,8 +103,7 @@ func (sg *serverGroup) droppedRunValid(run []TopicPartition) bool {
 //go:noinline
 func stretch(run []TopicPartition, data *byte, size int) int {
 	next := run[0].Partition
-	for j := range run {
-		tp := &run[j]
+	for j, tp := range run {
 		if unsafe.StringData(tp.Topic) != data || len(tp.Topic) != size || tp.Partition != next {
 			return j
 		}
