@@ -48,7 +48,7 @@ func (sg *serverGroup) anyHeld() bool { return sg.heldBy != nil }
 // fill sets every element of s to v, doubling a filled prefix with copy
 // (a memmove): under half an instruction per element, against nine for a
 // plain loop of stores, on BenchmarkKIP848's uniform-2000x1000000
-// (callgrind), whose owner and held arrays hold a million pids each.
+// (callgrind), whose owner array holds a million pids.
 func fill(s []int32, v int32) {
 	if len(s) == 0 {
 		return
@@ -212,9 +212,11 @@ func runEnd(owned []TopicPartition, k int) int {
 // topic shares the bytes of the one before, with no call that would
 // make it spill its variables; only where the bytes change is the name
 // compared. On BenchmarkKIP848's uniform-2000x1000000 leave1, whose
-// Owned lists hold a million entries, callgrind counts 20M instructions
+// Owned lists hold a million entries, callgrind counted 20M instructions
 // for them, against 35M for one loop calling a string comparison, and
-// 60M for finding each run (comparing names) and then claiming it.
+// 60M for finding each run (comparing names) and then claiming it; that
+// group now takes the runs path (uniform_runs.go), and this one is the
+// general path's.
 func claimRun(owned []TopicPartition, k int, topicHeld []int32, pos int32) (end int, bad bool) {
 	topic := owned[k].Topic
 	for k < len(owned) {
@@ -393,9 +395,10 @@ func cursors(counts []int32) (cursor, bounds []int32) {
 // assignment builds the [Assignment] from owner's runs, writing each
 // member's partitions into one backing array at the member's cursor, so
 // every list comes out sorted. On BenchmarkKIP848's uniform-2000x1000000
-// leave1, callgrind counts 69.9M instructions per Uniform.Assign call;
-// when it took 79.9M, a pass over owner counting each member's
-// partitions and another writing them took 108.5M.
+// leave1, callgrind counts 53.1M instructions per Uniform.Assign call
+// (on runs, uniform_runs.go); on the general path, when it took 79.9M,
+// a pass over owner counting each member's partitions and another
+// writing them took 108.5M.
 func (sg *serverGroup) assignment() Assignment {
 	cg := sg.cg
 	g := cg.g
@@ -424,7 +427,8 @@ func (sg *serverGroup) assignment() Assignment {
 
 // ranges builds the [RangeAssignment] from owner's runs, written at each
 // member's cursor, so every member's ranges come out sorted. On
-// BenchmarkKIP848's uniform-2000x1000000 leave1, callgrind counts 4.4M
+// BenchmarkKIP848's uniform-2000x1000000 leave1, on the general path
+// (before uniform_runs.go took that group), callgrind counted 4.4M
 // instructions for it; when it took 6.1M (before runEnd8), two passes
 // over owner, one counting and one writing, took 20M.
 func (sg *serverGroup) ranges() RangeAssignment {
@@ -453,7 +457,8 @@ func (sg *serverGroup) ranges() RangeAssignment {
 // runEnd8 returns the end of the run of owners equal to owners[p] that
 // starts at p, comparing eight at a time, as four pairs, while it can:
 // on BenchmarkKIP848's uniform-1000x100000 leave1, whose runs are 100
-// long, callgrind counts 0.51M instructions for ownerRuns against 0.69M
+// long, on the general path (before uniform_runs.go took that group),
+// callgrind counted 0.51M instructions for ownerRuns against 0.69M
 // comparing four at a time, one by one; TestRunEnd8 checks it against a
 // one-at-a-time scan, and TestUniformAssignRanges ranges against Assign.
 func runEnd8(owners []int32, p int) int {
