@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 // TestUniformRunsMatchOwner checks the homogeneous builder on runs
@@ -106,3 +107,44 @@ func TestUniformRunsHostileTargets(t *testing.T) {
 		}
 	}
 }
+
+// uniformRunsMatch is FuzzUniformRuns' property: on a group of
+// kip848Group whose targets some draws rewrite (stretches of partitions,
+// repeats, partitions a topic does not have, partitions of another
+// member's target), the runs path and the general path give the same
+// error or the same answer.
+func uniformRunsMatch(t *rapid.T) {
+	g := kip848Group(t)
+	if len(g.Members) == 0 || len(g.Members[0].Topics) == 0 {
+		t.Skip("nothing to hold")
+	}
+	topics := g.Members[0].Topics
+	for range rapid.IntRange(0, 4).Draw(t, "rewrites") {
+		m := &g.Members[rapid.IntRange(0, len(g.Members)-1).Draw(t, "member")]
+		topic := rapid.SampledFrom(topics).Draw(t, "topic")
+		n := g.Topics[topic]
+		first := int32(rapid.IntRange(-1, int(n)).Draw(t, "first"))
+		owned := slices.Clone(m.Owned)
+		for p := range int32(rapid.IntRange(1, 6).Draw(t, "stretch")) {
+			owned = append(owned, TopicPartition{topic, first + p})
+		}
+		m.Owned = owned
+	}
+	for _, v := range []KafkaVersion{Kafka41, Kafka40} {
+		general, gerr := Uniform{Kafka: v}.solveWith(g, false)
+		runs, rerr := Uniform{Kafka: v}.solveWith(g, true)
+		if fmt.Sprint(gerr) != fmt.Sprint(rerr) {
+			t.Fatalf("%v: general path %v, runs %v", v, gerr, rerr)
+		}
+		if gerr != nil {
+			continue
+		}
+		if diff := cmp.Diff(general.ranges(), runs.ranges()); diff != "" {
+			t.Fatalf("%v: ranges differ (-general +runs):\n%s", v, diff)
+		}
+	}
+}
+
+func TestUniformRunsRewritten(t *testing.T) { rapid.Check(t, uniformRunsMatch) }
+
+func FuzzUniformRuns(f *testing.F) { f.Fuzz(rapid.MakeFuzz(uniformRunsMatch)) }
