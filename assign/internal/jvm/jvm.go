@@ -8,7 +8,8 @@
 //   - the iteration order of java.util.HashMap and java.util.HashSet as
 //     implemented from JDK 8 (JEP 180's tree bins) through JDK 21, for
 //     maps that only grow ([HashMap], [Order], [StringMapOrder],
-//     [StringSetOrder], [IntSetOrder], [UuidMapOrder], [UuidSetOrder]);
+//     [StringSetOrder], [IntSetOrder], [UuidMapOrder], [UuidSetOrder],
+//     and the Distinct forms, for keys the caller knows to be distinct);
 //   - Integer.hashCode (the value) and the hashCode and compareTo of
 //     Kafka's org.apache.kafka.common.Uuid as of Kafka 2.8 to 4.1
 //     ([Uuid]);
