@@ -16,8 +16,10 @@ import (
 )
 
 // settle waits, at most chaosSettleTimeout, until the group is stable (see
-// stable) and logs what each member holds.
-func (r *chaosRun) settle(what string) {
+// stable), logs what each member holds and reports true. A group that
+// does not settle is a fatal error, or, with unsettledIsViolation, a
+// violation, and settle reports false.
+func (r *chaosRun) settle(what string) bool {
 	r.t.Helper()
 	var last error
 	for range int(chaosSettleTimeout / chaosTick) {
@@ -25,7 +27,7 @@ func (r *chaosRun) settle(what string) {
 		if err == nil {
 			r.logf("stable %s: %v", what, a)
 			r.closeZombies() // kfake no longer lists them
-			return
+			return true
 		}
 		last = err
 		if r.ctx.Err() != nil {
@@ -33,7 +35,12 @@ func (r *chaosRun) settle(what string) {
 		}
 		r.pause(chaosTick)
 	}
+	if r.unsettledIsViolation {
+		r.violation("%s: the group did not return to Stable within %v: %v", what, chaosSettleTimeout, last)
+		return false
+	}
 	r.t.Fatalf("%s: the group did not return to Stable within %v: %v", what, chaosSettleTimeout, last)
+	return false
 }
 
 // stable returns what the live members hold, by incarnation name, when the

@@ -189,6 +189,10 @@ type chaosRun struct {
 
 	violation func(format string, args ...any) // reports what breaks the file's rules; t.Errorf
 	noCommit  bool                             // consumers never commit (chaos_negative_test.go)
+	// unsettledIsViolation: a fault planted on purpose may keep the
+	// group from settling; settle then reports a violation, not a fatal
+	// error, and the schedule ends there (chaos_negative_test.go).
+	unsettledIsViolation bool
 
 	zombiesClosing sync.WaitGroup // crashed clients shutting down
 
@@ -222,19 +226,23 @@ func runChaos(t *testing.T, s assign.Strategy, seed uint64, events int, tweak fu
 	for range 2 {
 		r.add()
 	}
-	r.settle("forming")
-	for i := range events {
+	settled := r.settle("forming")
+	for i := 0; settled && i < events; i++ {
 		r.event(i)
 		if r.rng.IntN(3) == 0 {
-			r.settle(fmt.Sprintf("after event %d", i))
+			settled = r.settle(fmt.Sprintf("after event %d", i))
 		} else {
 			r.pause(time.Duration(r.rng.IntN(400)) * time.Millisecond)
 		}
 	}
-	r.ensureSubscribers()
-	r.settle("end of schedule")
+	if settled {
+		r.ensureSubscribers()
+		settled = r.settle("end of schedule")
+	}
 	stopProducing()
-	r.drain()
+	if settled {
+		r.drain()
+	}
 	r.closeAll()
 	r.zombiesGone()
 	r.check()
