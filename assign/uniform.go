@@ -171,7 +171,7 @@ func (u Uniform) solveWith(g Group, runs bool) (*serverGroup, error) {
 	}
 	switch {
 	case sg.homogeneous && sg.owner == nil:
-		err = sg.uniformHomogeneousRuns(u.Kafka, sg.held)
+		err = sg.uniformHomogeneousRuns(u.Kafka)
 	case sg.homogeneous:
 		err = sg.uniformHomogeneous(u.Kafka)
 	default:

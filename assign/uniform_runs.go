@@ -68,7 +68,7 @@ func (sg *serverGroup) readRuns(pos, after []int32) ([]pidRun, bool) {
 			}
 		}
 	}
-	runs = sortRuns(runs)
+	sortRuns(runs)
 	for i := 1; i < len(runs); i++ {
 		if runs[i].lo < runs[i-1].hi {
 			return nil, false // a partition held twice
@@ -112,13 +112,12 @@ func stretch(run []TopicPartition, data *byte, size int) int {
 	return len(run)
 }
 
-// sortRuns sorts runs by lo.
-func sortRuns(runs []pidRun) []pidRun {
+// sortRuns sorts runs by lo, in place.
+func sortRuns(runs []pidRun) {
 	byLo := func(a, b pidRun) int { return cmp.Compare(a.lo, b.lo) }
 	if !slices.IsSortedFunc(runs, byLo) {
 		slices.SortFunc(runs, byLo)
 	}
-	return runs
 }
 
 // freeFromRuns returns the pids nobody holds, topic by topic in the
@@ -224,9 +223,9 @@ func mergeRuns(a, b []pidRun) []pidRun {
 }
 
 // uniformHomogeneousRuns is uniformHomogeneous for groups whose members
-// hold something, on runs (see the top of this file): held are the
-// current targets from readRuns. It sets sg.final.
-func (sg *serverGroup) uniformHomogeneousRuns(v KafkaVersion, held []pidRun) error {
+// hold something, on runs (see the top of this file), from sg.held, the
+// current targets readRuns read. It sets sg.final.
+func (sg *serverGroup) uniformHomogeneousRuns(v KafkaVersion) error {
 	cg := sg.cg
 	if len(sg.byPos) == 0 {
 		return nil
@@ -239,7 +238,7 @@ func (sg *serverGroup) uniformHomogeneousRuns(v KafkaVersion, held []pidRun) err
 	for _, t := range topics {
 		total += cg.numParts[t]
 	}
-	free := sg.freeFromRuns(topics, held, total)
+	free := sg.freeFromRuns(topics, sg.held, total)
 	unheld := len(free)
 	below, free := sg.quotas(v, total, free)
 	dealt, n := sg.dealtRuns(free, below)
@@ -248,8 +247,8 @@ func (sg *serverGroup) uniformHomogeneousRuns(v KafkaVersion, held []pidRun) err
 	}
 	released := slices.Clone(free[unheld:])
 	slices.Sort(released)
-	dealt = sortRuns(dealt)
-	sg.final = mergeRuns(withoutPids(held, released), dealt)
+	sortRuns(dealt)
+	sg.final = mergeRuns(withoutPids(sg.held, released), dealt)
 	return nil
 }
 
