@@ -76,7 +76,7 @@ func wantColour(terminal bool, lookupEnv func(string) (string, bool)) bool {
 // runEnv runs args in e and maps the outcome to an exit status, the one
 // place where errors become statuses and messages.
 func runEnv(e *env, args []string) int {
-	err := newApp(e).Run(args)
+	err := fromCLI(newApp(e).Run(args))
 	if err == nil {
 		return exitOK
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"regexp"
 	"slices"
 	"strings"
@@ -57,6 +58,22 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 		return usagef("--%s %q: want %s", name, value, want)
 	}
 	return &usageError{err}
+}
+
+// fromCLI makes bad input of an error urfave/cli returns as an ExitCoder.
+// We never make one ourselves; urfave/cli makes one for `help TOPIC` (or
+// `COMMAND help TOPIC`) naming no command, with status 3, which is ours for
+// an unsafe upgrade, not for a typo.
+func fromCLI(err error) error {
+	var ec cli.ExitCoder
+	if !errors.As(err, &ec) {
+		return err
+	}
+	msg := ec.Error()
+	if topic, ok := strings.CutPrefix(msg, "No help topic for '"); ok {
+		return usagef("help: no command %q (see assigncalc --help)", strings.TrimSuffix(topic, "'"))
+	}
+	return usagef("%s", msg)
 }
 
 // The messages of Go's flag package that onUsageError rewrites.

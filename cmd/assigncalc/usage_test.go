@@ -36,6 +36,11 @@ func TestUsageMessages(t *testing.T) {
 		{[]string{"--members", "2", "--topics", "t:2", "--strategy", "rnage"}, `--strategy: unknown strategy "rnage" (did you mean range?)`},
 		{[]string{"plan", "--in", "-", "--strategy", "range,stiky"}, `(did you mean sticky?)`},
 		{[]string{"--members", "2", "--topics", "t:1,,u:2"}, `--topics "t:1,,u:2": empty item`},
+		// urfave/cli refuses these with its own status 3; found by FuzzCLIDecode.
+		{[]string{"help", "nope"}, `help: no command "nope" (see assigncalc --help)`},
+		{[]string{"h", "nope"}, `help: no command "nope"`},
+		{[]string{"decode", "h", "subscription"}, `help: no command "subscription"`},
+		{[]string{"timeline", "help", "x'y"}, `help: no command "x'y"`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
