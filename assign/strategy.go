@@ -18,7 +18,9 @@ type Strategy interface {
 	Protocol() RebalanceProtocol
 
 	// Assign computes the assignment of g, or returns an [*InputError]
-	// when g is invalid (see [Group.Validate]).
+	// when g is invalid (see [Group.Validate]). Its lists may be g's own
+	// Owned lists ([Uniform.Assign] hands back those it keeps whole):
+	// treat them as read-only.
 	Assign(g Group) (Assignment, error)
 }
 

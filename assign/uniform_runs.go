@@ -23,20 +23,23 @@ import (
 type pidRun struct{ lo, hi, t, pos int32 }
 
 // readRuns reads the members' current targets as runs, sorted by pid,
-// and sets heldBy and heldIn. It reports false when a target holds a
-// partition the topic does not have, a partition twice, or one another
-// target holds: the general path then reads the targets and names the
-// fault. pos maps member indices to positions, after is cg.goSteps'.
-func (sg *serverGroup) readRuns(pos, after []int32) ([]pidRun, bool) {
+// and sets heldBy, heldIn and heldSorted. It reports false when a target
+// holds a partition the topic does not have, a partition twice, or one
+// another target holds: the general path then reads the targets and
+// names the fault. pos maps member indices to positions; after and
+// goRank are cg.goSteps'.
+func (sg *serverGroup) readRuns(pos, after, goRank []int32) ([]pidRun, bool) {
 	cg := sg.cg
 	g := cg.g
 	runs := make([]pidRun, 0, len(g.Members)+len(cg.topics)) // about a run per member and per topic
+	sg.heldSorted = make([]bool, len(g.Members))
 	for m := range g.Members {
 		owned := g.Members[m].Owned
 		var (
 			t     int32
 			known bool
 		)
+		sorted, rank, prev := true, int32(-1), int32(-1) // prev: the last partition of topic rank so far
 		for k := 0; k < len(owned); {
 			topic := owned[k].Topic
 			if t, known = cg.topicAfter(after, t, known, topic); !known {
@@ -44,7 +47,7 @@ func (sg *serverGroup) readRuns(pos, after []int32) ([]pidRun, bool) {
 				if !sg.droppedRunValid(owned[k:j]) {
 					return nil, false
 				}
-				k = j
+				k, sorted = j, false
 				continue
 			}
 			n, base := cg.numParts[t], cg.start[t]
@@ -61,12 +64,18 @@ func (sg *serverGroup) readRuns(pos, after []int32) ([]pidRun, bool) {
 					return nil, false
 				}
 				last := first + int32(j-k) // exclusive
+				if r := goRank[t]; r < rank || r == rank && first <= prev {
+					sorted = false
+				} else {
+					rank, prev = r, last-1
+				}
 				runs = append(runs, pidRun{base + first, base + last, t, pos[m]})
 				sg.heldBy[m] += last - first
 				sg.heldIn[t] += last - first
 				k = j
 			}
 		}
+		sg.heldSorted[m] = sorted
 	}
 	sortRuns(runs)
 	for i := 1; i < len(runs); i++ {

@@ -1,0 +1,140 @@
+package assign
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestUniformAssignShares checks the fast path of assignment that hands a
+// member's Owned list back against the general path that writes every
+// list. Groups are random, then held: every member holds what Assign gave
+// it, some lists reversed or shuffled, some with a partition listed twice
+// or dropped or another topic's,
+// and a member leaves or joins. For both Kafka versions:
+//   - the two paths give equal Assignments;
+//   - a list is the member's own Owned list (same first element, capped
+//     so that append copies) exactly when the general path's list equals
+//     that Owned list, so sharing is neither missed nor wrong.
+func TestUniformAssignShares(t *testing.T) {
+	var shared, written int
+	for i := range 400 {
+		rng := newTestRand(uint64(i))
+		g := randomKIP848Group(rng, "share")
+		first, err := Uniform{}.Assign(g)
+		if err != nil {
+			continue
+		}
+		held := holdAfter(rng, g, first)
+		for _, u := range []Uniform{{}, {Kafka: Kafka40}} {
+			s, w := checkShares(t, i, u, held)
+			shared += s
+			written += w
+		}
+	}
+	g := kip848Shapes[0].group()
+	fresh, err := Uniform{}.Assign(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// After one leave, every list is shared but the newcomer's and that
+	// of a member whose list has two middle entries swapped (its first
+	// and last in place).
+	held := churned(g, fresh, true)
+	swapped := &held.Members[len(held.Members)/2]
+	swapped.Owned = slices.Clone(swapped.Owned)
+	swapped.Owned[1], swapped.Owned[2] = swapped.Owned[2], swapped.Owned[1]
+	s, w := checkShares(t, -1, Uniform{}, held)
+	if want := len(g.Members) - 2; s != want || w != 2 {
+		t.Errorf("uniform-1000x100000 leave1: %d lists shared and %d written, want %d and 2", s, w, want)
+	}
+	if shared == 0 || written == 0 {
+		t.Fatalf("random groups: %d lists shared and %d written: the test no longer tries both", shared, written)
+	}
+}
+
+// holdAfter returns g with every member holding its list of a, and some
+// of those lists spoiled for sharing, a member left and one joined.
+func holdAfter(rng *rand.Rand, g Group, a Assignment) Group {
+	out := g
+	out.Members = nil
+	for _, m := range g.Members {
+		m.Owned = a[m.ID]
+		switch n := len(m.Owned); rng.IntN(8) {
+		case 0:
+			m.Owned = slices.Clone(m.Owned)
+			slices.Reverse(m.Owned)
+		case 1:
+			if n > 0 {
+				m.Owned = append(slices.Clone(m.Owned), m.Owned[n-1])
+			}
+		case 2:
+			if n > 0 {
+				m.Owned = m.Owned[:n-1]
+			}
+		case 3:
+			continue // left
+		case 4: // out of order between the first and the last
+			if n >= 4 {
+				m.Owned = slices.Clone(m.Owned)
+				m.Owned[1], m.Owned[2] = m.Owned[2], m.Owned[1]
+			}
+		case 5: // the same partition numbers of another topic
+			m.Owned = slices.Clone(m.Owned)
+			for k := range m.Owned {
+				m.Owned[k].Topic = "t0"
+			}
+		}
+		out.Members = append(out.Members, m)
+	}
+	if rng.IntN(2) == 0 && len(g.Members) > 0 {
+		out.Members = append(out.Members, Member{ID: "joined", Topics: g.Members[0].Topics})
+	}
+	return out
+}
+
+// checkShares compares u's answer on g with and without sharing, on runs
+// and on the general path, and returns how many non-empty lists were
+// shared and how many written.
+func checkShares(t *testing.T, i int, u Uniform, g Group) (shared, written int) {
+	t.Helper()
+	general, err := u.solveWith(g, false)
+	if err != nil {
+		return 0, 0 // a fault: the general path names it
+	}
+	want := general.assignmentSharing(false)
+	for _, runs := range []bool{false, true} {
+		sg, err := u.solveWith(g, runs)
+		if err != nil {
+			t.Fatalf("group %d, %v, runs %v: a second solve failed: %v", i, u.Kafka, runs, err)
+		}
+		got := sg.assignment()
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("group %d, %v, runs %v: sharing changes the answer (-written +shared):\n%s", i, u.Kafka, runs, diff)
+		}
+		for _, m := range g.Members {
+			list := got[m.ID]
+			if len(list) == 0 {
+				continue
+			}
+			isOwned := len(m.Owned) > 0 && &list[0] == &m.Owned[0]
+			if equal := slices.Equal(want[m.ID], m.Owned); isOwned != equal {
+				t.Fatalf("group %d, %v, runs %v: %s: list is its Owned list: %v; the target equals Owned: %v", i, u.Kafka, runs, m.ID, isOwned, equal)
+			}
+			if isOwned && cap(list) != len(list) {
+				t.Fatalf("group %d, %v: %s: a shared list of %d has capacity %d: append would write into Owned", i, u.Kafka, m.ID, len(list), cap(list))
+			}
+			if !runs {
+				continue
+			}
+			if isOwned {
+				shared++
+			} else {
+				written++
+			}
+		}
+	}
+	return shared, written
+}
