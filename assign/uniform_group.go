@@ -66,7 +66,8 @@ func fill(s []int32, v int32) {
 
 // compileServer validates g for the KIP-848 assignors and interns it.
 // With runs, a homogeneous group's current targets are read as runs
-// (sg.held) rather than into owner, unless they are at fault.
+// (sg.held) rather than into owner, unless they are at fault, and a
+// homogeneous group that holds nothing gets no owner.
 func compileServer(g Group, runs bool) (*serverGroup, error) {
 	cg, err := compile(g, ownedUnread)
 	if err != nil {
@@ -103,9 +104,13 @@ func compileServer(g Group, runs bool) (*serverGroup, error) {
 		owned += len(g.Members[i].Owned)
 	}
 	if owned == 0 {
-		sg.owner = make([]int32, total)
-		fill(sg.owner, -1)
-		return sg, nil // heldBy stays nil: nobody holds anything
+		// heldBy stays nil: nobody holds anything. On runs, a homogeneous
+		// group is dealt without owner (uniformHomogeneousRuns).
+		if !runs || !sg.homogeneous {
+			sg.owner = make([]int32, total)
+			fill(sg.owner, -1)
+		}
+		return sg, nil
 	}
 	sg.heldIn = make([]int32, len(cg.topics))
 	sg.heldBy = make([]int32, len(g.Members))

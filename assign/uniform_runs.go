@@ -17,6 +17,13 @@ import (
 // the garbage collector's work included (GOGC=100), for 624 KB
 // allocated against 947 KB; TestUniformRunsMatchOwner checks the answers
 // and the errors against the general path.
+//
+// When nobody holds anything, the answer is the chunks dealt
+// (freshChunks), as runs, and owner is not even allocated: on
+// uniform-2000x1000000 fresh, 4.1M instructions per AssignRanges call
+// against 11.3M filling owner and scanning it, without the collector
+// (GOGC=off), and on uniform-1000x100000 fresh 3.9M against 4.3M, for
+// 3.0 MB allocated per Assign call against 3.4 MB.
 
 // pidRun is pids lo to hi-1, all of topic t, held or given by the member
 // at position pos.
@@ -231,9 +238,9 @@ func mergeRuns(a, b []pidRun) []pidRun {
 	return out
 }
 
-// uniformHomogeneousRuns is uniformHomogeneous for groups whose members
-// hold something, on runs (see the top of this file), from sg.held, the
-// current targets readRuns read. It sets sg.final.
+// uniformHomogeneousRuns is uniformHomogeneous on runs (see the top of
+// this file), from sg.held, the current targets readRuns read, or, when
+// nobody holds anything, from freshChunks. It sets sg.final.
 func (sg *serverGroup) uniformHomogeneousRuns(v KafkaVersion) error {
 	cg := sg.cg
 	if len(sg.byPos) == 0 {
@@ -246,6 +253,16 @@ func (sg *serverGroup) uniformHomogeneousRuns(v KafkaVersion) error {
 	total := int32(0)
 	for _, t := range topics {
 		total += cg.numParts[t]
+	}
+	if !sg.anyHeld() {
+		below, _ := sg.quotas(v, total, nil)
+		dealt, ok := sg.freshChunks(topics, below)
+		if !ok {
+			return errUnassigned
+		}
+		sortRuns(dealt)
+		sg.final = dealt
+		return nil
 	}
 	free := sg.freeFromRuns(topics, sg.held, total)
 	unheld := len(free)
