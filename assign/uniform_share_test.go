@@ -138,3 +138,51 @@ func checkShares(t *testing.T, i int, u Uniform, g Group) (shared, written int) 
 	}
 	return shared, written
 }
+
+// TestHeldAsIsEnds checks heldAsIs's test of a run's two ends against a
+// sorted Owned list, on runs made up here: the builders never give a
+// member a target of its Owned list's size that differs from it, so
+// TestUniformAssignShares cannot reach these cases.
+func TestHeldAsIsEnds(t *testing.T) {
+	a := func(ps ...int32) []TopicPartition {
+		var out []TopicPartition
+		for _, p := range ps {
+			out = append(out, TopicPartition{"a", p})
+		}
+		return out
+	}
+	const ta, tb = 0, 1 // Go ranks of topics a and b
+	tests := []struct {
+		owned []TopicPartition
+		runs  []ownerRun
+		want  bool
+	}{
+		{a(0, 1, 2, 3), []ownerRun{{0, ta, 0, 4}}, true},
+		{a(0, 1, 2, 3), []ownerRun{{0, ta, 0, 2}, {0, ta, 2, 4}}, true},
+		{a(0, 1, 2, 3), []ownerRun{{0, ta, 1, 5}}, false},                           // the first partition differs
+		{a(0, 1, 2, 5), []ownerRun{{0, ta, 2, 6}}, false},                           // the first partition only
+		{a(0, 1, 2, 5), []ownerRun{{0, ta, 0, 4}}, false},                           // the last
+		{a(0, 1, 2, 3), []ownerRun{{0, tb, 0, 4}}, false},                           // the topic
+		{a(0, 1, 2, 3), []ownerRun{{0, ta, 0, 3}, {0, tb, 3, 4}}, false},            // the topic of the last run
+		{append(a(6, 7), TopicPartition{"b", 8}), []ownerRun{{0, ta, 6, 9}}, false}, // the last entry's topic only
+		{[]TopicPartition{{"a", 3}, {"b", 4}}, []ownerRun{{0, tb, 3, 5}}, false},    // the first entry's topic only
+	}
+	for i, tt := range tests {
+		g := Group{
+			Topics:   map[string]int32{"a": 8, "b": 16},
+			TopicIDs: map[string]TopicID{"a": nameTopicID("a"), "b": nameTopicID("b")},
+			Members:  []Member{{ID: "m", Topics: []string{"a", "b"}, Owned: tt.owned}},
+		}
+		sg, err := compileServer(g, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sg.heldSorted == nil || !sg.heldSorted[0] {
+			t.Fatalf("case %d: readRuns did not find %v sorted", i, tt.owned)
+		}
+		counts := []int32{0, int32(len(tt.owned))}
+		if got := sg.heldAsIs(sg.cg.goOrder(), tt.runs, counts)[0]; got != tt.want {
+			t.Errorf("case %d: Owned %v, target runs %v: heldAsIs %v, want %v", i, tt.owned, tt.runs, got, tt.want)
+		}
+	}
+}
