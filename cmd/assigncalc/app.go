@@ -76,7 +76,7 @@ func wantColour(terminal bool, lookupEnv func(string) (string, bool)) bool {
 // runEnv runs args in e and maps the outcome to an exit status, the one
 // place where errors become statuses and messages.
 func runEnv(e *env, args []string) int {
-	err := fromCLI(newApp(e).Run(args))
+	err := newApp(e).Run(args)
 	if err == nil {
 		return exitOK
 	}
@@ -184,13 +184,14 @@ func newApp(e *env) *cli.App {
 			"   assigncalc --members 3 --topics t1:7\n" +
 			"   assigncalc --member c0=t1,t2@a --member c1=t1@b --topics t1:6,t2:3 --replicas 2 --racks a,b --strategy range",
 		UsageText:                 "assigncalc [options]  |  assigncalc COMMAND [options] [arguments...]",
+		HideHelpCommand:           true, // helpCommand replaces it
 		Reader:                    e.stdin,
 		Writer:                    e.stdout,
 		ErrWriter:                 e.stderr,
 		ExitErrHandler:            func(*cli.Context, error) {},
 		OnUsageError:              onUsageError,
 		DisableSliceFlagSeparator: true,
-		Flags:                     previewFlags(),
+		Flags:                     append(previewFlags(), cli.HelpFlag), // urfave/cli adds it only when no command is named help
 		Action:                    func(c *cli.Context) error { return preview(e, c) },
 		Commands: []*cli.Command{
 			planCommand(e),
@@ -201,10 +202,12 @@ func newApp(e *env) *cli.App {
 			decodeCommand(e),
 			checkCommand(e),
 			coordinatorCommand(e),
+			helpCommand(),
 		},
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = onUsageError
+		c.HideHelpCommand = true // --help stays; COMMAND help is an argument
 	}
 	return app
 }

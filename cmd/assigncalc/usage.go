@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"regexp"
 	"slices"
 	"strings"
@@ -60,20 +59,32 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	return &usageError{err}
 }
 
-// fromCLI makes bad input of an error urfave/cli returns as an ExitCoder.
-// We never make one ourselves; urfave/cli makes one for `help TOPIC` (or
-// `COMMAND help TOPIC`) naming no command, with status 3, which is ours for
-// an unsafe upgrade, not for a typo.
-func fromCLI(err error) error {
-	var ec cli.ExitCoder
-	if !errors.As(err, &ec) {
-		return err
+// helpCommand is `help [COMMAND]` (alias h), in place of urfave/cli's,
+// which takes a word naming no command, or a flag it does not know, as a
+// failure of its own (status 3, or 1 through ours) where it is bad input.
+// urfave/cli also gives every command a `help` subcommand of that kind;
+// app.go hides them, so that `COMMAND help` is an argument the command
+// refuses, and `COMMAND --help` still shows the command's help.
+func helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "help",
+		Aliases:   []string{"h"},
+		Usage:     "Shows a list of commands or help for one command",
+		ArgsUsage: "[command]",
+		Action: func(c *cli.Context) error {
+			switch args := c.Args(); args.Len() {
+			case 0:
+				return cli.ShowAppHelp(c)
+			case 1:
+				if c.App.Command(args.First()) == nil {
+					return usagef("help: no command %q (see assigncalc --help)", args.First())
+				}
+				return cli.ShowCommandHelp(c, args.First())
+			default:
+				return usagef("help: want one command, not %q", strings.Join(args.Slice(), " "))
+			}
+		},
 	}
-	msg := ec.Error()
-	if topic, ok := strings.CutPrefix(msg, "No help topic for '"); ok {
-		return usagef("help: no command %q (see assigncalc --help)", strings.TrimSuffix(topic, "'"))
-	}
-	return usagef("%s", msg)
 }
 
 // The messages of Go's flag package that onUsageError rewrites.

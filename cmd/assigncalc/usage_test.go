@@ -36,11 +36,15 @@ func TestUsageMessages(t *testing.T) {
 		{[]string{"--members", "2", "--topics", "t:2", "--strategy", "rnage"}, `--strategy: unknown strategy "rnage" (did you mean range?)`},
 		{[]string{"plan", "--in", "-", "--strategy", "range,stiky"}, `(did you mean sticky?)`},
 		{[]string{"--members", "2", "--topics", "t:1,,u:2"}, `--topics "t:1,,u:2": empty item`},
-		// urfave/cli refuses these with its own status 3; found by FuzzCLIDecode.
+		// urfave/cli's help commands took these as failures of their own
+		// (exit 1); FuzzCLIDecode and FuzzCLICoordinator found the last two.
 		{[]string{"help", "nope"}, `help: no command "nope" (see assigncalc --help)`},
-		{[]string{"h", "nope"}, `help: no command "nope"`},
-		{[]string{"decode", "h", "subscription"}, `help: no command "subscription"`},
-		{[]string{"timeline", "help", "x'y"}, `help: no command "x'y"`},
+		{[]string{"h", "x'y"}, `help: no command "x'y"`},
+		{[]string{"help", "plan", "simulate"}, `help: want one command, not "plan simulate"`},
+		{[]string{"help", "--partitions", "3"}, "unknown flag --partitions"},
+		{[]string{"decode", "h", "subscription"}, `decode: unknown message kind "h"`},
+		{[]string{"coordinator", "h", "--partitions", "x"}, "flags must come before arguments: move --partitions before h"},
+		{[]string{"timeline", "help"}, `timeline: unexpected argument "help"`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -55,13 +59,24 @@ func TestUsageMessages(t *testing.T) {
 	}
 }
 
-// TestHelpCommand: `help simulate` shows simulate's help, like
-// `simulate --help`.
+// TestHelpCommand: `help simulate` and `h simulate` show simulate's help,
+// like `simulate --help`; `help`, `h`, `--help` and `-h` the app's.
 func TestHelpCommand(t *testing.T) {
-	viaCommand, _, status := runCase(cliCase{args: []string{"help", "simulate"}})
 	viaFlag, _, _ := runCase(cliCase{args: []string{"simulate", "--help"}})
-	if status != 0 || viaCommand != viaFlag || !strings.Contains(viaCommand, "--restart") {
-		t.Errorf("help simulate: exit %d, output:\n%s\nwant simulate --help's:\n%s", status, viaCommand, viaFlag)
+	for _, help := range []string{"help", "h"} {
+		viaCommand, _, status := runCase(cliCase{args: []string{help, "simulate"}})
+		if status != 0 || viaCommand != viaFlag || !strings.Contains(viaCommand, "--restart") {
+			t.Errorf("%s simulate: exit %d, output:\n%s\nwant simulate --help's:\n%s", help, status, viaCommand, viaFlag)
+		}
+	}
+	app, _, _ := runCase(cliCase{args: []string{"--help"}})
+	if !strings.Contains(app, "COMMANDS:") || !strings.Contains(app, "--members") {
+		t.Fatalf("--help: output lists no commands or flags:\n%s", app)
+	}
+	for _, args := range [][]string{{"help"}, {"h"}, {"-h"}} {
+		if out, _, status := runCase(cliCase{args: args}); status != 0 || out != app {
+			t.Errorf("%v: exit %d, output differs from --help's:\n%s", args, status, out)
+		}
 	}
 }
 
@@ -74,5 +89,27 @@ func TestCustomStrategiesNeedOptIn(t *testing.T) {
 	stdout, stderr, status := runCase(cliCase{args: []string{"vote", "--allow-custom", "--format", "jsonl", "c1=mine", "c2=mine,range"}})
 	if status != 0 || !strings.Contains(stdout, `"winner":"mine"`) {
 		t.Errorf("vote --allow-custom: exit %d, stderr %q, stdout %s", status, stderr, stdout)
+	}
+}
+
+// TestCommandHelpWords: after every command, the words help and h are
+// arguments of that command, never urfave/cli's help subcommand, which
+// took what followed as an internal failure (exit 1). Most commands
+// refuse the word (exit 2, one line); coordinator takes the words as
+// group.ids.
+func TestCommandHelpWords(t *testing.T) {
+	for _, c := range newApp(&env{}).Commands {
+		if c.Name == "help" {
+			continue
+		}
+		for _, args := range [][]string{{c.Name, "help"}, {c.Name, "h", "nope"}, {c.Name, "help", "--bogus"}} {
+			_, stderr, status := runCase(cliCase{args: args})
+			switch {
+			case status == exitInput && strings.Count(stderr, "\n") == 1:
+			case status == exitOK && c.Name == "coordinator" && args[len(args)-1] != "--bogus":
+			default:
+				t.Errorf("%q: exit %d, stderr %q; want 2 and one line", args, status, stderr)
+			}
+		}
 	}
 }
