@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -166,9 +167,30 @@ func TestHashMapMatchesNaiveReference(t *testing.T) {
 	})
 }
 
+// TestIntSetFastPathMatchesTable checks IntSetOrder against the table
+// (NewHashMap) on small values with repeats, and on stretches of
+// consecutive values anywhere in int32, some crossing a multiple of 65536
+// (where h >>> 16 changes), shuffled, with a few values of their own
+// added: both sides of inDistinctBuckets.
 func TestIntSetFastPathMatchesTable(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		values := rapid.SliceOfN(rapid.Int32Range(-3, 200), 0, 120).Draw(t, "values")
+		var values []int32
+		if rapid.Bool().Draw(t, "small") {
+			values = rapid.SliceOfN(rapid.Int32Range(-3, 200), 0, 120).Draw(t, "values")
+		} else {
+			lo := rapid.OneOf(rapid.Int32(), rapid.Int32Range(65536-300, 65536+10), rapid.Int32Range(-300, 10)).Draw(t, "lo")
+			n := rapid.IntRange(1, 300).Draw(t, "n")
+			for i := range n {
+				if v := int64(lo) + int64(i); v <= math.MaxInt32 {
+					values = append(values, int32(v))
+				}
+			}
+			for i := range rapid.IntRange(0, len(values)).Draw(t, "shuffles") {
+				j := rapid.IntRange(0, len(values)-1).Draw(t, fmt.Sprint("swap", i))
+				values[0], values[j] = values[j], values[0]
+			}
+			values = append(values, rapid.SliceOfN(rapid.Int32(), 0, 3).Draw(t, "extra")...)
+		}
 		got := IntSetOrder(values)
 		var first []int
 		m := NewHashMap(SetCapacity(len(values)), nil)
