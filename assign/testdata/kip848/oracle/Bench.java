@@ -27,11 +27,12 @@ public final class Bench {
         for (int[] sh : shapes) {
             String name = sh[3] == 1 ? "hetero-" + sh[0] + "x" + sh[1] + "t" : "uniform-" + sh[0] + "x" + (sh[1] * sh[2]);
             for (PartitionAssignor a : new PartitionAssignor[]{new UniformAssignor(), new RangeAssignor()}) {
-                Map<String, Object> fresh = group(sh, null);
+                Map<String, Object> fresh = group(sh, null, false);
                 Oracle.Spec freshSpec = new Oracle.Spec(fresh);
                 GroupAssignment first = a.assign(freshSpec, freshSpec);
-                Oracle.Spec leave = new Oracle.Spec(group(sh, first));
-                for (Object[] c : new Object[][]{{"fresh", freshSpec}, {"leave1", leave}}) {
+                Oracle.Spec leave = new Oracle.Spec(group(sh, first, false));
+                Oracle.Spec join = new Oracle.Spec(group(sh, first, true));
+                for (Object[] c : new Object[][]{{"fresh", freshSpec}, {"leave1", leave}, {"join1", join}}) {
                     Oracle.Spec spec = (Oracle.Spec) c[1];
                     long[] t = new long[runs];
                     for (int i = 0; i < 2 * runs; i++) {
@@ -46,8 +47,12 @@ public final class Bench {
         }
     }
 
-    /** The group of shape sh; with prev, its members hold prev and consumer-00000 is replaced by consumer-new. */
-    static Map<String, Object> group(int[] sh, GroupAssignment prev) {
+    /**
+     * The group of shape sh; with prev, its members hold prev and
+     * consumer-new, holding nothing, replaces consumer-00000 (leave1) or,
+     * with join, is added after the others (join1).
+     */
+    static Map<String, Object> group(int[] sh, GroupAssignment prev, boolean join) {
         int members = sh[0], topics = sh[1], parts = sh[2];
         boolean hetero = sh[3] == 1;
         Map<String, Object> g = new LinkedHashMap<>();
@@ -82,7 +87,7 @@ public final class Bench {
                         owned.put(names.get(e.getKey()), new ArrayList<Object>(e.getValue().stream().map(Long::valueOf).toList()));
                     }
                 }
-                if (j == 0) {
+                if (j == 0 && !join) {
                     id = "consumer-new";
                     owned.clear();
                 }
@@ -90,6 +95,13 @@ public final class Bench {
             }
             m.put("id", id);
             m.put("topics", subs);
+            ms.add(m);
+        }
+        if (join) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("owned", new LinkedHashMap<String, Object>());
+            m.put("id", "consumer-new");
+            m.put("topics", ((Map<?, ?>) ms.get(0)).get("topics"));
             ms.add(m);
         }
         g.put("members", ms);
