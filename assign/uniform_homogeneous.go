@@ -28,43 +28,38 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 	}
 
 	// The partitions nobody holds, in the subscription set's topic order,
-	// then room for those members release. When nobody holds anything
-	// they are every partition in that order: dealFresh deals them
-	// without listing them.
-	var free []int32
+	// then room for those members release. Every member starts from what
+	// it holds (owner); keepUpTo releases, and leaves what it releases in
+	// owner until dealt. (Uniform deals a group that holds nothing on
+	// runs, uniform_runs.go; here, the general path, it is every
+	// partition.)
 	total := int32(0)
 	for _, t := range topics {
 		total += cg.numParts[t]
 	}
+	held := int32(0)
 	if sg.anyHeld() {
-		// Every member starts from what it holds (owner); keepUpTo
-		// releases, and leaves what it releases in owner until dealt.
-		free = make([]int32, 0, max(0, total-sumHeld(sg.heldIn)))
-		for _, t := range topics {
-			// A topic wholly held has nothing free: on BenchmarkKIP848's
-			// uniform-2000x1000000 leave1, before uniform_runs.go took
-			// that group, skipping those took the scan from 6M
-			// instructions to 0.2M (callgrind); the oracle tests check
-			// the free list's order through the answers.
-			if sg.heldIn[t] == cg.numParts[t] {
-				continue
-			}
-			start := cg.start[t]
-			for p, h := range sg.owner[start : start+cg.numParts[t]] {
-				if h < 0 {
-					free = append(free, start+int32(p))
-				}
+		held = sumHeld(sg.heldIn)
+	}
+	free := make([]int32, 0, max(0, total-held))
+	for _, t := range topics {
+		// A topic wholly held has nothing free: on BenchmarkKIP848's
+		// uniform-2000x1000000 leave1, before uniform_runs.go took that
+		// group, skipping those took the scan from 6M instructions to
+		// 0.2M (callgrind); the oracle tests check the free list's order
+		// through the answers.
+		if sg.anyHeld() && sg.heldIn[t] == cg.numParts[t] {
+			continue
+		}
+		start := cg.start[t]
+		for p, h := range sg.owner[start : start+cg.numParts[t]] {
+			if h < 0 {
+				free = append(free, start+int32(p))
 			}
 		}
 	}
 
 	below, free := sg.quotas(v, total, free)
-	if !sg.anyHeld() {
-		if !sg.dealFresh(topics, below) {
-			return errUnassigned
-		}
-		return nil
-	}
 	next := 0
 	for _, u := range below {
 		for i := int32(0); i < u.quota && next < len(free); i++ {
@@ -119,46 +114,6 @@ func (sg *serverGroup) quotas(v KafkaVersion, total int32, free []int32) ([]unfi
 // unfilled is a member, by position, and how many more partitions its
 // quota lets it take.
 type unfilled struct{ pos, quota int32 }
-
-// dealFresh deals the partitions of topics, in that order, in chunks of
-// each member's quota, as the general loop deals the free list when
-// nobody holds anything: freshChunks' runs, written into owner without
-// a list of pids. It reports whether every partition was dealt. On
-// BenchmarkKIP848's uniform-2000x1000000 fresh, callgrind counted 11.7M
-// instructions per Uniform.AssignRanges call; when it took 16.0M, the
-// free list took 42.9M. Uniform now deals such a group on runs
-// (uniformHomogeneousRuns); TestUniformDealFresh checks this against
-// the general loop.
-func (sg *serverGroup) dealFresh(topics []int32, below []unfilled) bool {
-	runs, ok := sg.freshChunks(topics, below)
-	for _, r := range runs {
-		fill(sg.owner[r.lo:r.hi], r.pos)
-	}
-	return ok
-}
-
-// freshChunks returns the chunks of dealing the partitions of topics, in
-// that order, to below, each member its quota's worth: a run for each
-// topic a chunk covers. It reports whether every partition was dealt.
-func (sg *serverGroup) freshChunks(topics []int32, below []unfilled) ([]pidRun, bool) {
-	cg := sg.cg
-	runs := make([]pidRun, 0, len(below)+len(topics)) // a run per member, and one more where a chunk crosses topics
-	t, p := 0, int32(0)                               // the next partition to deal: p of topics[t]
-	for _, u := range below {
-		for left := u.quota; left > 0 && t < len(topics); {
-			topic := topics[t]
-			start, n := cg.start[topic], cg.numParts[topic]
-			if k := min(left, n-p); k > 0 {
-				runs = append(runs, pidRun{start + p, start + p + k, topic, u.pos})
-				p, left = p+k, left-k
-			}
-			if p == n {
-				t, p = t+1, 0
-			}
-		}
-	}
-	return runs, t == len(topics)
-}
 
 // keepUpTo keeps up to quota of what member m holds, visiting
 // its current target in iteration order, appends what it releases to

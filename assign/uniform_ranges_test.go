@@ -56,11 +56,11 @@ func TestUniformAssignRanges(t *testing.T) {
 	}
 }
 
-// TestUniformDealFresh checks dealFresh against the general loop over the
-// free list, which runs when held is set, here to "nobody holds
-// anything": on fresh homogeneous random groups and the bench shape, for
-// both Kafka versions, the owners are the same.
-func TestUniformDealFresh(t *testing.T) {
+// TestUniformFreshChunks checks freshChunks, how Uniform deals a
+// homogeneous group that holds nothing, against the general loop over
+// the free list: on fresh homogeneous random groups and the bench shape,
+// for both Kafka versions, the answers are the same.
+func TestUniformFreshChunks(t *testing.T) {
 	var groups []Group
 	for i := range 300 {
 		g := randomKIP848Group(newTestRand(uint64(i)), "fresh")
@@ -72,23 +72,20 @@ func TestUniformDealFresh(t *testing.T) {
 	groups = append(groups, kip848Shapes[0].group())
 	tested := 0
 	for i, g := range groups {
-		for _, v := range []KafkaVersion{Kafka41, Kafka40} {
-			fast, err := compileServer(g, false)
+		for _, u := range []Uniform{{}, {Kafka: Kafka40}} {
+			runs, err := u.solveWith(g, true)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !fast.homogeneous {
-				continue
+			if runs.owner != nil {
+				continue // heterogeneous: no runs
 			}
-			general, _ := compileServer(g, false)
-			general.heldIn = make([]int32, len(general.cg.topics))
-			general.heldBy = make([]int32, len(g.Members))
-			errFast, errGeneral := fast.uniformHomogeneous(v), general.uniformHomogeneous(v)
-			if errFast != nil || errGeneral != nil {
-				t.Fatalf("group %d: %v, %v", i, errFast, errGeneral)
+			general, err := u.solveWith(g, false)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if diff := cmp.Diff(general.owner, fast.owner); diff != "" {
-				t.Fatalf("group %d, %v: dealFresh differs from the free list (-general +fast):\n%s", i, v, diff)
+			if diff := cmp.Diff(general.ranges(), runs.ranges()); diff != "" {
+				t.Fatalf("group %d, %v: freshChunks differs from the free list (-general +chunks):\n%s", i, u.Kafka, diff)
 			}
 			tested++
 		}
