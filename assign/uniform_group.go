@@ -424,7 +424,7 @@ func (sg *serverGroup) assignmentSharing(share bool) Assignment {
 	g := cg.g
 	goOrder := cg.goOrder()
 	runs, counts := sg.answerRuns(goOrder, func(r ownerRun) int32 { return r.end - r.start })
-	var asIs []bool
+	var asIs []bool // m's list is its Owned list
 	if share {
 		asIs = sg.heldAsIs(goOrder, runs, counts)
 		for m, same := range asIs {
@@ -432,11 +432,13 @@ func (sg *serverGroup) assignmentSharing(share bool) Assignment {
 				counts[m+1] = 0
 			}
 		}
+	} else {
+		asIs = make([]bool, len(g.Members))
 	}
 	cursor, bounds := cursors(counts)
 	backing := make([]TopicPartition, bounds[len(bounds)-1])
 	for _, r := range runs {
-		if asIs != nil && asIs[r.m] {
+		if asIs[r.m] {
 			continue
 		}
 		name := cg.topics[goOrder[r.topic]]
@@ -450,7 +452,7 @@ func (sg *serverGroup) assignmentSharing(share bool) Assignment {
 	for m := range g.Members {
 		var list []TopicPartition
 		switch lo, hi := bounds[m], bounds[m+1]; {
-		case asIs != nil && asIs[m]:
+		case asIs[m]:
 			owned := g.Members[m].Owned
 			list = owned[:len(owned):len(owned)]
 		case hi > lo:
