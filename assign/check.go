@@ -38,7 +38,7 @@ func Check(s Strategy, g Group, round, target Assignment) error {
 	if err := g.Validate(); err != nil {
 		return err
 	}
-	round = withEveryMember(g, round)
+	round = g.WithEveryMember(round)
 	if s == nil {
 		return Verify(g, round)
 	}
@@ -47,7 +47,7 @@ func Check(s Strategy, g Group, round, target Assignment) error {
 	if s.Protocol() == Cooperative {
 		whole = nil
 		if target != nil {
-			whole = withEveryMember(g, target)
+			whole = g.WithEveryMember(target)
 		}
 		for _, id := range sortedKeys(round) {
 			if !slices.ContainsFunc(g.Members, func(m Member) bool { return m.ID == id }) {
@@ -61,7 +61,7 @@ func Check(s Strategy, g Group, round, target Assignment) error {
 	}
 	if whole != nil {
 		faults := verifyAll(g, whole)
-		if len(faults) == 0 && balances(s) {
+		if len(faults) == 0 && s.Traits().Balanced {
 			if err := VerifyBalanced(g, whole); err != nil {
 				faults = append(faults, err)
 			}
@@ -94,30 +94,11 @@ func verifyAll(g Group, a Assignment) []error {
 	return out
 }
 
-// balances reports whether s promises balance ([VerifyBalanced]): the
-// sticky strategies do; Range and RoundRobin follow a layout instead.
-func balances(s Strategy) bool {
-	switch s.(type) {
-	case Sticky, CooperativeSticky, *Sticky, *CooperativeSticky:
-		return true
-	}
-	return false
-}
-
-// keepsToQuota reports whether s is [Uniform], which keeps what each
-// member holds up to a quota and so moves a partition only to even the
-// members' counts, though without [VerifyBalanced]'s promise.
-func keepsToQuota(s Strategy) bool {
-	switch s.(type) {
-	case Uniform, *Uniform:
-		return true
-	}
-	return false
-}
-
-// withEveryMember returns a with an empty entry for every member of g it
-// lacks, or a itself when it lacks none.
-func withEveryMember(g Group, a Assignment) Assignment {
+// WithEveryMember returns a with an empty entry for every member of g it
+// lacks, or a itself when it lacks none: the form [Check] reads, since
+// results written by other tools often leave out the members that get
+// nothing.
+func (g Group) WithEveryMember(a Assignment) Assignment {
 	missing := false
 	for _, m := range g.Members {
 		if _, ok := a[m.ID]; !ok {
@@ -137,41 +118,5 @@ func withEveryMember(g Group, a Assignment) Assignment {
 			out[m.ID] = nil
 		}
 	}
-	return out
-}
-
-// Difference is one partition that two assignments give to different
-// members, or that only one of them assigns.
-type Difference struct {
-	Partition TopicPartition
-	A, B      string // the member holding it in each assignment, "" for none
-}
-
-// Differences lists the partitions whose holder differs between a and b,
-// sorted by [TopicPartition.Compare]. Members with empty lists and members
-// missing from an assignment are alike.
-func Differences(a, b Assignment) []Difference {
-	holder := func(x Assignment) map[TopicPartition]string {
-		out := make(map[TopicPartition]string)
-		for id, tps := range x {
-			for _, tp := range tps {
-				out[tp] = id
-			}
-		}
-		return out
-	}
-	ha, hb := holder(a), holder(b)
-	var out []Difference
-	for tp, ida := range ha {
-		if hb[tp] != ida {
-			out = append(out, Difference{tp, ida, hb[tp]})
-		}
-	}
-	for tp, idb := range hb {
-		if _, ok := ha[tp]; !ok {
-			out = append(out, Difference{tp, "", idb})
-		}
-	}
-	slices.SortFunc(out, func(x, y Difference) int { return x.Partition.Compare(y.Partition) })
 	return out
 }

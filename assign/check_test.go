@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
-	"github.com/google/go-cmp/cmp"
 )
 
 // TestCheck: which checkers apply to which strategy, on hand-made
@@ -98,23 +97,5 @@ func TestCheckCountsFaults(t *testing.T) {
 	}
 	if err := assign.Verify(g, assign.Assignment{"a": nil}); err == nil || !strings.Contains(err.Error(), "t-0 is not assigned") {
 		t.Errorf("Verify = %v, want the first fault only", err)
-	}
-}
-
-// TestDifferences: t-1 changes hands, t-2 is only in b, u-0 only in a;
-// member c's empty list and its absence are alike.
-func TestDifferences(t *testing.T) {
-	a := assign.Assignment{"a": tps("t", 0, 1), "b": tps("u", 0), "c": nil}
-	b := assign.Assignment{"a": tps("t", 0), "b": tps("t", 1, 2)}
-	want := []assign.Difference{
-		{Partition: assign.TopicPartition{Topic: "t", Partition: 1}, A: "a", B: "b"},
-		{Partition: assign.TopicPartition{Topic: "t", Partition: 2}, A: "", B: "b"},
-		{Partition: assign.TopicPartition{Topic: "u", Partition: 0}, A: "b", B: ""},
-	}
-	if diff := cmp.Diff(want, assign.Differences(a, b)); diff != "" {
-		t.Errorf("Differences mismatch (-want +got):\n%s", diff)
-	}
-	if d := assign.Differences(a, a); d != nil {
-		t.Errorf("Differences(a, a) = %v, want none", d)
 	}
 }

@@ -95,51 +95,6 @@ func (c Change) String() string {
 	return c.Kind.String() + " " + c.Member
 }
 
-// MoveReason says why a partition changed owner.
-type MoveReason int8
-
-// The reasons for a [Move].
-const (
-	ReasonOwnerLeft      MoveReason = iota + 1 // its owner left the group
-	ReasonOwnerRestarted                       // its owner restarted and rejoined with a new member.id
-	ReasonUnsubscribed                         // its owner no longer subscribes to its topic
-	ReasonStaticReturned                       // a static member came back and took it
-	ReasonBalance                              // a balancing strategy (the sticky ones, Uniform) needed it elsewhere
-	ReasonLayout                               // the layout of Range, RoundRobin or ServerRange put it elsewhere
-)
-
-// String explains the reason in a few words.
-func (r MoveReason) String() string {
-	switch r {
-	case ReasonOwnerLeft:
-		return "its owner left"
-	case ReasonOwnerRestarted:
-		return "its owner restarted with a new member.id"
-	case ReasonUnsubscribed:
-		return "its owner unsubscribed"
-	case ReasonStaticReturned:
-		return "a static member returned"
-	case ReasonBalance:
-		return "balance required it"
-	case ReasonLayout:
-		return "the strategy's layout moved it"
-	}
-	return fmt.Sprintf("MoveReason(%d)", int8(r))
-}
-
-// Move is one partition that changed owner across a step.
-type Move struct {
-	Partition TopicPartition
-	From, To  string // member IDs, before and after the step
-	Reason    MoveReason
-
-	// Deferred reports that a cooperative round withheld the partition,
-	// or that a server-assigned strategy's reconciliation stopped it
-	// ([Step.Stops]): its owner revoked it in one round and the new owner
-	// got it in a later one.
-	Deferred bool
-}
-
 // Step is what one change did to a group under one strategy.
 type Step struct {
 	// Change is the change applied; the zero Change for the group's
@@ -384,7 +339,7 @@ func (c *Churn) rebalance(g Group, step *Step, deferred map[TopicPartition]bool)
 			if s.Protocol() == Cooperative {
 				// Without a plan, a round that is not a whole assignment
 				// withholds something.
-				whole = Verify(g, withEveryMember(g, round)) == nil
+				whole = Verify(g, g.WithEveryMember(round)) == nil
 			}
 		}
 		if err := Check(s, g, round, target); err != nil {
@@ -402,7 +357,7 @@ func (c *Churn) rebalance(g Group, step *Step, deferred map[TopicPartition]bool)
 		step.Rounds++
 		c.generation++
 		if whole {
-			return withEveryMember(g, round), nil
+			return g.WithEveryMember(round), nil
 		}
 		g = Carry(g, round, c.generation)
 	}
@@ -647,41 +602,31 @@ func topicSet(topics []string) []string {
 // moves lists the partitions whose owner in after (an assignment of g)
 // differs from their owner in before, and why.
 func moves(s Strategy, g Group, before, after Assignment, deferred map[TopicPartition]bool, facts stepFacts) []Move {
-	owner := make(map[TopicPartition]string)
-	for id, tps := range before {
-		for _, tp := range tps {
-			owner[tp] = id
-		}
-	}
 	members := make(map[string]*Member, len(g.Members))
 	for i := range g.Members {
 		members[g.Members[i].ID] = &g.Members[i]
 	}
 	var out []Move
-	for id, tps := range after {
-		for _, tp := range tps {
-			from, ok := owner[tp]
-			if !ok || from == id {
-				continue
-			}
-			mv := Move{Partition: tp, From: from, To: id, Deferred: deferred[tp]}
-			switch fm := members[from]; {
-			case fm == nil && from == facts.restarted:
-				mv.Reason = ReasonOwnerRestarted
-			case fm == nil:
-				mv.Reason = ReasonOwnerLeft
-			case !slices.Contains(fm.Topics, tp.Topic):
-				mv.Reason = ReasonUnsubscribed
-			case id == facts.returned:
-				mv.Reason = ReasonStaticReturned
-			case balances(s) || keepsToQuota(s):
-				mv.Reason = ReasonBalance
-			default:
-				mv.Reason = ReasonLayout
-			}
-			out = append(out, mv)
+	for _, mv := range Moves(before, after) {
+		if mv.From == "" || mv.To == "" {
+			continue
 		}
+		mv.Deferred = deferred[mv.Partition]
+		switch fm := members[mv.From]; {
+		case fm == nil && mv.From == facts.restarted:
+			mv.Reason = ReasonOwnerRestarted
+		case fm == nil:
+			mv.Reason = ReasonOwnerLeft
+		case !slices.Contains(fm.Topics, mv.Partition.Topic):
+			mv.Reason = ReasonUnsubscribed
+		case mv.To == facts.returned:
+			mv.Reason = ReasonStaticReturned
+		case s.Traits().Sticky:
+			mv.Reason = ReasonBalance
+		default:
+			mv.Reason = ReasonLayout
+		}
+		out = append(out, mv)
 	}
-	slices.SortFunc(out, func(a, b Move) int { return a.Partition.Compare(b.Partition) })
 	return out
 }

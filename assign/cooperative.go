@@ -68,6 +68,16 @@ func (CooperativeSticky) Name() string { return "cooperative-sticky" }
 // Protocol returns [Cooperative].
 func (CooperativeSticky) Protocol() RebalanceProtocol { return Cooperative }
 
+// Traits says that CooperativeSticky is balanced and sticky, and stands
+// for Kafka's CooperativeStickyAssignor.
+func (CooperativeSticky) Traits() Traits {
+	return Traits{Balanced: true, Sticky: true, JavaClass: "CooperativeStickyAssignor"}
+}
+
+func (CooperativeSticky) compiled() (ownedRead, func(*compiledGroup) (Assignment, error)) {
+	return ownedKeptPacked, cooperativeOf
+}
+
 // Assign returns this round's assignment: [CooperativePlan.Assignment].
 // It does not pass [Verify] while partitions are withheld.
 func (CooperativeSticky) Assign(g Group) (Assignment, error) {

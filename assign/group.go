@@ -111,6 +111,7 @@ var (
 	ErrRackCount           = errors.New("number of partition rack lists differs from the partition count")
 	ErrRacksUnknownTopic   = errors.New("partition racks given for a topic missing from the metadata")
 	ErrDuplicateOwned      = errors.New("partition owned twice by one member")
+	ErrUnknownMember       = errors.New("member not in the group") // a change or a rollout names a member the group does not have
 )
 
 // InputError reports what is wrong with a [Group] and where. Err is one of

@@ -92,38 +92,11 @@ func AssignPackedOwned(s Strategy, g Group, owned *OwnedRuns) (*Packed, error) {
 // assignPacked is AssignPacked with the claims from owned when it is not
 // nil (see compileOwned).
 func assignPacked(s Strategy, g Group, owned *OwnedRuns) (*Packed, error) {
-	var use ownedRead
-	var run func(*compiledGroup) (Assignment, error)
-	switch s.(type) {
-	case Range, *Range:
-		use, run = ownedIgnored, func(cg *compiledGroup) (Assignment, error) { return rangeOf(cg), nil }
-	case RoundRobin, *RoundRobin:
-		use, run = ownedIgnored, func(cg *compiledGroup) (Assignment, error) { return roundRobinOf(cg), nil }
-	case Sticky, *Sticky:
-		use, run = ownedKeptPacked, stickyOf
-	case CooperativeSticky, *CooperativeSticky:
-		use, run = ownedKeptPacked, cooperativeOf
-	default:
-		if owned != nil {
-			// A strategy of the caller's reads Owned lists: give it them.
-			if err := owned.check(len(g.Members)); err != nil {
-				return nil, err
-			}
-			lists := owned.ownedLists(len(g.Members))
-			g.Members = slices.Clone(g.Members)
-			for i := range g.Members {
-				if len(g.Members[i].Owned) > 0 {
-					return nil, fmt.Errorf("%w: member %d has an Owned list besides its runs", ErrOwnedRuns, i)
-				}
-				g.Members[i].Owned = lists[i]
-			}
-		}
-		a, err := s.Assign(g)
-		if err != nil {
-			return nil, err
-		}
-		return packAssignment(g, a), nil
+	p, ok := s.(compiledStrategy)
+	if !ok {
+		return assignOwn(s, g, owned)
 	}
+	use, run := p.compiled()
 	cg, err := compileWith(g, use, owned)
 	if err != nil {
 		return nil, err
@@ -133,6 +106,36 @@ func assignPacked(s Strategy, g Group, owned *OwnedRuns) (*Packed, error) {
 		return nil, err
 	}
 	return cg.pack, nil
+}
+
+// compiledStrategy is a strategy of this package that runs on the
+// compiled group: how it reads the members' claims, and its algorithm.
+type compiledStrategy interface {
+	compiled() (ownedRead, func(*compiledGroup) (Assignment, error))
+}
+
+// assignOwn is assignPacked for a strategy that does not run on the
+// compiled group (the caller's own, the server-side assignors): it reads
+// Owned lists, so it gets them, and its answer is packed.
+func assignOwn(s Strategy, g Group, owned *OwnedRuns) (*Packed, error) {
+	if owned != nil {
+		if err := owned.check(len(g.Members)); err != nil {
+			return nil, err
+		}
+		lists := owned.ownedLists(len(g.Members))
+		g.Members = slices.Clone(g.Members)
+		for i := range g.Members {
+			if len(g.Members[i].Owned) > 0 {
+				return nil, fmt.Errorf("%w: member %d has an Owned list besides its runs", ErrOwnedRuns, i)
+			}
+			g.Members[i].Owned = lists[i]
+		}
+	}
+	a, err := s.Assign(g)
+	if err != nil {
+		return nil, err
+	}
+	return packAssignment(g, a), nil
 }
 
 // packAssignment packs a, member by member in the order of g.Members, a

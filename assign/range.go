@@ -99,6 +99,14 @@ func (Range) Name() string { return "range" }
 // Protocol returns [Eager].
 func (Range) Protocol() RebalanceProtocol { return Eager }
 
+// Traits says that Range follows a layout, neither balanced across
+// topics nor sticky, and is Kafka's RangeAssignor.
+func (Range) Traits() Traits { return Traits{JavaClass: "RangeAssignor"} }
+
+func (Range) compiled() (ownedRead, func(*compiledGroup) (Assignment, error)) {
+	return ownedIgnored, func(cg *compiledGroup) (Assignment, error) { return rangeOf(cg), nil }
+}
+
 // Assign computes Kafka's range assignment of g, or returns an [*InputError]
 // when g is invalid.
 func (Range) Assign(g Group) (Assignment, error) {

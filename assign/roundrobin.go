@@ -66,6 +66,15 @@ func (RoundRobin) Name() string { return "roundrobin" }
 // Protocol returns [Eager].
 func (RoundRobin) Protocol() RebalanceProtocol { return Eager }
 
+// Traits says that RoundRobin follows a layout, balanced only when
+// subscriptions are identical and never sticky, and is Kafka's
+// RoundRobinAssignor.
+func (RoundRobin) Traits() Traits { return Traits{JavaClass: "RoundRobinAssignor"} }
+
+func (RoundRobin) compiled() (ownedRead, func(*compiledGroup) (Assignment, error)) {
+	return ownedIgnored, func(cg *compiledGroup) (Assignment, error) { return roundRobinOf(cg), nil }
+}
+
 // Assign computes Kafka's round-robin assignment of g, or returns an
 // [*InputError] when g is invalid.
 func (RoundRobin) Assign(g Group) (Assignment, error) {

@@ -53,6 +53,15 @@ func (ServerRange) Name() string { return "server-range" }
 // Protocol is [ServerAssigned].
 func (ServerRange) Protocol() RebalanceProtocol { return ServerAssigned }
 
+// Traits says that ServerRange follows a layout, like [Range].
+func (ServerRange) Traits() Traits { return Traits{} }
+
+// KafkaVersion returns s.Kafka.
+func (s ServerRange) KafkaVersion() KafkaVersion { return s.Kafka }
+
+// WithKafkaVersion returns ServerRange for Kafka v.
+func (ServerRange) WithKafkaVersion(v KafkaVersion) KafkaVersioned { return ServerRange{Kafka: v} }
+
 // RangeAssignment is an answer as ranges, without a TopicPartition per
 // partition, the ranges in one pointer-free array, for callers that
 // encode the answer or count it: [ServerRange.AssignRanges] gives one

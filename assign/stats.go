@@ -86,34 +86,6 @@ func Summarize(g Group, a Assignment) Stats {
 	return s
 }
 
-// Moved counts the partitions of next whose owner differs from their owner
-// in prev. Partitions absent from prev (new, or unowned before) do not
-// count.
-func Moved(prev, next Assignment) int {
-	ids := sortedKeys(prev)
-	owner := newSlots[int32](func(yield func(TopicPartition)) {
-		for _, id := range ids {
-			for _, tp := range prev[id] {
-				yield(tp)
-			}
-		}
-	})
-	for i, id := range ids {
-		for _, tp := range prev[id] {
-			*owner.at(tp) = int32(i) + 1
-		}
-	}
-	moved := 0
-	for id, tps := range next {
-		for _, tp := range tps {
-			if was := owner.at(tp); was != nil && *was != 0 && ids[*was-1] != id {
-				moved++
-			}
-		}
-	}
-	return moved
-}
-
 // Owned returns what the members of g owned before this rebalance, as an
 // [Assignment], for comparison with a new one by [Moved]. Each partition
 // goes to its owner under the claims rules every strategy uses: the

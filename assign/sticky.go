@@ -103,6 +103,16 @@ func (Sticky) Name() string { return "sticky" }
 // Protocol returns [Eager].
 func (Sticky) Protocol() RebalanceProtocol { return Eager }
 
+// Traits says that Sticky is balanced and sticky, and stands for
+// Kafka's StickyAssignor.
+func (Sticky) Traits() Traits {
+	return Traits{Balanced: true, Sticky: true, JavaClass: "StickyAssignor"}
+}
+
+func (Sticky) compiled() (ownedRead, func(*compiledGroup) (Assignment, error)) {
+	return ownedKeptPacked, stickyOf
+}
+
 // Assign computes the sticky assignment of g.
 func (Sticky) Assign(g Group) (Assignment, error) {
 	return stickyAssign(g, ownedKeptIfLossless)

@@ -17,11 +17,46 @@ type Strategy interface {
 	// Protocol is the rebalance protocol the strategy supports at best.
 	Protocol() RebalanceProtocol
 
+	// Traits is what the strategy promises of its answers, which
+	// checkers ([Check]) and models read instead of asking which
+	// strategy they hold.
+	Traits() Traits
+
 	// Assign computes the assignment of g, or returns an [*InputError]
 	// when g is invalid (see [Group.Validate]). Its lists may be g's own
 	// Owned lists ([Uniform.Assign] hands back those it keeps whole):
 	// treat them as read-only.
 	Assign(g Group) (Assignment, error)
+}
+
+// Traits are what a [Strategy] promises beyond its [RebalanceProtocol].
+// The zero Traits promise nothing but validity.
+type Traits struct {
+	// Balanced: every answer passes [VerifyBalanced] (no member could
+	// take a partition from one holding two more).
+	Balanced bool
+
+	// Sticky: a partition whose owner stays and still subscribes to its
+	// topic moves only to even the members' counts. A strategy that is
+	// not sticky follows a layout that may move any partition.
+	Sticky bool
+
+	// JavaClass is the simple name of the Kafka client's Java class
+	// for the strategy ("RangeAssignor"), "" when it has none.
+	JavaClass string
+}
+
+// KafkaVersioned is a strategy that reproduces the code of one Kafka
+// version: the group coordinator's assignors, [Uniform] and
+// [ServerRange].
+type KafkaVersioned interface {
+	Strategy
+
+	// KafkaVersion is the version whose answers the strategy gives.
+	KafkaVersion() KafkaVersion
+
+	// WithKafkaVersion returns the same strategy for version v.
+	WithKafkaVersion(v KafkaVersion) KafkaVersioned
 }
 
 // RebalanceProtocol is how members give up partitions during a rebalance
@@ -70,7 +105,7 @@ const javaClassPrefix = "org.apache.kafka.clients.consumer."
 func Lookup(name string) (Strategy, error) {
 	name = strings.TrimSpace(name)
 	for _, s := range Strategies() {
-		if name == s.Name() || name == javaClassPrefix+javaClassName(s) {
+		if name == s.Name() || name == javaClassPrefix+s.Traits().JavaClass {
 			return s, nil
 		}
 	}
@@ -107,18 +142,4 @@ func StrategyNames() []string {
 		names = append(names, s.Name())
 	}
 	return names
-}
-
-func javaClassName(s Strategy) string {
-	switch s.(type) {
-	case Range:
-		return "RangeAssignor"
-	case RoundRobin:
-		return "RoundRobinAssignor"
-	case Sticky:
-		return "StickyAssignor"
-	case CooperativeSticky:
-		return "CooperativeStickyAssignor"
-	}
-	return ""
 }

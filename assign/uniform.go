@@ -124,6 +124,16 @@ func (Uniform) Name() string { return "uniform" }
 // Protocol is [ServerAssigned]: the coordinator assigns and reconciles.
 func (Uniform) Protocol() RebalanceProtocol { return ServerAssigned }
 
+// Traits says that Uniform is sticky up to each member's quota, without
+// the promise of [Traits.Balanced].
+func (Uniform) Traits() Traits { return Traits{Sticky: true} }
+
+// KafkaVersion returns u.Kafka.
+func (u Uniform) KafkaVersion() KafkaVersion { return u.Kafka }
+
+// WithKafkaVersion returns Uniform for Kafka v.
+func (Uniform) WithKafkaVersion(v KafkaVersion) KafkaVersioned { return Uniform{Kafka: v} }
+
 // Assign returns each member's new target assignment, or an
 // [*InputError] for a group Kafka could not hold (see the type's doc).
 //

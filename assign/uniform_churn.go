@@ -71,7 +71,7 @@ func (c *Churn) reconcileRebalance(g Group, step *Step, deferred map[TopicPartit
 	if err := Check(s, g, target, nil); err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name(), err)
 	}
-	target = withEveryMember(g, target)
+	target = g.WithEveryMember(target)
 	current := make(Assignment, len(g.Members))
 	order := make([]string, len(g.Members))
 	for i, m := range g.Members {

@@ -1,7 +1,6 @@
 package assign
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 )
@@ -68,10 +67,6 @@ func (s RolloutStep) Refused() bool { return len(s.Vote.Refused) > 0 }
 // Safe reports whether the step neither refuses a member nor falls back
 // to eager rebalancing.
 func (s RolloutStep) Safe() bool { return !s.Refused() && !s.FellBack }
-
-// ErrUnknownMember is wrapped in an [*InputError] when a rollout names a
-// member that is not in the group.
-var ErrUnknownMember = errors.New("member not in the group")
 
 // SimulateRollout replays a rolling restart and returns the group's state before
 // it and after every restart: one member at a time, each step replayed

@@ -465,7 +465,9 @@ func validateVoteMembers(members []VoteMember) error {
 // cooperatively. Kafka's built-in assignors are known by protocol name and
 // by Java class name; strategies this package implements answer through
 // [Lookup]. Any other name is a custom assignor and is taken to support
-// only [Eager], the default of ConsumerPartitionAssignor.supportedProtocols.
+// only [Eager], the default of ConsumerPartitionAssignor.supportedProtocols;
+// so are the server-side assignors' names ("uniform", "server-range"),
+// which name no client strategy.
 //
 // An empty list is an error: the Java consumer refuses to subscribe
 // without an assignor.
@@ -489,15 +491,15 @@ func ClientProtocol(strategies []string) (RebalanceProtocol, error) {
 	return best, nil
 }
 
-// strategyProtocol is the highest rebalance protocol the named strategy
-// supports. Every strategy that supports Cooperative also supports Eager.
+// strategyProtocol is the highest rebalance protocol a consumer
+// configured with the named strategy can run: Cooperative for a
+// cooperative client strategy, by its Kafka name or Java class name
+// ([Lookup]); Eager for the others, for custom assignors, and for the
+// names of server-side assignors, which are no client strategy. Every
+// strategy that supports Cooperative also supports Eager.
 func strategyProtocol(name string) RebalanceProtocol {
-	if s, err := Lookup(name); err == nil {
-		return s.Protocol()
-	}
-	name = strings.TrimSpace(name)
-	if name == "cooperative-sticky" || name == javaClassPrefix+"CooperativeStickyAssignor" {
+	if s, err := Lookup(name); err == nil && s.Protocol() == Cooperative {
 		return Cooperative
 	}
-	return Eager // range, roundrobin, sticky, and custom assignors
+	return Eager
 }

@@ -209,9 +209,9 @@ func checkResult(groups map[string]groupfile.Entry, r groupfile.Result) checked 
 	if s != nil {
 		if o, err := assignChecked(s, g); err == nil {
 			v.Ours = "same"
-			for _, d := range assign.Differences(r.Assignment, o.assignment) {
+			for _, d := range assign.Moves(r.Assignment, o.assignment) {
 				v.Ours = "differs"
-				v.Differences = append(v.Differences, differenceJSON{d.Partition.String(), d.A, d.B})
+				v.Differences = append(v.Differences, differenceJSON{d.Partition.String(), d.From, d.To})
 			}
 		}
 	}

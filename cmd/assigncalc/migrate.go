@@ -121,11 +121,8 @@ func oneStrategy(flag, name string) (assign.Strategy, error) {
 
 // kafkaOf is the Kafka version a server-side strategy reproduces.
 func kafkaOf(s assign.Strategy) assign.KafkaVersion {
-	switch s := s.(type) {
-	case assign.Uniform:
-		return s.Kafka
-	case assign.ServerRange:
-		return s.Kafka
+	if v, ok := s.(assign.KafkaVersioned); ok {
+		return v.KafkaVersion()
 	}
 	return assign.Kafka41
 }

@@ -219,11 +219,8 @@ func withKafkaVersion(strategies []assign.Strategy, version string) (bool, error
 	}
 	server := false
 	for i, s := range strategies {
-		switch s.(type) {
-		case assign.Uniform:
-			strategies[i], server = assign.Uniform{Kafka: v}, true
-		case assign.ServerRange:
-			strategies[i], server = assign.ServerRange{Kafka: v}, true
+		if s, ok := s.(assign.KafkaVersioned); ok {
+			strategies[i], server = s.WithKafkaVersion(v), true
 		}
 	}
 	if version != "" && !server {

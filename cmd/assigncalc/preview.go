@@ -338,14 +338,14 @@ func writeDiff(w io.Writer, outcomes []outcome) error {
 		return usagef("--diff needs two strategies to compare (--compare A,B)")
 	}
 	a, b := outcomes[0], outcomes[1]
-	diffs := assign.Differences(a.target(), b.target())
+	diffs := assign.Moves(a.target(), b.target())
 	fmt.Fprintf(w, "\n%s and %s give %d partitions to different members\n", a.strategy.Name(), b.strategy.Name(), len(diffs))
 	if len(diffs) == 0 {
 		return nil
 	}
 	t := &table{header: []string{"PARTITION", strings.ToUpper(a.strategy.Name()), strings.ToUpper(b.strategy.Name())}}
 	for _, d := range diffs {
-		t.add(d.Partition.String(), orNone(d.A), orNone(d.B))
+		t.add(d.Partition.String(), orNone(d.From), orNone(d.To))
 	}
 	return t.render(w)
 }

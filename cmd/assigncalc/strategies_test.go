@@ -18,6 +18,7 @@ type fake struct {
 
 func (f fake) Name() string                                     { return f.name }
 func (f fake) Protocol() assign.RebalanceProtocol               { return assign.Eager }
+func (f fake) Traits() assign.Traits                            { return assign.Traits{} }
 func (f fake) Assign(g assign.Group) (assign.Assignment, error) { return f.assign(g) }
 
 // TestAssignCheckedCatchesBugs: a strategy that panics, fails for no

@@ -1,0 +1,149 @@
+package assign
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// Move is one partition that changed hands between two assignments: the
+// one type every reader of "what moved" shares ([Moves], the churn model's
+// steps, a migration to the consumer protocol, a check against a plan).
+type Move struct {
+	Partition TopicPartition
+
+	// From and To are the members holding the partition before and after;
+	// "" for nobody (a new or unowned partition, or one given to nobody).
+	From, To string
+
+	// Reason says why the partition moved, where the caller knows; the
+	// zero MoveReason where it does not ([Moves] does not).
+	Reason MoveReason
+
+	// Deferred reports that the new owner got the partition a round or
+	// more after the old one gave it up: a cooperative round withheld it,
+	// or the consumer protocol's reconciliation held it until its owner
+	// released it.
+	Deferred bool
+}
+
+// MoveReason says why a partition changed owner.
+type MoveReason int8
+
+// The reasons for a [Move].
+const (
+	ReasonOwnerLeft      MoveReason = iota + 1 // its owner left the group
+	ReasonOwnerRestarted                       // its owner restarted and rejoined with a new member.id
+	ReasonUnsubscribed                         // its owner no longer subscribes to its topic
+	ReasonStaticReturned                       // a static member came back and took it
+	ReasonBalance                              // a sticky strategy ([Traits.Sticky]) needed it elsewhere to even the counts
+	ReasonLayout                               // the layout of a strategy that is not sticky put it elsewhere
+	ReasonStrategy                             // the group switched strategies
+)
+
+// String explains the reason in a few words.
+func (r MoveReason) String() string {
+	switch r {
+	case ReasonOwnerLeft:
+		return "its owner left"
+	case ReasonOwnerRestarted:
+		return "its owner restarted with a new member.id"
+	case ReasonUnsubscribed:
+		return "its owner unsubscribed"
+	case ReasonStaticReturned:
+		return "a static member returned"
+	case ReasonBalance:
+		return "balance required it"
+	case ReasonLayout:
+		return "the strategy's layout moved it"
+	case ReasonStrategy:
+		return "the group switched strategies"
+	}
+	return fmt.Sprintf("MoveReason(%d)", int8(r))
+}
+
+// Moves lists the partitions whose holder differs between before and
+// after, sorted by partition, without reasons: a partition only one of
+// them assigns has From or To "". Members with empty lists and members
+// missing from an assignment are alike. An invalid assignment that gives
+// a partition to two members counts it as its holder's whose ID sorts
+// last.
+func Moves(before, after Assignment) []Move {
+	var out []Move
+	changedHands(before, after, true, func(tp TopicPartition, from, to string) {
+		out = append(out, Move{Partition: tp, From: from, To: to})
+	})
+	slices.SortFunc(out, func(a, b Move) int {
+		return cmp.Or(a.Partition.Compare(b.Partition), cmp.Compare(a.To, b.To), cmp.Compare(a.From, b.From))
+	})
+	return out
+}
+
+// Moved counts the partitions of next whose owner differs from their
+// owner in prev: the [Moves] with both a From and a To, without listing
+// them. Partitions absent from prev (new, or unowned before) do not
+// count, nor do partitions next gives to nobody.
+func Moved(prev, next Assignment) int {
+	moved := 0
+	changedHands(prev, next, false, func(_ TopicPartition, from, _ string) {
+		if from != "" {
+			moved++
+		}
+	})
+	return moved
+}
+
+// changedHands calls moved for each partition of after whose holder in
+// before differs (from is "" when before assigns it to nobody) and, when
+// orphans is set, for each partition of before that after assigns to
+// nobody (to is ""). Its memory follows the partitions before holds, not
+// the largest partition number (see slots).
+func changedHands(before, after Assignment, orphans bool, moved func(tp TopicPartition, from, to string)) {
+	ids := slices.Sorted(maps.Keys(before))
+	// owner holds 1 + the index in ids of each partition's holder in
+	// before, negated once after assigns the partition.
+	owner := newSlots[int32](func(yield func(TopicPartition)) {
+		for _, id := range ids {
+			for _, tp := range before[id] {
+				yield(tp)
+			}
+		}
+	})
+	for i, id := range ids {
+		for _, tp := range before[id] {
+			*owner.at(tp) = int32(i) + 1
+		}
+	}
+	for id, tps := range after {
+		for _, tp := range tps {
+			from := ""
+			if was := owner.at(tp); was != nil && *was != 0 {
+				if *was > 0 && orphans {
+					*was = -*was
+				}
+				from = ids[abs32(*was)-1]
+			}
+			if from != id {
+				moved(tp, from, id)
+			}
+		}
+	}
+	if !orphans {
+		return
+	}
+	for i, id := range ids {
+		for _, tp := range before[id] {
+			if *owner.at(tp) == int32(i)+1 {
+				moved(tp, id, "")
+			}
+		}
+	}
+}
+
+func abs32(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

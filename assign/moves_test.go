@@ -1,0 +1,104 @@
+package assign_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/assigncalc/assigncalc/assign"
+)
+
+// TestMoves: t-1 changes hands, t-2 is only in b, u-0 only in a; member
+// c's empty list and its absence are alike.
+func TestMoves(t *testing.T) {
+	a := assign.Assignment{"a": tps("t", 0, 1), "b": tps("u", 0), "c": nil}
+	b := assign.Assignment{"a": tps("t", 0), "b": tps("t", 1, 2)}
+	want := []assign.Move{
+		{Partition: assign.TopicPartition{Topic: "t", Partition: 1}, From: "a", To: "b"},
+		{Partition: assign.TopicPartition{Topic: "t", Partition: 2}, From: "", To: "b"},
+		{Partition: assign.TopicPartition{Topic: "u", Partition: 0}, From: "b", To: ""},
+	}
+	if diff := cmp.Diff(want, assign.Moves(a, b)); diff != "" {
+		t.Errorf("Moves mismatch (-want +got):\n%s", diff)
+	}
+	if d := assign.Moves(a, a); d != nil {
+		t.Errorf("Moves(a, a) = %v, want none", d)
+	}
+	if got := assign.Moved(a, b); got != 1 {
+		t.Errorf("Moved = %d, want 1 (t-1 only)", got)
+	}
+}
+
+// TestMovesReference holds Moves and Moved to the obvious reference, a
+// map from each partition to its holder in either assignment, on random
+// valid pairs of assignments whose partitions are dense, sparse (numbers
+// near MaxInt32, which slots keeps in a map) or absent from one side.
+func TestMovesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for range 500 {
+		a, b := randomHolders(rng), randomHolders(rng)
+		want := movesReference(a, b)
+		if diff := cmp.Diff(want, assign.Moves(a, b)); diff != "" {
+			t.Fatalf("Moves(%v, %v) mismatch (-want +got):\n%s", a, b, diff)
+		}
+		n := 0
+		for _, mv := range want {
+			if mv.From != "" && mv.To != "" {
+				n++
+			}
+		}
+		if got := assign.Moved(a, b); got != n {
+			t.Fatalf("Moved(%v, %v) = %d, want %d", a, b, got, n)
+		}
+	}
+}
+
+// randomHolders gives each partition of three topics (one of them
+// with partition numbers near MaxInt32) to one of four members or to
+// nobody.
+func randomHolders(rng *rand.Rand) assign.Assignment {
+	a := make(assign.Assignment)
+	for _, topic := range []string{"t", "u", "sparse"} {
+		for p := range int32(6) {
+			if topic == "sparse" {
+				p = 1<<31 - 1 - p*1000
+			}
+			if k := rng.IntN(5); k < 4 {
+				id := string(rune('a' + k))
+				a[id] = append(a[id], assign.TopicPartition{Topic: topic, Partition: p})
+			}
+		}
+	}
+	if rng.IntN(3) == 0 {
+		a["idle"] = nil
+	}
+	return a
+}
+
+func movesReference(a, b assign.Assignment) []assign.Move {
+	holder := func(x assign.Assignment) map[assign.TopicPartition]string {
+		out := make(map[assign.TopicPartition]string)
+		for id, tps := range x {
+			for _, tp := range tps {
+				out[tp] = id
+			}
+		}
+		return out
+	}
+	ha, hb := holder(a), holder(b)
+	var out []assign.Move
+	for tp, from := range ha {
+		if hb[tp] != from {
+			out = append(out, assign.Move{Partition: tp, From: from, To: hb[tp]})
+		}
+	}
+	for tp, to := range hb {
+		if _, ok := ha[tp]; !ok {
+			out = append(out, assign.Move{Partition: tp, To: to})
+		}
+	}
+	slices.SortFunc(out, func(x, y assign.Move) int { return x.Partition.Compare(y.Partition) })
+	return out
+}
