@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -165,4 +166,27 @@ func topicError(topic string, err error) *InputError {
 func (g Group) Validate() error {
 	_, err := compile(g, ownedIgnored)
 	return err
+}
+
+// Carry returns g with every member owning what a gives it, at
+// generation gen: the group the leader sees when the members rejoin
+// after a round that gave them a, each reporting what it owns (its
+// ownedPartitions, or its sticky user data). Members a does not know
+// (new ones), or gives nothing, own nothing, at generation -1. g itself
+// is not modified; Owned lists are copies.
+//
+// The churn model (package churn) carries every round forward with it;
+// bench/ and the tests that feed rounds back build their next rounds
+// with it too.
+func Carry(g Group, a Assignment, gen int32) Group {
+	out := g
+	out.Members = slices.Clone(g.Members)
+	for i := range out.Members {
+		m := &out.Members[i]
+		m.Owned, m.Generation = nil, -1
+		if ps := a[m.ID]; len(ps) > 0 {
+			m.Owned, m.Generation = slices.Clone(ps), gen
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package assign
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -101,3 +102,5 @@ func TestUnspreadTopics(t *testing.T) {
 		}
 	}
 }
+
+func newTestRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 2)) }

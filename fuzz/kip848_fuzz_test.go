@@ -6,7 +6,7 @@ import (
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/assigntest"
-	"github.com/assigncalc/assigncalc/internal/groupfile"
+	"github.com/assigncalc/assigncalc/assign/coordinator"
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )
@@ -20,7 +20,7 @@ import (
 // refuses nothing. Whatever is accepted must pass assign.Verify, the
 // compact path (AssignRanges) must expand to exactly Assign's answer, and
 // a migration to uniform must reconcile to its target within
-// assign.MaxReconcileRounds, its handovers being exactly the partitions
+// coordinator.MaxReconcileRounds, its handovers being exactly the partitions
 // whose owner changes. (assign's own FuzzKIP848 fuzzes valid groups from
 // a generator of its internal tests, shared with the Kafka oracle.)
 //
@@ -29,7 +29,7 @@ import (
 func FuzzKIP848Input(f *testing.F) {
 	f.Fuzz(rapid.MakeFuzz(func(t *rapid.T) {
 		g := assigntest.GroupOf(assigntest.Small).Draw(t, "group")
-		g, _ = groupfile.DeriveTopicIDs(g)
+		g, _ = g.WithDerivedTopicIDs()
 		uniformOK := false
 		for _, s := range []interface {
 			assign.Strategy
@@ -58,13 +58,13 @@ func FuzzKIP848Input(f *testing.F) {
 		if !uniformOK {
 			return
 		}
-		m, err := assign.PreviewMigration(g, assign.Uniform{})
+		m, err := coordinator.PreviewMigration(g, assign.Uniform{})
 		if err != nil {
 			t.Fatalf("PreviewMigration: %v", err)
 		}
 		last := m.Rounds[len(m.Rounds)-1]
 		for _, r := range last.Members {
-			if r.State != assign.Stable || len(r.PendingRevocation) > 0 {
+			if r.State != coordinator.Stable || len(r.PendingRevocation) > 0 {
 				t.Fatalf("member %s ends %s, revoking %v", r.ID, r.State, r.PendingRevocation)
 			}
 			want := m.Target[r.ID]

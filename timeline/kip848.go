@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/assigncalc/assigncalc/assign"
-	"github.com/assigncalc/assigncalc/internal/groupfile"
 )
 
 // This file is the consumer protocol of KIP-848: no join or sync phase;
@@ -158,7 +157,7 @@ func (k *kip848) group() assign.Group {
 	}
 	if k.sc.Strategy.Protocol() == assign.ServerAssigned {
 		g.TopicIDs = k.sc.TopicIDs
-		g, _ = groupfile.DeriveTopicIDs(g)
+		g, _ = g.WithDerivedTopicIDs()
 	}
 	return g
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/assigncalc/assigncalc/assign"
-	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/assigncalc/assigncalc/timeline"
 )
 
@@ -114,7 +113,7 @@ func TestKIP848UniformIsTheDefault(t *testing.T) {
 		for _, m := range sc.Members {
 			g.Members = append(g.Members, assign.Member{ID: m.ID, Topics: m.Topics})
 		}
-		g, _ = groupfile.DeriveTopicIDs(g)
+		g, _ = g.WithDerivedTopicIDs()
 		want, err := assign.Uniform{}.Assign(g)
 		if err != nil {
 			t.Fatal(err)

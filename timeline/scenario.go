@@ -170,7 +170,7 @@ type Scenario struct {
 
 	// TopicIDs gives the topics' Kafka ids, which the server-side
 	// assignors' answers depend on. A topic it leaves out gets an id
-	// derived from its name (internal/groupfile's DeriveTopicIDs), so a
+	// derived from its name ([assign.Group.WithDerivedTopicIDs]), so a
 	// timeline with derived ids is exact only for a cluster whose topics
 	// have those ids. Only the server-side assignors read it.
 	TopicIDs map[string]assign.TopicID

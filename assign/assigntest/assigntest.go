@@ -118,3 +118,33 @@ func Shuffled(g assign.Group) *rapid.Generator[assign.Group] {
 		return out
 	})
 }
+
+// ThreeOnFour is the small consumer-protocol group of the KIP-848 tests:
+// topic "t" of four partitions, with a topic id, and members A, B and C
+// subscribed to it, which a java.util.HashMap iterates in that order ("A",
+// "B", "C" hash to 65, 66, 67: buckets 1, 2, 3 of 16). Member i owns the
+// partitions of owned[i] as its current target.
+func ThreeOnFour(owned ...[]int32) assign.Group {
+	id, err := assign.ParseTopicID("Yp0cT2sWQ7ChA0qyU5Ckdg")
+	if err != nil {
+		panic(err)
+	}
+	g := assign.Group{Topics: map[string]int32{"t": 4}, TopicIDs: map[string]assign.TopicID{"t": id}}
+	for i, id := range []string{"A", "B", "C"} {
+		m := assign.Member{ID: id, Topics: []string{"t"}}
+		if i < len(owned) {
+			m.Owned = TPs("t", owned[i]...)
+		}
+		g.Members = append(g.Members, m)
+	}
+	return g
+}
+
+// TPs lists partitions ps of topic, in the order given.
+func TPs(topic string, ps ...int32) []assign.TopicPartition {
+	var out []assign.TopicPartition
+	for _, p := range ps {
+		out = append(out, assign.TopicPartition{Topic: topic, Partition: p})
+	}
+	return out
+}

@@ -168,7 +168,7 @@ func (s Spec) Group() assign.Group {
 // owns nothing, at generation -1). g itself is not modified.
 //
 // The changes of one churn land in one rebalance (a member replaced before
-// the coordinator's next round), which [assign.Churn], one rebalance per
+// the coordinator's next round), which [churn.Churn], one rebalance per
 // change, does not model; and a newcomer takes its predecessor's place in
 // Group.Members, so that every peer sees the same member order.
 func Churned(g assign.Group, prev assign.Assignment, c Churn) assign.Group {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
-	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -114,7 +113,7 @@ func forServer(e *env, c *cli.Context, g assign.Group, strategies []assign.Strat
 			g.Topics[t] = 0
 		}
 	}
-	g, derived := groupfile.DeriveTopicIDs(g)
+	g, derived := g.WithDerivedTopicIDs()
 	g.Topics = topics
 	if len(derived) > 0 {
 		e.warnf("no topic id for %s; using ids derived from the names (give --topic-id NAME=ID, or \"topicIds\" in --in, for the cluster's)", nameList(derived))

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/coordinator"
 	"github.com/urfave/cli/v2"
 )
 
@@ -22,10 +22,10 @@ func coordinatorCommand(e *env) *cli.Command {
 			"   assigncalc coordinator checkout-service\n" +
 			"   assigncalc coordinator --partitions 12 --format json checkout-service",
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "partitions", Value: assign.DefaultOffsetsPartitions, Usage: "`N` partitions of __consumer_offsets (offsets.topic.num.partitions)"},
+			&cli.IntFlag{Name: "partitions", Value: coordinator.DefaultOffsetsPartitions, Usage: "`N` partitions of __consumer_offsets (offsets.topic.num.partitions)"},
 			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
 		},
-		Action: func(c *cli.Context) error { return coordinator(e, c) },
+		Action: func(c *cli.Context) error { return findCoordinator(e, c) },
 	}
 }
 
@@ -42,14 +42,14 @@ func coordinatorOf(groupID string, partitions int) (coordinatorJSON, error) {
 	if partitions < 1 || partitions > 1<<31-1 {
 		return coordinatorJSON{}, usagef("--partitions %d: want between 1 and 2147483647", partitions)
 	}
-	p, err := assign.CoordinatorPartition(groupID, int32(partitions))
+	p, err := coordinator.CoordinatorPartition(groupID, int32(partitions))
 	if err != nil {
 		return coordinatorJSON{}, err
 	}
-	return coordinatorJSON{Group: groupID, HashCode: assign.GroupIDHash(groupID), Partition: p, Partitions: int32(partitions)}, nil
+	return coordinatorJSON{Group: groupID, HashCode: coordinator.GroupIDHash(groupID), Partition: p, Partitions: int32(partitions)}, nil
 }
 
-func coordinator(e *env, c *cli.Context) error {
+func findCoordinator(e *env, c *cli.Context) error {
 	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL, formatCSV)
 	if err != nil {
 		return err

@@ -6,12 +6,14 @@ import (
 	"slices"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/coordinator"
+	"github.com/assigncalc/assigncalc/churn"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
 )
 
 // The migration itself (the target, the handovers, the heartbeat rounds)
-// is the library's: assign.PreviewMigration. This file chooses the
+// is the library's: coordinator.PreviewMigration. This file chooses the
 // classic assignment it starts from and lays the answer out.
 
 func migrateCommand(e *env) *cli.Command {
@@ -87,13 +89,13 @@ func migrate(e *env, c *cli.Context) error {
 		e.notef("the members own nothing: the classic group is taken to use range, Kafka's default (--from names another)")
 	}
 	if classic != nil {
-		_, first, err := assign.NewChurn(classic, g)
+		_, first, err := churn.NewChurn(classic, g)
 		if err != nil {
 			return strategyError(classic, err)
 		}
 		g, from = first.Group, classic.Name()
 	}
-	m, err := assign.PreviewMigration(g, to)
+	m, err := coordinator.PreviewMigration(g, to)
 	if err != nil {
 		return strategyError(to, err)
 	}
@@ -133,7 +135,7 @@ type migrationView struct {
 	group assign.Group // members owning their classic assignment
 	from  string       // the classic strategy, or "owned"
 	to    assign.Strategy
-	m     assign.Migration
+	m     coordinator.Migration
 }
 
 // perMember groups the handovers by the member that revokes and by the
@@ -202,7 +204,7 @@ func (v migrationView) writeTable(e *env, moves, all bool) error {
 	}
 	for i, r := range v.m.Rounds {
 		n := r.States()
-		rt.add(itoa(i+1), itoa(n[assign.Stable]), itoa(n[assign.UnrevokedPartitions]), itoa(n[assign.UnreleasedPartitions]), itoa(total-r.Assigned()))
+		rt.add(itoa(i+1), itoa(n[coordinator.Stable]), itoa(n[coordinator.UnrevokedPartitions]), itoa(n[coordinator.UnreleasedPartitions]), itoa(total-r.Assigned()))
 	}
 	fmt.Fprintln(w)
 	if err := rt.render(w); err != nil {
@@ -279,7 +281,7 @@ func (v migrationView) writeJSON(e *env, format string) error {
 	}
 	for i, r := range v.m.Rounds {
 		n := r.States()
-		mj.Heartbeats = append(mj.Heartbeats, heartbeatJSON{i + 1, n[assign.Stable], n[assign.UnrevokedPartitions], n[assign.UnreleasedPartitions], total - r.Assigned()})
+		mj.Heartbeats = append(mj.Heartbeats, heartbeatJSON{i + 1, n[coordinator.Stable], n[coordinator.UnrevokedPartitions], n[coordinator.UnreleasedPartitions], total - r.Assigned()})
 	}
 	tail, err := json.Marshal(mj)
 	if err != nil {

@@ -142,7 +142,7 @@ func plan(e *env, c *cli.Context) error {
 		}
 		if server {
 			var derived []string
-			if entry.Group, derived = groupfile.DeriveTopicIDs(entry.Group); len(derived) > 0 {
+			if entry.Group, derived = entry.Group.WithDerivedTopicIDs(); len(derived) > 0 {
 				e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(groups, entry.Name), nameList(derived))
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/coordinator"
 	"github.com/urfave/cli/v2"
 )
 
@@ -114,7 +115,7 @@ func preview(e *env, c *cli.Context) error {
 	}
 	fmt.Fprintf(w, "%s\n", title)
 	if entry.Name != "" {
-		co, err := coordinatorOf(entry.Name, assign.DefaultOffsetsPartitions)
+		co, err := coordinatorOf(entry.Name, coordinator.DefaultOffsetsPartitions)
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/churn"
 	"github.com/assigncalc/assigncalc/internal/describe"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
@@ -183,7 +184,7 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 	}
 	type override struct {
 		m     assign.Member
-		given assign.Given
+		given churn.Given
 	}
 	overrides := make(map[string]override)
 	subs := make(map[string][]string)
@@ -193,7 +194,7 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 			return groupInput{}, err
 		}
 		overrides[m.ID] = override{m, given}
-		if given&assign.GivenTopics != 0 {
+		if given&churn.GivenTopics != 0 {
 			subs[m.ID] = m.Topics
 		}
 	}
@@ -208,10 +209,10 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 			continue
 		}
 		delete(overrides, m.ID)
-		if o.given&assign.GivenInstance != 0 {
+		if o.given&churn.GivenInstance != 0 {
 			m.InstanceID = o.m.InstanceID
 		}
-		if o.given&assign.GivenRack != 0 {
+		if o.given&churn.GivenRack != 0 {
 			m.Rack = o.m.Rack
 		}
 	}
@@ -272,19 +273,19 @@ func parseCount(where, count string) (int32, error) {
 // The rack is what follows the last '@', the instance what follows the
 // first '#' before any '='. It reports which parts the spec gives; without
 // '=' the member subscribes to allTopics.
-func parseMember(flag, spec string, allTopics []string) (assign.Member, assign.Given, error) {
+func parseMember(flag, spec string, allTopics []string) (assign.Member, churn.Given, error) {
 	m := assign.Member{Generation: -1}
-	var given assign.Given
+	var given churn.Given
 	rest := spec
 	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
-		m.Rack, rest, given = rest[i+1:], rest[:i], given|assign.GivenRack
+		m.Rack, rest, given = rest[i+1:], rest[:i], given|churn.GivenRack
 		if m.Rack == "" {
 			return m, 0, usagef("--%s %q: empty rack after '@'", flag, spec)
 		}
 	}
 	id, topics, hasTopics := strings.Cut(rest, "=")
 	if i := strings.IndexByte(id, '#'); i >= 0 {
-		id, m.InstanceID, given = id[:i], id[i+1:], given|assign.GivenInstance
+		id, m.InstanceID, given = id[:i], id[i+1:], given|churn.GivenInstance
 	}
 	m.ID = id
 	if m.ID == "" {
@@ -298,7 +299,7 @@ func parseMember(flag, spec string, allTopics []string) (assign.Member, assign.G
 		return m, given, nil
 	}
 	m.Topics = topicList(topics)
-	return m, given | assign.GivenTopics, nil
+	return m, given | churn.GivenTopics, nil
 }
 
 // topicList splits TOPIC,...; an empty list is an empty subscription.

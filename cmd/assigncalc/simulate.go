@@ -9,12 +9,14 @@ import (
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/coordinator"
+	"github.com/assigncalc/assigncalc/churn"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
 )
 
 // The churn model (what each change does, the rebalances it starts, why
-// each partition moves) is the library's: assign.Churn. This file turns
+// each partition moves) is the library's: churn.Churn. This file turns
 // flags into assign.Changes and steps into tables.
 
 // change is one step of a simulation, as given on the command line.
@@ -86,7 +88,7 @@ type simStep struct {
 	change   string
 	strategy string
 	protocol assign.RebalanceProtocol
-	assign.Step
+	churn.Step
 }
 
 func simulate(e *env, c *cli.Context, changes []change) (err error) {
@@ -138,9 +140,9 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	replicas := max(1, c.Int("replicas"))
 
 	var results []simStep
-	churns := make([]*assign.Churn, len(strategies))
+	churns := make([]*churn.Churn, len(strategies))
 	for i, s := range strategies {
-		ch, first, err := assign.NewChurn(s, g)
+		ch, first, err := churn.NewChurn(s, g)
 		if err != nil {
 			return strategyError(s, err)
 		}
@@ -180,57 +182,57 @@ func strategyError(s assign.Strategy, err error) error {
 	return &internalError{fmt.Errorf("%s: %w", s.Name(), err)}
 }
 
-// toChange turns a change flag into an assign.Change on group g, the group
+// toChange turns a change flag into an churn.Change on group g, the group
 // before it.
-func toChange(g assign.Group, f change, racks []string, replicas int, keepID bool, restarts map[string]int) (assign.Change, error) {
+func toChange(g assign.Group, f change, racks []string, replicas int, keepID bool, restarts map[string]int) (churn.Change, error) {
 	switch f.kind {
 	case "leave":
-		return assign.Change{Kind: assign.ChangeLeave, Member: f.arg}, nil
+		return churn.Change{Kind: churn.ChangeLeave, Member: f.arg}, nil
 	case "join":
 		m, given, err := parseMember("join", f.arg, nil)
 		if err != nil {
-			return assign.Change{}, err
+			return churn.Change{}, err
 		}
-		return assign.Change{Kind: assign.ChangeJoin, Member: m.ID, InstanceID: m.InstanceID, Rack: m.Rack, Topics: m.Topics, Given: given}, nil
+		return churn.Change{Kind: churn.ChangeJoin, Member: m.ID, InstanceID: m.InstanceID, Rack: m.Rack, Topics: m.Topics, Given: given}, nil
 	case "subscribe":
 		id, list, ok := strings.Cut(f.arg, "=")
 		if !ok || id == "" {
-			return assign.Change{}, usagef("--subscribe %q: want ID=TOPIC,...", f.arg)
+			return churn.Change{}, usagef("--subscribe %q: want ID=TOPIC,...", f.arg)
 		}
-		return assign.Change{Kind: assign.ChangeSubscribe, Member: id, Topics: topicList(list)}, nil
+		return churn.Change{Kind: churn.ChangeSubscribe, Member: id, Topics: topicList(list)}, nil
 	case "grow":
 		name, count, ok := strings.Cut(f.arg, ":")
 		if !ok || name == "" {
-			return assign.Change{}, usagef("--grow %q: want NAME:+N or NAME:N", f.arg)
+			return churn.Change{}, usagef("--grow %q: want NAME:+N or NAME:N", f.arg)
 		}
 		old := g.Topics[name]
 		n, err := parseCount("--grow "+strconv.Quote(f.arg), strings.TrimPrefix(count, "+"))
 		if err != nil {
-			return assign.Change{}, err
+			return churn.Change{}, err
 		}
 		target := int64(n)
 		if strings.HasPrefix(count, "+") {
 			target += int64(old)
 		}
 		if target > 1<<31-1 {
-			return assign.Change{}, usagef("--grow %q: %d partitions is too large for a partition count (max 2147483647)", f.arg, target)
+			return churn.Change{}, usagef("--grow %q: %d partitions is too large for a partition count (max 2147483647)", f.arg, target)
 		}
 		if total := totalPartitions(g.Topics) - int64(old) + target; total > assign.MaxPartitions {
-			return assign.Change{}, usagef("--grow %q: the topics would hold %d partitions in all, more than the %d a group may have", f.arg, total, assign.MaxPartitions)
+			return churn.Change{}, usagef("--grow %q: the topics would hold %d partitions in all, more than the %d a group may have", f.arg, total, assign.MaxPartitions)
 		}
-		ch := assign.Change{Kind: assign.ChangeGrow, Topic: name, Partitions: int32(target)}
+		ch := churn.Change{Kind: churn.ChangeGrow, Topic: name, Partitions: int32(target)}
 		if len(racks) > 0 && int32(target) > old {
 			ch.Racks = placeReplicasFrom(old, int32(target), racks, replicas)
 		}
 		return ch, nil
 	case "restart":
-		ch := assign.Change{Kind: assign.ChangeRestart, Member: f.arg}
+		ch := churn.Change{Kind: churn.ChangeRestart, Member: f.arg}
 		if !keepID {
 			ch.NewID = restartedID(g, f.arg, restarts)
 		}
 		return ch, nil
 	}
-	return assign.Change{}, usagef("unknown change %q", f.kind)
+	return churn.Change{}, usagef("unknown change %q", f.kind)
 }
 
 // restartedID names the new member.id of a restarted dynamic member:
@@ -281,7 +283,7 @@ type simJSON struct {
 	Stops    []stopJSON `json:"stops,omitempty"`
 }
 
-// stopJSON is an [assign.Stop]: a partition revoked in heartbeat round
+// stopJSON is an [coordinator.Stop]: a partition revoked in heartbeat round
 // revoked and received in round received.
 type stopJSON struct {
 	Topic     string `json:"topic"`
@@ -347,7 +349,7 @@ func writeStops(e *env, results []simStep) error {
 	any := false
 	for _, r := range results {
 		stops := slices.Clone(r.Stops)
-		slices.SortStableFunc(stops, func(a, b assign.Stop) int {
+		slices.SortStableFunc(stops, func(a, b coordinator.Stop) int {
 			return cmp.Or(cmp.Compare(a.Revoked, b.Revoked), cmp.Compare(a.Received, b.Received))
 		})
 		for i := 0; i < len(stops); {
@@ -439,10 +441,10 @@ func writeMoves(e *env, format, name string, results []simStep) error {
 }
 
 // stopOf finds the stop of tp among stops, sorted by partition.
-func stopOf(stops []assign.Stop, tp assign.TopicPartition) (assign.Stop, bool) {
-	i, ok := slices.BinarySearchFunc(stops, tp, func(s assign.Stop, tp assign.TopicPartition) int { return s.Partition.Compare(tp) })
+func stopOf(stops []coordinator.Stop, tp assign.TopicPartition) (coordinator.Stop, bool) {
+	i, ok := slices.BinarySearchFunc(stops, tp, func(s coordinator.Stop, tp assign.TopicPartition) int { return s.Partition.Compare(tp) })
 	if !ok {
-		return assign.Stop{}, false
+		return coordinator.Stop{}, false
 	}
 	return stops[i], true
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/coordinator"
+	"github.com/assigncalc/assigncalc/churn"
 	"github.com/urfave/cli/v2"
 )
 
@@ -65,16 +67,16 @@ func vote(e *env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	coord, err := assign.ParseCoordinator(c.String("coordinator"))
+	coord, err := coordinator.ParseCoordinator(c.String("coordinator"))
 	if err != nil {
 		return &usageError{fmt.Errorf("--coordinator: %w", err)}
 	}
-	var kind assign.GroupKind
+	var kind coordinator.GroupKind
 	switch c.String("kind") {
 	case "classic":
-		kind = assign.ClassicGroup
+		kind = coordinator.ClassicGroup
 	case "consumer":
-		kind = assign.ConsumerGroup
+		kind = coordinator.ConsumerGroup
 	default:
 		return usagef("--kind: unknown group kind %q: want classic or consumer", c.String("kind"))
 	}
@@ -85,7 +87,7 @@ func vote(e *env, c *cli.Context) error {
 		return usagef("--to needs --upgrade")
 	}
 
-	var members []assign.VoteMember
+	var members []coordinator.VoteMember
 	if path := c.String("in"); path != "" {
 		if c.Args().Present() {
 			return usagef("--in cannot be combined with members on the command line")
@@ -101,7 +103,7 @@ func vote(e *env, c *cli.Context) error {
 		}
 		any := false
 		for i, m := range entry.Group.Members {
-			members = append(members, assign.VoteMember{ID: m.ID, Protocols: entry.Protocols[i]})
+			members = append(members, coordinator.VoteMember{ID: m.ID, Protocols: entry.Protocols[i]})
 			any = any || entry.Protocols[i] != nil
 		}
 		if !any {
@@ -113,7 +115,7 @@ func vote(e *env, c *cli.Context) error {
 			if !ok || id == "" {
 				return usagef("member %q: want ID=STRATEGY,... (e.g. c1=cooperative-sticky,range)", arg)
 			}
-			members = append(members, assign.VoteMember{ID: id, Protocols: splitList(list)})
+			members = append(members, coordinator.VoteMember{ID: id, Protocols: splitList(list)})
 		}
 
 		if len(members) == 0 {
@@ -125,7 +127,7 @@ func vote(e *env, c *cli.Context) error {
 			return err
 		}
 	}
-	r, err := assign.Vote(members, coord, kind)
+	r, err := coordinator.Vote(members, coord, kind)
 	if err != nil {
 		return err
 	}
@@ -161,19 +163,19 @@ type ballotJSON struct {
 // memberProtocol is the rebalance protocol a member's own list gives it,
 // "-" when it lists nothing.
 func memberProtocol(protocols []string) string {
-	p, err := assign.ClientProtocol(protocols)
+	p, err := coordinator.ClientProtocol(protocols)
 	if err != nil {
 		return "-"
 	}
 	return p.String()
 }
 
-func writeVote(e *env, format string, members []assign.VoteMember, r assign.VoteResult) error {
+func writeVote(e *env, format string, members []coordinator.VoteMember, r coordinator.VoteResult) error {
 	refused := make(map[string]string)
 	for _, pe := range r.Refused {
 		msg := pe.Err.Error()
 		switch {
-		case errors.Is(pe.Err, assign.ErrNoCommonProtocol):
+		case errors.Is(pe.Err, coordinator.ErrNoCommonProtocol):
 			msg = "no strategy in common with the members ahead of it"
 		}
 		refused[pe.Member] = msg
@@ -243,7 +245,7 @@ func writeVote(e *env, format string, members []assign.VoteMember, r assign.Vote
 	}
 	fmt.Fprintf(w, "candidates: %s\n", orNone(strings.Join(r.Candidates, ", ")))
 	winner := orNone(r.Winner)
-	if r.Kind == assign.ConsumerGroup {
+	if r.Kind == coordinator.ConsumerGroup {
 		winner = "none: in a consumer group each member uses its own ballot"
 	}
 	fmt.Fprintf(w, "winner: %s (%s coordinator, %s group)\n", winner, r.Coordinator, r.Kind)
@@ -263,7 +265,7 @@ func writeVote(e *env, format string, members []assign.VoteMember, r assign.Vote
 	return nil
 }
 
-func upgrade(e *env, c *cli.Context, coord assign.Coordinator, format string) error {
+func upgrade(e *env, c *cli.Context, coord coordinator.Coordinator, format string) error {
 	if c.Args().Present() || c.IsSet("in") {
 		return usagef("--upgrade builds its own members (--members N); it takes no members or --in")
 	}
@@ -293,11 +295,11 @@ func upgrade(e *env, c *cli.Context, coord assign.Coordinator, format string) er
 	if err != nil {
 		return err
 	}
-	ro := assign.Rollout{Phases: phases, Coordinator: coord}
+	ro := coordinator.Rollout{Phases: phases, Coordinator: coord}
 	for i := range n {
-		ro.Members = append(ro.Members, assign.VoteMember{ID: "c" + strconv.Itoa(i), Protocols: start})
+		ro.Members = append(ro.Members, coordinator.VoteMember{ID: "c" + strconv.Itoa(i), Protocols: start})
 	}
-	steps, err := assign.SimulateRollout(ro)
+	steps, err := coordinator.SimulateRollout(ro)
 	if err != nil {
 		return err
 	}
@@ -454,7 +456,7 @@ func upgradeTopics(specs []string) (map[string]int32, error) {
 // every topic and owning what held gives it, with the step's winner (the
 // library's churn model), and returns how many partitions change owner
 // and the new assignment; nil when the winner is not a strategy we know.
-func switchMoves(topics map[string]int32, s assign.RolloutStep, held assign.Assignment) (int, assign.Assignment, error) {
+func switchMoves(topics map[string]int32, s coordinator.RolloutStep, held assign.Assignment) (int, assign.Assignment, error) {
 	strategy, err := assign.Lookup(s.Vote.Winner)
 	if err != nil || s.Vote.Winner == "" {
 		return 0, nil, nil
@@ -464,7 +466,7 @@ func switchMoves(topics map[string]int32, s assign.RolloutStep, held assign.Assi
 	for _, b := range s.Vote.Ballots {
 		g.Members = append(g.Members, assign.Member{ID: b.Member, Topics: names})
 	}
-	_, step, err := assign.NewChurn(strategy, assign.Carry(g, held, 1))
+	_, step, err := churn.NewChurn(strategy, assign.Carry(g, held, 1))
 	if err != nil {
 		return 0, nil, strategyError(strategy, err)
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/bench/workload"
-	"github.com/assigncalc/assigncalc/internal/groupfile"
 )
 
 // kip848Table prints, for each shape of spec, Kafka's server-side uniform
@@ -27,7 +26,7 @@ func kip848Table(w io.Writer, spec workload.Spec) error {
 	fmt.Fprintln(w, "| shape | strategy | min | max | spread | moved | bound | above bound | unspread topics |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, sh := range shapes {
-		g, _ := groupfile.DeriveTopicIDs(sh.Group)
+		g, _ := sh.Group.WithDerivedTopicIDs()
 		strategies := []assign.Strategy{assign.Uniform{}, assign.Sticky{}}
 		answers := make([]assign.Assignment, len(strategies))
 		for i, s := range strategies {

@@ -1,10 +1,10 @@
-package assign_test
+package coordinator_test
 
 import (
 	"errors"
 	"testing"
 
-	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/coordinator"
 )
 
 // TestCoordinatorPartition checks Utils.abs(groupId.hashCode()) % N with
@@ -31,16 +31,16 @@ func TestCoordinatorPartition(t *testing.T) {
 		{"GydZG_", 7, -2147483648, 0},
 	}
 	for _, tt := range tests {
-		if h := assign.GroupIDHash(tt.group); h != tt.hash {
+		if h := coordinator.GroupIDHash(tt.group); h != tt.hash {
 			t.Errorf("GroupIDHash(%q) = %d, want %d", tt.group, h, tt.hash)
 		}
-		got, err := assign.CoordinatorPartition(tt.group, tt.partitions)
+		got, err := coordinator.CoordinatorPartition(tt.group, tt.partitions)
 		if err != nil || got != tt.want {
 			t.Errorf("CoordinatorPartition(%q, %d) = %d, %v; want %d", tt.group, tt.partitions, got, err, tt.want)
 		}
 	}
 	for _, n := range []int32{0, -1} {
-		if _, err := assign.CoordinatorPartition("g", n); !errors.Is(err, assign.ErrOffsetsPartitions) {
+		if _, err := coordinator.CoordinatorPartition("g", n); !errors.Is(err, coordinator.ErrOffsetsPartitions) {
 			t.Errorf("CoordinatorPartition(g, %d) = %v, want ErrOffsetsPartitions", n, err)
 		}
 	}

@@ -5,7 +5,7 @@ package assign_test
 // after every round against a brute force.
 //
 // It is an oracle of the strategies, not of the churn model: unlike
-// assign.Churn (whose own machine is churn_machine_test.go), it runs one
+// churn.Churn (whose own machine is churn_machine_test.go), it runs one
 // round per action, so changes land between a cooperative round and its
 // follow-up, and it builds inputs no well-behaved consumer sends and
 // Churn never produces (zombies listing stale claims at old generations,

@@ -1,4 +1,4 @@
-package assign_test
+package coordinator_test
 
 import (
 	"errors"
@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/coordinator"
 	"pgregory.net/rapid"
 )
 
-func rangeGroup(n int) []assign.VoteMember {
-	var ms []assign.VoteMember
+func rangeGroup(n int) []coordinator.VoteMember {
+	var ms []coordinator.VoteMember
 	for i := range n {
-		ms = append(ms, assign.VoteMember{ID: fmt.Sprintf("c%d", i), Protocols: []string{"range"}})
+		ms = append(ms, coordinator.VoteMember{ID: fmt.Sprintf("c%d", i), Protocols: []string{"range"}})
 	}
 	return ms
 }
@@ -29,11 +30,11 @@ func TestTwoStepUpgradeIsSafe(t *testing.T) {
 		for _, m := range members {
 			ids = append(ids, m.ID)
 		}
-		steps, err := assign.SimulateRollout(assign.Rollout{
+		steps, err := coordinator.SimulateRollout(coordinator.Rollout{
 			Members:     members,
 			Phases:      [][]string{{"cooperative-sticky", "range"}, {"cooperative-sticky"}},
 			Order:       rapid.Permutation(ids).Draw(t, "order"),
-			Coordinator: rapid.SampledFrom([]assign.Coordinator{assign.JavaCoordinator, assign.ScalaCoordinator}).Draw(t, "coordinator"),
+			Coordinator: rapid.SampledFrom([]coordinator.Coordinator{coordinator.JavaCoordinator, coordinator.ScalaCoordinator}).Draw(t, "coordinator"),
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -62,16 +63,16 @@ func TestTwoStepUpgradeIsSafe(t *testing.T) {
 // INCONSISTENT_GROUP_PROTOCOL whenever another member is left on range.
 func TestOneStepSwitchIsRefused(t *testing.T) {
 	for n := 2; n <= 5; n++ {
-		steps, err := assign.SimulateRollout(assign.Rollout{
+		steps, err := coordinator.SimulateRollout(coordinator.Rollout{
 			Members:     rangeGroup(n),
 			Phases:      [][]string{{"cooperative-sticky"}},
-			Coordinator: assign.JavaCoordinator,
+			Coordinator: coordinator.JavaCoordinator,
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		first := steps[1]
-		if !first.Refused() || first.Vote.Refused[0].Member != "c0" || !errors.Is(first.Vote.Refused[0], assign.ErrInconsistentProtocol) {
+		if !first.Refused() || first.Vote.Refused[0].Member != "c0" || !errors.Is(first.Vote.Refused[0], coordinator.ErrInconsistentProtocol) {
 			t.Errorf("n=%d: first restart refused %v, want c0 with INCONSISTENT_GROUP_PROTOCOL", n, first.Vote.Refused)
 		}
 		for _, s := range steps[1 : len(steps)-1] {
@@ -95,12 +96,12 @@ func TestRolloutOverlapProperty(t *testing.T) {
 			return rapid.SliceOfNDistinct(rapid.SampledFrom(pool), 1, 3, func(s string) string { return s }).Draw(t, label)
 		}
 		initial := list("initial")
-		var members []assign.VoteMember
+		var members []coordinator.VoteMember
 		for i := range rapid.IntRange(2, 5).Draw(t, "members") {
-			members = append(members, assign.VoteMember{ID: fmt.Sprintf("c%d", i), Protocols: initial})
+			members = append(members, coordinator.VoteMember{ID: fmt.Sprintf("c%d", i), Protocols: initial})
 		}
 		phases := [][]string{list("phase1"), list("phase2")}
-		steps, err := assign.SimulateRollout(assign.Rollout{Members: members, Phases: phases, Coordinator: assign.JavaCoordinator})
+		steps, err := coordinator.SimulateRollout(coordinator.Rollout{Members: members, Phases: phases, Coordinator: coordinator.JavaCoordinator})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +114,7 @@ func TestRolloutOverlapProperty(t *testing.T) {
 		for k, phase := range phases {
 			inPhase := steps[1+k*len(members) : 1+(k+1)*len(members)]
 			switch {
-			case shares(prev, phase) && slices.ContainsFunc(inPhase, assign.RolloutStep.Refused):
+			case shares(prev, phase) && slices.ContainsFunc(inPhase, coordinator.RolloutStep.Refused):
 				t.Fatalf("phase %d shares a strategy with the list before, yet a member was refused", k+1)
 			case !shares(prev, phase) && !inPhase[0].Refused():
 				t.Fatalf("phase %d shares nothing with the list before, yet its first restart was accepted", k+1)
@@ -125,7 +126,7 @@ func TestRolloutOverlapProperty(t *testing.T) {
 
 func TestSimulateInputErrors(t *testing.T) {
 	for _, order := range [][]string{{"c9"}, {"c0", "c0"}} {
-		_, err := assign.SimulateRollout(assign.Rollout{Members: rangeGroup(2), Phases: [][]string{{"sticky"}}, Order: order})
+		_, err := coordinator.SimulateRollout(coordinator.Rollout{Members: rangeGroup(2), Phases: [][]string{{"sticky"}}, Order: order})
 		var ie *assign.InputError
 		if !errors.As(err, &ie) {
 			t.Errorf("SimulateRollout(order %q) error = %v, want an *InputError", order, err)

@@ -1,8 +1,11 @@
-package assign
+package churn
 
 import (
 	"testing"
 
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/assigntest"
+	"github.com/assigncalc/assigncalc/assign/coordinator"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -15,14 +18,14 @@ import (
 // waits for it (UNRELEASED_PARTITIONS); in round 2 B has revoked it and C
 // receives it. Two rounds, one partition revoked, one stop of one round.
 func TestChurnUniformReconciles(t *testing.T) {
-	g := threeOnFour(t)
+	g := assigntest.ThreeOnFour()
 	c := g.Members[2]
 	g.Members = g.Members[:2]
-	ch, first, err := NewChurn(Uniform{}, g)
+	ch, first, err := NewChurn(assign.Uniform{}, g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantFirst := Assignment{"A": tps(0, 1), "B": tps(2, 3)}
+	wantFirst := assign.Assignment{"A": assigntest.TPs("t", 0, 1), "B": assigntest.TPs("t", 2, 3)}
 	if diff := cmp.Diff(wantFirst, first.After); diff != "" {
 		t.Fatalf("fresh group mismatch (-want +got):\n%s", diff)
 	}
@@ -33,50 +36,15 @@ func TestChurnUniformReconciles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantAfter := Assignment{"A": tps(0, 1), "B": tps(2), "C": tps(3)}
+	wantAfter := assign.Assignment{"A": assigntest.TPs("t", 0, 1), "B": assigntest.TPs("t", 2), "C": assigntest.TPs("t", 3)}
 	if diff := cmp.Diff(wantAfter, step.After); diff != "" {
 		t.Errorf("after C joins mismatch (-want +got):\n%s", diff)
 	}
-	wantStops := []Stop{{Partition: TopicPartition{"t", 3}, From: "B", To: "C", Revoked: 1, Received: 2}}
+	wantStops := []coordinator.Stop{{Partition: assign.TopicPartition{Topic: "t", Partition: 3}, From: "B", To: "C", Revoked: 1, Received: 2}}
 	if diff := cmp.Diff(wantStops, step.Stops); diff != "" {
 		t.Errorf("stops mismatch (-want +got):\n%s", diff)
 	}
 	if step.Rounds != 2 || step.Revoked != 1 || len(step.Moves) != 1 || !step.Moves[0].Deferred {
 		t.Errorf("join: %d rounds, %d revoked, moves %v; want 2, 1, one deferred", step.Rounds, step.Revoked, step.Moves)
-	}
-}
-
-// TestStopsNotFromDeparted: a partition whose owner left is free at once;
-// nobody revokes it, so it is no stop. A holds t-0, t-1 and leaves; B
-// receives both in its first heartbeat.
-func TestStopsNotFromDeparted(t *testing.T) {
-	current := Assignment{"A": tps(0, 1)}
-	target := Assignment{"B": tps(0, 1)}
-	rounds, err := Reconcile(current, target, []string{"B"}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := Stops(current, rounds); len(rounds) != 1 || got != nil {
-		t.Errorf("%d rounds, stops %v; want one round and no stop", len(rounds), got)
-	}
-}
-
-// TestStopsMigration: the server-range migration of TestPreviewMigration
-// stops every partition: t-3 from A's revocation in round 1 to C's
-// heartbeat later in round 2, t-0..2 from round 1 to round 3 (t-2 to B,
-// which waits for C in round 2).
-func TestStopsMigration(t *testing.T) {
-	m, err := PreviewMigration(threeOnFour(t, []int32{3}, []int32{0, 1}, []int32{2}), ServerRange{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []Stop{
-		{TopicPartition{"t", 0}, "B", "A", 1, 3},
-		{TopicPartition{"t", 1}, "B", "A", 1, 3},
-		{TopicPartition{"t", 2}, "C", "B", 1, 3},
-		{TopicPartition{"t", 3}, "A", "C", 1, 2},
-	}
-	if diff := cmp.Diff(want, m.Stops); diff != "" {
-		t.Errorf("stops mismatch (-want +got):\n%s", diff)
 	}
 }

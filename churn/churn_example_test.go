@@ -1,10 +1,11 @@
-package assign_test
+package churn_test
 
 import (
 	"fmt"
 	"log"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/churn"
 )
 
 // A rolling restart of a dynamic member under Range: it leaves and rejoins
@@ -17,12 +18,12 @@ func ExampleChurn() {
 			{ID: "C1", Topics: []string{"t0"}, Generation: -1},
 		},
 	}
-	c, _, err := assign.NewChurn(assign.Range{}, g)
+	c, _, err := churn.NewChurn(assign.Range{}, g)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(c.Assignment()["C0"], c.Assignment()["C1"])
-	step, err := c.Apply(assign.Change{Kind: assign.ChangeRestart, Member: "C1", NewID: "C1-2"})
+	step, err := c.Apply(churn.Change{Kind: churn.ChangeRestart, Member: "C1", NewID: "C1-2"})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,8 +1,10 @@
-package assign
+package coordinator
 
 import (
 	"testing"
 
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/assigntest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -13,7 +15,7 @@ func TestPreviewMigration(t *testing.T) {
 	// fills its quota of 2 with what it holds, B and C keep theirs.
 	// Nothing moves, and one round of heartbeats settles everyone at
 	// epoch 2.
-	m, err := PreviewMigration(threeOnFour(t, []int32{0, 1}, []int32{2}, []int32{3}), Uniform{})
+	m, err := PreviewMigration(assigntest.ThreeOnFour([]int32{0, 1}, []int32{2}, []int32{3}), assign.Uniform{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,13 +28,13 @@ func TestPreviewMigration(t *testing.T) {
 	// Round 2: A has revoked 3 but 0, 1 are B's until B's heartbeat; B
 	// releases them but waits for 2, C's; C releases 2 and takes 3, which
 	// A released earlier in the round. Round 3: A and B take theirs.
-	m, err = PreviewMigration(threeOnFour(t, []int32{3}, []int32{0, 1}, []int32{2}), ServerRange{})
+	m, err = PreviewMigration(assigntest.ThreeOnFour([]int32{3}, []int32{0, 1}, []int32{2}), assign.ServerRange{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantMoves := []Handover{
-		{TopicPartition{"t", 0}, "B", "A"}, {TopicPartition{"t", 1}, "B", "A"},
-		{TopicPartition{"t", 2}, "C", "B"}, {TopicPartition{"t", 3}, "A", "C"},
+	wantMoves := []assign.Move{
+		{Partition: assign.TopicPartition{Topic: "t", Partition: 0}, From: "B", To: "A"}, {Partition: assign.TopicPartition{Topic: "t", Partition: 1}, From: "B", To: "A"},
+		{Partition: assign.TopicPartition{Topic: "t", Partition: 2}, From: "C", To: "B"}, {Partition: assign.TopicPartition{Topic: "t", Partition: 3}, From: "A", To: "C"},
 	}
 	if diff := cmp.Diff(wantMoves, m.Moves); diff != "" {
 		t.Errorf("moves mismatch (-want +got):\n%s", diff)

@@ -1,21 +1,21 @@
-package assign_test
+package coordinator_test
 
 import (
 	"fmt"
 
-	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/coordinator"
 )
 
 // Two members prefer range, one roundrobin: range wins. A fourth member
 // offering only sticky shares nothing with the group and is refused.
 func ExampleVote() {
-	members := []assign.VoteMember{
+	members := []coordinator.VoteMember{
 		{ID: "c0", Protocols: []string{"range", "roundrobin"}},
 		{ID: "c1", Protocols: []string{"roundrobin", "range"}},
 		{ID: "c2", Protocols: []string{"range", "roundrobin"}},
 		{ID: "c3", Protocols: []string{"sticky"}},
 	}
-	r, err := assign.Vote(members, assign.JavaCoordinator, assign.ClassicGroup)
+	r, err := coordinator.Vote(members, coordinator.JavaCoordinator, coordinator.ClassicGroup)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -37,12 +37,12 @@ func ExampleVote() {
 // (bucket 9 of its HashMap) before roundrobin (bucket 10), the Scala one
 // roundrobin before range.
 func ExampleVote_tie() {
-	members := []assign.VoteMember{
+	members := []coordinator.VoteMember{
 		{ID: "c0", Protocols: []string{"range", "roundrobin"}},
 		{ID: "c1", Protocols: []string{"roundrobin", "range"}},
 	}
-	for _, c := range []assign.Coordinator{assign.JavaCoordinator, assign.ScalaCoordinator} {
-		r, _ := assign.Vote(members, c, assign.ClassicGroup)
+	for _, c := range []coordinator.Coordinator{coordinator.JavaCoordinator, coordinator.ScalaCoordinator} {
+		r, _ := coordinator.Vote(members, c, coordinator.ClassicGroup)
 		fmt.Printf("%s: %s\n", c, r.Winner)
 	}
 	// Output:
@@ -56,7 +56,7 @@ func ExampleClientProtocol() {
 		{"cooperative-sticky", "range"},
 		{"cooperative-sticky"},
 	} {
-		p, _ := assign.ClientProtocol(strategies)
+		p, _ := coordinator.ClientProtocol(strategies)
 		fmt.Println(strategies, p)
 	}
 	// Output:
@@ -70,8 +70,8 @@ func ExampleClientProtocol() {
 // vote switches to cooperative-sticky once every member offers it, and the
 // group turns cooperative once the last member has dropped range.
 func ExampleSimulateRollout() {
-	steps, err := assign.SimulateRollout(assign.Rollout{
-		Members: []assign.VoteMember{
+	steps, err := coordinator.SimulateRollout(coordinator.Rollout{
+		Members: []coordinator.VoteMember{
 			{ID: "c0", Protocols: []string{"range"}},
 			{ID: "c1", Protocols: []string{"range"}},
 			{ID: "c2", Protocols: []string{"range"}},
@@ -80,7 +80,7 @@ func ExampleSimulateRollout() {
 			{"cooperative-sticky", "range"},
 			{"cooperative-sticky"},
 		},
-		Coordinator: assign.JavaCoordinator,
+		Coordinator: coordinator.JavaCoordinator,
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -107,13 +107,13 @@ func ExampleSimulateRollout() {
 // A one-step switch from range to cooperative-sticky: the restarted member
 // shares no strategy with the members still on range and is refused.
 func ExampleSimulateRollout_oneStep() {
-	steps, _ := assign.SimulateRollout(assign.Rollout{
-		Members: []assign.VoteMember{
+	steps, _ := coordinator.SimulateRollout(coordinator.Rollout{
+		Members: []coordinator.VoteMember{
 			{ID: "c0", Protocols: []string{"range"}},
 			{ID: "c1", Protocols: []string{"range"}},
 		},
 		Phases:      [][]string{{"cooperative-sticky"}},
-		Coordinator: assign.ScalaCoordinator,
+		Coordinator: coordinator.ScalaCoordinator,
 	})
 	for _, e := range steps[1].Vote.Refused {
 		fmt.Println(e)

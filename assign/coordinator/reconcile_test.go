@@ -1,11 +1,15 @@
-package assign
+package coordinator
 
 import (
 	"fmt"
-	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/assigntest"
+	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -37,8 +41,8 @@ func renderRounds(rounds []ReconcileRound) []string {
 // released 3 and still waits; C acknowledges and is done. In round 3 A
 // gets 3. Heartbeating C first, two rounds suffice.
 func TestReconcile(t *testing.T) {
-	current := Assignment{"A": tps(0), "B": tps(1), "C": tps(2, 3)}
-	target := Assignment{"A": tps(0, 3), "B": tps(1), "C": tps(2)}
+	current := assign.Assignment{"A": assigntest.TPs("t", 0), "B": assigntest.TPs("t", 1), "C": assigntest.TPs("t", 2, 3)}
+	target := assign.Assignment{"A": assigntest.TPs("t", 0, 3), "B": assigntest.TPs("t", 1), "C": assigntest.TPs("t", 2)}
 	tests := []struct {
 		order []string
 		want  []string
@@ -65,15 +69,27 @@ func TestReconcile(t *testing.T) {
 }
 
 // TestReconcileReachesUniform: from any valid current targets, the
-// members reach Uniform's new target within three rounds.
+// members reach Uniform's new target within three rounds. The groups are
+// the random ones whose Uniform answers Kafka's own classes computed
+// (assign/testdata/kip848/groups.jsonl): members sharing hash buckets,
+// static members, deleted topics, stale and unbalanced targets.
 func TestReconcileReachesUniform(t *testing.T) {
-	for i := range 200 {
-		g := randomKIP848Group(newTestRand(uint64(i)), "r")
-		current := make(Assignment)
+	f, err := os.Open(filepath.Join("..", "testdata", "kip848", "groups.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	entries, err := groupfile.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range entries {
+		g := e.Group
+		current := make(assign.Assignment)
 		for _, m := range g.Members {
 			current[m.ID] = m.Owned
 		}
-		target, err := Uniform{}.Assign(g)
+		target, err := assign.Uniform{}.Assign(g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,4 +114,37 @@ func TestReconcileReachesUniform(t *testing.T) {
 	}
 }
 
-func newTestRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 2)) }
+// TestStopsNotFromDeparted: a partition whose owner left is free at once;
+// nobody revokes it, so it is no stop. A holds t-0, t-1 and leaves; B
+// receives both in its first heartbeat.
+func TestStopsNotFromDeparted(t *testing.T) {
+	current := assign.Assignment{"A": assigntest.TPs("t", 0, 1)}
+	target := assign.Assignment{"B": assigntest.TPs("t", 0, 1)}
+	rounds, err := Reconcile(current, target, []string{"B"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Stops(current, rounds); len(rounds) != 1 || got != nil {
+		t.Errorf("%d rounds, stops %v; want one round and no stop", len(rounds), got)
+	}
+}
+
+// TestStopsMigration: the server-range migration of TestPreviewMigration
+// stops every partition: t-3 from A's revocation in round 1 to C's
+// heartbeat later in round 2, t-0..2 from round 1 to round 3 (t-2 to B,
+// which waits for C in round 2).
+func TestStopsMigration(t *testing.T) {
+	m, err := PreviewMigration(assigntest.ThreeOnFour([]int32{3}, []int32{0, 1}, []int32{2}), assign.ServerRange{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Stop{
+		{assign.TopicPartition{Topic: "t", Partition: 0}, "B", "A", 1, 3},
+		{assign.TopicPartition{Topic: "t", Partition: 1}, "B", "A", 1, 3},
+		{assign.TopicPartition{Topic: "t", Partition: 2}, "C", "B", 1, 3},
+		{assign.TopicPartition{Topic: "t", Partition: 3}, "A", "C", 1, 2},
+	}
+	if diff := cmp.Diff(want, m.Stops); diff != "" {
+		t.Errorf("stops mismatch (-want +got):\n%s", diff)
+	}
+}

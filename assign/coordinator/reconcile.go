@@ -1,9 +1,11 @@
-package assign
+package coordinator
 
 import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/assigncalc/assigncalc/assign"
 )
 
 // MemberState is where a member of a KIP-848 consumer group stands in
@@ -41,8 +43,8 @@ type Reconciling struct {
 	ID                string
 	State             MemberState
 	Epoch             int32
-	Assigned          []TopicPartition
-	PendingRevocation []TopicPartition
+	Assigned          []assign.TopicPartition
+	PendingRevocation []assign.TopicPartition
 }
 
 // ReconcileRound is the members after one round of heartbeats, one per
@@ -82,12 +84,12 @@ var ErrNotReconciled = errors.New("assign: reconciliation did not end")
 // The coordinator sees each heartbeat's outcome before the next one, so
 // a partition released early in a round can be given later in the same
 // round.
-func Reconcile(current, target Assignment, order []string, epoch int32) ([]ReconcileRound, error) {
+func Reconcile(current, target assign.Assignment, order []string, epoch int32) ([]ReconcileRound, error) {
 	members := make([]Reconciling, len(order))
-	holder := make(map[TopicPartition]int) // partition => member index, assigned or pending revocation
+	holder := make(map[assign.TopicPartition]int) // partition => member index, assigned or pending revocation
 	for i, id := range order {
 		members[i] = Reconciling{ID: id, State: Stable, Epoch: epoch, Assigned: slices.Clone(current[id])}
-		slices.SortFunc(members[i].Assigned, TopicPartition.Compare)
+		slices.SortFunc(members[i].Assigned, assign.TopicPartition.Compare)
 		for _, tp := range members[i].Assigned {
 			holder[tp] = i
 		}
@@ -130,12 +132,12 @@ func Reconcile(current, target Assignment, order []string, epoch int32) ([]Recon
 
 // next is CurrentAssignmentBuilder.computeNextAssignment for member i,
 // whose client reports owning exactly its Assigned partitions.
-func (m *Reconciling) next(target []TopicPartition, targetEpoch int32, i int, holder map[TopicPartition]int) {
-	inTarget := make(map[TopicPartition]bool, len(target))
+func (m *Reconciling) next(target []assign.TopicPartition, targetEpoch int32, i int, holder map[assign.TopicPartition]int) {
+	inTarget := make(map[assign.TopicPartition]bool, len(target))
 	for _, tp := range target {
 		inTarget[tp] = true
 	}
-	var kept, revoke []TopicPartition
+	var kept, revoke []assign.TopicPartition
 	for _, tp := range m.Assigned {
 		if inTarget[tp] {
 			kept = append(kept, tp)
@@ -159,7 +161,7 @@ func (m *Reconciling) next(target []TopicPartition, targetEpoch int32, i int, ho
 		kept = append(kept, tp)
 		holder[tp] = i
 	}
-	slices.SortFunc(kept, TopicPartition.Compare)
+	slices.SortFunc(kept, assign.TopicPartition.Compare)
 	m.Assigned, m.PendingRevocation, m.Epoch = kept, nil, targetEpoch
 	m.State = Stable
 	if unreleased {
@@ -185,4 +187,53 @@ func (r ReconcileRound) Assigned() int {
 		n += len(m.Assigned)
 	}
 	return n
+}
+
+// Stop is a partition nobody consumes for a while when a KIP-848 group
+// reconciles towards a new target: From revokes it at heartbeat round
+// Revoked and To receives it at round Received, a later one. Rounds count
+// from 1 ([Reconcile]'s first round); a [Churn] step counts them across
+// the step's rebalances.
+type Stop struct {
+	Partition         assign.TopicPartition
+	From, To          string
+	Revoked, Received int
+}
+
+// Rounds is how many heartbeat rounds the partition waits for its new
+// owner: Received - Revoked.
+func (s Stop) Rounds() int { return s.Received - s.Revoked }
+
+// Stops lists, sorted by partition, the partitions of rounds (a
+// reconciliation [Reconcile] ran from current) that a member of the
+// rounds is asked to revoke and another member then receives. A
+// partition given up by a member that is not in the rounds (one that
+// left) is not a stop: nobody revokes it, it is free at once. A partition
+// revoked and given to nobody is not one either; it is only revoked.
+func Stops(current assign.Assignment, rounds []ReconcileRound) []Stop {
+	type revocation struct {
+		from  string
+		round int
+	}
+	revoked := make(map[assign.TopicPartition]revocation)
+	var out []Stop
+	for r, round := range rounds {
+		for _, m := range round.Members {
+			for _, tp := range m.PendingRevocation {
+				if _, seen := revoked[tp]; !seen {
+					revoked[tp] = revocation{m.ID, r + 1}
+				}
+			}
+		}
+		for _, m := range round.Members {
+			for _, tp := range m.Assigned {
+				if rv, ok := revoked[tp]; ok && rv.from != m.ID {
+					out = append(out, Stop{Partition: tp, From: rv.from, To: m.ID, Revoked: rv.round, Received: r + 1})
+					delete(revoked, tp)
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Stop) int { return a.Partition.Compare(b.Partition) })
+	return out
 }

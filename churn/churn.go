@@ -1,4 +1,4 @@
-package assign
+package churn
 
 import (
 	"errors"
@@ -6,6 +6,9 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/coordinator"
 )
 
 // ChangeKind says what a [Change] does.
@@ -103,12 +106,12 @@ type Step struct {
 
 	// Group is the group after the step, every member owning what After
 	// gives it.
-	Group Group
+	Group assign.Group
 
 	// Before and After are the stable assignments before and after the
 	// step. For the first rebalance, Before is what the members' claims
 	// say they owned ([Owned]).
-	Before, After Assignment
+	Before, After assign.Assignment
 
 	// Rebalances counts the rebalances the change starts: none (a static
 	// member's restart, a change nobody's subscription sees), one, or two
@@ -126,11 +129,11 @@ type Step struct {
 	// Stops lists, for a server-assigned strategy, the partitions one
 	// member revoked and another received heartbeat rounds later
 	// ([Stops]), rounds numbered across the step; nil otherwise.
-	Stops []Stop
+	Stops []coordinator.Stop
 
 	// Moves lists the partitions whose owner in After differs from their
 	// owner in Before, sorted by partition: exactly what [Moved] counts.
-	Moves []Move
+	Moves []assign.Move
 
 	// Notes says, in English, what the model assumed (a rejoining
 	// member's kept subscription, a restart without rebalance, ...).
@@ -208,17 +211,17 @@ const MaxChurnRounds = 5
 //  8. Every round is checked with [Check]; a strategy that breaks an
 //     invariant is an error.
 type Churn struct {
-	strategy   Strategy
-	group      Group      // members own current at generation
-	current    Assignment // the stable assignment after the last step
-	generation int32      // the generation of the last round
-	departed   []Member   // members that left, without their claims, newest last
+	strategy   assign.Strategy
+	group      assign.Group      // members own current at generation
+	current    assign.Assignment // the stable assignment after the last step
+	generation int32             // the generation of the last round
+	departed   []assign.Member   // members that left, without their claims, newest last
 }
 
 // planner is a cooperative strategy that shows a round whole
 // ([CooperativeSticky.Plan]).
 type planner interface {
-	Plan(g Group) (*CooperativePlan, error)
+	Plan(g assign.Group) (*assign.CooperativePlan, error)
 }
 
 // NewChurn validates g and rebalances it with s from the members' own
@@ -226,11 +229,11 @@ type planner interface {
 // Its errors are an [*InputError] for an invalid g, the strategy's own
 // errors, and errors wrapping [ErrInvalidAssignment] or [ErrNotStable] for
 // a strategy that misbehaves.
-func NewChurn(s Strategy, g Group) (*Churn, Step, error) {
+func NewChurn(s assign.Strategy, g assign.Group) (*Churn, Step, error) {
 	if err := g.Validate(); err != nil {
 		return nil, Step{}, err
 	}
-	before, err := Owned(g)
+	before, err := assign.Owned(g)
 	if err != nil {
 		return nil, Step{}, err
 	}
@@ -239,7 +242,7 @@ func NewChurn(s Strategy, g Group) (*Churn, Step, error) {
 		c.generation = max(c.generation, m.Generation)
 	}
 	step := Step{Before: before, Rebalances: 1}
-	deferred := make(map[TopicPartition]bool)
+	deferred := make(map[assign.TopicPartition]bool)
 	final, err := c.rebalance(g, &step, deferred)
 	if err != nil {
 		return nil, Step{}, err
@@ -251,10 +254,10 @@ func NewChurn(s Strategy, g Group) (*Churn, Step, error) {
 // Group returns the group after the last step, every member owning what
 // [Churn.Assignment] gives it. It shares memory with the churn: do not
 // modify it.
-func (c *Churn) Group() Group { return c.group }
+func (c *Churn) Group() assign.Group { return c.group }
 
 // Assignment returns the stable assignment after the last step.
-func (c *Churn) Assignment() Assignment { return c.current }
+func (c *Churn) Assignment() assign.Assignment { return c.current }
 
 // Apply applies ch, runs the rebalances it starts, and returns the step.
 // A change Kafka's rules refuse (an unknown member, a member joining
@@ -276,16 +279,16 @@ func (c *Churn) Apply(ch Change) (step Step, err error) {
 	}
 	step = Step{Change: ch, Before: c.current, Rebalances: len(phases), Notes: notes}
 	cur := c.current
-	deferred := make(map[TopicPartition]bool)
+	deferred := make(map[assign.TopicPartition]bool)
 	for _, members := range phases {
 		g := next
 		g.Members = members
-		if cur, err = c.rebalance(Carry(g, cur, c.generation), &step, deferred); err != nil {
+		if cur, err = c.rebalance(assign.Carry(g, cur, c.generation), &step, deferred); err != nil {
 			return Step{}, err
 		}
 	}
 	if len(phases) == 0 {
-		cur = make(Assignment, len(next.Members))
+		cur = make(assign.Assignment, len(next.Members))
 		for _, m := range next.Members {
 			cur[m.ID] = c.current[m.ID]
 		}
@@ -295,8 +298,8 @@ func (c *Churn) Apply(ch Change) (step Step, err error) {
 }
 
 // finish records final as the state after a step on g.
-func (c *Churn) finish(g Group, final Assignment, step *Step, deferred map[TopicPartition]bool, facts stepFacts) {
-	c.group = Carry(g, final, c.generation)
+func (c *Churn) finish(g assign.Group, final assign.Assignment, step *Step, deferred map[assign.TopicPartition]bool, facts stepFacts) {
+	c.group = assign.Carry(g, final, c.generation)
 	c.current = final
 	step.Group = c.group
 	step.After = final
@@ -306,20 +309,20 @@ func (c *Churn) finish(g Group, final Assignment, step *Step, deferred map[Topic
 // rebalance runs rounds of c's strategy from g, whose members carry their
 // claims, until no partition is withheld, adding to step's counts and
 // marking in deferred the partitions a round withheld.
-func (c *Churn) rebalance(g Group, step *Step, deferred map[TopicPartition]bool) (Assignment, error) {
+func (c *Churn) rebalance(g assign.Group, step *Step, deferred map[assign.TopicPartition]bool) (assign.Assignment, error) {
 	s := c.strategy
-	if s.Protocol() == ServerAssigned {
+	if s.Protocol() == assign.ServerAssigned {
 		return c.reconcileRebalance(g, step, deferred)
 	}
-	if s.Protocol() == Eager {
+	if s.Protocol() == assign.Eager {
 		for _, m := range g.Members {
 			step.Revoked += len(m.Owned)
 		}
 	}
 	for range MaxChurnRounds {
-		var round, target Assignment
+		var round, target assign.Assignment
 		whole := true
-		if p, ok := s.(planner); ok && s.Protocol() == Cooperative {
+		if p, ok := s.(planner); ok && s.Protocol() == assign.Cooperative {
 			plan, err := p.Plan(g)
 			if err != nil {
 				return nil, err
@@ -336,19 +339,19 @@ func (c *Churn) rebalance(g Group, step *Step, deferred map[TopicPartition]bool)
 			if round, err = s.Assign(g); err != nil {
 				return nil, err
 			}
-			if s.Protocol() == Cooperative {
+			if s.Protocol() == assign.Cooperative {
 				// Without a plan, a round that is not a whole assignment
 				// withholds something.
-				whole = Verify(g, g.WithEveryMember(round)) == nil
+				whole = assign.Verify(g, g.WithEveryMember(round)) == nil
 			}
 		}
-		if err := Check(s, g, round, target); err != nil {
+		if err := assign.Check(s, g, round, target); err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Name(), err)
 		}
-		if s.Protocol() == Cooperative {
+		if s.Protocol() == assign.Cooperative {
 			for _, m := range g.Members {
 				for _, tp := range m.Owned {
-					if _, kept := slices.BinarySearchFunc(round[m.ID], tp, TopicPartition.Compare); !kept {
+					if _, kept := slices.BinarySearchFunc(round[m.ID], tp, assign.TopicPartition.Compare); !kept {
 						step.Revoked++
 					}
 				}
@@ -359,31 +362,9 @@ func (c *Churn) rebalance(g Group, step *Step, deferred map[TopicPartition]bool)
 		if whole {
 			return g.WithEveryMember(round), nil
 		}
-		g = Carry(g, round, c.generation)
+		g = assign.Carry(g, round, c.generation)
 	}
 	return nil, fmt.Errorf("%w: %s still withholds partitions after %d rounds", ErrNotStable, s.Name(), MaxChurnRounds)
-}
-
-// Carry returns g with every member owning what a gives it, at
-// generation gen: the group the leader sees when the members rejoin
-// after a round that gave them a, each reporting what it owns (its
-// ownedPartitions, or its sticky user data). Members a does not know
-// (new ones), or gives nothing, own nothing, at generation -1. g itself
-// is not modified; Owned lists are copies.
-//
-// [Churn] carries every round forward with it; bench/ and the tests that
-// feed rounds back build their next rounds with it too.
-func Carry(g Group, a Assignment, gen int32) Group {
-	out := g
-	out.Members = slices.Clone(g.Members)
-	for i := range out.Members {
-		m := &out.Members[i]
-		m.Owned, m.Generation = nil, -1
-		if ps := a[m.ID]; len(ps) > 0 {
-			m.Owned, m.Generation = slices.Clone(ps), gen
-		}
-	}
-	return out
 }
 
 // stepFacts is what a change tells the reasons of moves.
@@ -395,27 +376,27 @@ type stepFacts struct {
 // find returns the index in c.group of the member whose ID is ref or,
 // when none has that ID, whose group.instance.id is ref; -1 if none.
 func (c *Churn) find(ref string) int {
-	if i := slices.IndexFunc(c.group.Members, func(m Member) bool { return m.ID == ref }); i >= 0 {
+	if i := slices.IndexFunc(c.group.Members, func(m assign.Member) bool { return m.ID == ref }); i >= 0 {
 		return i
 	}
 	if ref == "" {
 		return -1
 	}
-	return slices.IndexFunc(c.group.Members, func(m Member) bool { return m.InstanceID == ref })
+	return slices.IndexFunc(c.group.Members, func(m assign.Member) bool { return m.InstanceID == ref })
 }
 
 func unknownMember(ch Change) error {
-	return &InputError{Member: ch.Member, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q", ErrUnknownMember, ch.Member)}
+	return &assign.InputError{Member: ch.Member, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q", assign.ErrUnknownMember, ch.Member)}
 }
 
 // change applies ch to the group's shape and returns the group after it
 // (members still owning their claims), the member lists of the rebalances
 // it starts, the static members it brings back, and notes on what it
 // assumed.
-func (c *Churn) change(ch Change) (next Group, phases [][]Member, facts stepFacts, notes []string, err error) {
+func (c *Churn) change(ch Change) (next assign.Group, phases [][]assign.Member, facts stepFacts, notes []string, err error) {
 	next = c.group
 	next.Members = slices.Clone(c.group.Members)
-	one := func() [][]Member { return [][]Member{next.Members} }
+	one := func() [][]assign.Member { return [][]assign.Member{next.Members} }
 	i := -1 // the member a leave, a subscription change or a restart names
 	if ch.Kind == ChangeLeave || ch.Kind == ChangeSubscribe || ch.Kind == ChangeRestart {
 		if i = c.find(ch.Member); i < 0 {
@@ -429,13 +410,13 @@ func (c *Churn) change(ch Change) (next Group, phases [][]Member, facts stepFact
 			notes = append(notes, fmt.Sprintf("%s is static (group.instance.id %q): it sends no LeaveGroup, so it leaves when session.timeout.ms expires", m.ID, m.InstanceID))
 		}
 		m.Owned, m.Generation = nil, -1
-		c.departed = append(slices.DeleteFunc(c.departed, func(d Member) bool { return d.ID == m.ID }), m)
+		c.departed = append(slices.DeleteFunc(c.departed, func(d assign.Member) bool { return d.ID == m.ID }), m)
 		next.Members = slices.Delete(next.Members, i, i+1)
 		return next, one(), stepFacts{}, notes, nil
 
 	case ChangeJoin:
-		if slices.ContainsFunc(next.Members, func(m Member) bool { return m.ID == ch.Member }) {
-			return next, nil, stepFacts{}, nil, &InputError{Member: ch.Member, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q is already in the group", ErrDuplicateMemberID, ch.Member)}
+		if slices.ContainsFunc(next.Members, func(m assign.Member) bool { return m.ID == ch.Member }) {
+			return next, nil, stepFacts{}, nil, &assign.InputError{Member: ch.Member, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q is already in the group", assign.ErrDuplicateMemberID, ch.Member)}
 		}
 		m, note, back := c.joiner(ch)
 		notes = append(notes, note)
@@ -466,8 +447,8 @@ func (c *Churn) change(ch Change) (next Group, phases [][]Member, facts stepFact
 		}
 		id := m.ID
 		if ch.NewID != "" && ch.NewID != m.ID {
-			if slices.ContainsFunc(next.Members, func(o Member) bool { return o.ID == ch.NewID }) {
-				return next, nil, stepFacts{}, nil, &InputError{Member: ch.NewID, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q is already in the group", ErrDuplicateMemberID, ch.NewID)}
+			if slices.ContainsFunc(next.Members, func(o assign.Member) bool { return o.ID == ch.NewID }) {
+				return next, nil, stepFacts{}, nil, &assign.InputError{Member: ch.NewID, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q is already in the group", assign.ErrDuplicateMemberID, ch.NewID)}
 			}
 			id = ch.NewID
 			notes = append(notes, fmt.Sprintf("%s is dynamic: it leaves (LeaveGroup on close) and rejoins as %s, a new member.id: two rebalances", m.ID, id))
@@ -476,8 +457,8 @@ func (c *Churn) change(ch Change) (next Group, phases [][]Member, facts stepFact
 		}
 		facts.restarted = m.ID
 		without := slices.Delete(slices.Clone(next.Members), i, i+1)
-		next.Members[i] = Member{ID: id, Rack: m.Rack, Topics: m.Topics, Generation: -1}
-		return next, [][]Member{without, next.Members}, facts, notes, nil
+		next.Members[i] = assign.Member{ID: id, Rack: m.Rack, Topics: m.Topics, Generation: -1}
+		return next, [][]assign.Member{without, next.Members}, facts, notes, nil
 	}
 	return next, nil, stepFacts{}, nil, fmt.Errorf("assign: unknown change kind %d", ch.Kind)
 }
@@ -486,11 +467,11 @@ func (c *Churn) change(ch Change) (next Group, phases [][]Member, facts stepFact
 // rest, from the member's last time in the group (same ID, else same
 // group.instance.id) or the defaults. It reports what it assumed, and
 // whether the member came back.
-func (c *Churn) joiner(ch Change) (Member, string, bool) {
-	m := Member{ID: ch.Member, InstanceID: ch.InstanceID, Rack: ch.Rack, Topics: slices.Clone(ch.Topics), Generation: -1}
-	k := slices.IndexFunc(c.departed, func(d Member) bool { return d.ID == ch.Member })
+func (c *Churn) joiner(ch Change) (assign.Member, string, bool) {
+	m := assign.Member{ID: ch.Member, InstanceID: ch.InstanceID, Rack: ch.Rack, Topics: slices.Clone(ch.Topics), Generation: -1}
+	k := slices.IndexFunc(c.departed, func(d assign.Member) bool { return d.ID == ch.Member })
 	if k < 0 && ch.Given&GivenInstance != 0 && ch.InstanceID != "" {
-		k = slices.IndexFunc(c.departed, func(d Member) bool { return d.InstanceID == ch.InstanceID })
+		k = slices.IndexFunc(c.departed, func(d assign.Member) bool { return d.InstanceID == ch.InstanceID })
 	}
 	if k < 0 {
 		if ch.Given&GivenTopics == 0 {
@@ -552,16 +533,16 @@ func orNothing(s string) string {
 }
 
 // grow applies a growth (rule 5).
-func (c *Churn) grow(ch Change, next Group) (Group, [][]Member, stepFacts, []string, error) {
+func (c *Churn) grow(ch Change, next assign.Group) (assign.Group, [][]assign.Member, stepFacts, []string, error) {
 	if ch.Topic == "" {
-		return next, nil, stepFacts{}, nil, topicError("", ErrEmptyTopicName)
+		return next, nil, stepFacts{}, nil, topicError("", assign.ErrEmptyTopicName)
 	}
 	old, exists := c.group.Topics[ch.Topic]
 	if ch.Partitions < old {
 		return next, nil, stepFacts{}, nil, topicError(ch.Topic, fmt.Errorf("%w: from %d to %d (Kafka cannot remove partitions)", ErrPartitionsDecrease, old, ch.Partitions))
 	}
 	if ch.Racks != nil && len(ch.Racks) != int(ch.Partitions-old) {
-		return next, nil, stepFacts{}, nil, topicError(ch.Topic, fmt.Errorf("%w: %d rack lists for %d new partitions", ErrRackCount, len(ch.Racks), ch.Partitions-old))
+		return next, nil, stepFacts{}, nil, topicError(ch.Topic, fmt.Errorf("%w: %d rack lists for %d new partitions", assign.ErrRackCount, len(ch.Racks), ch.Partitions-old))
 	}
 	next.Topics = maps.Clone(c.group.Topics)
 	if next.Topics == nil {
@@ -584,14 +565,14 @@ func (c *Churn) grow(ch Change, next Group) (Group, [][]Member, stepFacts, []str
 		}
 		next.PartitionRacks[ch.Topic] = lists
 	}
-	subscribed := slices.ContainsFunc(next.Members, func(m Member) bool { return slices.Contains(m.Topics, ch.Topic) })
+	subscribed := slices.ContainsFunc(next.Members, func(m assign.Member) bool { return slices.Contains(m.Topics, ch.Topic) })
 	switch {
 	case exists && ch.Partitions == old:
 		return next, nil, stepFacts{}, []string{fmt.Sprintf("%s keeps %d partitions: no rebalance", ch.Topic, old)}, nil
 	case !subscribed:
 		return next, nil, stepFacts{}, []string{fmt.Sprintf("nobody subscribes to %s: its growth starts no rebalance", ch.Topic)}, nil
 	}
-	return next, [][]Member{next.Members}, stepFacts{}, nil, nil
+	return next, [][]assign.Member{next.Members}, stepFacts{}, nil, nil
 }
 
 // topicSet is the sorted set of a subscription.
@@ -601,32 +582,37 @@ func topicSet(topics []string) []string {
 
 // moves lists the partitions whose owner in after (an assignment of g)
 // differs from their owner in before, and why.
-func moves(s Strategy, g Group, before, after Assignment, deferred map[TopicPartition]bool, facts stepFacts) []Move {
-	members := make(map[string]*Member, len(g.Members))
+func moves(s assign.Strategy, g assign.Group, before, after assign.Assignment, deferred map[assign.TopicPartition]bool, facts stepFacts) []assign.Move {
+	members := make(map[string]*assign.Member, len(g.Members))
 	for i := range g.Members {
 		members[g.Members[i].ID] = &g.Members[i]
 	}
-	var out []Move
-	for _, mv := range Moves(before, after) {
+	var out []assign.Move
+	for _, mv := range assign.Moves(before, after) {
 		if mv.From == "" || mv.To == "" {
 			continue
 		}
 		mv.Deferred = deferred[mv.Partition]
 		switch fm := members[mv.From]; {
 		case fm == nil && mv.From == facts.restarted:
-			mv.Reason = ReasonOwnerRestarted
+			mv.Reason = assign.ReasonOwnerRestarted
 		case fm == nil:
-			mv.Reason = ReasonOwnerLeft
+			mv.Reason = assign.ReasonOwnerLeft
 		case !slices.Contains(fm.Topics, mv.Partition.Topic):
-			mv.Reason = ReasonUnsubscribed
+			mv.Reason = assign.ReasonUnsubscribed
 		case mv.To == facts.returned:
-			mv.Reason = ReasonStaticReturned
+			mv.Reason = assign.ReasonStaticReturned
 		case s.Traits().Sticky:
-			mv.Reason = ReasonBalance
+			mv.Reason = assign.ReasonBalance
 		default:
-			mv.Reason = ReasonLayout
+			mv.Reason = assign.ReasonLayout
 		}
 		out = append(out, mv)
 	}
 	return out
+}
+
+// topicError is an [*assign.InputError] about topic.
+func topicError(topic string, err error) *assign.InputError {
+	return &assign.InputError{Index: -1, Topic: topic, Partition: -1, Err: err}
 }

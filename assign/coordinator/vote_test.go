@@ -1,4 +1,4 @@
-package assign
+package coordinator
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/internal/jvm"
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -104,7 +105,7 @@ func renderRollout(steps []RolloutStep) string {
 		if s.Eager {
 			rebalance = "eager"
 			for _, p := range s.Protocols {
-				if p.Protocol == Cooperative {
+				if p.Protocol == assign.Cooperative {
 					rebalance = "mixed"
 				}
 			}
@@ -366,15 +367,15 @@ func TestVoteInputErrors(t *testing.T) {
 		compiledGroup int
 	}{
 		{"no members", nil, ErrNoMembers, -1},
-		{"empty ID", []VoteMember{{ID: "c0", Protocols: []string{"range"}}, {Protocols: []string{"range"}}}, ErrEmptyMemberID, 1},
-		{"repeated ID", voteGroup("c0: range", "c0: range"), ErrDuplicateMemberID, 1},
+		{"empty ID", []VoteMember{{ID: "c0", Protocols: []string{"range"}}, {Protocols: []string{"range"}}}, assign.ErrEmptyMemberID, 1},
+		{"repeated ID", voteGroup("c0: range", "c0: range"), assign.ErrDuplicateMemberID, 1},
 		{"empty strategy name", []VoteMember{{ID: "c0", Protocols: []string{""}}}, ErrEmptyStrategyName, 0},
 		{"strategy listed twice", voteGroup("c0: range sticky range"), ErrDuplicateStrategy, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Vote(tc.members, JavaCoordinator, ClassicGroup)
-			var ie *InputError
+			var ie *assign.InputError
 			if !errors.As(err, &ie) || !errors.Is(err, tc.want) || ie.Index != tc.compiledGroup {
 				t.Errorf("Vote() error = %v, want an *InputError at #%d wrapping %v", err, tc.compiledGroup, tc.want)
 			}
@@ -525,16 +526,22 @@ func TestOrderDependentTie(t *testing.T) {
 func TestClientProtocol(t *testing.T) {
 	tests := []struct {
 		strategies []string
-		want       RebalanceProtocol
+		want       assign.RebalanceProtocol
 	}{
-		{[]string{"range"}, Eager},
-		{[]string{"cooperative-sticky"}, Cooperative},
-		{[]string{"org.apache.kafka.clients.consumer.CooperativeStickyAssignor"}, Cooperative},
-		{[]string{"cooperative-sticky", "range"}, Eager},
-		{[]string{"range", "cooperative-sticky"}, Eager}, // Kafka 3.x's default
-		{[]string{"sticky"}, Eager},
-		{[]string{"com.example.MyAssignor"}, Eager}, // custom: EAGER by default
-		{[]string{"cooperative-sticky", "com.example.MyAssignor"}, Eager},
+		{[]string{"range"}, assign.Eager},
+		{[]string{"cooperative-sticky"}, assign.Cooperative},
+		{[]string{"org.apache.kafka.clients.consumer.CooperativeStickyAssignor"}, assign.Cooperative},
+		{[]string{"cooperative-sticky", "range"}, assign.Eager},
+		{[]string{"range", "cooperative-sticky"}, assign.Eager}, // Kafka 3.x's default
+		{[]string{"sticky"}, assign.Eager},
+		{[]string{"com.example.MyAssignor"}, assign.Eager}, // custom: EAGER by default
+		{[]string{"cooperative-sticky", "com.example.MyAssignor"}, assign.Eager},
+		// The server-side assignors' names are no client strategy: a
+		// consumer configured with one runs it as a custom, eager
+		// assignor (ClientProtocol answered cooperative before).
+		{[]string{"uniform"}, assign.Eager},
+		{[]string{"server-range"}, assign.Eager},
+		{[]string{"cooperative-sticky", "uniform"}, assign.Eager},
 	}
 	for _, tc := range tests {
 		got, err := ClientProtocol(tc.strategies)
@@ -673,7 +680,7 @@ func TestVoteArbitraryInput(t *testing.T) {
 		kind := GroupKind(rapid.IntRange(0, 2).Draw(t, "kind"))
 		r, err := Vote(ms, coord, kind)
 		if err != nil {
-			var ie *InputError
+			var ie *assign.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("error %v is not an *InputError", err)
 			}

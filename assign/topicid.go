@@ -1,28 +1,28 @@
-package groupfile
+package assign
 
 import (
 	"crypto/sha256"
+	"maps"
 	"slices"
-
-	"github.com/assigncalc/assigncalc/assign"
 )
 
-// DeriveTopicIDs returns g with a topic id for every topic of the metadata
-// and every topic a member's "owned" holds that "topicIds" leaves out,
+// WithDerivedTopicIDs returns g with a topic id for every topic of the metadata
+// and every topic a member's Owned holds that TopicIDs leaves out,
 // and the names of those topics, in Go order. A derived id depends only
 // on the name (SHA-256 of "assigncalc topic id " + name, the first 16
 // bytes), stepping past the ids Kafka reserves or never hands out and the
 // ids already in use; g itself is not changed. Kafka's answer depends on
 // the ids, so results computed with derived ids are exact only for a
-// cluster whose topics have those ids: callers should say so.
-func DeriveTopicIDs(g assign.Group) (assign.Group, []string) {
+// cluster whose topics have those ids: callers should say so. The command line derives
+// ids for groups given without them; the timeline and the tests do too.
+func (g Group) WithDerivedTopicIDs() (Group, []string) {
 	var missing []string
 	need := func(name string) {
 		if _, ok := g.TopicIDs[name]; !ok && !slices.Contains(missing, name) {
 			missing = append(missing, name)
 		}
 	}
-	for _, name := range sortedKeys(g.Topics) {
+	for _, name := range slices.Sorted(maps.Keys(g.Topics)) {
 		need(name)
 	}
 	for _, m := range g.Members {
@@ -34,8 +34,8 @@ func DeriveTopicIDs(g assign.Group) (assign.Group, []string) {
 		return g, nil
 	}
 	slices.Sort(missing)
-	ids := make(map[string]assign.TopicID, len(g.TopicIDs)+len(missing))
-	used := make(map[assign.TopicID]bool, len(ids))
+	ids := make(map[string]TopicID, len(g.TopicIDs)+len(missing))
+	used := make(map[TopicID]bool, len(ids))
 	for name, id := range g.TopicIDs {
 		ids[name] = id
 		used[id] = true
@@ -44,12 +44,12 @@ func DeriveTopicIDs(g assign.Group) (assign.Group, []string) {
 		seed := []byte("assigncalc topic id " + name)
 		for {
 			sum := sha256.Sum256(seed)
-			var id assign.TopicID
+			var id TopicID
 			copy(id[:], sum[:16])
 			// Kafka reserves the zero id and 0...01 (the metadata topic),
 			// and Uuid.randomUuid never returns an id printed with a
 			// leading '-'.
-			if !used[id] && id != (assign.TopicID{}) && id != (assign.TopicID{15: 1}) && id.String()[0] != '-' {
+			if !used[id] && id != (TopicID{}) && id != (TopicID{15: 1}) && id.String()[0] != '-' {
 				ids[name], used[id] = id, true
 				break
 			}

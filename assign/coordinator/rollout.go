@@ -1,8 +1,10 @@
-package assign
+package coordinator
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/assigncalc/assigncalc/assign"
 )
 
 // Rollout describes a rolling restart of a group.
@@ -27,7 +29,7 @@ type Rollout struct {
 // MemberProtocol is the rebalance protocol one member uses.
 type MemberProtocol struct {
 	Member   string
-	Protocol RebalanceProtocol
+	Protocol assign.RebalanceProtocol
 }
 
 // RolloutStep is the state of the group after one restart.
@@ -112,10 +114,10 @@ func SimulateRollout(r Rollout) ([]RolloutStep, error) {
 	}
 	for i, id := range order {
 		if !slices.ContainsFunc(r.Members, func(m VoteMember) bool { return m.ID == id }) {
-			return nil, &InputError{Member: id, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q, #%d of the restart order", ErrUnknownMember, id, i)}
+			return nil, &assign.InputError{Member: id, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q, #%d of the restart order", assign.ErrUnknownMember, id, i)}
 		}
 		if slices.Contains(order[:i], id) {
-			return nil, &InputError{Member: id, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q, #%d of the restart order", ErrDuplicateMemberID, id, i)}
+			return nil, &assign.InputError{Member: id, Index: -1, Partition: -1, Err: fmt.Errorf("%w: %q, #%d of the restart order", assign.ErrDuplicateMemberID, id, i)}
 		}
 	}
 
@@ -135,7 +137,7 @@ func SimulateRollout(r Rollout) ([]RolloutStep, error) {
 				return err
 			}
 			s.Protocols = append(s.Protocols, MemberProtocol{Member: b.Member, Protocol: p})
-			s.Eager = s.Eager || p == Eager
+			s.Eager = s.Eager || p == assign.Eager
 		}
 		s.FellBack = wasCooperative && s.Eager
 		steps = append(steps, s)

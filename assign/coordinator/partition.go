@@ -1,9 +1,12 @@
-package assign
+package coordinator
 
 import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/internal/jvm"
 )
 
 // DefaultOffsetsPartitions is the default of the broker setting
@@ -18,7 +21,7 @@ var ErrOffsetsPartitions = errors.New("__consumer_offsets needs a positive parti
 // GroupIDHash returns Java's String.hashCode of groupID, computed over
 // its UTF-16 code units in 32-bit two's complement arithmetic, as the
 // broker computes it. Bytes that are not valid UTF-8 count as U+FFFD.
-func GroupIDHash(groupID string) int32 { return javaStringHash(groupID) }
+func GroupIDHash(groupID string) int32 { return jvm.StringHash(groupID) }
 
 // CoordinatorPartition returns the partition of __consumer_offsets, of
 // the given partition count, whose leader is the group's coordinator:
@@ -33,7 +36,7 @@ func GroupIDHash(groupID string) int32 { return javaStringHash(groupID) }
 // wrapping [ErrOffsetsPartitions] when partitions < 1.
 func CoordinatorPartition(groupID string, partitions int32) (int32, error) {
 	if partitions < 1 {
-		return 0, &InputError{Index: -1, Topic: "__consumer_offsets", Partition: -1, Err: fmt.Errorf("%w: %d", ErrOffsetsPartitions, partitions)}
+		return 0, &assign.InputError{Index: -1, Topic: "__consumer_offsets", Partition: -1, Err: fmt.Errorf("%w: %d", ErrOffsetsPartitions, partitions)}
 	}
 	h := GroupIDHash(groupID)
 	switch {

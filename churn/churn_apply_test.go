@@ -1,4 +1,4 @@
-package assign_test
+package churn_test
 
 // Table tests of the churn model (churn.go): each expectation worked out
 // by hand from Kafka's rules and the strategies' documented layouts.
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/assigntest"
+	"github.com/assigncalc/assigncalc/churn"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -18,16 +20,16 @@ func churnMember(id string, topics ...string) assign.Member {
 	return assign.Member{ID: id, Topics: topics, Generation: -1}
 }
 
-func newChurnT(t *testing.T, s assign.Strategy, g assign.Group) (*assign.Churn, assign.Step) {
+func newChurnT(t *testing.T, s assign.Strategy, g assign.Group) (*churn.Churn, churn.Step) {
 	t.Helper()
-	c, step, err := assign.NewChurn(s, g)
+	c, step, err := churn.NewChurn(s, g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c, step
 }
 
-func churnApply(t *testing.T, c *assign.Churn, ch assign.Change) assign.Step {
+func churnApply(t *testing.T, c *churn.Churn, ch churn.Change) churn.Step {
 	t.Helper()
 	step, err := c.Apply(ch)
 	if err != nil {
@@ -46,7 +48,7 @@ func TestChurnRangeLeave(t *testing.T) {
 	if start.Rounds != 1 || start.Rebalances != 1 || len(start.Moves) != 0 {
 		t.Errorf("first step: %d rounds, %d rebalances, moves %v; want 1, 1, none", start.Rounds, start.Rebalances, start.Moves)
 	}
-	step := churnApply(t, c, assign.Change{Kind: assign.ChangeLeave, Member: "c0"})
+	step := churnApply(t, c, churn.Change{Kind: churn.ChangeLeave, Member: "c0"})
 	want := []assign.Move{
 		{Partition: assign.TopicPartition{Topic: "t", Partition: 0}, From: "c0", To: "c1", Reason: assign.ReasonOwnerLeft},
 		{Partition: assign.TopicPartition{Topic: "t", Partition: 1}, From: "c0", To: "c1", Reason: assign.ReasonOwnerLeft},
@@ -64,7 +66,7 @@ func TestChurnRangeLeave(t *testing.T) {
 	if got := assign.Moved(step.Before, step.After); got != len(step.Moves) {
 		t.Errorf("Moved = %d, but %d moves listed", got, len(step.Moves))
 	}
-	wantAfter := assign.Assignment{"c1": tps("t", 0, 1, 2, 3, 4, 5), "c2": tps("t", 6, 7, 8, 9, 10, 11)}
+	wantAfter := assign.Assignment{"c1": assigntest.TPs("t", 0, 1, 2, 3, 4, 5), "c2": assigntest.TPs("t", 6, 7, 8, 9, 10, 11)}
 	if diff := cmp.Diff(wantAfter, step.After); diff != "" {
 		t.Errorf("after mismatch (-want +got):\n%s", diff)
 	}
@@ -84,11 +86,11 @@ func TestChurnFaithfulRejoin(t *testing.T) {
 	s1 := assign.Member{ID: "s1", InstanceID: "i1", Rack: "a", Topics: []string{"t1"}, Generation: -1}
 	g := assign.Group{Topics: map[string]int32{"t1": 2, "t2": 2}, Members: []assign.Member{churnMember("c0", "t1", "t2"), s1}}
 	c, _ := newChurnT(t, assign.Range{}, g)
-	leave := churnApply(t, c, assign.Change{Kind: assign.ChangeLeave, Member: "s1"})
+	leave := churnApply(t, c, churn.Change{Kind: churn.ChangeLeave, Member: "s1"})
 	if len(leave.Notes) != 1 || !strings.Contains(leave.Notes[0], "session.timeout.ms") {
 		t.Errorf("leave notes %q: want one about the session timeout", leave.Notes)
 	}
-	join := churnApply(t, c, assign.Change{Kind: assign.ChangeJoin, Member: "s1"})
+	join := churnApply(t, c, churn.Change{Kind: churn.ChangeJoin, Member: "s1"})
 	got := c.Group().Members[1]
 	got.Owned, got.Generation = nil, -1
 	if diff := cmp.Diff(s1, got); diff != "" {
@@ -103,8 +105,8 @@ func TestChurnFaithfulRejoin(t *testing.T) {
 		t.Errorf("moves mismatch (-want +got):\n%s", diff)
 	}
 
-	churnApply(t, c, assign.Change{Kind: assign.ChangeLeave, Member: "i1"}) // by instance id
-	churnApply(t, c, assign.Change{Kind: assign.ChangeJoin, Member: "s9", InstanceID: "i1", Given: assign.GivenInstance | assign.GivenTopics, Topics: []string{"t2"}})
+	churnApply(t, c, churn.Change{Kind: churn.ChangeLeave, Member: "i1"}) // by instance id
+	churnApply(t, c, churn.Change{Kind: churn.ChangeJoin, Member: "s9", InstanceID: "i1", Given: churn.GivenInstance | churn.GivenTopics, Topics: []string{"t2"}})
 	got = c.Group().Members[1]
 	if got.ID != "s9" || got.InstanceID != "i1" || got.Rack != "a" || !cmp.Equal(got.Topics, []string{"t2"}) {
 		t.Errorf("member rejoining by instance id = %+v; want s9, i1, rack a, topics [t2]", got)
@@ -116,7 +118,7 @@ func TestChurnFaithfulRejoin(t *testing.T) {
 func TestChurnNewMemberDefaults(t *testing.T) {
 	g := assign.Group{Topics: map[string]int32{"b": 1, "a": 1}, Members: []assign.Member{churnMember("c0", "a")}}
 	c, _ := newChurnT(t, assign.RoundRobin{}, g)
-	step := churnApply(t, c, assign.Change{Kind: assign.ChangeJoin, Member: "c1"})
+	step := churnApply(t, c, churn.Change{Kind: churn.ChangeJoin, Member: "c1"})
 	if m := c.Group().Members[1]; !cmp.Equal(m.Topics, []string{"a", "b"}) || m.InstanceID != "" || m.Rack != "" {
 		t.Errorf("new member %+v: want dynamic, no rack, topics [a b]", m)
 	}
@@ -135,11 +137,11 @@ func TestChurnNotesCountLongSubscriptions(t *testing.T) {
 	}
 	g := assign.Group{Topics: topics, Members: []assign.Member{churnMember("c0", "t0", "t1", "t2", "t3", "t4", "t5")}}
 	c, _ := newChurnT(t, assign.Range{}, g)
-	join := churnApply(t, c, assign.Change{Kind: assign.ChangeJoin, Member: "c1"})
-	churnApply(t, c, assign.Change{Kind: assign.ChangeLeave, Member: "c0"})
-	rejoin := churnApply(t, c, assign.Change{Kind: assign.ChangeJoin, Member: "c0"})
+	join := churnApply(t, c, churn.Change{Kind: churn.ChangeJoin, Member: "c1"})
+	churnApply(t, c, churn.Change{Kind: churn.ChangeLeave, Member: "c0"})
+	rejoin := churnApply(t, c, churn.Change{Kind: churn.ChangeJoin, Member: "c0"})
 	for _, tt := range []struct {
-		step assign.Step
+		step churn.Step
 		want string
 	}{
 		{join, "c1 is new and subscribes to every topic (t0, t1, t2, … (6 topics))"},
@@ -160,7 +162,7 @@ func TestChurnNotesCountLongSubscriptions(t *testing.T) {
 func TestChurnRestart(t *testing.T) {
 	g := assign.Group{Topics: map[string]int32{"t": 4}, Members: []assign.Member{churnMember("c0", "t"), churnMember("c1", "t")}}
 	c, _ := newChurnT(t, assign.Range{}, g)
-	step := churnApply(t, c, assign.Change{Kind: assign.ChangeRestart, Member: "c1", NewID: "c1-r1"})
+	step := churnApply(t, c, churn.Change{Kind: churn.ChangeRestart, Member: "c1", NewID: "c1-r1"})
 	want := []assign.Move{
 		{Partition: assign.TopicPartition{Topic: "t", Partition: 2}, From: "c1", To: "c1-r1", Reason: assign.ReasonOwnerRestarted},
 		{Partition: assign.TopicPartition{Topic: "t", Partition: 3}, From: "c1", To: "c1-r1", Reason: assign.ReasonOwnerRestarted},
@@ -175,7 +177,7 @@ func TestChurnRestart(t *testing.T) {
 	static := assign.Group{Topics: map[string]int32{"t": 4}, Members: []assign.Member{churnMember("c0", "t"), {ID: "s1", InstanceID: "i1", Topics: []string{"t"}, Generation: -1}}}
 	c, _ = newChurnT(t, assign.Range{}, static)
 	before := c.Assignment()
-	step = churnApply(t, c, assign.Change{Kind: assign.ChangeRestart, Member: "i1"})
+	step = churnApply(t, c, churn.Change{Kind: churn.ChangeRestart, Member: "i1"})
 	if step.Rebalances != 0 || step.Rounds != 0 || step.Revoked != 0 || len(step.Moves) != 0 {
 		t.Errorf("static restart: rebalances %d, rounds %d, revoked %d, moves %v; want nothing", step.Rebalances, step.Rounds, step.Revoked, step.Moves)
 	}
@@ -189,11 +191,11 @@ func TestChurnRestart(t *testing.T) {
 // even eager strategies revoke nothing.
 func TestChurnNoRebalance(t *testing.T) {
 	g := assign.Group{Topics: map[string]int32{"t": 4, "u": 2}, Members: []assign.Member{churnMember("c0", "t"), churnMember("c1", "t")}}
-	for _, ch := range []assign.Change{
-		{Kind: assign.ChangeGrow, Topic: "u", Partitions: 5},
-		{Kind: assign.ChangeGrow, Topic: "t", Partitions: 4},
-		{Kind: assign.ChangeGrow, Topic: "new", Partitions: 3},
-		{Kind: assign.ChangeSubscribe, Member: "c0", Topics: []string{"t", "t"}},
+	for _, ch := range []churn.Change{
+		{Kind: churn.ChangeGrow, Topic: "u", Partitions: 5},
+		{Kind: churn.ChangeGrow, Topic: "t", Partitions: 4},
+		{Kind: churn.ChangeGrow, Topic: "new", Partitions: 3},
+		{Kind: churn.ChangeSubscribe, Member: "c0", Topics: []string{"t", "t"}},
 	} {
 		c, _ := newChurnT(t, assign.Range{}, g)
 		step := churnApply(t, c, ch)
@@ -204,7 +206,7 @@ func TestChurnNoRebalance(t *testing.T) {
 	// Growing t does rebalance: Range over 6 gives 0-2 and 3-5, so t-2
 	// moves from c1 to c0; eager revokes all 4.
 	c, _ := newChurnT(t, assign.Range{}, g)
-	step := churnApply(t, c, assign.Change{Kind: assign.ChangeGrow, Topic: "t", Partitions: 6})
+	step := churnApply(t, c, churn.Change{Kind: churn.ChangeGrow, Topic: "t", Partitions: 6})
 	if diff := cmp.Diff([]assign.Move{{Partition: assign.TopicPartition{Topic: "t", Partition: 2}, From: "c1", To: "c0", Reason: assign.ReasonLayout}}, step.Moves); diff != "" {
 		t.Errorf("moves mismatch (-want +got):\n%s", diff)
 	}
@@ -217,7 +219,7 @@ func TestChurnNoRebalance(t *testing.T) {
 func TestChurnUnsubscribed(t *testing.T) {
 	g := assign.Group{Topics: map[string]int32{"t": 2, "u": 2}, Members: []assign.Member{churnMember("c0", "t", "u"), churnMember("c1", "t", "u")}}
 	c, _ := newChurnT(t, assign.Range{}, g)
-	step := churnApply(t, c, assign.Change{Kind: assign.ChangeSubscribe, Member: "c0", Topics: []string{"u"}})
+	step := churnApply(t, c, churn.Change{Kind: churn.ChangeSubscribe, Member: "c0", Topics: []string{"u"}})
 	// Range: c0 had t-0 and u-0, c1 t-1 and u-1; now c1 alone takes t.
 	if diff := cmp.Diff([]assign.Move{{Partition: assign.TopicPartition{Topic: "t", Partition: 0}, From: "c0", To: "c1", Reason: assign.ReasonUnsubscribed}}, step.Moves); diff != "" {
 		t.Errorf("moves mismatch (-want +got):\n%s", diff)
@@ -231,7 +233,7 @@ func TestChurnUnsubscribed(t *testing.T) {
 func TestChurnCooperativeJoin(t *testing.T) {
 	g := assign.Group{Topics: map[string]int32{"t": 6}, Members: []assign.Member{churnMember("c0", "t")}}
 	c, _ := newChurnT(t, assign.CooperativeSticky{}, g)
-	step := churnApply(t, c, assign.Change{Kind: assign.ChangeJoin, Member: "c1"})
+	step := churnApply(t, c, churn.Change{Kind: churn.ChangeJoin, Member: "c1"})
 	if len(step.Moves) != 3 || step.Rounds != 2 || step.Revoked != 3 {
 		t.Fatalf("moves %v, rounds %d, revoked %d; want 3 moves, 2 rounds, 3 revoked", step.Moves, step.Rounds, step.Revoked)
 	}
@@ -252,16 +254,16 @@ func TestChurnRefused(t *testing.T) {
 	c, _ := newChurnT(t, assign.Sticky{}, g)
 	before := c.Group()
 	for _, tt := range []struct {
-		ch   assign.Change
+		ch   churn.Change
 		want error
 	}{
-		{assign.Change{Kind: assign.ChangeLeave, Member: "c7"}, assign.ErrUnknownMember},
-		{assign.Change{Kind: assign.ChangeRestart, Member: "c7"}, assign.ErrUnknownMember},
-		{assign.Change{Kind: assign.ChangeSubscribe, Member: "c7"}, assign.ErrUnknownMember},
-		{assign.Change{Kind: assign.ChangeJoin, Member: "c1"}, assign.ErrDuplicateMemberID},
-		{assign.Change{Kind: assign.ChangeRestart, Member: "c0", NewID: "c1"}, assign.ErrDuplicateMemberID},
-		{assign.Change{Kind: assign.ChangeGrow, Topic: "t", Partitions: 2}, assign.ErrPartitionsDecrease},
-		{assign.Change{Kind: assign.ChangeGrow, Topic: "t", Partitions: -1}, assign.ErrPartitionsDecrease},
+		{churn.Change{Kind: churn.ChangeLeave, Member: "c7"}, assign.ErrUnknownMember},
+		{churn.Change{Kind: churn.ChangeRestart, Member: "c7"}, assign.ErrUnknownMember},
+		{churn.Change{Kind: churn.ChangeSubscribe, Member: "c7"}, assign.ErrUnknownMember},
+		{churn.Change{Kind: churn.ChangeJoin, Member: "c1"}, assign.ErrDuplicateMemberID},
+		{churn.Change{Kind: churn.ChangeRestart, Member: "c0", NewID: "c1"}, assign.ErrDuplicateMemberID},
+		{churn.Change{Kind: churn.ChangeGrow, Topic: "t", Partitions: 2}, churn.ErrPartitionsDecrease},
+		{churn.Change{Kind: churn.ChangeGrow, Topic: "t", Partitions: -1}, churn.ErrPartitionsDecrease},
 	} {
 		_, err := c.Apply(tt.ch)
 		var ie *assign.InputError

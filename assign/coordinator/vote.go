@@ -1,4 +1,4 @@
-package assign
+package coordinator
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/internal/jvm"
 )
 
@@ -289,13 +290,13 @@ func Vote(members []VoteMember, c Coordinator, kind GroupKind) (VoteResult, erro
 		return VoteResult{}, err
 	}
 	if c != JavaCoordinator && c != ScalaCoordinator {
-		return VoteResult{}, &InputError{Index: -1, Partition: -1, Err: ErrUnknownCoordinator}
+		return VoteResult{}, &assign.InputError{Index: -1, Partition: -1, Err: ErrUnknownCoordinator}
 	}
 	switch {
 	case kind != ClassicGroup && kind != ConsumerGroup:
-		return VoteResult{}, &InputError{Index: -1, Partition: -1, Err: fmt.Errorf("unknown group kind %d", kind)}
+		return VoteResult{}, &assign.InputError{Index: -1, Partition: -1, Err: fmt.Errorf("unknown group kind %d", kind)}
 	case kind == ConsumerGroup && c == ScalaCoordinator:
-		return VoteResult{}, &InputError{Index: -1, Partition: -1, Err: ErrScalaConsumerGroup}
+		return VoteResult{}, &assign.InputError{Index: -1, Partition: -1, Err: ErrScalaConsumerGroup}
 	}
 
 	res := VoteResult{Coordinator: c, Kind: kind}
@@ -317,7 +318,7 @@ func Vote(members []VoteMember, c Coordinator, kind GroupKind) (VoteResult, erro
 			res.Candidates = append(res.Candidates, p)
 		}
 	}
-	slices.SortFunc(res.Candidates, javaCompare)
+	slices.SortFunc(res.Candidates, jvm.CompareStrings)
 
 	for _, i := range accepted {
 		m := members[i]
@@ -434,16 +435,16 @@ func (r *VoteResult) join(members []VoteMember) []int {
 
 func validateVoteMembers(members []VoteMember) error {
 	if len(members) == 0 {
-		return &InputError{Index: -1, Partition: -1, Err: ErrNoMembers}
+		return &assign.InputError{Index: -1, Partition: -1, Err: ErrNoMembers}
 	}
 	ids := make(map[string]bool, len(members))
 	for i, m := range members {
-		fail := func(err error) error { return &InputError{Member: m.ID, Index: i, Partition: -1, Err: err} }
+		fail := func(err error) error { return &assign.InputError{Member: m.ID, Index: i, Partition: -1, Err: err} }
 		if m.ID == "" {
-			return fail(ErrEmptyMemberID)
+			return fail(assign.ErrEmptyMemberID)
 		}
 		if ids[m.ID] {
-			return fail(ErrDuplicateMemberID)
+			return fail(assign.ErrDuplicateMemberID)
 		}
 		ids[m.ID] = true
 		for j, p := range m.Protocols {
@@ -478,11 +479,11 @@ func validateVoteMembers(members []VoteMember) error {
 // every partition at each rebalance while members on [Cooperative] revoke
 // only what moves. The group is fully cooperative only once every member
 // is.
-func ClientProtocol(strategies []string) (RebalanceProtocol, error) {
+func ClientProtocol(strategies []string) (assign.RebalanceProtocol, error) {
 	if len(strategies) == 0 {
-		return Eager, errors.New("assign: no strategy configured: the consumer needs at least one")
+		return assign.Eager, errors.New("assign: no strategy configured: the consumer needs at least one")
 	}
-	best := Cooperative
+	best := assign.Cooperative
 	for _, name := range strategies {
 		if p := strategyProtocol(name); p < best {
 			best = p
@@ -497,9 +498,9 @@ func ClientProtocol(strategies []string) (RebalanceProtocol, error) {
 // ([Lookup]); Eager for the others, for custom assignors, and for the
 // names of server-side assignors, which are no client strategy. Every
 // strategy that supports Cooperative also supports Eager.
-func strategyProtocol(name string) RebalanceProtocol {
-	if s, err := Lookup(name); err == nil && s.Protocol() == Cooperative {
-		return Cooperative
+func strategyProtocol(name string) assign.RebalanceProtocol {
+	if s, err := assign.Lookup(name); err == nil && s.Protocol() == assign.Cooperative {
+		return assign.Cooperative
 	}
-	return Eager
+	return assign.Eager
 }

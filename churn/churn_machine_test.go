@@ -1,4 +1,4 @@
-package assign_test
+package churn_test
 
 // The state machine of the churn model: assign.Churn driven by random
 // changes, checked after every step against the machine's own model of
@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/churn"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
@@ -29,10 +30,10 @@ type modelMember struct {
 	Topics             []string
 }
 
-// churnMachine follows one assign.Churn and its model.
+// churnMachine follows one churn.Churn and its model.
 type churnMachine struct {
 	s     assign.Strategy
-	churn *assign.Churn
+	churn *churn.Churn
 	last  assign.Assignment // the stable assignment after the last step
 
 	topics   map[string]int32
@@ -61,15 +62,15 @@ func newChurnMachine(t *rapid.T, s assign.Strategy) *churnMachine {
 		c.members = append(c.members, m)
 		g.Members = append(g.Members, assign.Member{ID: m.ID, InstanceID: m.Instance, Rack: m.Rack, Topics: slices.Clone(m.Topics), Generation: -1})
 	}
-	churn, step, err := assign.NewChurn(s, g)
+	ch, step, err := churn.NewChurn(s, g)
 	if err != nil {
 		t.Fatalf("NewChurn: %v", err)
 	}
-	c.churn = churn
+	c.churn = ch
 	if step.Rebalances != 1 || len(step.Moves) != 0 {
 		t.Fatalf("first step: %d rebalances, %d moves; want 1 and none (nobody owned anything)", step.Rebalances, len(step.Moves))
 	}
-	c.check(t, step, assign.Change{}, 1)
+	c.check(t, step, churn.Change{}, 1)
 	return c
 }
 
@@ -106,7 +107,7 @@ func ref(t *rapid.T, m modelMember) string {
 
 // apply applies ch, which the model expects to start want rebalances
 // (-1: to be refused, leaving everything as it was), and checks the step.
-func (c *churnMachine) apply(t *rapid.T, ch assign.Change, want int) {
+func (c *churnMachine) apply(t *rapid.T, ch churn.Change, want int) {
 	before := c.churn.Group()
 	step, err := c.churn.Apply(ch)
 	if want < 0 {
@@ -126,7 +127,7 @@ func (c *churnMachine) apply(t *rapid.T, ch assign.Change, want int) {
 }
 
 // check judges a step against the model (already updated for it).
-func (c *churnMachine) check(t *rapid.T, step assign.Step, ch assign.Change, rebalances int) {
+func (c *churnMachine) check(t *rapid.T, step churn.Step, ch churn.Change, rebalances int) {
 	g := step.Group
 	// The group is the model's.
 	var got []modelMember
@@ -218,8 +219,8 @@ func (c *churnMachine) check(t *rapid.T, step assign.Step, ch assign.Change, reb
 		have = append(have, move{mv.Partition, mv.From, mv.To})
 		from, stayed := present[mv.From]
 		switch {
-		case !stayed && ch.Kind == assign.ChangeRestart && mv.Reason != assign.ReasonOwnerRestarted && mv.Reason != assign.ReasonOwnerLeft,
-			!stayed && ch.Kind != assign.ChangeRestart && mv.Reason != assign.ReasonOwnerLeft:
+		case !stayed && ch.Kind == churn.ChangeRestart && mv.Reason != assign.ReasonOwnerRestarted && mv.Reason != assign.ReasonOwnerLeft,
+			!stayed && ch.Kind != churn.ChangeRestart && mv.Reason != assign.ReasonOwnerLeft:
 			t.Fatalf("%v: %v moved from %s, gone, because %q", ch, mv.Partition, mv.From, mv.Reason)
 		case stayed && !slices.Contains(from.Topics, mv.Partition.Topic) && mv.Reason != assign.ReasonUnsubscribed:
 			t.Fatalf("%v: %v moved from %s, no longer subscribed, because %q", ch, mv.Partition, mv.From, mv.Reason)
@@ -248,9 +249,9 @@ func (c *churnMachine) actions() map[string]func(*rapid.T) {
 				t.Skip("group full")
 			}
 			m := c.drawNew(t)
-			ch := assign.Change{Kind: assign.ChangeJoin, Member: m.ID, InstanceID: m.Instance, Rack: m.Rack, Given: assign.GivenInstance | assign.GivenRack}
+			ch := churn.Change{Kind: churn.ChangeJoin, Member: m.ID, InstanceID: m.Instance, Rack: m.Rack, Given: churn.GivenInstance | churn.GivenRack}
 			if rapid.Bool().Draw(t, "given topics") {
-				ch.Topics, ch.Given = slices.Clone(m.Topics), ch.Given|assign.GivenTopics
+				ch.Topics, ch.Given = slices.Clone(m.Topics), ch.Given|churn.GivenTopics
 			} else {
 				m.Topics = slices.Sorted(maps.Keys(c.topics)) // rule 2: every topic of the metadata
 			}
@@ -268,10 +269,10 @@ func (c *churnMachine) actions() map[string]func(*rapid.T) {
 			if slices.ContainsFunc(c.members, func(m modelMember) bool { return m.ID == d.ID || (d.Instance != "" && m.Instance == d.Instance) }) {
 				t.Skip("its ID or instance is back already")
 			}
-			ch := assign.Change{Kind: assign.ChangeJoin, Member: d.ID}
+			ch := churn.Change{Kind: churn.ChangeJoin, Member: d.ID}
 			if d.Instance != "" && rapid.Bool().Draw(t, "new member.id") {
 				d.ID = c.freshID()
-				ch = assign.Change{Kind: assign.ChangeJoin, Member: d.ID, InstanceID: d.Instance, Given: assign.GivenInstance}
+				ch = churn.Change{Kind: churn.ChangeJoin, Member: d.ID, InstanceID: d.Instance, Given: churn.GivenInstance}
 				if slices.ContainsFunc(c.departed, func(o modelMember) bool { return o.ID == d.ID }) {
 					t.Skip("fresh ID departed before")
 				}
@@ -285,7 +286,7 @@ func (c *churnMachine) actions() map[string]func(*rapid.T) {
 			m := c.members[i]
 			c.members = slices.Delete(c.members, i, i+1)
 			c.depart(m)
-			c.apply(t, assign.Change{Kind: assign.ChangeLeave, Member: ref(t, m)}, 1)
+			c.apply(t, churn.Change{Kind: churn.ChangeLeave, Member: ref(t, m)}, 1)
 		},
 		"subscribe": func(t *rapid.T) {
 			i := c.pick(t)
@@ -294,7 +295,7 @@ func (c *churnMachine) actions() map[string]func(*rapid.T) {
 			if slices.Equal(slices.Sorted(slices.Values(topics)), slices.Sorted(slices.Values(c.members[i].Topics))) {
 				want = 0 // rule 6
 			}
-			ch := assign.Change{Kind: assign.ChangeSubscribe, Member: ref(t, c.members[i]), Topics: topics}
+			ch := churn.Change{Kind: churn.ChangeSubscribe, Member: ref(t, c.members[i]), Topics: topics}
 			c.members[i].Topics = slices.Clone(topics)
 			c.apply(t, ch, want)
 		},
@@ -310,23 +311,23 @@ func (c *churnMachine) actions() map[string]func(*rapid.T) {
 				want = 0 // rule 5
 			}
 			c.topics[topic] = to
-			c.apply(t, assign.Change{Kind: assign.ChangeGrow, Topic: topic, Partitions: to}, want)
+			c.apply(t, churn.Change{Kind: churn.ChangeGrow, Topic: topic, Partitions: to}, want)
 		},
 		"shrink": func(t *rapid.T) {
 			topic := rapid.SampledFrom(universe).Draw(t, "topic")
 			if c.topics[topic] == 0 {
 				t.Skip("nothing to remove")
 			}
-			c.apply(t, assign.Change{Kind: assign.ChangeGrow, Topic: topic, Partitions: c.topics[topic] - 1}, -1)
+			c.apply(t, churn.Change{Kind: churn.ChangeGrow, Topic: topic, Partitions: c.topics[topic] - 1}, -1)
 		},
 		"restart": func(t *rapid.T) {
 			i := c.pick(t)
 			m := c.members[i]
 			if m.Instance != "" {
-				c.apply(t, assign.Change{Kind: assign.ChangeRestart, Member: ref(t, m)}, 0) // rule 3
+				c.apply(t, churn.Change{Kind: churn.ChangeRestart, Member: ref(t, m)}, 0) // rule 3
 				return
 			}
-			ch := assign.Change{Kind: assign.ChangeRestart, Member: m.ID} // rule 4
+			ch := churn.Change{Kind: churn.ChangeRestart, Member: m.ID} // rule 4
 			if rapid.Bool().Draw(t, "new member.id") {
 				ch.NewID = c.freshID()
 				c.members[i].ID = ch.NewID
@@ -334,12 +335,12 @@ func (c *churnMachine) actions() map[string]func(*rapid.T) {
 			c.apply(t, ch, 2)
 		},
 		"unknown member": func(t *rapid.T) {
-			kind := rapid.SampledFrom([]assign.ChangeKind{assign.ChangeLeave, assign.ChangeRestart, assign.ChangeSubscribe}).Draw(t, "kind")
-			c.apply(t, assign.Change{Kind: kind, Member: "nobody"}, -1)
+			kind := rapid.SampledFrom([]churn.ChangeKind{churn.ChangeLeave, churn.ChangeRestart, churn.ChangeSubscribe}).Draw(t, "kind")
+			c.apply(t, churn.Change{Kind: kind, Member: "nobody"}, -1)
 		},
 		"join twice": func(t *rapid.T) {
 			i := c.pick(t)
-			c.apply(t, assign.Change{Kind: assign.ChangeJoin, Member: c.members[i].ID}, -1)
+			c.apply(t, churn.Change{Kind: churn.ChangeJoin, Member: c.members[i].ID}, -1)
 		},
 	}
 }
