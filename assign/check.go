@@ -2,6 +2,7 @@ package assign
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 )
 
@@ -69,6 +70,42 @@ func Check(s Strategy, g Group, round, target Assignment) error {
 		errs = append(errs, faults...)
 	}
 	return errors.Join(errs...)
+}
+
+// Planner is a strategy that can show a rebalance whole: this round, the
+// target, and what moves in between ([CooperativeSticky]).
+type Planner interface {
+	Strategy
+	Plan(g Group) (*CooperativePlan, error)
+}
+
+// AssignChecked runs s on g, through [Planner.Plan] where s shows its
+// plan, and judges the answer with [Check], so that a strategy's bug
+// shows as an error rather than as a wrong answer. It returns this
+// round's assignment, with an entry for every member of g, and the plan
+// where s is a Planner (nil otherwise; for an eager or server-assigned
+// strategy the round is the target). Its errors are s's own, unwrapped
+// (an [*InputError] for an invalid g), or those of Check, which wrap
+// [ErrInvalidAssignment] and name s.
+func AssignChecked(s Strategy, g Group) (Assignment, *CooperativePlan, error) {
+	var round, target Assignment
+	var plan *CooperativePlan
+	if p, ok := s.(Planner); ok {
+		var err error
+		if plan, err = p.Plan(g); err != nil {
+			return nil, nil, err
+		}
+		round, target = plan.Assignment, plan.Target
+	} else {
+		var err error
+		if round, err = s.Assign(g); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := Check(s, g, round, target); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", s.Name(), err)
+	}
+	return g.WithEveryMember(round), plan, nil
 }
 
 // MaxFaults is how many faults of validity [Check] lists before it

@@ -218,12 +218,6 @@ type Churn struct {
 	departed   []assign.Member   // members that left, without their claims, newest last
 }
 
-// planner is a cooperative strategy that shows a round whole
-// ([CooperativeSticky.Plan]).
-type planner interface {
-	Plan(g assign.Group) (*assign.CooperativePlan, error)
-}
-
 // NewChurn validates g and rebalances it with s from the members' own
 // claims (Owned at Generation), returning the churn and that first step.
 // Its errors are an [*InputError] for an invalid g, the strategy's own
@@ -320,33 +314,23 @@ func (c *Churn) rebalance(g assign.Group, step *Step, deferred map[assign.TopicP
 		}
 	}
 	for range MaxChurnRounds {
-		var round, target assign.Assignment
+		round, plan, err := assign.AssignChecked(s, g)
+		if err != nil {
+			return nil, err
+		}
 		whole := true
-		if p, ok := s.(planner); ok && s.Protocol() == assign.Cooperative {
-			plan, err := p.Plan(g)
-			if err != nil {
-				return nil, err
-			}
-			round, target = plan.Assignment, plan.Target
+		switch {
+		case plan != nil:
 			for _, ps := range plan.Pending {
 				for _, tp := range ps {
 					deferred[tp] = true
 					whole = false
 				}
 			}
-		} else {
-			var err error
-			if round, err = s.Assign(g); err != nil {
-				return nil, err
-			}
-			if s.Protocol() == assign.Cooperative {
-				// Without a plan, a round that is not a whole assignment
-				// withholds something.
-				whole = assign.Verify(g, g.WithEveryMember(round)) == nil
-			}
-		}
-		if err := assign.Check(s, g, round, target); err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Name(), err)
+		case s.Protocol() == assign.Cooperative:
+			// Without a plan, a round that is not a whole assignment
+			// withholds something.
+			whole = assign.Verify(g, round) == nil
 		}
 		if s.Protocol() == assign.Cooperative {
 			for _, m := range g.Members {
@@ -360,7 +344,7 @@ func (c *Churn) rebalance(g assign.Group, step *Step, deferred map[assign.TopicP
 		step.Rounds++
 		c.generation++
 		if whole {
-			return g.WithEveryMember(round), nil
+			return round, nil
 		}
 		g = assign.Carry(g, round, c.generation)
 	}

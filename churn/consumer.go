@@ -18,14 +18,10 @@ import (
 // step), and marks the stopped partitions in deferred.
 func (c *Churn) reconcileRebalance(g assign.Group, step *Step, deferred map[assign.TopicPartition]bool) (assign.Assignment, error) {
 	s := c.strategy
-	target, err := s.Assign(g)
+	target, _, err := assign.AssignChecked(s, g)
 	if err != nil {
 		return nil, err
 	}
-	if err := assign.Check(s, g, target, nil); err != nil {
-		return nil, fmt.Errorf("%s: %w", s.Name(), err)
-	}
-	target = g.WithEveryMember(target)
 	current := make(assign.Assignment, len(g.Members))
 	order := make([]string, len(g.Members))
 	for i, m := range g.Members {

@@ -50,12 +50,6 @@ type internalError struct{ err error }
 func (e *internalError) Error() string { return "internal error: " + e.err.Error() }
 func (e *internalError) Unwrap() error { return e.err }
 
-// planner is a cooperative strategy that can show a rebalance whole: this
-// round, the target, and what moves in between ([assign.CooperativeSticky]).
-type planner interface {
-	Plan(g assign.Group) (*assign.CooperativePlan, error)
-}
-
 // outcome is what a strategy gives a group.
 type outcome struct {
 	strategy assign.Strategy
@@ -88,27 +82,12 @@ func assignChecked(s assign.Strategy, g assign.Group) (o outcome, err error) {
 		}
 	}()
 	o.strategy = s
-	if p, ok := s.(planner); ok {
-		o.plan, err = p.Plan(g)
-		if err == nil {
-			o.assignment = o.plan.Assignment
-		}
-	} else {
-		o.assignment, err = s.Assign(g)
-	}
-	if err != nil {
+	if o.assignment, o.plan, err = assign.AssignChecked(s, g); err != nil {
 		var ie *assign.InputError
 		if errors.As(err, &ie) {
 			return outcome{}, err
 		}
 		return outcome{}, &internalError{err}
-	}
-	var target assign.Assignment
-	if o.plan != nil {
-		target = o.plan.Target
-	}
-	if err := assign.Check(s, g, o.assignment, target); err != nil {
-		return outcome{}, &internalError{fmt.Errorf("%s: %w", s.Name(), err)}
 	}
 	return o, nil
 }
