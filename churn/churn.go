@@ -21,10 +21,11 @@ const (
 	ChangeGrow                            // a topic gets a new partition count
 	ChangeSubscribe                       // a member changes its subscription
 	ChangeRestart                         // a member restarts
+	ChangeStrategy                        // the group switches strategies
 )
 
-// String returns the kind's name: "leave", "join", "grow", "subscribe" or
-// "restart".
+// String returns the kind's name: "leave", "join", "grow", "subscribe",
+// "restart" or "strategy".
 func (k ChangeKind) String() string {
 	switch k {
 	case ChangeLeave:
@@ -37,6 +38,8 @@ func (k ChangeKind) String() string {
 		return "subscribe"
 	case ChangeRestart:
 		return "restart"
+	case ChangeStrategy:
+		return "strategy"
 	}
 	return fmt.Sprintf("ChangeKind(%d)", int8(k))
 }
@@ -85,6 +88,10 @@ type Change struct {
 	// comes back with; "" keeps its ID (which a real consumer does not
 	// do: it gets a new one from the coordinator).
 	NewID string
+
+	// Strategy is, for a strategy switch, the strategy the group
+	// switches to.
+	Strategy assign.Strategy
 }
 
 // String describes c in a few words, such as "leave c1" or "grow t1 to 8".
@@ -94,6 +101,11 @@ func (c Change) String() string {
 		return fmt.Sprintf("grow %s to %d", c.Topic, c.Partitions)
 	case ChangeSubscribe:
 		return fmt.Sprintf("subscribe %s to %s", c.Member, strings.Join(c.Topics, ","))
+	case ChangeStrategy:
+		if c.Strategy == nil {
+			return "switch to no strategy"
+		}
+		return "switch to " + c.Strategy.Name()
 	}
 	return c.Kind.String() + " " + c.Member
 }
@@ -210,6 +222,11 @@ const MaxChurnRounds = 5
 //     previous owner has released it.
 //  8. Every round is checked with [Check]; a strategy that breaks an
 //     invariant is an error.
+//  9. A strategy switch (the coordinator's vote picked another strategy,
+//     as in a rolling upgrade: see [Rollout]) is one rebalance of the
+//     same members under the new strategy, from what they own; the
+//     partitions it moves between members that stay move for
+//     [assign.ReasonStrategy].
 type Churn struct {
 	strategy   assign.Strategy
 	group      assign.Group      // members own current at generation
@@ -258,10 +275,10 @@ func (c *Churn) Assignment() assign.Assignment { return c.current }
 // twice, a partition count that decreases) or that leaves an invalid
 // group is an [*InputError], and leaves the churn as it was.
 func (c *Churn) Apply(ch Change) (step Step, err error) {
-	generation, departed := c.generation, slices.Clone(c.departed)
+	generation, departed, strategy := c.generation, slices.Clone(c.departed), c.strategy
 	defer func() {
 		if err != nil {
-			c.generation, c.departed = generation, departed
+			c.generation, c.departed, c.strategy = generation, departed, strategy
 		}
 	}()
 	next, phases, facts, notes, err := c.change(ch)
@@ -355,6 +372,7 @@ func (c *Churn) rebalance(g assign.Group, step *Step, deferred map[assign.TopicP
 type stepFacts struct {
 	returned  string // ID of a static member that rejoined, or ""
 	restarted string // old ID of a dynamic member that restarted, or ""
+	switched  bool   // the group switched strategies
 }
 
 // find returns the index in c.group of the member whose ID is ref or,
@@ -422,6 +440,13 @@ func (c *Churn) change(ch Change) (next assign.Group, phases [][]assign.Member, 
 
 	case ChangeGrow:
 		return c.grow(ch, next)
+
+	case ChangeStrategy:
+		if ch.Strategy == nil {
+			return next, nil, stepFacts{}, nil, &assign.InputError{Index: -1, Partition: -1, Err: fmt.Errorf("%w: a switch needs a strategy", assign.ErrUnknownStrategy)}
+		}
+		c.strategy = ch.Strategy
+		return next, one(), stepFacts{switched: true}, nil, nil
 
 	case ChangeRestart:
 		m := next.Members[i]
@@ -586,6 +611,8 @@ func moves(s assign.Strategy, g assign.Group, before, after assign.Assignment, d
 			mv.Reason = assign.ReasonUnsubscribed
 		case mv.To == facts.returned:
 			mv.Reason = assign.ReasonStaticReturned
+		case facts.switched:
+			mv.Reason = assign.ReasonStrategy
 		case s.Traits().Sticky:
 			mv.Reason = assign.ReasonBalance
 		default:

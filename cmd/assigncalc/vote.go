@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -299,12 +298,14 @@ func upgrade(e *env, c *cli.Context, coord coordinator.Coordinator, format strin
 	for i := range n {
 		ro.Members = append(ro.Members, coordinator.VoteMember{ID: "c" + strconv.Itoa(i), Protocols: start})
 	}
-	steps, err := coordinator.SimulateRollout(ro)
+	steps, err := churn.Rollout(ro, topics)
 	if err != nil {
-		return err
+		if isInputError(err) {
+			return err
+		}
+		return &internalError{err}
 	}
 	var out []upgradeStep
-	var held assign.Assignment // the assignment of the last winner we know, with --topics
 	unsafe := 0
 	for i, s := range steps {
 		sj := upgradeStep{Step: i, Phase: s.Phase, Restarted: s.Restarted, Winner: s.Vote.Winner, Refused: []string{},
@@ -324,16 +325,9 @@ func upgrade(e *env, c *cli.Context, coord coordinator.Coordinator, format strin
 		if !sj.Safe {
 			unsafe++
 		}
-		if topics != nil {
-			switched := i > 0 && s.Vote.Winner != steps[i-1].Vote.Winner
-			moved, a, err := switchMoves(topics, s, held)
-			if err != nil {
-				return err
-			}
-			if switched && a != nil {
-				sj.Moved = &moved
-			}
-			held = a
+		if s.Switched {
+			moved := len(s.Moves)
+			sj.Moved = &moved
 		}
 		out = append(out, sj)
 	}
@@ -450,27 +444,6 @@ func upgradeTopics(specs []string) (map[string]int32, error) {
 		}
 	}
 	return topics, nil
-}
-
-// switchMoves assigns the members the step accepted, each subscribed to
-// every topic and owning what held gives it, with the step's winner (the
-// library's churn model), and returns how many partitions change owner
-// and the new assignment; nil when the winner is not a strategy we know.
-func switchMoves(topics map[string]int32, s coordinator.RolloutStep, held assign.Assignment) (int, assign.Assignment, error) {
-	strategy, err := assign.Lookup(s.Vote.Winner)
-	if err != nil || s.Vote.Winner == "" {
-		return 0, nil, nil
-	}
-	names := slices.Sorted(maps.Keys(topics))
-	g := assign.Group{Topics: topics}
-	for _, b := range s.Vote.Ballots {
-		g.Members = append(g.Members, assign.Member{ID: b.Member, Topics: names})
-	}
-	_, step, err := churn.NewChurn(strategy, assign.Carry(g, held, 1))
-	if err != nil {
-		return 0, nil, strategyError(strategy, err)
-	}
-	return len(step.Moves), step.After, nil
 }
 
 // knownStrategies refuses strategy names this tool does not know, unless
