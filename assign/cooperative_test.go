@@ -302,32 +302,6 @@ func TestCooperativeTargetAsGoodAsSticky(t *testing.T) {
 	})
 }
 
-// TestClaimsResolvedInCompile: when every claimant has one generation,
-// compile settles the claims as it reads them, without listing them per
-// member; the plan must be the one the per-member lists give.
-func TestClaimsResolvedInCompile(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		g := assigntest.GroupOf(assigntest.Small).Draw(t, "group")
-		if rapid.IntRange(0, 3).Draw(t, "mixed") > 0 {
-			gen := rapid.Int32Range(-1, 3).Draw(t, "generation")
-			for i := range g.Members {
-				g.Members[i].Generation = gen
-			}
-		}
-		want, err := assign.PlanFromLists(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := assign.CooperativeSticky{}.Plan(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("plan mismatch (-lists +resolved in compile):\n%s", diff)
-		}
-	})
-}
-
 // checkPlan checks a plan's own invariants: the target is valid and
 // balanced, the round is safe, and round plus pending is the target.
 func checkPlan(t *rapid.T, g assign.Group, plan *assign.CooperativePlan) {
@@ -464,35 +438,4 @@ func TestCooperativeFollowUpLandsOnTarget(t *testing.T) {
 	if diff := cmp.Diff(want.Target, next.Assignment); diff != "" {
 		t.Errorf("follow-up round mismatch (-target +follow-up):\n%s", diff)
 	}
-}
-
-// TestOwnedIsTheNewestClaim: assign.Owned, which the command line's move
-// counts use, names the owners the strategies withhold for, as the test's
-// own newestClaims finds them: each existing partition of a topic someone
-// subscribes to goes to its one newest-generation claimant.
-func TestOwnedIsTheNewestClaim(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		g := assigntest.GroupOf(assigntest.Small).Draw(t, "group")
-		wanted := make(map[string]bool)
-		for _, m := range g.Members {
-			for _, topic := range m.Topics {
-				wanted[topic] = true
-			}
-		}
-		want := make(assign.Assignment, len(g.Members))
-		for _, m := range g.Members {
-			want[m.ID] = nil
-		}
-		for tp, ids := range newestClaims(g) {
-			if n, ok := g.Topics[tp.Topic]; ok && wanted[tp.Topic] && tp.Partition < n && len(ids) == 1 {
-				want[ids[0]] = append(want[ids[0]], tp)
-			}
-		}
-		for id := range want {
-			slices.SortFunc(want[id], assign.TopicPartition.Compare)
-		}
-		if diff := cmp.Diff(want, owned(t, g), cmpEmpty); diff != "" {
-			t.Fatalf("Owned(g) mismatch (-newest claims +Owned):\n%s", diff)
-		}
-	})
 }

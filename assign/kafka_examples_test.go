@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// The groups of testdata/kafka/groups.jsonl were assigned by Apache Kafka's
+// The groups of the repository's testdata/groups.jsonl were assigned by Apache Kafka's
 // Java client; its answers are in kafka-java-range-roundrobin.jsonl, one line
 // per group and strategy. Range and RoundRobin must give the same answers.
 
@@ -93,8 +93,8 @@ func readJSONLines[T any](t *testing.T, path string) []T {
 }
 
 func TestRangeRoundRobinKafkaExamples(t *testing.T) {
-	groups := readJSONLines[exampleGroup](t, "testdata/kafka/groups.jsonl")
-	answers := readJSONLines[exampleAnswer](t, "testdata/kafka/kafka-java-range-roundrobin.jsonl")
+	groups := readJSONLines[exampleGroup](t, "../testdata/groups.jsonl")
+	answers := readJSONLines[exampleAnswer](t, "../testdata/kafka-java-range-roundrobin.jsonl")
 	strategies := []Strategy{Range{}, RoundRobin{}}
 	if len(groups) == 0 || len(answers) != len(strategies)*len(groups) {
 		t.Fatalf("%d groups and %d answers: want %d answers per group", len(groups), len(answers), len(strategies))
