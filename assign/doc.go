@@ -1,6 +1,8 @@
 // Package assign computes Kafka consumer-group partition assignments as pure
 // functions, for Go Kafka clients that lead a consumer group and for tools
-// that preview what a rebalance will do.
+// that preview what a rebalance will do. It answers one round: given a
+// group, what each member is assigned. What uses only that answer lives
+// beside it (see "Beside this package" below).
 //
 // # The model
 //
@@ -52,20 +54,52 @@
 // ([VerifyBalanced]), moves the fewest partitions that balance allows, and
 // is deterministic.
 //
-// # The vote
+// Each strategy says what it promises ([Strategy.Traits]: balanced,
+// sticky, its Java class) and which rebalance protocol it runs
+// ([Strategy.Protocol]); checkers and models read those rather than ask
+// which strategy they hold. [CooperativeSticky.Assign] answers with this
+// round, which withholds the partitions other members must first revoke;
+// its [CooperativeSticky.Plan] ([Planner]) shows the round, the target and
+// what moves in between.
 //
-// [Vote] computes which strategy a group coordinator picks among those the
-// members offer, with the tie-breaks of both coordinators in the field
-// ([JavaCoordinator], [ScalaCoordinator]); [ClientProtocol] gives the
-// rebalance protocol a consumer uses for its configured strategies; and
-// [SimulateRollout] replays a rolling restart from one configuration to another,
-// flagging refused members and falls back to eager rebalancing.
+// # Checking and comparing
 //
-// # Bytes
+// [Verify], [VerifyBalanced] and [VerifyCooperative] state the invariants
+// below; [Check] picks those that apply to a strategy, for an assignment
+// computed elsewhere, and [AssignChecked] runs a strategy and checks its
+// answer. [Summarize], [CrossRack], [UnspreadTopics] and [MoveBound]
+// measure an assignment; [Moves] and [Moved] compare two ([Move] is the one
+// type for a partition that changed hands); [Owned] reads what the members
+// claim, and [Carry] feeds an answer back as the members' claims for the
+// next round.
 //
-// Package [github.com/assigncalc/assigncalc/assign/wire] encodes and
-// decodes the consumer protocol (subscriptions, assignments, sticky user
-// data) and turns a JoinGroup member list into a [Group].
+// # The leader's form
+//
+// [AssignPacked] and [AssignPackedOwned] answer in a packed form
+// ([Packed]), runs of partitions per member, which package wire encodes
+// straight into SyncGroup assignments without building an [Assignment].
+//
+// # Beside this package
+//
+// What needs only this package's exported API lives in packages of its
+// own, as net/http keeps httputil and cookiejar beside it:
+//
+//   - [github.com/assigncalc/assigncalc/assign/wire]: the consumer
+//     protocol's bytes (subscriptions, assignments, sticky user data) and
+//     the leader's whole round, JoinGroup members in, SyncGroup
+//     assignments out.
+//   - [github.com/assigncalc/assigncalc/assign/coordinator]: what the group
+//     coordinator decides besides the assignment: the vote over the
+//     members' strategies, a consumer's rebalance protocol, rolling
+//     upgrades, the coordinator's partition, and the consumer protocol's
+//     reconciliation and migration.
+//   - [github.com/assigncalc/assigncalc/churn]: many rounds: a group
+//     followed through joins, leaves, restarts, growth and strategy
+//     switches.
+//   - [github.com/assigncalc/assigncalc/timeline]: many rounds in time:
+//     heartbeats, polls and timeouts.
+//   - [github.com/assigncalc/assigncalc/assign/assigntest]: generators of
+//     groups for tests.
 //
 // # Invariants
 //

@@ -107,10 +107,10 @@ import (
 // spread each topic over the members: it balances the number of
 // partitions, and keeps whatever a member already holds.
 //
-// The target is where members go, not what they hold at once: [Reconcile]
-// plays the coordinator's reconciliation towards it, and
-// [PreviewMigration] what moving a classic group to the consumer protocol
-// costs.
+// The target is where members go, not what they hold at once: package
+// coordinator's Reconcile plays the coordinator's reconciliation towards
+// it, and its PreviewMigration what moving a classic group to the
+// consumer protocol costs.
 type Uniform struct {
 	// Kafka is the version whose assignor to reproduce; the zero value is
 	// Kafka41.
