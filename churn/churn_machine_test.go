@@ -1,6 +1,6 @@
 package churn_test
 
-// The state machine of the churn model: assign.Churn driven by random
+// The state machine of the churn model: churn.Churn driven by random
 // changes, checked after every step against the machine's own model of
 // what Kafka's rules (churn.go's doc comment) say happens to the group.
 // The model keeps membership, subscriptions, instance ids, racks and
