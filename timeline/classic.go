@@ -57,9 +57,10 @@ type classicMember struct {
 	rejoinReason  string    // why it rejoins at its next poll; "" when it does not
 	pendingTopics *[]string // a subscription to send at the next rejoin
 
-	// Tokens invalidate scheduled actions: an action runs only if its
-	// token is still current.
-	hbToken, rejoinToken, pollToken, expiryToken int
+	beat          timer // its heartbeat thread's next beat
+	rejoinAtPoll  timer // its poll sending JoinGroup
+	pollExpiry    timer // max.poll.interval.ms running out
+	sessionExpiry timer // the coordinator's session timeout for it
 }
 
 func (m *classicMember) static() bool { return m.InstanceID != "" }
@@ -80,7 +81,7 @@ type classic struct {
 	leader     string
 	open       int // index in rebalances of the open rebalance, -1 when none
 
-	joinToken      int   // invalidates the join timeout and initial delay timers
+	joinPhase      timer // the join phase's timeout, or a wait of the initial delay
 	delaying       bool  // the initial delay of an empty group runs
 	newMemberAdded bool  // a member joined during the current delay
 	delayLeft      int64 // what is left of the rebalance timeout for further delays
@@ -95,13 +96,20 @@ func newClassic(e *engine, n *normalized) *classic {
 		members:  make(map[string]*classicMember),
 		open:     -1,
 	}
+	c.joinPhase = e.timer(rankCoordinator, "")
 	e.ledger.exist(c.topics, 0)
 	return c
 }
 
 // add registers a process under m's ID.
 func (c *classic) add(m Member) *classicMember {
-	cm := &classicMember{Member: m, cfg: *m.Config, alive: true, reportedGen: -1}
+	cm := &classicMember{
+		Member: m, cfg: *m.Config, alive: true, reportedGen: -1,
+		beat:          c.timer(rankHeartbeat, m.ID),
+		rejoinAtPoll:  c.timer(rankMember, m.ID),
+		pollExpiry:    c.timer(rankMember, m.ID),
+		sessionExpiry: c.timer(rankCoordinator, ""),
+	}
 	cm.batch = cm.cfg.BatchMs()
 	if cm.Topics == nil {
 		cm.Topics = allTopics(c.topics)
@@ -201,9 +209,9 @@ func (c *classic) stopProcess(m *classicMember) {
 	m.owned = nil
 	m.alive = false
 	m.rejoinReason = ""
-	m.hbToken++
-	m.rejoinToken++
-	m.pollToken++
+	m.beat.stop()
+	m.rejoinAtPoll.stop()
+	m.pollExpiry.stop()
 }
 
 // crash stops a member without a word. The coordinator notices when its
@@ -276,14 +284,13 @@ func (c *classic) stall(m *classicMember, extra int64) {
 // watchPollInterval schedules the poll timeout when the member's next poll
 // comes later than max.poll.interval.ms after its last one.
 func (c *classic) watchPollInterval(m *classicMember) {
-	m.pollToken++
+	m.pollExpiry.stop()
 	expires, overdue := m.overdue(m.cfg.MaxPollInterval)
 	if !overdue {
 		return
 	}
-	token := m.pollToken
-	c.at(expires, rankMember, m.ID, func() {
-		if token == m.pollToken && m.alive && !m.joined {
+	m.pollExpiry.set(expires, func() {
+		if m.alive && !m.joined {
 			c.pollTimeout(m)
 		}
 	})
@@ -297,7 +304,7 @@ func (c *classic) pollTimeout(m *classicMember) {
 	c.ledger.drop(m.ID, m.owned, c.now)
 	m.owned, m.reported, m.reportedGen = nil, nil, -1
 	m.outOfGroup = true
-	m.hbToken++
+	m.beat.stop()
 	if m.static() {
 		c.step(m.ID, "poll timeout: stops heartbeating (static: no LeaveGroup)")
 		if m.inGroup {
@@ -365,23 +372,15 @@ func (c *classic) heartbeat(m *classicMember) {
 
 // startHeartbeats (re)starts m's heartbeat thread with a beat at t.
 func (c *classic) startHeartbeats(m *classicMember, t int64) {
-	m.hbToken++
-	token := m.hbToken
-	c.every(t, m.ID, func() {
-		if token == m.hbToken {
-			c.heartbeat(m)
-		}
-	})
+	m.beat.setPeriodic(t, func() { c.heartbeat(m) })
 }
 
 // scheduleRejoin makes m rejoin at its next poll, after the batch it is
 // processing.
 func (c *classic) scheduleRejoin(m *classicMember, reason string) {
 	m.rejoinReason = reason
-	m.rejoinToken++
-	token := m.rejoinToken
-	c.at(m.nextPoll(c.now), rankMember, m.ID, func() {
-		if token == m.rejoinToken && m.alive {
+	m.rejoinAtPoll.set(m.nextPoll(c.now), func() {
+		if m.alive {
 			c.rejoin(m)
 		}
 	})
@@ -402,7 +401,7 @@ func (c *classic) rejoin(m *classicMember) {
 
 // joinGroup is the coordinator receiving m's JoinGroup.
 func (c *classic) joinGroup(m *classicMember, reason string) {
-	m.hbToken++ // the heartbeat thread pauses during the rebalance
+	m.beat.stop() // the heartbeat thread pauses during the rebalance
 	if m.outOfGroup && !m.static() {
 		m.inGroup = false // a dynamic member that left comes back as a new one
 	}
@@ -441,7 +440,7 @@ func (c *classic) joinGroup(m *classicMember, reason string) {
 func (c *classic) cachedRejoin(m *classicMember) {
 	c.step(m.ID, "JoinGroup (static): cached assignment, no rebalance")
 	m.outOfGroup = false
-	m.expiryToken++
+	m.sessionExpiry.stop()
 	c.sync(m, m.given)
 }
 
@@ -456,21 +455,15 @@ func (c *classic) startRebalance(reason string) {
 	c.rebalances = append(c.rebalances, Rebalance{Start: c.now, End: -1, Reason: reason})
 	c.open = len(c.rebalances) - 1
 	c.step("", "PreparingRebalance: %s", reason)
-	c.joinToken++
-	token := c.joinToken
 	timeout := c.rebalanceTimeout()
 	if delay := c.sc.broker.InitialRebalanceDelay; wasEmpty && delay > 0 {
 		first := min(delay, timeout)
 		c.delaying, c.newMemberAdded, c.delayLeft = true, false, timeout-first
-		c.at(c.now+first, rankCoordinator, "", func() {
-			if token == c.joinToken {
-				c.initialDelayEnds()
-			}
-		})
+		c.joinPhase.set(c.now+first, c.initialDelayEnds)
 		return
 	}
-	c.at(c.now+timeout, rankCoordinator, "", func() {
-		if token == c.joinToken && c.state == preparing {
+	c.joinPhase.set(c.now+timeout, func() {
+		if c.state == preparing {
 			c.step("", "rebalance timeout")
 			c.completeJoin()
 		}
@@ -495,12 +488,7 @@ func (c *classic) initialDelayEnds() {
 		wait := min(c.sc.broker.InitialRebalanceDelay, c.delayLeft)
 		c.newMemberAdded, c.delayLeft = false, c.delayLeft-wait
 		c.step("", "initial delay: members joined, waiting %d ms more", wait)
-		token := c.joinToken
-		c.at(c.now+wait, rankCoordinator, "", func() {
-			if token == c.joinToken {
-				c.initialDelayEnds()
-			}
-		})
+		c.joinPhase.set(c.now+wait, c.initialDelayEnds)
 		return
 	}
 	c.delaying = false
@@ -526,7 +514,7 @@ func (c *classic) tryCompleteJoin() {
 // new generation. Cooperative members that had to revoke rejoin at once
 // for the follow-up rebalance.
 func (c *classic) completeJoin() {
-	c.joinToken++
+	c.joinPhase.stop()
 	c.delaying = false
 	for _, id := range c.ids {
 		if m := c.members[id]; m.inGroup && !m.joined {
@@ -616,7 +604,7 @@ func (c *classic) sync(m *classicMember, tps []assign.TopicPartition) bool {
 	c.ledger.take(m.ID, tps, c.now)
 	m.owned, m.reported, m.reportedGen = tps, tps, c.generation
 	m.outOfGroup = false
-	m.expiryToken++
+	m.sessionExpiry.stop()
 	c.startHeartbeats(m, c.now+m.cfg.HeartbeatInterval)
 	m.prevPoll, m.pollBase = c.now, c.now+m.batch+m.stallExtra
 	m.stallExtra = 0
@@ -627,10 +615,8 @@ func (c *classic) sync(m *classicMember, tps []assign.TopicPartition) bool {
 // scheduleExpiry makes the coordinator expire m a session timeout after it
 // last heard from it, unless it hears from it again.
 func (c *classic) scheduleExpiry(m *classicMember) {
-	m.expiryToken++
-	token := m.expiryToken
-	c.at(max(c.now, m.lastContact+m.cfg.SessionTimeout), rankCoordinator, "", func() {
-		if token == m.expiryToken && m.inGroup {
+	m.sessionExpiry.set(max(c.now, m.lastContact+m.cfg.SessionTimeout), func() {
+		if m.inGroup {
 			c.expire(m)
 		}
 	})
@@ -659,20 +645,15 @@ func (c *classic) leave(m *classicMember, reason string) {
 func (c *classic) remove(m *classicMember, why string) {
 	c.step(m.ID, "%s", why)
 	m.inGroup, m.joined = false, false
-	m.expiryToken++
+	m.sessionExpiry.stop()
 	if m.alive && len(m.owned) > 0 {
 		c.ledger.drop(m.ID, m.owned, c.now)
 		m.owned, m.reported, m.reportedGen = nil, nil, -1
 	}
 	if m.alive && !m.outOfGroup {
-		// Its next heartbeat is answered UNKNOWN_MEMBER_ID.
-		m.hbToken++
-		token := m.hbToken
-		c.at(c.now+m.cfg.HeartbeatInterval, rankHeartbeat, m.ID, func() {
-			if token == m.hbToken {
-				c.heartbeat(m)
-			}
-		})
+		// Its next heartbeat is answered UNKNOWN_MEMBER_ID. It is not
+		// periodic: the run waits for the member to learn it is out.
+		m.beat.set(c.now+m.cfg.HeartbeatInterval, func() { c.heartbeat(m) })
 	}
 }
 

@@ -48,8 +48,8 @@ type action struct {
 	rank     int
 	member   string
 	seq      int
-	periodic bool // a heartbeat: does not by itself keep the timeline going
-	do       func()
+	periodic bool   // a heartbeat: does not by itself keep the timeline going
+	do       func() // nil once its timer was stopped or set again
 }
 
 func (a *action) less(b *action) bool {
@@ -92,9 +92,43 @@ func (e *engine) at(t int64, rank int, member string, do func()) {
 	e.push(&action{at: t, rank: rank, member: member, do: do})
 }
 
-// every schedules the periodic action do at time t.
-func (e *engine) every(t int64, member string, do func()) {
-	e.push(&action{at: t, rank: rankHeartbeat, member: member, periodic: true, do: do})
+// A timer is one thing scheduled to happen once, which setting it again or
+// stopping it cancels: a member's next heartbeat, what it does at its next
+// poll, its poll or session timeout, the end of a join phase. A cancelled
+// firing stays in the agenda and does nothing when its time comes: it
+// still counts towards the action limit and, unless periodic, keeps the
+// run from ending before then, as the timelines have always been played.
+type timer struct {
+	e      *engine
+	rank   int
+	member string // whose actions it orders among, "" for the coordinator's
+	next   *action
+}
+
+// timer returns a stopped timer whose firings have rank and member.
+func (e *engine) timer(rank int, member string) timer {
+	return timer{e: e, rank: rank, member: member}
+}
+
+// set cancels t's pending firing and schedules do at time at.
+func (t *timer) set(at int64, do func()) { t.schedule(at, false, do) }
+
+// setPeriodic is set for a firing that, like a heartbeat, does not by
+// itself keep the run going.
+func (t *timer) setPeriodic(at int64, do func()) { t.schedule(at, true, do) }
+
+func (t *timer) schedule(at int64, periodic bool, do func()) {
+	t.stop()
+	t.next = &action{at: at, rank: t.rank, member: t.member, periodic: periodic, do: do}
+	t.e.push(t.next)
+}
+
+// stop cancels t's pending firing, if any.
+func (t *timer) stop() {
+	if t.next != nil {
+		t.next.do = nil
+		t.next = nil
+	}
 }
 
 func (e *engine) push(a *action) {
@@ -135,7 +169,9 @@ func (e *engine) run(until, settleBy int64, limit int, settled func() bool) erro
 			e.pending--
 		}
 		e.now = a.at
-		a.do()
+		if a.do != nil {
+			a.do()
+		}
 		if e.err != nil {
 			return e.err
 		}

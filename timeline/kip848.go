@@ -42,11 +42,13 @@ type kipMember struct {
 	pendingTopics *[]string // a subscription changed while it was down
 
 	lastContact int64
-	hbToken     int
 	onPoll      []func() // what it does at its next poll
 	timedOut    bool     // its poll timer expired; it rejoins at its next poll
-	pollToken   int      // invalidates the scheduled poll and poll timeout
-	expiryToken int
+
+	beat          timer // its next heartbeat
+	poll          timer // its next poll, when it has something to do then
+	pollExpiry    timer // max.poll.interval.ms running out
+	sessionExpiry timer // the coordinator's session timeout for it
 }
 
 func (m *kipMember) static() bool { return m.InstanceID != "" }
@@ -77,7 +79,13 @@ func newKIP848(e *engine, n *normalized) *kip848 {
 }
 
 func (k *kip848) add(m Member) *kipMember {
-	km := &kipMember{Member: m, cfg: *m.Config, alive: true}
+	km := &kipMember{
+		Member: m, cfg: *m.Config, alive: true,
+		beat:          k.timer(rankHeartbeat, m.ID),
+		poll:          k.timer(rankMember, m.ID),
+		pollExpiry:    k.timer(rankMember, m.ID),
+		sessionExpiry: k.timer(rankCoordinator, ""),
+	}
 	km.batch = km.cfg.BatchMs()
 	if km.Topics == nil {
 		km.Topics = allTopics(k.topics)
@@ -235,7 +243,7 @@ func (k *kip848) comeBack(m *kipMember) {
 	if m.static() && m.inGroup {
 		m.away, m.timedOut = false, false
 		m.owned, m.revoking = nil, nil
-		m.expiryToken++
+		m.sessionExpiry.stop()
 		m.restart(k.now, k.now)
 		k.step(m.ID, "heartbeat (static): rejoins with its assignment")
 		if changed {
@@ -254,8 +262,9 @@ func (k *kip848) stopProcess(m *kipMember) {
 	m.owned, m.revoking = nil, nil
 	m.alive = false
 	m.onPoll, m.timedOut = nil, false
-	m.hbToken++
-	m.pollToken++
+	m.beat.stop()
+	m.poll.stop()
+	m.pollExpiry.stop()
 }
 
 // close: a dynamic member revokes and leaves with member epoch -1, which
@@ -290,10 +299,8 @@ func (k *kip848) leave(m *kipMember, reason string) {
 // scheduleExpiry makes the coordinator remove m a session timeout after
 // from, unless it hears from it again.
 func (k *kip848) scheduleExpiry(m *kipMember, from int64) {
-	m.expiryToken++
-	token := m.expiryToken
-	k.at(max(k.now, from+k.sc.broker.ConsumerSessionTimeout), rankCoordinator, "", func() {
-		if token == m.expiryToken && m.inGroup {
+	m.sessionExpiry.set(max(k.now, from+k.sc.broker.ConsumerSessionTimeout), func() {
+		if m.inGroup {
 			k.step(m.ID, "session timeout: removed")
 			k.remove(m)
 			k.bump(m.ID + ": session timeout")
@@ -304,7 +311,7 @@ func (k *kip848) scheduleExpiry(m *kipMember, from int64) {
 // remove takes m out of the group and frees what it held.
 func (k *kip848) remove(m *kipMember) {
 	m.inGroup, m.away = false, false
-	m.expiryToken++
+	m.sessionExpiry.stop()
 	for tp, id := range k.holder {
 		if id == m.ID {
 			delete(k.holder, tp)
@@ -345,13 +352,7 @@ func (k *kip848) maybeSettled() {
 }
 
 func (k *kip848) startHeartbeats(m *kipMember, t int64) {
-	m.hbToken++
-	token := m.hbToken
-	k.every(t, m.ID, func() {
-		if token == m.hbToken {
-			k.heartbeat(m)
-		}
-	})
+	m.beat.setPeriodic(t, func() { k.heartbeat(m) })
 }
 
 // heartbeat: the member reports what it owns and the coordinator answers
@@ -420,11 +421,11 @@ func (k *kip848) atNextPoll(m *kipMember, do func()) {
 // timeout when that poll comes more than max.poll.interval.ms after the
 // last one.
 func (k *kip848) schedulePoll(m *kipMember) {
-	m.pollToken++
-	token := m.pollToken
+	m.poll.stop()
+	m.pollExpiry.stop()
 	if len(m.onPoll) > 0 {
-		k.at(m.nextPoll(k.now), rankMember, m.ID, func() {
-			if token == m.pollToken && m.alive {
+		m.poll.set(m.nextPoll(k.now), func() {
+			if m.alive {
 				todo := m.onPoll
 				m.onPoll = nil
 				for _, do := range todo {
@@ -434,8 +435,8 @@ func (k *kip848) schedulePoll(m *kipMember) {
 		})
 	}
 	if expires, overdue := m.overdue(m.cfg.MaxPollInterval); overdue && !m.timedOut {
-		k.at(expires, rankMember, m.ID, func() {
-			if token == m.pollToken && m.alive {
+		m.pollExpiry.set(expires, func() {
+			if m.alive {
 				k.pollTimeout(m)
 			}
 		})
@@ -449,7 +450,7 @@ func (k *kip848) pollTimeout(m *kipMember) {
 	k.step(m.ID, "poll timeout")
 	k.ledger.drop(m.ID, m.owned, k.now)
 	m.owned, m.revoking = nil, nil
-	m.hbToken++
+	m.beat.stop()
 	m.timedOut = true
 	k.leave(m, m.ID+": max.poll.interval.ms exceeded")
 	m.onPoll = []func(){func() { k.comeBack(m) }}
