@@ -33,37 +33,20 @@ const (
 	stable
 )
 
-// classicMember is one consumer process and the coordinator's record of it.
+// classicMember is one consumer process and the classic coordinator's
+// record of it. Its atPoll timer is its poll sending JoinGroup, and its
+// pendingTopics go with that JoinGroup.
 type classicMember struct {
-	Member
-	cfg Config
+	consumer
 
-	alive      bool // the process runs
-	inGroup    bool // the coordinator counts it as a member
-	joined     bool // its JoinGroup waits for the current join phase to end
-	outOfGroup bool // it knows it is no longer a member and must join anew
-
-	owned       []assign.TopicPartition // what it consumes now, sorted
 	reported    []assign.TopicPartition // what it claims when it rejoins
 	reportedGen int32
 	given       []assign.TopicPartition // the coordinator's assignment for it
 
-	lastContact int64 // the coordinator last heard from it
-	joinedAt    int64 // when it sent its JoinGroup in the current join phase
-
-	pollLoop
-	stallExtra int64 // a stall that began while it was joining: added to its next batch
-
-	rejoinReason  string    // why it rejoins at its next poll; "" when it does not
-	pendingTopics *[]string // a subscription to send at the next rejoin
-
-	beat          timer // its heartbeat thread's next beat
-	rejoinAtPoll  timer // its poll sending JoinGroup
-	pollExpiry    timer // max.poll.interval.ms running out
-	sessionExpiry timer // the coordinator's session timeout for it
+	joinedAt     int64  // when it sent its JoinGroup in the current join phase
+	stallExtra   int64  // a stall that began while it was joining: added to its next batch
+	rejoinReason string // why it rejoins at its next poll; "" when it does not
 }
-
-func (m *classicMember) static() bool { return m.InstanceID != "" }
 
 // classic is the coordinator of one group and its members.
 type classic struct {
@@ -103,17 +86,7 @@ func newClassic(e *engine, n *normalized) *classic {
 
 // add registers a process under m's ID.
 func (c *classic) add(m Member) *classicMember {
-	cm := &classicMember{
-		Member: m, cfg: *m.Config, alive: true, reportedGen: -1,
-		beat:          c.timer(rankHeartbeat, m.ID),
-		rejoinAtPoll:  c.timer(rankMember, m.ID),
-		pollExpiry:    c.timer(rankMember, m.ID),
-		sessionExpiry: c.timer(rankCoordinator, ""),
-	}
-	cm.batch = cm.cfg.BatchMs()
-	if cm.Topics == nil {
-		cm.Topics = allTopics(c.topics)
-	}
+	cm := &classicMember{consumer: newConsumer(c.engine, m, c.topics), reportedGen: -1}
 	c.members[m.ID] = cm
 	c.ids = slices.Sorted(maps.Keys(c.members))
 	return cm
@@ -151,7 +124,7 @@ func (c *classic) startStable() {
 	c.state, c.generation, c.leader = stable, 1, c.ids[0]
 	for _, id := range c.ids {
 		m := c.members[id]
-		m.inGroup = true
+		m.membership = inGroup
 		c.sync(m, sortedCopy(a[id]))
 	}
 }
@@ -163,7 +136,7 @@ func (c *classic) settled() bool { return c.state != preparing }
 func (c *classic) group() assign.Group {
 	g := assign.Group{Topics: c.topics}
 	for _, id := range c.ids {
-		if m := c.members[id]; m.inGroup || c.state == empty {
+		if m := c.members[id]; m.membership != outside || c.state == empty {
 			g.Members = append(g.Members, assign.Member{
 				ID: id, InstanceID: m.InstanceID, Topics: m.Topics,
 				Owned: m.reported, Generation: m.reportedGen,
@@ -194,7 +167,7 @@ func (c *classic) onEvent(ev Event) {
 		// A member that is down sends the new subscription when it is back.
 		topics := slices.Clone(ev.Topics)
 		m.pendingTopics = &topics
-		if m.alive {
+		if m.alive() {
 			c.scheduleRejoin(m, m.ID+" rejoins: subscription changed")
 		}
 	case Grow:
@@ -205,25 +178,20 @@ func (c *classic) onEvent(ev Event) {
 // stopProcess ends what a member's process was doing: it consumes nothing
 // more and none of its scheduled actions run.
 func (c *classic) stopProcess(m *classicMember) {
-	c.ledger.drop(m.ID, m.owned, c.now)
-	m.owned = nil
-	m.alive = false
+	m.stop(c.ledger, c.now)
 	m.rejoinReason = ""
-	m.beat.stop()
-	m.rejoinAtPoll.stop()
-	m.pollExpiry.stop()
 }
 
 // crash stops a member without a word. The coordinator notices when its
 // session expires, counted from the last heartbeat it sent; a member whose
 // JoinGroup is pending is kept alive until the join phase ends.
 func (c *classic) crash(m *classicMember) {
-	if !m.alive {
+	if !m.alive() {
 		return
 	}
 	c.step(m.ID, "crashes")
 	c.stopProcess(m)
-	if m.inGroup && !m.joined {
+	if m.membership == inGroup {
 		c.scheduleExpiry(m)
 	}
 }
@@ -232,20 +200,20 @@ func (c *classic) crash(m *classicMember) {
 // one does not (KIP-345), so the coordinator waits for its session to
 // expire.
 func (c *classic) close(m *classicMember) {
-	if !m.alive {
+	if !m.alive() {
 		return
 	}
 	if m.static() {
 		c.step(m.ID, "closes (static: no LeaveGroup)")
 		c.stopProcess(m)
-		if m.inGroup && !m.joined {
+		if m.membership == inGroup {
 			c.scheduleExpiry(m)
 		}
 		return
 	}
 	c.step(m.ID, "closes: LeaveGroup")
 	c.stopProcess(m)
-	if m.inGroup {
+	if m.membership != outside {
 		c.leave(m, m.ID+" leaves")
 	}
 }
@@ -253,10 +221,10 @@ func (c *classic) close(m *classicMember) {
 // comeBack starts a restarted member's new process, which remembers no
 // assignment, and joins.
 func (c *classic) comeBack(m *classicMember) {
-	if m.alive {
+	if m.alive() {
 		c.stopProcess(m) // restarts that overlap: the newest process replaces the running one
 	}
-	m.alive, m.outOfGroup = true, true
+	m.proc = lost // a new process: it joins anew
 	m.reported, m.reportedGen = nil, -1
 	c.step(m.ID, "starts again")
 	c.joinGroup(m, m.ID+" joins")
@@ -266,11 +234,11 @@ func (c *classic) comeBack(m *classicMember) {
 // more than max.poll.interval.ms between two polls, the member leaves the
 // group when the interval runs out.
 func (c *classic) stall(m *classicMember, extra int64) {
-	if !m.alive {
+	if !m.alive() {
 		return
 	}
 	c.step(m.ID, "stalls for %d ms", extra)
-	if m.joined {
+	if m.membership == joining {
 		m.stallExtra += extra
 		return
 	}
@@ -284,13 +252,8 @@ func (c *classic) stall(m *classicMember, extra int64) {
 // watchPollInterval schedules the poll timeout when the member's next poll
 // comes later than max.poll.interval.ms after its last one.
 func (c *classic) watchPollInterval(m *classicMember) {
-	m.pollExpiry.stop()
-	expires, overdue := m.overdue(m.cfg.MaxPollInterval)
-	if !overdue {
-		return
-	}
-	m.pollExpiry.set(expires, func() {
-		if m.alive && !m.joined {
+	m.consumer.watchPollInterval(func() {
+		if m.alive() && m.membership != joining {
 			c.pollTimeout(m)
 		}
 	})
@@ -301,18 +264,16 @@ func (c *classic) watchPollInterval(m *classicMember) {
 // dynamic member sends LeaveGroup, a static one stops heartbeating. Either
 // joins again at its next poll.
 func (c *classic) pollTimeout(m *classicMember) {
-	c.ledger.drop(m.ID, m.owned, c.now)
-	m.owned, m.reported, m.reportedGen = nil, nil, -1
-	m.outOfGroup = true
-	m.beat.stop()
+	m.pollTimedOut(c.ledger, c.now)
+	m.reported, m.reportedGen = nil, -1
 	if m.static() {
 		c.step(m.ID, "poll timeout: stops heartbeating (static: no LeaveGroup)")
-		if m.inGroup {
+		if m.membership != outside {
 			c.scheduleExpiry(m)
 		}
 	} else {
 		c.step(m.ID, "poll timeout: LeaveGroup")
-		if m.inGroup {
+		if m.membership != outside {
 			c.leave(m, m.ID+": max.poll.interval.ms exceeded")
 		}
 	}
@@ -340,10 +301,10 @@ func (c *classic) watchMetadata() {
 	}
 	age := l.cfg.MetadataMaxAge
 	c.at((c.now/age+1)*age, rankMember, l.ID, func() {
-		if maps.Equal(c.topics, c.assignedTopics) || c.members[c.leader] != l || !l.inGroup {
+		if maps.Equal(c.topics, c.assignedTopics) || c.members[c.leader] != l || l.membership == outside {
 			return // the next generation, with a new leader if need be, uses the new metadata
 		}
-		if !l.alive || l.joined || l.rejoinReason != "" || c.state != stable {
+		if !l.alive() || l.membership == joining || l.rejoinReason != "" || c.state != stable {
 			c.watchMetadata()
 			return
 		}
@@ -356,14 +317,14 @@ func (c *classic) watchMetadata() {
 // alive and brings back news: a rebalance in progress, which the member
 // acts on at its next poll, or that it is no longer a member.
 func (c *classic) heartbeat(m *classicMember) {
-	if !m.inGroup {
+	if m.membership == outside {
 		c.step(m.ID, "heartbeat: unknown member")
-		m.outOfGroup = true
+		m.proc = lost
 		c.scheduleRejoin(m, m.ID+" joins")
 		return
 	}
 	m.lastContact = c.now
-	if c.state == preparing && !m.joined && m.rejoinReason == "" {
+	if c.state == preparing && m.membership != joining && m.rejoinReason == "" {
 		c.step(m.ID, "heartbeat: rebalance in progress")
 		c.scheduleRejoin(m, m.ID+" rejoins")
 	}
@@ -379,8 +340,8 @@ func (c *classic) startHeartbeats(m *classicMember, t int64) {
 // processing.
 func (c *classic) scheduleRejoin(m *classicMember, reason string) {
 	m.rejoinReason = reason
-	m.rejoinAtPoll.set(m.nextPoll(c.now), func() {
-		if m.alive {
+	m.atPoll.set(m.nextPoll(c.now), func() {
+		if m.alive() {
 			c.rejoin(m)
 		}
 	})
@@ -402,14 +363,14 @@ func (c *classic) rejoin(m *classicMember) {
 // joinGroup is the coordinator receiving m's JoinGroup.
 func (c *classic) joinGroup(m *classicMember, reason string) {
 	m.beat.stop() // the heartbeat thread pauses during the rebalance
-	if m.outOfGroup && !m.static() {
-		m.inGroup = false // a dynamic member that left comes back as a new one
+	if m.proc == lost && !m.static() {
+		m.membership = outside // a dynamic member that left comes back as a new one
 	}
 	changed := m.pendingTopics != nil
 	if changed {
 		m.Topics, m.pendingTopics = *m.pendingTopics, nil
 	}
-	if m.static() && m.outOfGroup && m.inGroup && c.state == stable {
+	if m.static() && m.proc == lost && m.membership != outside && c.state == stable {
 		switch {
 		case changed:
 			reason = m.ID + " rejoins: subscription changed"
@@ -420,10 +381,10 @@ func (c *classic) joinGroup(m *classicMember, reason string) {
 			return
 		}
 	}
-	if !m.inGroup && c.state == preparing && c.delaying {
+	if m.membership == outside && c.state == preparing && c.delaying {
 		c.newMemberAdded = true
 	}
-	m.inGroup, m.joined, m.outOfGroup, m.joinedAt = true, true, false, c.now
+	m.membership, m.proc, m.joinedAt = joining, running, c.now
 	c.step(m.ID, "JoinGroup")
 	switch c.state {
 	case empty:
@@ -439,7 +400,7 @@ func (c *classic) joinGroup(m *classicMember, reason string) {
 // cached for its group.instance.id and no rebalance happens (KIP-345).
 func (c *classic) cachedRejoin(m *classicMember) {
 	c.step(m.ID, "JoinGroup (static): cached assignment, no rebalance")
-	m.outOfGroup = false
+	m.proc = running
 	m.sessionExpiry.stop()
 	c.sync(m, m.given)
 }
@@ -474,7 +435,7 @@ func (c *classic) startRebalance(reason string) {
 func (c *classic) rebalanceTimeout() int64 {
 	var t int64
 	for _, id := range c.ids {
-		if m := c.members[id]; m.inGroup {
+		if m := c.members[id]; m.membership != outside {
 			t = max(t, m.cfg.MaxPollInterval)
 		}
 	}
@@ -501,7 +462,7 @@ func (c *classic) tryCompleteJoin() {
 		return
 	}
 	for _, id := range c.ids {
-		if m := c.members[id]; m.inGroup && !m.joined {
+		if m := c.members[id]; m.membership == inGroup {
 			return
 		}
 	}
@@ -517,7 +478,7 @@ func (c *classic) completeJoin() {
 	c.joinPhase.stop()
 	c.delaying = false
 	for _, id := range c.ids {
-		if m := c.members[id]; m.inGroup && !m.joined {
+		if m := c.members[id]; m.membership == inGroup {
 			c.remove(m, "did not rejoin in time: removed")
 		}
 	}
@@ -539,7 +500,7 @@ func (c *classic) completeJoin() {
 	c.step(c.leader, "leader assigns generation %d", c.generation)
 	var revoking []*classicMember
 	for _, id := range c.ids {
-		if m := c.members[id]; m.inGroup {
+		if m := c.members[id]; m.membership != outside {
 			if c.sync(m, sortedCopy(a[id])) {
 				revoking = append(revoking, m)
 			}
@@ -568,13 +529,13 @@ func (c *classic) closeRebalance() {
 // chooseLeader keeps the leader if it is still a member, or else takes the
 // member that joined first (ties by ID).
 func (c *classic) chooseLeader() {
-	if l := c.members[c.leader]; l != nil && l.inGroup {
+	if l := c.members[c.leader]; l != nil && l.membership != outside {
 		return
 	}
 	c.leader = ""
 	var first int64
 	for _, id := range c.ids {
-		if m := c.members[id]; m.inGroup && (c.leader == "" || m.joinedAt < first) {
+		if m := c.members[id]; m.membership != outside && (c.leader == "" || m.joinedAt < first) {
 			c.leader, first = id, m.joinedAt
 		}
 	}
@@ -586,10 +547,10 @@ func (c *classic) chooseLeader() {
 // that crashed while its JoinGroup waited is assigned too, and the
 // coordinator expires it a session timeout later.
 func (c *classic) sync(m *classicMember, tps []assign.TopicPartition) bool {
-	m.joined = false
+	m.membership = inGroup
 	m.given = tps
 	m.lastContact = c.now
-	if !m.alive {
+	if !m.alive() {
 		c.scheduleExpiry(m)
 		return false
 	}
@@ -603,7 +564,7 @@ func (c *classic) sync(m *classicMember, tps []assign.TopicPartition) bool {
 	}
 	c.ledger.take(m.ID, tps, c.now)
 	m.owned, m.reported, m.reportedGen = tps, tps, c.generation
-	m.outOfGroup = false
+	m.proc = running
 	m.sessionExpiry.stop()
 	c.startHeartbeats(m, c.now+m.cfg.HeartbeatInterval)
 	m.prevPoll, m.pollBase = c.now, c.now+m.batch+m.stallExtra
@@ -616,7 +577,7 @@ func (c *classic) sync(m *classicMember, tps []assign.TopicPartition) bool {
 // last heard from it, unless it hears from it again.
 func (c *classic) scheduleExpiry(m *classicMember) {
 	m.sessionExpiry.set(max(c.now, m.lastContact+m.cfg.SessionTimeout), func() {
-		if m.inGroup {
+		if m.membership != outside {
 			c.expire(m)
 		}
 	})
@@ -644,13 +605,13 @@ func (c *classic) leave(m *classicMember, reason string) {
 // and learns it is out from its next heartbeat.
 func (c *classic) remove(m *classicMember, why string) {
 	c.step(m.ID, "%s", why)
-	m.inGroup, m.joined = false, false
+	m.membership = outside
 	m.sessionExpiry.stop()
-	if m.alive && len(m.owned) > 0 {
+	if m.alive() && len(m.owned) > 0 {
 		c.ledger.drop(m.ID, m.owned, c.now)
 		m.owned, m.reported, m.reportedGen = nil, nil, -1
 	}
-	if m.alive && !m.outOfGroup {
+	if m.proc == running {
 		// Its next heartbeat is answered UNKNOWN_MEMBER_ID. It is not
 		// periodic: the run waits for the member to learn it is out.
 		m.beat.set(c.now+m.cfg.HeartbeatInterval, func() { c.heartbeat(m) })

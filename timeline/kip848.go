@@ -26,32 +26,16 @@ import (
 //	           static one (epoch -2) keeps them for a session timeout
 //	pollTimeout max.poll.interval.ms: the member leaves as on close
 
-// kipMember is one consumer and the coordinator's record of it.
+// kipMember is one consumer and the consumer-protocol coordinator's record
+// of it. Its atPoll timer runs onPoll; its pendingTopics are a
+// subscription changed while it was down.
 type kipMember struct {
-	Member
-	cfg Config
-	pollLoop
+	consumer
 
-	alive    bool
-	inGroup  bool
-	away     bool // a static member that left with epoch -2, or timed out: its assignment waits for it
-	owned    []assign.TopicPartition
 	target   []assign.TopicPartition
 	revoking []assign.TopicPartition // asked to revoke, not yet acknowledged
-
-	pendingTopics *[]string // a subscription changed while it was down
-
-	lastContact int64
-	onPoll      []func() // what it does at its next poll
-	timedOut    bool     // its poll timer expired; it rejoins at its next poll
-
-	beat          timer // its next heartbeat
-	poll          timer // its next poll, when it has something to do then
-	pollExpiry    timer // max.poll.interval.ms running out
-	sessionExpiry timer // the coordinator's session timeout for it
+	onPoll   []func()                // what it does at its next poll
 }
-
-func (m *kipMember) static() bool { return m.InstanceID != "" }
 
 // kip848 is a consumer-protocol group coordinator and its members.
 type kip848 struct {
@@ -79,17 +63,7 @@ func newKIP848(e *engine, n *normalized) *kip848 {
 }
 
 func (k *kip848) add(m Member) *kipMember {
-	km := &kipMember{
-		Member: m, cfg: *m.Config, alive: true,
-		beat:          k.timer(rankHeartbeat, m.ID),
-		poll:          k.timer(rankMember, m.ID),
-		pollExpiry:    k.timer(rankMember, m.ID),
-		sessionExpiry: k.timer(rankCoordinator, ""),
-	}
-	km.batch = km.cfg.BatchMs()
-	if km.Topics == nil {
-		km.Topics = allTopics(k.topics)
-	}
+	km := &kipMember{consumer: newConsumer(k.engine, m, k.topics)}
 	k.members[m.ID] = km
 	k.ids = slices.Sorted(maps.Keys(k.members))
 	return km
@@ -116,7 +90,7 @@ func (k *kip848) start() {
 // target.
 func (k *kip848) startStable() {
 	for _, id := range k.ids {
-		k.members[id].inGroup = true
+		k.members[id].membership = inGroup
 	}
 	a := k.sc.Initial
 	if a == nil {
@@ -144,7 +118,7 @@ func (k *kip848) startStable() {
 func (k *kip848) settled() bool {
 	for _, id := range k.ids {
 		m := k.members[id]
-		if m.inGroup && !m.away && (!m.alive || len(m.revoking) > 0 || !slices.Equal(m.owned, m.target)) {
+		if m.membership == inGroup && (!m.alive() || len(m.revoking) > 0 || !slices.Equal(m.owned, m.target)) {
 			return false
 		}
 	}
@@ -156,7 +130,7 @@ func (k *kip848) settled() bool {
 func (k *kip848) group() assign.Group {
 	g := assign.Group{Topics: k.topics}
 	for _, id := range k.ids {
-		if m := k.members[id]; m.inGroup {
+		if m := k.members[id]; m.membership != outside {
 			gen := int32(-1)
 			if len(m.target) > 0 {
 				gen = k.epoch
@@ -178,7 +152,7 @@ func (k *kip848) onEvent(ev Event) {
 		k.step(ev.Member, "starts")
 		k.join(k.add(Member{ID: ev.Member, InstanceID: ev.InstanceID, Topics: ev.Topics, Config: ev.Config}))
 	case Crash:
-		if m.alive {
+		if m.alive() {
 			k.step(m.ID, "crashes")
 			k.stopProcess(m)
 			k.scheduleExpiry(m, m.lastContact)
@@ -189,14 +163,14 @@ func (k *kip848) onEvent(ev Event) {
 		k.close(m)
 		k.at(k.now+ev.For, rankEvent, "", func() { k.comeBack(m) })
 	case Stall:
-		if m.alive {
+		if m.alive() {
 			k.step(m.ID, "stalls for %d ms", ev.For)
 			m.stall(k.now, ev.For)
 			k.schedulePoll(m)
 		}
 	case Subscribe:
 		topics := slices.Clone(ev.Topics)
-		if !m.alive {
+		if !m.alive() {
 			m.pendingTopics = &topics // sent when it is back
 			return
 		}
@@ -218,10 +192,10 @@ func (k *kip848) onEvent(ev Event) {
 // join is a member's first heartbeat (member epoch 0): a new member, so a
 // new group epoch.
 func (k *kip848) join(m *kipMember) {
-	if m.inGroup {
+	if m.membership != outside {
 		k.remove(m) // a new incarnation gets a new member ID
 	}
-	m.inGroup, m.away, m.timedOut = true, false, false
+	m.membership, m.proc = inGroup, running
 	m.owned, m.target, m.revoking = nil, nil, nil
 	m.restart(k.now, k.now)
 	k.step(m.ID, "heartbeat: joins")
@@ -232,16 +206,16 @@ func (k *kip848) join(m *kipMember) {
 // comeBack starts a restarted member's new process. A static member whose
 // assignment the coordinator kept gets it back without a new epoch.
 func (k *kip848) comeBack(m *kipMember) {
-	if m.alive {
+	if m.alive() {
 		k.stopProcess(m) // restarts that overlap: the newest process replaces the running one
 	}
-	m.alive = true
+	m.proc = running
 	changed := m.pendingTopics != nil
 	if changed {
 		m.Topics, m.pendingTopics = *m.pendingTopics, nil
 	}
-	if m.static() && m.inGroup {
-		m.away, m.timedOut = false, false
+	if m.static() && m.membership != outside {
+		m.membership = inGroup
 		m.owned, m.revoking = nil, nil
 		m.sessionExpiry.stop()
 		m.restart(k.now, k.now)
@@ -258,20 +232,15 @@ func (k *kip848) comeBack(m *kipMember) {
 
 // stopProcess ends what a member's process was doing.
 func (k *kip848) stopProcess(m *kipMember) {
-	k.ledger.drop(m.ID, m.owned, k.now)
-	m.owned, m.revoking = nil, nil
-	m.alive = false
-	m.onPoll, m.timedOut = nil, false
-	m.beat.stop()
-	m.poll.stop()
-	m.pollExpiry.stop()
+	m.stop(k.ledger, k.now)
+	m.revoking, m.onPoll = nil, nil
 }
 
 // close: a dynamic member revokes and leaves with member epoch -1, which
 // frees its partitions at once; a static member leaves with epoch -2 and
 // the coordinator keeps its assignment for a session timeout (KIP-848).
 func (k *kip848) close(m *kipMember) {
-	if !m.alive {
+	if !m.alive() {
 		return
 	}
 	k.step(m.ID, "closes")
@@ -282,12 +251,12 @@ func (k *kip848) close(m *kipMember) {
 // leave is a leave heartbeat: epoch -1 for a dynamic member, -2 for a
 // static one.
 func (k *kip848) leave(m *kipMember, reason string) {
-	if !m.inGroup {
+	if m.membership == outside {
 		return
 	}
 	if m.static() {
 		k.step(m.ID, "heartbeat (epoch -2): leaves, assignment kept")
-		m.away = true
+		m.membership = away
 		k.scheduleExpiry(m, k.now)
 		return
 	}
@@ -300,7 +269,7 @@ func (k *kip848) leave(m *kipMember, reason string) {
 // from, unless it hears from it again.
 func (k *kip848) scheduleExpiry(m *kipMember, from int64) {
 	m.sessionExpiry.set(max(k.now, from+k.sc.broker.ConsumerSessionTimeout), func() {
-		if m.inGroup {
+		if m.membership != outside {
 			k.step(m.ID, "session timeout: removed")
 			k.remove(m)
 			k.bump(m.ID + ": session timeout")
@@ -310,7 +279,7 @@ func (k *kip848) scheduleExpiry(m *kipMember, from int64) {
 
 // remove takes m out of the group and frees what it held.
 func (k *kip848) remove(m *kipMember) {
-	m.inGroup, m.away = false, false
+	m.membership = outside
 	m.sessionExpiry.stop()
 	for tp, id := range k.holder {
 		if id == m.ID {
@@ -329,7 +298,7 @@ func (k *kip848) bump(reason string) {
 		return
 	}
 	for _, id := range k.ids {
-		if m := k.members[id]; m.inGroup {
+		if m := k.members[id]; m.membership != outside {
 			m.target = sortedCopy(a[id])
 		}
 	}
@@ -421,11 +390,11 @@ func (k *kip848) atNextPoll(m *kipMember, do func()) {
 // timeout when that poll comes more than max.poll.interval.ms after the
 // last one.
 func (k *kip848) schedulePoll(m *kipMember) {
-	m.poll.stop()
+	m.atPoll.stop()
 	m.pollExpiry.stop()
 	if len(m.onPoll) > 0 {
-		m.poll.set(m.nextPoll(k.now), func() {
-			if m.alive {
+		m.atPoll.set(m.nextPoll(k.now), func() {
+			if m.alive() {
 				todo := m.onPoll
 				m.onPoll = nil
 				for _, do := range todo {
@@ -434,9 +403,9 @@ func (k *kip848) schedulePoll(m *kipMember) {
 			}
 		})
 	}
-	if expires, overdue := m.overdue(m.cfg.MaxPollInterval); overdue && !m.timedOut {
-		m.pollExpiry.set(expires, func() {
-			if m.alive {
+	if m.proc != lost {
+		m.watchPollInterval(func() {
+			if m.alive() {
 				k.pollTimeout(m)
 			}
 		})
@@ -448,10 +417,8 @@ func (k *kip848) schedulePoll(m *kipMember) {
 // at its next poll.
 func (k *kip848) pollTimeout(m *kipMember) {
 	k.step(m.ID, "poll timeout")
-	k.ledger.drop(m.ID, m.owned, k.now)
-	m.owned, m.revoking = nil, nil
-	m.beat.stop()
-	m.timedOut = true
+	m.pollTimedOut(k.ledger, k.now)
+	m.revoking = nil
 	k.leave(m, m.ID+": max.poll.interval.ms exceeded")
 	m.onPoll = []func(){func() { k.comeBack(m) }}
 	k.schedulePoll(m)
