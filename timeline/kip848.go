@@ -16,9 +16,9 @@ import (
 // method:
 //
 //	bump       a change: new group epoch, new target (server-side assignor)
-//	heartbeat  the coordinator answers with the member's assignment: first
-//	           what to revoke; once it is revoked, the target partitions
-//	           nobody else still holds
+//	heartbeat  the coordinator answers with the member's assignment
+//	reconcile  what that assignment is: first what to revoke; once it is
+//	           revoked, the target partitions nobody else still holds
 //	revoke     the member revokes at its next poll (the callback runs in
 //	           poll) and acknowledges with a heartbeat right away
 //	expire     the session timeout frees a member's partitions
@@ -325,9 +325,9 @@ func (k *kip848) startHeartbeats(m *kipMember, t int64) {
 }
 
 // heartbeat: the member reports what it owns and the coordinator answers
-// with its assignment. Partitions to revoke come first; the member gets
-// new ones only once it has acknowledged the revocation, and only those
-// no other member still holds.
+// with its assignment, as reconcile decides: first what to revoke, which
+// the member does at its next poll; once it has acknowledged that, what
+// it is given.
 func (k *kip848) heartbeat(m *kipMember) {
 	m.lastContact = k.now
 	k.startHeartbeats(m, k.now+k.sc.broker.ConsumerHeartbeatInterval)
@@ -339,22 +339,11 @@ func (k *kip848) heartbeat(m *kipMember) {
 			delete(k.holder, tp)
 		}
 	}
-	if len(m.revoking) > 0 {
-		return
-	}
-	if revoke := minus(m.owned, m.target); len(revoke) > 0 {
+	if revoke, grant := k.reconcile(m); len(revoke) > 0 {
 		m.revoking = revoke
 		k.step(m.ID, "heartbeat: must revoke %s", list(revoke))
 		k.atNextPoll(m, func() { k.revoke(m) })
-		return
-	}
-	var grant []assign.TopicPartition
-	for _, tp := range minus(m.target, m.owned) {
-		if h, held := k.holder[tp]; !held || h == m.ID {
-			grant = append(grant, tp)
-		}
-	}
-	if len(grant) > 0 {
+	} else if len(grant) > 0 {
 		for _, tp := range grant {
 			k.holder[tp] = m.ID
 		}
@@ -362,7 +351,32 @@ func (k *kip848) heartbeat(m *kipMember) {
 		m.owned = sortedCopy(append(m.owned, grant...))
 		k.step(m.ID, "heartbeat: receives %s", list(grant))
 	}
-	k.maybeSettled()
+	if len(m.revoking) == 0 { // a member still revoking has not reached its target
+		k.maybeSettled()
+	}
+}
+
+// reconcile is the coordinator's reconciliation rule at one heartbeat of
+// m: what m must revoke, and what it is given. A member that has yet to
+// acknowledge a revocation gets nothing new; otherwise it must first
+// revoke what it owns outside its target, and only once it owns nothing
+// outside it is it given the partitions of its target that no other
+// member still holds (KIP-848: a partition goes to its new owner only
+// once the old one has released it). It reads m.revoking, m.owned,
+// m.target and k.holder and writes nothing: heartbeat applies the answer.
+func (k *kip848) reconcile(m *kipMember) (revoke, grant []assign.TopicPartition) {
+	if len(m.revoking) > 0 {
+		return nil, nil
+	}
+	if revoke := minus(m.owned, m.target); len(revoke) > 0 {
+		return revoke, nil
+	}
+	for _, tp := range minus(m.target, m.owned) {
+		if h, held := k.holder[tp]; !held || h == m.ID {
+			grant = append(grant, tp)
+		}
+	}
+	return nil, grant
 }
 
 // revoke is the member's poll running onPartitionsRevoked; it then
