@@ -50,11 +50,9 @@ type classicMember struct {
 
 // classic is the coordinator of one group and its members.
 type classic struct {
-	*engine
-	sc       *normalized
+	coordinator
 	protocol assign.RebalanceProtocol // of the strategy
 
-	topics         map[string]int32
 	assignedTopics map[string]int32 // the metadata of the last assignment
 	members        map[string]*classicMember
 	ids            []string // keys of members, sorted
@@ -62,7 +60,6 @@ type classic struct {
 	state      groupState
 	generation int32
 	leader     string
-	open       int // index in rebalances of the open rebalance, -1 when none
 
 	joinPhase      timer // the join phase's timeout, or a wait of the initial delay
 	delaying       bool  // the initial delay of an empty group runs
@@ -71,17 +68,12 @@ type classic struct {
 }
 
 func newClassic(e *engine, n *normalized) *classic {
-	c := &classic{
-		engine:   e,
-		sc:       n,
-		protocol: n.Strategy.Protocol(),
-		topics:   maps.Clone(n.Topics),
-		members:  make(map[string]*classicMember),
-		open:     -1,
+	return &classic{
+		coordinator: newCoordinator(e, n),
+		protocol:    n.Strategy.Protocol(),
+		members:     make(map[string]*classicMember),
+		joinPhase:   e.timer(rankCoordinator, ""),
 	}
-	c.joinPhase = e.timer(rankCoordinator, "")
-	e.ledger.exist(c.topics, 0)
-	return c
 }
 
 // add registers a process under m's ID.
@@ -101,9 +93,7 @@ func (c *classic) start() {
 	} else {
 		c.startStable()
 	}
-	for _, ev := range eventsInOrder(c.sc) {
-		c.at(ev.At, rankEvent, "", func() { c.onEvent(ev) })
-	}
+	c.play(c)
 	c.assignedTopics = maps.Clone(c.topics)
 }
 
@@ -146,32 +136,17 @@ func (c *classic) group() assign.Group {
 	return g
 }
 
-// onEvent applies a scenario event.
-func (c *classic) onEvent(ev Event) {
-	m := c.members[ev.Member]
-	switch ev.Kind {
-	case Join:
-		nm := c.add(Member{ID: ev.Member, InstanceID: ev.InstanceID, Topics: ev.Topics, Config: ev.Config})
-		c.step(ev.Member, "starts")
-		c.joinGroup(nm, ev.Member+" joins")
-	case Crash:
-		c.crash(m)
-	case Close:
-		c.close(m)
-	case Restart:
-		c.close(m)
-		c.at(c.now+ev.For, rankEvent, "", func() { c.comeBack(m) })
-	case Stall:
-		c.stall(m, ev.For)
-	case Subscribe:
-		// A member that is down sends the new subscription when it is back.
-		topics := slices.Clone(ev.Topics)
-		m.pendingTopics = &topics
-		if m.alive() {
-			c.scheduleRejoin(m, m.ID+" rejoins: subscription changed")
-		}
-	case Grow:
-		c.grow(ev.Topic, ev.Partitions)
+func (c *classic) consumer(id string) *consumer { return &c.members[id].consumer }
+
+func (c *classic) onJoin(m Member) { c.joinGroup(c.add(m), m.ID+" joins") }
+
+// onSubscribe: the member rejoins with its new subscription at its next
+// poll; a member that is down sends it when it is back.
+func (c *classic) onSubscribe(id string, topics []string) {
+	m := c.members[id]
+	m.pendingTopics = &topics
+	if m.alive() {
+		c.scheduleRejoin(m, m.ID+" rejoins: subscription changed")
 	}
 }
 
@@ -182,27 +157,22 @@ func (c *classic) stopProcess(m *classicMember) {
 	m.rejoinReason = ""
 }
 
-// crash stops a member without a word. The coordinator notices when its
-// session expires, counted from the last heartbeat it sent; a member whose
-// JoinGroup is pending is kept alive until the join phase ends.
-func (c *classic) crash(m *classicMember) {
-	if !m.alive() {
-		return
-	}
-	c.step(m.ID, "crashes")
+// onCrash: a member stops without a word. The coordinator notices when
+// its session expires, counted from the last heartbeat it sent; a member
+// whose JoinGroup is pending is kept alive until the join phase ends.
+func (c *classic) onCrash(id string) {
+	m := c.members[id]
 	c.stopProcess(m)
 	if m.membership == inGroup {
 		c.scheduleExpiry(m)
 	}
 }
 
-// close shuts a member down: a dynamic member sends LeaveGroup, a static
-// one does not (KIP-345), so the coordinator waits for its session to
-// expire.
-func (c *classic) close(m *classicMember) {
-	if !m.alive() {
-		return
-	}
+// onClose shuts a running member down: a dynamic member sends
+// LeaveGroup, a static one does not (KIP-345), so the coordinator waits
+// for its session to expire.
+func (c *classic) onClose(id string) {
+	m := c.members[id]
 	if m.static() {
 		c.step(m.ID, "closes (static: no LeaveGroup)")
 		c.stopProcess(m)
@@ -218,9 +188,10 @@ func (c *classic) close(m *classicMember) {
 	}
 }
 
-// comeBack starts a restarted member's new process, which remembers no
+// onReturn starts a restarted member's new process, which remembers no
 // assignment, and joins.
-func (c *classic) comeBack(m *classicMember) {
+func (c *classic) onReturn(id string) {
+	m := c.members[id]
 	if m.alive() {
 		c.stopProcess(m) // restarts that overlap: the newest process replaces the running one
 	}
@@ -230,14 +201,11 @@ func (c *classic) comeBack(m *classicMember) {
 	c.joinGroup(m, m.ID+" joins")
 }
 
-// stall makes the batch m processes now take extra longer. If that puts
-// more than max.poll.interval.ms between two polls, the member leaves the
-// group when the interval runs out.
-func (c *classic) stall(m *classicMember, extra int64) {
-	if !m.alive() {
-		return
-	}
-	c.step(m.ID, "stalls for %d ms", extra)
+// onStall makes the batch a running member processes now take extra
+// longer. If that puts more than max.poll.interval.ms between two polls,
+// the member leaves the group when the interval runs out.
+func (c *classic) onStall(id string, extra int64) {
+	m := c.members[id]
 	if m.membership == joining {
 		m.stallExtra += extra
 		return
@@ -280,15 +248,10 @@ func (c *classic) pollTimeout(m *classicMember) {
 	c.scheduleRejoin(m, m.ID+" joins")
 }
 
-// grow adds partitions. The leader notices at its next metadata refresh
+// onGrow: the leader notices new partitions at its next metadata refresh
 // (every metadata.max.age.ms, counted from t = 0) and rejoins at its next
 // poll; a rebalance that ends before uses the new metadata already.
-func (c *classic) grow(topic string, partitions int32) {
-	c.topics[topic] = partitions
-	c.ledger.exist(c.topics, c.now)
-	c.step("", "%s has %d partitions", topic, partitions)
-	c.watchMetadata()
-}
+func (c *classic) onGrow(string) { c.watchMetadata() }
 
 // watchMetadata schedules the leader's next metadata refresh, at which it
 // rejoins if the metadata differs from that of the last assignment. A

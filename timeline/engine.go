@@ -209,17 +209,14 @@ func Simulate(sc Scenario) (*Timeline, error) {
 		return nil, err
 	}
 	e := newEngine()
-	var settled func() bool
+	var p protocol
 	switch n.Protocol {
 	case Classic:
-		c := newClassic(e, n)
-		c.start()
-		settled = c.settled
+		p = newClassic(e, n)
 	case Consumer:
-		c := newKIP848(e, n)
-		c.start()
-		settled = c.settled
+		p = newKIP848(e, n)
 	}
+	p.start()
 	if e.err != nil {
 		return nil, e.err
 	}
@@ -227,7 +224,7 @@ func Simulate(sc Scenario) (*Timeline, error) {
 	for _, ev := range n.Events {
 		lastEvent = max(lastEvent, ev.At+ev.For)
 	}
-	if err := e.run(n.Until, lastEvent+settleMargin(n), actionLimit(n), settled); err != nil {
+	if err := e.run(n.Until, lastEvent+settleMargin(n), actionLimit(n), p.settled); err != nil {
 		return nil, err
 	}
 	end := n.Until

@@ -39,27 +39,19 @@ type kipMember struct {
 
 // kip848 is a consumer-protocol group coordinator and its members.
 type kip848 struct {
-	*engine
-	sc      *normalized
-	topics  map[string]int32
+	coordinator
 	members map[string]*kipMember
-	ids     []string
+	ids     []string                         // keys of members, sorted
 	holder  map[assign.TopicPartition]string // partition => the member the coordinator counts as holding it
 	epoch   int32
-	open    int // the open rebalance in rebalances, -1 when none
 }
 
 func newKIP848(e *engine, n *normalized) *kip848 {
-	k := &kip848{
-		engine:  e,
-		sc:      n,
-		topics:  maps.Clone(n.Topics),
-		members: make(map[string]*kipMember),
-		holder:  make(map[assign.TopicPartition]string),
-		open:    -1,
+	return &kip848{
+		coordinator: newCoordinator(e, n),
+		members:     make(map[string]*kipMember),
+		holder:      make(map[assign.TopicPartition]string),
 	}
-	e.ledger.exist(k.topics, 0)
-	return k
 }
 
 func (k *kip848) add(m Member) *kipMember {
@@ -81,9 +73,7 @@ func (k *kip848) start() {
 	} else {
 		k.startStable()
 	}
-	for _, ev := range eventsInOrder(k.sc) {
-		k.at(ev.At, rankEvent, "", func() { k.onEvent(ev) })
-	}
+	k.play(k)
 }
 
 // startStable puts the group at epoch 1 with every member owning its
@@ -145,48 +135,44 @@ func (k *kip848) group() assign.Group {
 	return g
 }
 
-func (k *kip848) onEvent(ev Event) {
-	m := k.members[ev.Member]
-	switch ev.Kind {
-	case Join:
-		k.step(ev.Member, "starts")
-		k.join(k.add(Member{ID: ev.Member, InstanceID: ev.InstanceID, Topics: ev.Topics, Config: ev.Config}))
-	case Crash:
-		if m.alive() {
-			k.step(m.ID, "crashes")
-			k.stopProcess(m)
-			k.scheduleExpiry(m, m.lastContact)
-		}
-	case Close:
-		k.close(m)
-	case Restart:
-		k.close(m)
-		k.at(k.now+ev.For, rankEvent, "", func() { k.comeBack(m) })
-	case Stall:
-		if m.alive() {
-			k.step(m.ID, "stalls for %d ms", ev.For)
-			m.stall(k.now, ev.For)
-			k.schedulePoll(m)
-		}
-	case Subscribe:
-		topics := slices.Clone(ev.Topics)
-		if !m.alive() {
-			m.pendingTopics = &topics // sent when it is back
-			return
-		}
-		k.atNextPoll(m, func() {
-			m.Topics = topics
-			k.step(m.ID, "heartbeat: new subscription")
-			k.bump(m.ID + ": subscription changed")
-			k.heartbeat(m)
-		})
-	case Grow:
-		k.topics[ev.Topic] = ev.Partitions
-		k.ledger.exist(k.topics, k.now)
-		k.step("", "%s has %d partitions", ev.Topic, ev.Partitions)
-		k.bump(fmt.Sprintf("%s grows to %d partitions", ev.Topic, ev.Partitions))
-		k.maybeSettled()
+func (k *kip848) consumer(id string) *consumer { return &k.members[id].consumer }
+
+func (k *kip848) onJoin(m Member) { k.join(k.add(m)) }
+
+// onCrash: the coordinator removes the member a session timeout after
+// its last heartbeat.
+func (k *kip848) onCrash(id string) {
+	m := k.members[id]
+	k.stopProcess(m)
+	k.scheduleExpiry(m, m.lastContact)
+}
+
+func (k *kip848) onStall(id string, extra int64) {
+	m := k.members[id]
+	m.stall(k.now, extra)
+	k.schedulePoll(m)
+}
+
+// onSubscribe: the member sends its new subscription with the heartbeat
+// of its next poll, or, if it is down, when it is back.
+func (k *kip848) onSubscribe(id string, topics []string) {
+	m := k.members[id]
+	if !m.alive() {
+		m.pendingTopics = &topics
+		return
 	}
+	k.atNextPoll(m, func() {
+		m.Topics = topics
+		k.step(m.ID, "heartbeat: new subscription")
+		k.bump(m.ID + ": subscription changed")
+		k.heartbeat(m)
+	})
+}
+
+// onGrow: the broker notices new partitions at once.
+func (k *kip848) onGrow(topic string) {
+	k.bump(fmt.Sprintf("%s grows to %d partitions", topic, k.topics[topic]))
+	k.maybeSettled()
 }
 
 // join is a member's first heartbeat (member epoch 0): a new member, so a
@@ -203,7 +189,10 @@ func (k *kip848) join(m *kipMember) {
 	k.heartbeat(m)
 }
 
-// comeBack starts a restarted member's new process. A static member whose
+// onReturn starts a restarted member's new process.
+func (k *kip848) onReturn(id string) { k.comeBack(k.members[id]) }
+
+// comeBack starts a member's new process. A static member whose
 // assignment the coordinator kept gets it back without a new epoch.
 func (k *kip848) comeBack(m *kipMember) {
 	if m.alive() {
@@ -236,13 +225,12 @@ func (k *kip848) stopProcess(m *kipMember) {
 	m.revoking, m.onPoll = nil, nil
 }
 
-// close: a dynamic member revokes and leaves with member epoch -1, which
-// frees its partitions at once; a static member leaves with epoch -2 and
-// the coordinator keeps its assignment for a session timeout (KIP-848).
-func (k *kip848) close(m *kipMember) {
-	if !m.alive() {
-		return
-	}
+// onClose: a dynamic member revokes and leaves with member epoch -1,
+// which frees its partitions at once; a static member leaves with epoch
+// -2 and the coordinator keeps its assignment for a session timeout
+// (KIP-848).
+func (k *kip848) onClose(id string) {
+	m := k.members[id]
 	k.step(m.ID, "closes")
 	k.stopProcess(m)
 	k.leave(m, m.ID+" leaves")
