@@ -376,8 +376,7 @@ func (c *classic) cachedRejoin(m *classicMember) {
 func (c *classic) startRebalance(reason string) {
 	wasEmpty := c.state == empty
 	c.state = preparing
-	c.rebalances = append(c.rebalances, Rebalance{Start: c.now, End: -1, Reason: reason})
-	c.open = len(c.rebalances) - 1
+	c.beginRebalance(reason, 0) // its generation is known when it ends
 	c.step("", "PreparingRebalance: %s", reason)
 	timeout := c.rebalanceTimeout()
 	if delay := c.sc.broker.InitialRebalanceDelay; wasEmpty && delay > 0 {
@@ -477,10 +476,8 @@ func (c *classic) completeJoin() {
 }
 
 func (c *classic) closeRebalance() {
-	if c.open >= 0 {
-		c.rebalances[c.open].End = c.now
-		c.rebalances[c.open].Generation = c.generation
-		c.open = -1
+	if r := c.endRebalance(); r != nil {
+		r.Generation = c.generation
 	}
 	if c.state == empty {
 		c.step("", "Empty in generation %d", c.generation)

@@ -290,11 +290,7 @@ func (k *kip848) bump(reason string) {
 			m.target = sortedCopy(a[id])
 		}
 	}
-	if k.open >= 0 {
-		k.rebalances[k.open].End = k.now
-	}
-	k.rebalances = append(k.rebalances, Rebalance{Start: k.now, End: -1, Reason: reason, Generation: k.epoch})
-	k.open = len(k.rebalances) - 1
+	k.beginRebalance(reason, k.epoch)
 	k.step("", "group epoch %d: %s", k.epoch, reason)
 }
 
@@ -302,8 +298,7 @@ func (k *kip848) bump(reason string) {
 // its target.
 func (k *kip848) maybeSettled() {
 	if k.open >= 0 && k.settled() {
-		k.rebalances[k.open].End = k.now
-		k.open = -1
+		k.endRebalance()
 		k.step("", "every member has reached its target")
 	}
 }

@@ -40,6 +40,25 @@ func newCoordinator(e *engine, n *normalized) coordinator {
 	return c
 }
 
+// beginRebalance records a rebalance that starts now, in generation (or
+// group epoch) gen, ending the open one.
+func (c *coordinator) beginRebalance(reason string, gen int32) {
+	c.endRebalance()
+	c.rebalances = append(c.rebalances, Rebalance{Start: c.now, End: -1, Reason: reason, Generation: gen})
+	c.open = len(c.rebalances) - 1
+}
+
+// endRebalance ends the open rebalance now and returns it, or nil when
+// none is open.
+func (c *coordinator) endRebalance() *Rebalance {
+	if c.open < 0 {
+		return nil
+	}
+	r := &c.rebalances[c.open]
+	r.End, c.open = c.now, -1
+	return r
+}
+
 // play schedules the scenario's events, each to be applied to p.
 func (c *coordinator) play(p protocol) {
 	for _, ev := range eventsInOrder(c.sc) {
