@@ -14,7 +14,8 @@ import "github.com/assigncalc/assigncalc/assign"
 //	running → lost     its poll timer expires (consumer.pollTimedOut), or,
 //	                   under the classic protocol, a heartbeat is answered
 //	                   UNKNOWN_MEMBER_ID
-//	lost    → running  it joins anew at its next poll
+//	lost    → running  it joins anew at its next poll (a consumer-protocol
+//	                   member by way of down: it restarts as on close)
 //	lost    → down     it crashes or closes
 //	down    → lost     a restarted classic member's new process, which
 //	                   must join as a new one

@@ -96,8 +96,9 @@ func (e *engine) at(t int64, rank int, member string, do func()) {
 // stopping it cancels: a member's next heartbeat, what it does at its next
 // poll, its poll or session timeout, the end of a join phase. A cancelled
 // firing stays in the agenda and does nothing when its time comes: it
-// still counts towards the action limit and, unless periodic, keeps the
-// run from ending before then, as the timelines have always been played.
+// still counts towards the action limit and, unless periodic, keeps a run
+// without an end time going until then, so that the timelines and the
+// point where a run gives up do not depend on how a firing was cancelled.
 type timer struct {
 	e      *engine
 	rank   int
