@@ -220,11 +220,14 @@ func (c *classic) onStall(id string, extra int64) {
 // watchPollInterval schedules the poll timeout when the member's next poll
 // comes later than max.poll.interval.ms after its last one.
 func (c *classic) watchPollInterval(m *classicMember) {
-	m.consumer.watchPollInterval(func() {
-		if m.alive() && m.membership != joining {
-			c.pollTimeout(m)
-		}
-	})
+	m.pollExpiry.stop()
+	if expires, overdue := m.pollExpires(); overdue {
+		m.pollExpiry.set(expires, func() {
+			if m.alive() && m.membership != joining {
+				c.pollTimeout(m)
+			}
+		})
+	}
 }
 
 // pollTimeout: the heartbeat thread finds that poll() was not called for

@@ -110,12 +110,7 @@ func (m *consumer) pollTimedOut(l *ledger, now int64) {
 	m.beat.stop()
 }
 
-// watchPollInterval sets m's poll timer to run expire when its next poll
-// comes more than max.poll.interval.ms after its last one, and stops it
-// otherwise.
-func (m *consumer) watchPollInterval(expire func()) {
-	m.pollExpiry.stop()
-	if expires, overdue := m.overdue(m.cfg.MaxPollInterval); overdue {
-		m.pollExpiry.set(expires, expire)
-	}
-}
+// pollExpires reports whether m's next poll comes more than
+// max.poll.interval.ms after its last one, and when its poll timer then
+// expires.
+func (m *consumer) pollExpires() (int64, bool) { return m.overdue(m.cfg.MaxPollInterval) }
