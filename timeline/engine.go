@@ -15,8 +15,9 @@ import (
 // (at default settings a member's heartbeats and polls for about three
 // hours of simulated time), and never more than maxActions, so that a
 // scenario that never settles, or a time far off, ends with an error
-// instead of looping: an action costs about 100 bytes and 0.3 µs, and the
-// time an input names must not buy it more than its group's share.
+// instead of looping: every action costs memory and time, and the time an
+// input names must not buy it more than its group's share
+// (TestFarTimesAreBounded holds a far time to this bound).
 const (
 	actionsPerMember = 1 << 14
 	maxActions       = 5_000_000
