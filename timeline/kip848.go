@@ -258,11 +258,17 @@ func (k *kip848) leave(m *kipMember, reason string) {
 func (k *kip848) scheduleExpiry(m *kipMember, from int64) {
 	m.sessionExpiry.set(max(k.now, from+k.sc.broker.ConsumerSessionTimeout), func() {
 		if m.membership != outside {
-			k.step(m.ID, "session timeout: removed")
-			k.remove(m)
-			k.bump(m.ID + ": session timeout")
+			k.expire(m)
 		}
 	})
+}
+
+// expire removes a member whose session timed out, which frees its
+// partitions: a new group epoch.
+func (k *kip848) expire(m *kipMember) {
+	k.step(m.ID, "session timeout: removed")
+	k.remove(m)
+	k.bump(m.ID + ": session timeout")
 }
 
 // remove takes m out of the group and frees what it held.
