@@ -33,44 +33,26 @@ const (
 	stable
 )
 
-// classicMember is one consumer process and the coordinator's record of it.
+// classicMember is one consumer process and the classic coordinator's
+// record of it. Its atPoll timer is its poll sending JoinGroup, and its
+// pendingTopics go with that JoinGroup.
 type classicMember struct {
-	Member
-	cfg Config
+	consumer
 
-	alive      bool // the process runs
-	inGroup    bool // the coordinator counts it as a member
-	joined     bool // its JoinGroup waits for the current join phase to end
-	outOfGroup bool // it knows it is no longer a member and must join anew
-
-	owned       []assign.TopicPartition // what it consumes now, sorted
 	reported    []assign.TopicPartition // what it claims when it rejoins
 	reportedGen int32
 	given       []assign.TopicPartition // the coordinator's assignment for it
 
-	lastContact int64 // the coordinator last heard from it
-	joinedAt    int64 // when it sent its JoinGroup in the current join phase
-
-	pollLoop
-	stallExtra int64 // a stall that began while it was joining: added to its next batch
-
-	rejoinReason  string    // why it rejoins at its next poll; "" when it does not
-	pendingTopics *[]string // a subscription to send at the next rejoin
-
-	// Tokens invalidate scheduled actions: an action runs only if its
-	// token is still current.
-	hbToken, rejoinToken, pollToken, expiryToken int
+	joinedAt     int64  // when it sent its JoinGroup in the current join phase
+	stallExtra   int64  // a stall that began while it was joining: added to its next batch
+	rejoinReason string // why it rejoins at its next poll; "" when it does not
 }
-
-func (m *classicMember) static() bool { return m.InstanceID != "" }
 
 // classic is the coordinator of one group and its members.
 type classic struct {
-	*engine
-	sc       *normalized
+	coordinator
 	protocol assign.RebalanceProtocol // of the strategy
 
-	topics         map[string]int32
 	assignedTopics map[string]int32 // the metadata of the last assignment
 	members        map[string]*classicMember
 	ids            []string // keys of members, sorted
@@ -78,34 +60,25 @@ type classic struct {
 	state      groupState
 	generation int32
 	leader     string
-	open       int // index in rebalances of the open rebalance, -1 when none
 
-	joinToken      int   // invalidates the join timeout and initial delay timers
+	joinPhase      timer // the join phase's timeout, or a wait of the initial delay
 	delaying       bool  // the initial delay of an empty group runs
 	newMemberAdded bool  // a member joined during the current delay
 	delayLeft      int64 // what is left of the rebalance timeout for further delays
 }
 
 func newClassic(e *engine, n *normalized) *classic {
-	c := &classic{
-		engine:   e,
-		sc:       n,
-		protocol: n.Strategy.Protocol(),
-		topics:   maps.Clone(n.Topics),
-		members:  make(map[string]*classicMember),
-		open:     -1,
+	return &classic{
+		coordinator: newCoordinator(e, n),
+		protocol:    n.Strategy.Protocol(),
+		members:     make(map[string]*classicMember),
+		joinPhase:   e.timer(rankCoordinator, ""),
 	}
-	e.ledger.exist(c.topics, 0)
-	return c
 }
 
 // add registers a process under m's ID.
 func (c *classic) add(m Member) *classicMember {
-	cm := &classicMember{Member: m, cfg: *m.Config, alive: true, reportedGen: -1}
-	cm.batch = cm.cfg.BatchMs()
-	if cm.Topics == nil {
-		cm.Topics = allTopics(c.topics)
-	}
+	cm := &classicMember{consumer: newConsumer(c.engine, m, c.topics), reportedGen: -1}
 	c.members[m.ID] = cm
 	c.ids = slices.Sorted(maps.Keys(c.members))
 	return cm
@@ -120,9 +93,7 @@ func (c *classic) start() {
 	} else {
 		c.startStable()
 	}
-	for _, ev := range eventsInOrder(c.sc) {
-		c.at(ev.At, rankEvent, "", func() { c.onEvent(ev) })
-	}
+	c.play(c)
 	c.assignedTopics = maps.Clone(c.topics)
 }
 
@@ -143,7 +114,7 @@ func (c *classic) startStable() {
 	c.state, c.generation, c.leader = stable, 1, c.ids[0]
 	for _, id := range c.ids {
 		m := c.members[id]
-		m.inGroup = true
+		m.membership = inGroup
 		c.sync(m, sortedCopy(a[id]))
 	}
 }
@@ -155,7 +126,7 @@ func (c *classic) settled() bool { return c.state != preparing }
 func (c *classic) group() assign.Group {
 	g := assign.Group{Topics: c.topics}
 	for _, id := range c.ids {
-		if m := c.members[id]; m.inGroup || c.state == empty {
+		if m := c.members[id]; m.membership != outside || c.state == empty {
 			g.Members = append(g.Members, assign.Member{
 				ID: id, InstanceID: m.InstanceID, Topics: m.Topics,
 				Owned: m.reported, Generation: m.reportedGen,
@@ -165,104 +136,77 @@ func (c *classic) group() assign.Group {
 	return g
 }
 
-// onEvent applies a scenario event.
-func (c *classic) onEvent(ev Event) {
-	m := c.members[ev.Member]
-	switch ev.Kind {
-	case Join:
-		nm := c.add(Member{ID: ev.Member, InstanceID: ev.InstanceID, Topics: ev.Topics, Config: ev.Config})
-		c.step(ev.Member, "starts")
-		c.joinGroup(nm, ev.Member+" joins")
-	case Crash:
-		c.crash(m)
-	case Close:
-		c.close(m)
-	case Restart:
-		c.close(m)
-		c.at(c.now+ev.For, rankEvent, "", func() { c.comeBack(m) })
-	case Stall:
-		c.stall(m, ev.For)
-	case Subscribe:
-		// A member that is down sends the new subscription when it is back.
-		topics := slices.Clone(ev.Topics)
-		m.pendingTopics = &topics
-		if m.alive {
-			c.scheduleRejoin(m, m.ID+" rejoins: subscription changed")
-		}
-	case Grow:
-		c.grow(ev.Topic, ev.Partitions)
+func (c *classic) consumer(id string) *consumer { return &c.members[id].consumer }
+
+func (c *classic) onJoin(m Member) { c.joinGroup(c.add(m), m.ID+" joins") }
+
+// onSubscribe: the member rejoins with its new subscription at its next
+// poll; a member that is down sends it when it is back.
+func (c *classic) onSubscribe(id string, topics []string) {
+	m := c.members[id]
+	m.pendingTopics = &topics
+	if m.alive() {
+		c.scheduleRejoin(m, m.ID+" rejoins: subscription changed")
 	}
 }
 
 // stopProcess ends what a member's process was doing: it consumes nothing
 // more and none of its scheduled actions run.
 func (c *classic) stopProcess(m *classicMember) {
-	c.ledger.drop(m.ID, m.owned, c.now)
-	m.owned = nil
-	m.alive = false
+	m.stop(c.ledger, c.now)
 	m.rejoinReason = ""
-	m.hbToken++
-	m.rejoinToken++
-	m.pollToken++
 }
 
-// crash stops a member without a word. The coordinator notices when its
-// session expires, counted from the last heartbeat it sent; a member whose
-// JoinGroup is pending is kept alive until the join phase ends.
-func (c *classic) crash(m *classicMember) {
-	if !m.alive {
-		return
-	}
-	c.step(m.ID, "crashes")
+// onCrash: a member stops without a word. The coordinator notices when
+// its session expires, counted from the last heartbeat it sent; a member
+// whose JoinGroup is pending is kept alive until the join phase ends.
+func (c *classic) onCrash(id string) {
+	m := c.members[id]
 	c.stopProcess(m)
-	if m.inGroup && !m.joined {
+	if m.membership == inGroup {
 		c.scheduleExpiry(m)
 	}
 }
 
-// close shuts a member down: a dynamic member sends LeaveGroup, a static
-// one does not (KIP-345), so the coordinator waits for its session to
-// expire.
-func (c *classic) close(m *classicMember) {
-	if !m.alive {
-		return
-	}
+// onClose shuts a running member down: a dynamic member sends
+// LeaveGroup, a static one does not (KIP-345), so the coordinator waits
+// for its session to expire.
+func (c *classic) onClose(id string) {
+	m := c.members[id]
 	if m.static() {
 		c.step(m.ID, "closes (static: no LeaveGroup)")
 		c.stopProcess(m)
-		if m.inGroup && !m.joined {
+		if m.membership == inGroup {
 			c.scheduleExpiry(m)
 		}
 		return
 	}
 	c.step(m.ID, "closes: LeaveGroup")
 	c.stopProcess(m)
-	if m.inGroup {
+	if m.membership != outside {
 		c.leave(m, m.ID+" leaves")
 	}
 }
 
-// comeBack starts a restarted member's new process, which remembers no
+// onReturn starts a restarted member's new process, which remembers no
 // assignment, and joins.
-func (c *classic) comeBack(m *classicMember) {
-	if m.alive {
+func (c *classic) onReturn(id string) {
+	m := c.members[id]
+	if m.alive() {
 		c.stopProcess(m) // restarts that overlap: the newest process replaces the running one
 	}
-	m.alive, m.outOfGroup = true, true
+	m.proc = lost // a new process: it joins anew
 	m.reported, m.reportedGen = nil, -1
 	c.step(m.ID, "starts again")
 	c.joinGroup(m, m.ID+" joins")
 }
 
-// stall makes the batch m processes now take extra longer. If that puts
-// more than max.poll.interval.ms between two polls, the member leaves the
-// group when the interval runs out.
-func (c *classic) stall(m *classicMember, extra int64) {
-	if !m.alive {
-		return
-	}
-	c.step(m.ID, "stalls for %d ms", extra)
-	if m.joined {
+// onStall makes the batch a running member processes now take extra
+// longer. If that puts more than max.poll.interval.ms between two polls,
+// the member leaves the group when the interval runs out.
+func (c *classic) onStall(id string, extra int64) {
+	m := c.members[id]
+	if m.membership == joining {
 		m.stallExtra += extra
 		return
 	}
@@ -276,17 +220,14 @@ func (c *classic) stall(m *classicMember, extra int64) {
 // watchPollInterval schedules the poll timeout when the member's next poll
 // comes later than max.poll.interval.ms after its last one.
 func (c *classic) watchPollInterval(m *classicMember) {
-	m.pollToken++
-	expires, overdue := m.overdue(m.cfg.MaxPollInterval)
-	if !overdue {
-		return
+	m.pollExpiry.stop()
+	if expires, overdue := m.pollExpires(); overdue {
+		m.pollExpiry.set(expires, func() {
+			if m.alive() && m.membership != joining {
+				c.pollTimeout(m)
+			}
+		})
 	}
-	token := m.pollToken
-	c.at(expires, rankMember, m.ID, func() {
-		if token == m.pollToken && m.alive && !m.joined {
-			c.pollTimeout(m)
-		}
-	})
 }
 
 // pollTimeout: the heartbeat thread finds that poll() was not called for
@@ -294,33 +235,26 @@ func (c *classic) watchPollInterval(m *classicMember) {
 // dynamic member sends LeaveGroup, a static one stops heartbeating. Either
 // joins again at its next poll.
 func (c *classic) pollTimeout(m *classicMember) {
-	c.ledger.drop(m.ID, m.owned, c.now)
-	m.owned, m.reported, m.reportedGen = nil, nil, -1
-	m.outOfGroup = true
-	m.hbToken++
+	m.pollTimedOut(c.ledger, c.now)
+	m.reported, m.reportedGen = nil, -1
 	if m.static() {
 		c.step(m.ID, "poll timeout: stops heartbeating (static: no LeaveGroup)")
-		if m.inGroup {
+		if m.membership != outside {
 			c.scheduleExpiry(m)
 		}
 	} else {
 		c.step(m.ID, "poll timeout: LeaveGroup")
-		if m.inGroup {
+		if m.membership != outside {
 			c.leave(m, m.ID+": max.poll.interval.ms exceeded")
 		}
 	}
 	c.scheduleRejoin(m, m.ID+" joins")
 }
 
-// grow adds partitions. The leader notices at its next metadata refresh
+// onGrow: the leader notices new partitions at its next metadata refresh
 // (every metadata.max.age.ms, counted from t = 0) and rejoins at its next
 // poll; a rebalance that ends before uses the new metadata already.
-func (c *classic) grow(topic string, partitions int32) {
-	c.topics[topic] = partitions
-	c.ledger.exist(c.topics, c.now)
-	c.step("", "%s has %d partitions", topic, partitions)
-	c.watchMetadata()
-}
+func (c *classic) onGrow(string) { c.watchMetadata() }
 
 // watchMetadata schedules the leader's next metadata refresh, at which it
 // rejoins if the metadata differs from that of the last assignment. A
@@ -333,10 +267,10 @@ func (c *classic) watchMetadata() {
 	}
 	age := l.cfg.MetadataMaxAge
 	c.at((c.now/age+1)*age, rankMember, l.ID, func() {
-		if maps.Equal(c.topics, c.assignedTopics) || c.members[c.leader] != l || !l.inGroup {
+		if maps.Equal(c.topics, c.assignedTopics) || c.members[c.leader] != l || l.membership == outside {
 			return // the next generation, with a new leader if need be, uses the new metadata
 		}
-		if !l.alive || l.joined || l.rejoinReason != "" || c.state != stable {
+		if !l.alive() || l.membership == joining || l.rejoinReason != "" || c.state != stable {
 			c.watchMetadata()
 			return
 		}
@@ -349,14 +283,14 @@ func (c *classic) watchMetadata() {
 // alive and brings back news: a rebalance in progress, which the member
 // acts on at its next poll, or that it is no longer a member.
 func (c *classic) heartbeat(m *classicMember) {
-	if !m.inGroup {
+	if m.membership == outside {
 		c.step(m.ID, "heartbeat: unknown member")
-		m.outOfGroup = true
+		m.proc = lost
 		c.scheduleRejoin(m, m.ID+" joins")
 		return
 	}
 	m.lastContact = c.now
-	if c.state == preparing && !m.joined && m.rejoinReason == "" {
+	if c.state == preparing && m.membership != joining && m.rejoinReason == "" {
 		c.step(m.ID, "heartbeat: rebalance in progress")
 		c.scheduleRejoin(m, m.ID+" rejoins")
 	}
@@ -365,23 +299,15 @@ func (c *classic) heartbeat(m *classicMember) {
 
 // startHeartbeats (re)starts m's heartbeat thread with a beat at t.
 func (c *classic) startHeartbeats(m *classicMember, t int64) {
-	m.hbToken++
-	token := m.hbToken
-	c.every(t, m.ID, func() {
-		if token == m.hbToken {
-			c.heartbeat(m)
-		}
-	})
+	m.beat.setPeriodic(t, func() { c.heartbeat(m) })
 }
 
 // scheduleRejoin makes m rejoin at its next poll, after the batch it is
 // processing.
 func (c *classic) scheduleRejoin(m *classicMember, reason string) {
 	m.rejoinReason = reason
-	m.rejoinToken++
-	token := m.rejoinToken
-	c.at(m.nextPoll(c.now), rankMember, m.ID, func() {
-		if token == m.rejoinToken && m.alive {
+	m.atPoll.set(m.nextPoll(c.now), func() {
+		if m.alive() {
 			c.rejoin(m)
 		}
 	})
@@ -402,15 +328,15 @@ func (c *classic) rejoin(m *classicMember) {
 
 // joinGroup is the coordinator receiving m's JoinGroup.
 func (c *classic) joinGroup(m *classicMember, reason string) {
-	m.hbToken++ // the heartbeat thread pauses during the rebalance
-	if m.outOfGroup && !m.static() {
-		m.inGroup = false // a dynamic member that left comes back as a new one
+	m.beat.stop() // the heartbeat thread pauses during the rebalance
+	if m.proc == lost && !m.static() {
+		m.membership = outside // a dynamic member that left comes back as a new one
 	}
 	changed := m.pendingTopics != nil
 	if changed {
 		m.Topics, m.pendingTopics = *m.pendingTopics, nil
 	}
-	if m.static() && m.outOfGroup && m.inGroup && c.state == stable {
+	if m.static() && m.proc == lost && m.membership != outside && c.state == stable {
 		switch {
 		case changed:
 			reason = m.ID + " rejoins: subscription changed"
@@ -421,10 +347,10 @@ func (c *classic) joinGroup(m *classicMember, reason string) {
 			return
 		}
 	}
-	if !m.inGroup && c.state == preparing && c.delaying {
+	if m.membership == outside && c.state == preparing && c.delaying {
 		c.newMemberAdded = true
 	}
-	m.inGroup, m.joined, m.outOfGroup, m.joinedAt = true, true, false, c.now
+	m.membership, m.proc, m.joinedAt = joining, running, c.now
 	c.step(m.ID, "JoinGroup")
 	switch c.state {
 	case empty:
@@ -440,8 +366,8 @@ func (c *classic) joinGroup(m *classicMember, reason string) {
 // cached for its group.instance.id and no rebalance happens (KIP-345).
 func (c *classic) cachedRejoin(m *classicMember) {
 	c.step(m.ID, "JoinGroup (static): cached assignment, no rebalance")
-	m.outOfGroup = false
-	m.expiryToken++
+	m.proc = running
+	m.sessionExpiry.stop()
 	c.sync(m, m.given)
 }
 
@@ -453,24 +379,17 @@ func (c *classic) cachedRejoin(m *classicMember) {
 func (c *classic) startRebalance(reason string) {
 	wasEmpty := c.state == empty
 	c.state = preparing
-	c.rebalances = append(c.rebalances, Rebalance{Start: c.now, End: -1, Reason: reason})
-	c.open = len(c.rebalances) - 1
+	c.beginRebalance(reason, 0) // its generation is known when it ends
 	c.step("", "PreparingRebalance: %s", reason)
-	c.joinToken++
-	token := c.joinToken
 	timeout := c.rebalanceTimeout()
 	if delay := c.sc.broker.InitialRebalanceDelay; wasEmpty && delay > 0 {
 		first := min(delay, timeout)
 		c.delaying, c.newMemberAdded, c.delayLeft = true, false, timeout-first
-		c.at(c.now+first, rankCoordinator, "", func() {
-			if token == c.joinToken {
-				c.initialDelayEnds()
-			}
-		})
+		c.joinPhase.set(c.now+first, c.initialDelayEnds)
 		return
 	}
-	c.at(c.now+timeout, rankCoordinator, "", func() {
-		if token == c.joinToken && c.state == preparing {
+	c.joinPhase.set(c.now+timeout, func() {
+		if c.state == preparing {
 			c.step("", "rebalance timeout")
 			c.completeJoin()
 		}
@@ -481,7 +400,7 @@ func (c *classic) startRebalance(reason string) {
 func (c *classic) rebalanceTimeout() int64 {
 	var t int64
 	for _, id := range c.ids {
-		if m := c.members[id]; m.inGroup {
+		if m := c.members[id]; m.membership != outside {
 			t = max(t, m.cfg.MaxPollInterval)
 		}
 	}
@@ -495,12 +414,7 @@ func (c *classic) initialDelayEnds() {
 		wait := min(c.sc.broker.InitialRebalanceDelay, c.delayLeft)
 		c.newMemberAdded, c.delayLeft = false, c.delayLeft-wait
 		c.step("", "initial delay: members joined, waiting %d ms more", wait)
-		token := c.joinToken
-		c.at(c.now+wait, rankCoordinator, "", func() {
-			if token == c.joinToken {
-				c.initialDelayEnds()
-			}
-		})
+		c.joinPhase.set(c.now+wait, c.initialDelayEnds)
 		return
 	}
 	c.delaying = false
@@ -513,7 +427,7 @@ func (c *classic) tryCompleteJoin() {
 		return
 	}
 	for _, id := range c.ids {
-		if m := c.members[id]; m.inGroup && !m.joined {
+		if m := c.members[id]; m.membership == inGroup {
 			return
 		}
 	}
@@ -526,10 +440,10 @@ func (c *classic) tryCompleteJoin() {
 // new generation. Cooperative members that had to revoke rejoin at once
 // for the follow-up rebalance.
 func (c *classic) completeJoin() {
-	c.joinToken++
+	c.joinPhase.stop()
 	c.delaying = false
 	for _, id := range c.ids {
-		if m := c.members[id]; m.inGroup && !m.joined {
+		if m := c.members[id]; m.membership == inGroup {
 			c.remove(m, "did not rejoin in time: removed")
 		}
 	}
@@ -551,7 +465,7 @@ func (c *classic) completeJoin() {
 	c.step(c.leader, "leader assigns generation %d", c.generation)
 	var revoking []*classicMember
 	for _, id := range c.ids {
-		if m := c.members[id]; m.inGroup {
+		if m := c.members[id]; m.membership != outside {
 			if c.sync(m, sortedCopy(a[id])) {
 				revoking = append(revoking, m)
 			}
@@ -565,10 +479,8 @@ func (c *classic) completeJoin() {
 }
 
 func (c *classic) closeRebalance() {
-	if c.open >= 0 {
-		c.rebalances[c.open].End = c.now
-		c.rebalances[c.open].Generation = c.generation
-		c.open = -1
+	if r := c.endRebalance(); r != nil {
+		r.Generation = c.generation
 	}
 	if c.state == empty {
 		c.step("", "Empty in generation %d", c.generation)
@@ -580,13 +492,13 @@ func (c *classic) closeRebalance() {
 // chooseLeader keeps the leader if it is still a member, or else takes the
 // member that joined first (ties by ID).
 func (c *classic) chooseLeader() {
-	if l := c.members[c.leader]; l != nil && l.inGroup {
+	if l := c.members[c.leader]; l != nil && l.membership != outside {
 		return
 	}
 	c.leader = ""
 	var first int64
 	for _, id := range c.ids {
-		if m := c.members[id]; m.inGroup && (c.leader == "" || m.joinedAt < first) {
+		if m := c.members[id]; m.membership != outside && (c.leader == "" || m.joinedAt < first) {
 			c.leader, first = id, m.joinedAt
 		}
 	}
@@ -598,10 +510,10 @@ func (c *classic) chooseLeader() {
 // that crashed while its JoinGroup waited is assigned too, and the
 // coordinator expires it a session timeout later.
 func (c *classic) sync(m *classicMember, tps []assign.TopicPartition) bool {
-	m.joined = false
+	m.membership = inGroup
 	m.given = tps
 	m.lastContact = c.now
-	if !m.alive {
+	if !m.alive() {
 		c.scheduleExpiry(m)
 		return false
 	}
@@ -615,8 +527,8 @@ func (c *classic) sync(m *classicMember, tps []assign.TopicPartition) bool {
 	}
 	c.ledger.take(m.ID, tps, c.now)
 	m.owned, m.reported, m.reportedGen = tps, tps, c.generation
-	m.outOfGroup = false
-	m.expiryToken++
+	m.proc = running
+	m.sessionExpiry.stop()
 	c.startHeartbeats(m, c.now+m.cfg.HeartbeatInterval)
 	m.prevPoll, m.pollBase = c.now, c.now+m.batch+m.stallExtra
 	m.stallExtra = 0
@@ -627,10 +539,8 @@ func (c *classic) sync(m *classicMember, tps []assign.TopicPartition) bool {
 // scheduleExpiry makes the coordinator expire m a session timeout after it
 // last heard from it, unless it hears from it again.
 func (c *classic) scheduleExpiry(m *classicMember) {
-	m.expiryToken++
-	token := m.expiryToken
-	c.at(max(c.now, m.lastContact+m.cfg.SessionTimeout), rankCoordinator, "", func() {
-		if token == m.expiryToken && m.inGroup {
+	m.sessionExpiry.set(max(c.now, m.lastContact+m.cfg.SessionTimeout), func() {
+		if m.membership != outside {
 			c.expire(m)
 		}
 	})
@@ -658,21 +568,16 @@ func (c *classic) leave(m *classicMember, reason string) {
 // and learns it is out from its next heartbeat.
 func (c *classic) remove(m *classicMember, why string) {
 	c.step(m.ID, "%s", why)
-	m.inGroup, m.joined = false, false
-	m.expiryToken++
-	if m.alive && len(m.owned) > 0 {
+	m.membership = outside
+	m.sessionExpiry.stop()
+	if m.alive() && len(m.owned) > 0 {
 		c.ledger.drop(m.ID, m.owned, c.now)
 		m.owned, m.reported, m.reportedGen = nil, nil, -1
 	}
-	if m.alive && !m.outOfGroup {
-		// Its next heartbeat is answered UNKNOWN_MEMBER_ID.
-		m.hbToken++
-		token := m.hbToken
-		c.at(c.now+m.cfg.HeartbeatInterval, rankHeartbeat, m.ID, func() {
-			if token == m.hbToken {
-				c.heartbeat(m)
-			}
-		})
+	if m.proc == running {
+		// Its next heartbeat is answered UNKNOWN_MEMBER_ID. It is not
+		// periodic: the run waits for the member to learn it is out.
+		m.beat.set(c.now+m.cfg.HeartbeatInterval, func() { c.heartbeat(m) })
 	}
 }
 

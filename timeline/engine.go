@@ -15,8 +15,9 @@ import (
 // (at default settings a member's heartbeats and polls for about three
 // hours of simulated time), and never more than maxActions, so that a
 // scenario that never settles, or a time far off, ends with an error
-// instead of looping: an action costs about 100 bytes and 0.3 µs, and the
-// time an input names must not buy it more than its group's share.
+// instead of looping: every action costs memory and time, and the time an
+// input names must not buy it more than its group's share
+// (TestFarTimesAreBounded holds a far time to this bound).
 const (
 	actionsPerMember = 1 << 14
 	maxActions       = 5_000_000
@@ -48,8 +49,8 @@ type action struct {
 	rank     int
 	member   string
 	seq      int
-	periodic bool // a heartbeat: does not by itself keep the timeline going
-	do       func()
+	periodic bool   // a heartbeat: does not by itself keep the timeline going
+	do       func() // nil once its timer was stopped or set again
 }
 
 func (a *action) less(b *action) bool {
@@ -92,9 +93,44 @@ func (e *engine) at(t int64, rank int, member string, do func()) {
 	e.push(&action{at: t, rank: rank, member: member, do: do})
 }
 
-// every schedules the periodic action do at time t.
-func (e *engine) every(t int64, member string, do func()) {
-	e.push(&action{at: t, rank: rankHeartbeat, member: member, periodic: true, do: do})
+// A timer is one thing scheduled to happen once, which setting it again or
+// stopping it cancels: a member's next heartbeat, what it does at its next
+// poll, its poll or session timeout, the end of a join phase. A cancelled
+// firing stays in the agenda and does nothing when its time comes: it
+// still counts towards the action limit and, unless periodic, keeps a run
+// without an end time going until then, so that the timelines and the
+// point where a run gives up do not depend on how a firing was cancelled.
+type timer struct {
+	e      *engine
+	rank   int
+	member string // whose actions it orders among, "" for the coordinator's
+	next   *action
+}
+
+// timer returns a stopped timer whose firings have rank and member.
+func (e *engine) timer(rank int, member string) timer {
+	return timer{e: e, rank: rank, member: member}
+}
+
+// set cancels t's pending firing and schedules do at time at.
+func (t *timer) set(at int64, do func()) { t.schedule(at, false, do) }
+
+// setPeriodic is set for a firing that, like a heartbeat, does not by
+// itself keep the run going.
+func (t *timer) setPeriodic(at int64, do func()) { t.schedule(at, true, do) }
+
+func (t *timer) schedule(at int64, periodic bool, do func()) {
+	t.stop()
+	t.next = &action{at: at, rank: t.rank, member: t.member, periodic: periodic, do: do}
+	t.e.push(t.next)
+}
+
+// stop cancels t's pending firing, if any.
+func (t *timer) stop() {
+	if t.next != nil {
+		t.next.do = nil
+		t.next = nil
+	}
 }
 
 func (e *engine) push(a *action) {
@@ -135,7 +171,9 @@ func (e *engine) run(until, settleBy int64, limit int, settled func() bool) erro
 			e.pending--
 		}
 		e.now = a.at
-		a.do()
+		if a.do != nil {
+			a.do()
+		}
 		if e.err != nil {
 			return e.err
 		}
@@ -173,17 +211,14 @@ func Simulate(sc Scenario) (*Timeline, error) {
 		return nil, err
 	}
 	e := newEngine()
-	var settled func() bool
+	var p protocol
 	switch n.Protocol {
 	case Classic:
-		c := newClassic(e, n)
-		c.start()
-		settled = c.settled
+		p = newClassic(e, n)
 	case Consumer:
-		c := newKIP848(e, n)
-		c.start()
-		settled = c.settled
+		p = newKIP848(e, n)
 	}
+	p.start()
 	if e.err != nil {
 		return nil, e.err
 	}
@@ -191,7 +226,7 @@ func Simulate(sc Scenario) (*Timeline, error) {
 	for _, ev := range n.Events {
 		lastEvent = max(lastEvent, ev.At+ev.For)
 	}
-	if err := e.run(n.Until, lastEvent+settleMargin(n), actionLimit(n), settled); err != nil {
+	if err := e.run(n.Until, lastEvent+settleMargin(n), actionLimit(n), p.settled); err != nil {
 		return nil, err
 	}
 	end := n.Until

@@ -15,9 +15,9 @@ import (
 // method:
 //
 //	bump       a change: new group epoch, new target (server-side assignor)
-//	heartbeat  the coordinator answers with the member's assignment: first
-//	           what to revoke; once it is revoked, the target partitions
-//	           nobody else still holds
+//	heartbeat  the coordinator answers with the member's assignment
+//	reconcile  what that assignment is: first what to revoke; once it is
+//	           revoked, the target partitions nobody else still holds
 //	revoke     the member revokes at its next poll (the callback runs in
 //	           poll) and acknowledges with a heartbeat right away
 //	expire     the session timeout frees a member's partitions
@@ -25,62 +25,36 @@ import (
 //	           static one (epoch -2) keeps them for a session timeout
 //	pollTimeout max.poll.interval.ms: the member leaves as on close
 
-// kipMember is one consumer and the coordinator's record of it.
+// kipMember is one consumer and the consumer-protocol coordinator's record
+// of it. Its atPoll timer runs onPoll; its pendingTopics are a
+// subscription changed while it was down.
 type kipMember struct {
-	Member
-	cfg Config
-	pollLoop
+	consumer
 
-	alive    bool
-	inGroup  bool
-	away     bool // a static member that left with epoch -2, or timed out: its assignment waits for it
-	owned    []assign.TopicPartition
 	target   []assign.TopicPartition
 	revoking []assign.TopicPartition // asked to revoke, not yet acknowledged
-
-	pendingTopics *[]string // a subscription changed while it was down
-
-	lastContact int64
-	hbToken     int
-	onPoll      []func() // what it does at its next poll
-	timedOut    bool     // its poll timer expired; it rejoins at its next poll
-	pollToken   int      // invalidates the scheduled poll and poll timeout
-	expiryToken int
+	onPoll   []func()                // what it does at its next poll
 }
-
-func (m *kipMember) static() bool { return m.InstanceID != "" }
 
 // kip848 is a consumer-protocol group coordinator and its members.
 type kip848 struct {
-	*engine
-	sc      *normalized
-	topics  map[string]int32
+	coordinator
 	members map[string]*kipMember
-	ids     []string
+	ids     []string                         // keys of members, sorted
 	holder  map[assign.TopicPartition]string // partition => the member the coordinator counts as holding it
 	epoch   int32
-	open    int // the open rebalance in rebalances, -1 when none
 }
 
 func newKIP848(e *engine, n *normalized) *kip848 {
-	k := &kip848{
-		engine:  e,
-		sc:      n,
-		topics:  maps.Clone(n.Topics),
-		members: make(map[string]*kipMember),
-		holder:  make(map[assign.TopicPartition]string),
-		open:    -1,
+	return &kip848{
+		coordinator: newCoordinator(e, n),
+		members:     make(map[string]*kipMember),
+		holder:      make(map[assign.TopicPartition]string),
 	}
-	e.ledger.exist(k.topics, 0)
-	return k
 }
 
 func (k *kip848) add(m Member) *kipMember {
-	km := &kipMember{Member: m, cfg: *m.Config, alive: true}
-	km.batch = km.cfg.BatchMs()
-	if km.Topics == nil {
-		km.Topics = allTopics(k.topics)
-	}
+	km := &kipMember{consumer: newConsumer(k.engine, m, k.topics)}
 	k.members[m.ID] = km
 	k.ids = slices.Sorted(maps.Keys(k.members))
 	return km
@@ -98,16 +72,14 @@ func (k *kip848) start() {
 	} else {
 		k.startStable()
 	}
-	for _, ev := range eventsInOrder(k.sc) {
-		k.at(ev.At, rankEvent, "", func() { k.onEvent(ev) })
-	}
+	k.play(k)
 }
 
 // startStable puts the group at epoch 1 with every member owning its
 // target.
 func (k *kip848) startStable() {
 	for _, id := range k.ids {
-		k.members[id].inGroup = true
+		k.members[id].membership = inGroup
 	}
 	a := k.sc.Initial
 	if a == nil {
@@ -135,7 +107,7 @@ func (k *kip848) startStable() {
 func (k *kip848) settled() bool {
 	for _, id := range k.ids {
 		m := k.members[id]
-		if m.inGroup && !m.away && (!m.alive || len(m.revoking) > 0 || !slices.Equal(m.owned, m.target)) {
+		if m.membership == inGroup && (!m.alive() || len(m.revoking) > 0 || !slices.Equal(m.owned, m.target)) {
 			return false
 		}
 	}
@@ -147,7 +119,7 @@ func (k *kip848) settled() bool {
 func (k *kip848) group() assign.Group {
 	g := assign.Group{Topics: k.topics}
 	for _, id := range k.ids {
-		if m := k.members[id]; m.inGroup {
+		if m := k.members[id]; m.membership != outside {
 			gen := int32(-1)
 			if len(m.target) > 0 {
 				gen = k.epoch
@@ -162,57 +134,53 @@ func (k *kip848) group() assign.Group {
 	return g
 }
 
-func (k *kip848) onEvent(ev Event) {
-	m := k.members[ev.Member]
-	switch ev.Kind {
-	case Join:
-		k.step(ev.Member, "starts")
-		k.join(k.add(Member{ID: ev.Member, InstanceID: ev.InstanceID, Topics: ev.Topics, Config: ev.Config}))
-	case Crash:
-		if m.alive {
-			k.step(m.ID, "crashes")
-			k.stopProcess(m)
-			k.scheduleExpiry(m, m.lastContact)
-		}
-	case Close:
-		k.close(m)
-	case Restart:
-		k.close(m)
-		k.at(k.now+ev.For, rankEvent, "", func() { k.comeBack(m) })
-	case Stall:
-		if m.alive {
-			k.step(m.ID, "stalls for %d ms", ev.For)
-			m.stall(k.now, ev.For)
-			k.schedulePoll(m)
-		}
-	case Subscribe:
-		topics := slices.Clone(ev.Topics)
-		if !m.alive {
-			m.pendingTopics = &topics // sent when it is back
-			return
-		}
-		k.atNextPoll(m, func() {
-			m.Topics = topics
-			k.step(m.ID, "heartbeat: new subscription")
-			k.bump(m.ID + ": subscription changed")
-			k.heartbeat(m)
-		})
-	case Grow:
-		k.topics[ev.Topic] = ev.Partitions
-		k.ledger.exist(k.topics, k.now)
-		k.step("", "%s has %d partitions", ev.Topic, ev.Partitions)
-		k.bump(fmt.Sprintf("%s grows to %d partitions", ev.Topic, ev.Partitions))
-		k.maybeSettled()
+func (k *kip848) consumer(id string) *consumer { return &k.members[id].consumer }
+
+func (k *kip848) onJoin(m Member) { k.join(k.add(m)) }
+
+// onCrash: the coordinator removes the member a session timeout after
+// its last heartbeat.
+func (k *kip848) onCrash(id string) {
+	m := k.members[id]
+	k.stopProcess(m)
+	k.scheduleExpiry(m, m.lastContact)
+}
+
+func (k *kip848) onStall(id string, extra int64) {
+	m := k.members[id]
+	m.stall(k.now, extra)
+	k.schedulePoll(m)
+}
+
+// onSubscribe: the member sends its new subscription with the heartbeat
+// of its next poll, or, if it is down, when it is back.
+func (k *kip848) onSubscribe(id string, topics []string) {
+	m := k.members[id]
+	if !m.alive() {
+		m.pendingTopics = &topics
+		return
 	}
+	k.atNextPoll(m, func() {
+		m.Topics = topics
+		k.step(m.ID, "heartbeat: new subscription")
+		k.bump(m.ID + ": subscription changed")
+		k.heartbeat(m)
+	})
+}
+
+// onGrow: the broker notices new partitions at once.
+func (k *kip848) onGrow(topic string) {
+	k.bump(fmt.Sprintf("%s grows to %d partitions", topic, k.topics[topic]))
+	k.maybeSettled()
 }
 
 // join is a member's first heartbeat (member epoch 0): a new member, so a
 // new group epoch.
 func (k *kip848) join(m *kipMember) {
-	if m.inGroup {
+	if m.membership != outside {
 		k.remove(m) // a new incarnation gets a new member ID
 	}
-	m.inGroup, m.away, m.timedOut = true, false, false
+	m.membership, m.proc = inGroup, running
 	m.owned, m.target, m.revoking = nil, nil, nil
 	m.restart(k.now, k.now)
 	k.step(m.ID, "heartbeat: joins")
@@ -220,21 +188,24 @@ func (k *kip848) join(m *kipMember) {
 	k.heartbeat(m)
 }
 
-// comeBack starts a restarted member's new process. A static member whose
+// onReturn starts a restarted member's new process.
+func (k *kip848) onReturn(id string) { k.comeBack(k.members[id]) }
+
+// comeBack starts a member's new process. A static member whose
 // assignment the coordinator kept gets it back without a new epoch.
 func (k *kip848) comeBack(m *kipMember) {
-	if m.alive {
+	if m.alive() {
 		k.stopProcess(m) // restarts that overlap: the newest process replaces the running one
 	}
-	m.alive = true
+	m.proc = running
 	changed := m.pendingTopics != nil
 	if changed {
 		m.Topics, m.pendingTopics = *m.pendingTopics, nil
 	}
-	if m.static() && m.inGroup {
-		m.away, m.timedOut = false, false
+	if m.static() && m.membership != outside {
+		m.membership = inGroup
 		m.owned, m.revoking = nil, nil
-		m.expiryToken++
+		m.sessionExpiry.stop()
 		m.restart(k.now, k.now)
 		k.step(m.ID, "heartbeat (static): rejoins with its assignment")
 		if changed {
@@ -249,21 +220,16 @@ func (k *kip848) comeBack(m *kipMember) {
 
 // stopProcess ends what a member's process was doing.
 func (k *kip848) stopProcess(m *kipMember) {
-	k.ledger.drop(m.ID, m.owned, k.now)
-	m.owned, m.revoking = nil, nil
-	m.alive = false
-	m.onPoll, m.timedOut = nil, false
-	m.hbToken++
-	m.pollToken++
+	m.stop(k.ledger, k.now)
+	m.revoking, m.onPoll = nil, nil
 }
 
-// close: a dynamic member revokes and leaves with member epoch -1, which
-// frees its partitions at once; a static member leaves with epoch -2 and
-// the coordinator keeps its assignment for a session timeout (KIP-848).
-func (k *kip848) close(m *kipMember) {
-	if !m.alive {
-		return
-	}
+// onClose: a dynamic member revokes and leaves with member epoch -1,
+// which frees its partitions at once; a static member leaves with epoch
+// -2 and the coordinator keeps its assignment for a session timeout
+// (KIP-848).
+func (k *kip848) onClose(id string) {
+	m := k.members[id]
 	k.step(m.ID, "closes")
 	k.stopProcess(m)
 	k.leave(m, m.ID+" leaves")
@@ -272,12 +238,12 @@ func (k *kip848) close(m *kipMember) {
 // leave is a leave heartbeat: epoch -1 for a dynamic member, -2 for a
 // static one.
 func (k *kip848) leave(m *kipMember, reason string) {
-	if !m.inGroup {
+	if m.membership == outside {
 		return
 	}
 	if m.static() {
 		k.step(m.ID, "heartbeat (epoch -2): leaves, assignment kept")
-		m.away = true
+		m.membership = away
 		k.scheduleExpiry(m, k.now)
 		return
 	}
@@ -289,21 +255,25 @@ func (k *kip848) leave(m *kipMember, reason string) {
 // scheduleExpiry makes the coordinator remove m a session timeout after
 // from, unless it hears from it again.
 func (k *kip848) scheduleExpiry(m *kipMember, from int64) {
-	m.expiryToken++
-	token := m.expiryToken
-	k.at(max(k.now, from+k.sc.broker.ConsumerSessionTimeout), rankCoordinator, "", func() {
-		if token == m.expiryToken && m.inGroup {
-			k.step(m.ID, "session timeout: removed")
-			k.remove(m)
-			k.bump(m.ID + ": session timeout")
+	m.sessionExpiry.set(max(k.now, from+k.sc.broker.ConsumerSessionTimeout), func() {
+		if m.membership != outside {
+			k.expire(m)
 		}
 	})
 }
 
+// expire removes a member whose session timed out, which frees its
+// partitions: a new group epoch.
+func (k *kip848) expire(m *kipMember) {
+	k.step(m.ID, "session timeout: removed")
+	k.remove(m)
+	k.bump(m.ID + ": session timeout")
+}
+
 // remove takes m out of the group and frees what it held.
 func (k *kip848) remove(m *kipMember) {
-	m.inGroup, m.away = false, false
-	m.expiryToken++
+	m.membership = outside
+	m.sessionExpiry.stop()
 	for tp, id := range k.holder {
 		if id == m.ID {
 			delete(k.holder, tp)
@@ -321,15 +291,11 @@ func (k *kip848) bump(reason string) {
 		return
 	}
 	for _, id := range k.ids {
-		if m := k.members[id]; m.inGroup {
+		if m := k.members[id]; m.membership != outside {
 			m.target = sortedCopy(a[id])
 		}
 	}
-	if k.open >= 0 {
-		k.rebalances[k.open].End = k.now
-	}
-	k.rebalances = append(k.rebalances, Rebalance{Start: k.now, End: -1, Reason: reason, Generation: k.epoch})
-	k.open = len(k.rebalances) - 1
+	k.beginRebalance(reason, k.epoch)
 	k.step("", "group epoch %d: %s", k.epoch, reason)
 }
 
@@ -337,26 +303,19 @@ func (k *kip848) bump(reason string) {
 // its target.
 func (k *kip848) maybeSettled() {
 	if k.open >= 0 && k.settled() {
-		k.rebalances[k.open].End = k.now
-		k.open = -1
+		k.endRebalance()
 		k.step("", "every member has reached its target")
 	}
 }
 
 func (k *kip848) startHeartbeats(m *kipMember, t int64) {
-	m.hbToken++
-	token := m.hbToken
-	k.every(t, m.ID, func() {
-		if token == m.hbToken {
-			k.heartbeat(m)
-		}
-	})
+	m.beat.setPeriodic(t, func() { k.heartbeat(m) })
 }
 
 // heartbeat: the member reports what it owns and the coordinator answers
-// with its assignment. Partitions to revoke come first; the member gets
-// new ones only once it has acknowledged the revocation, and only those
-// no other member still holds.
+// with its assignment, as reconcile decides: first what to revoke, which
+// the member does at its next poll; once it has acknowledged that, what
+// it is given.
 func (k *kip848) heartbeat(m *kipMember) {
 	m.lastContact = k.now
 	k.startHeartbeats(m, k.now+k.sc.broker.ConsumerHeartbeatInterval)
@@ -368,22 +327,12 @@ func (k *kip848) heartbeat(m *kipMember) {
 			delete(k.holder, tp)
 		}
 	}
-	if len(m.revoking) > 0 {
-		return
-	}
-	if revoke := minus(m.owned, m.target); len(revoke) > 0 {
+	var buf [1]assign.TopicPartition // most heartbeats that give give one partition
+	if revoke, grant := k.reconcile(m, buf[:0]); len(revoke) > 0 {
 		m.revoking = revoke
 		k.step(m.ID, "heartbeat: must revoke %s", list(revoke))
 		k.atNextPoll(m, func() { k.revoke(m) })
-		return
-	}
-	var grant []assign.TopicPartition
-	for _, tp := range minus(m.target, m.owned) {
-		if h, held := k.holder[tp]; !held || h == m.ID {
-			grant = append(grant, tp)
-		}
-	}
-	if len(grant) > 0 {
+	} else if len(grant) > 0 {
 		for _, tp := range grant {
 			k.holder[tp] = m.ID
 		}
@@ -391,7 +340,35 @@ func (k *kip848) heartbeat(m *kipMember) {
 		m.owned = sortedCopy(append(m.owned, grant...))
 		k.step(m.ID, "heartbeat: receives %s", list(grant))
 	}
-	k.maybeSettled()
+	if len(m.revoking) == 0 { // a member still revoking has not reached its target
+		k.maybeSettled()
+	}
+}
+
+// reconcile is the coordinator's reconciliation rule at one heartbeat of
+// m: what m must revoke, and what it is given. A member that has yet to
+// acknowledge a revocation gets nothing new; otherwise it must first
+// revoke what it owns outside its target, and only once it owns nothing
+// outside it is it given the partitions of its target that no other
+// member still holds (KIP-848: a partition goes to its new owner only
+// once the old one has released it). It reads m.revoking, m.owned,
+// m.target and k.holder and writes nothing: heartbeat applies the answer.
+// It appends what it gives to buf, which the caller provides so that the
+// common answer costs no allocation (BenchmarkSimulate/protocol=consumer).
+func (k *kip848) reconcile(m *kipMember, buf []assign.TopicPartition) (revoke, grant []assign.TopicPartition) {
+	if len(m.revoking) > 0 {
+		return nil, nil
+	}
+	if revoke := minus(m.owned, m.target); len(revoke) > 0 {
+		return revoke, nil
+	}
+	grant = buf
+	for _, tp := range minus(m.target, m.owned) {
+		if h, held := k.holder[tp]; !held || h == m.ID {
+			grant = append(grant, tp)
+		}
+	}
+	return nil, grant
 }
 
 // revoke is the member's poll running onPartitionsRevoked; it then
@@ -419,11 +396,11 @@ func (k *kip848) atNextPoll(m *kipMember, do func()) {
 // timeout when that poll comes more than max.poll.interval.ms after the
 // last one.
 func (k *kip848) schedulePoll(m *kipMember) {
-	m.pollToken++
-	token := m.pollToken
+	m.atPoll.stop()
+	m.pollExpiry.stop()
 	if len(m.onPoll) > 0 {
-		k.at(m.nextPoll(k.now), rankMember, m.ID, func() {
-			if token == m.pollToken && m.alive {
+		m.atPoll.set(m.nextPoll(k.now), func() {
+			if m.alive() {
 				todo := m.onPoll
 				m.onPoll = nil
 				for _, do := range todo {
@@ -432,9 +409,9 @@ func (k *kip848) schedulePoll(m *kipMember) {
 			}
 		})
 	}
-	if expires, overdue := m.overdue(m.cfg.MaxPollInterval); overdue && !m.timedOut {
-		k.at(expires, rankMember, m.ID, func() {
-			if token == m.pollToken && m.alive {
+	if expires, overdue := m.pollExpires(); overdue && m.proc != lost {
+		m.pollExpiry.set(expires, func() {
+			if m.alive() {
 				k.pollTimeout(m)
 			}
 		})
@@ -446,10 +423,8 @@ func (k *kip848) schedulePoll(m *kipMember) {
 // at its next poll.
 func (k *kip848) pollTimeout(m *kipMember) {
 	k.step(m.ID, "poll timeout")
-	k.ledger.drop(m.ID, m.owned, k.now)
-	m.owned, m.revoking = nil, nil
-	m.hbToken++
-	m.timedOut = true
+	m.pollTimedOut(k.ledger, k.now)
+	m.revoking = nil
 	k.leave(m, m.ID+": max.poll.interval.ms exceeded")
 	m.onPoll = []func(){func() { k.comeBack(m) }}
 	k.schedulePoll(m)

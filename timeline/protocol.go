@@ -1,0 +1,104 @@
+package timeline
+
+import (
+	"maps"
+	"slices"
+)
+
+// A protocol is one group protocol's coordinator and its members, as
+// the scenario's events drive them. [Simulate] plays either through
+// coordinator.play, which applies what both protocols do alike at an
+// event, and the protocol the rest.
+type protocol interface {
+	// start sets up t = 0: a stable group, or members about to join.
+	start()
+	// settled reports whether no rebalance is under way.
+	settled() bool
+	// consumer returns the member with that ID.
+	consumer(id string) *consumer
+
+	onJoin(m Member)                        // a new member's process has started
+	onCrash(id string)                      // a running member has crashed and logged the step
+	onClose(id string)                      // a running member closes
+	onReturn(id string)                     // a restarted member's new process starts
+	onStall(id string, extra int64)         // a running member's batch takes extra ms longer
+	onSubscribe(id string, topics []string) // a member's subscription changes
+	onGrow(topic string)                    // a topic has grown, already in topics
+}
+
+// coordinator is what both protocols' coordinators hold alike.
+type coordinator struct {
+	*engine
+	sc     *normalized
+	topics map[string]int32 // partitions per topic, as the cluster has them now
+	open   int              // index in rebalances of the open rebalance, -1 when none
+}
+
+func newCoordinator(e *engine, n *normalized) coordinator {
+	c := coordinator{engine: e, sc: n, topics: maps.Clone(n.Topics), open: -1}
+	e.ledger.exist(c.topics, 0)
+	return c
+}
+
+// beginRebalance records a rebalance that starts now, in generation (or
+// group epoch) gen, ending the open one.
+func (c *coordinator) beginRebalance(reason string, gen int32) {
+	c.endRebalance()
+	c.rebalances = append(c.rebalances, Rebalance{Start: c.now, End: -1, Reason: reason, Generation: gen})
+	c.open = len(c.rebalances) - 1
+}
+
+// endRebalance ends the open rebalance now and returns it, or nil when
+// none is open.
+func (c *coordinator) endRebalance() *Rebalance {
+	if c.open < 0 {
+		return nil
+	}
+	r := &c.rebalances[c.open]
+	r.End, c.open = c.now, -1
+	return r
+}
+
+// play schedules the scenario's events, each to be applied to p.
+func (c *coordinator) play(p protocol) {
+	for _, ev := range eventsInOrder(c.sc) {
+		c.at(ev.At, rankEvent, "", func() { c.apply(p, ev) })
+	}
+}
+
+// apply is a scenario event happening to p. A crash, a stall or a close
+// happens only to a running process; a restart is a close and, For ms
+// later, a new process.
+func (c *coordinator) apply(p protocol, ev Event) {
+	switch ev.Kind {
+	case Join:
+		c.step(ev.Member, "starts")
+		p.onJoin(Member{ID: ev.Member, InstanceID: ev.InstanceID, Topics: ev.Topics, Config: ev.Config})
+	case Crash:
+		if p.consumer(ev.Member).alive() {
+			c.step(ev.Member, "crashes")
+			p.onCrash(ev.Member)
+		}
+	case Close:
+		if p.consumer(ev.Member).alive() {
+			p.onClose(ev.Member)
+		}
+	case Restart:
+		if p.consumer(ev.Member).alive() {
+			p.onClose(ev.Member)
+		}
+		c.at(c.now+ev.For, rankEvent, "", func() { p.onReturn(ev.Member) })
+	case Stall:
+		if p.consumer(ev.Member).alive() {
+			c.step(ev.Member, "stalls for %d ms", ev.For)
+			p.onStall(ev.Member, ev.For)
+		}
+	case Subscribe:
+		p.onSubscribe(ev.Member, slices.Clone(ev.Topics))
+	case Grow:
+		c.topics[ev.Topic] = ev.Partitions
+		c.ledger.exist(c.topics, c.now)
+		c.step("", "%s has %d partitions", ev.Topic, ev.Partitions)
+		p.onGrow(ev.Topic)
+	}
+}
