@@ -164,29 +164,21 @@ func (u Uniform) AssignRanges(g Group) (RangeAssignment, error) {
 	return sg.ranges(), nil
 }
 
-// solve computes g's new targets into the serverGroup's owner, or its
-// final runs.
-func (u Uniform) solve(g Group) (*serverGroup, error) { return u.solveWith(g, true) }
-
-// solveWith is solve, on runs where it can if runs is set (see
-// uniform_runs.go).
-func (u Uniform) solveWith(g Group, runs bool) (*serverGroup, error) {
+// solve computes g's new targets: into sg.final, as runs, for a
+// homogeneous group, into sg.owner for a heterogeneous one.
+func (u Uniform) solve(g Group) (*serverGroup, error) {
 	if err := u.Kafka.check(); err != nil {
 		return nil, err
 	}
-	sg, err := compileServer(g, runs)
+	sg, err := compileServer(g)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case sg.homogeneous && sg.owner == nil:
-		err = sg.uniformHomogeneousRuns(u.Kafka)
-	case sg.homogeneous:
-		err = sg.uniformHomogeneous(u.Kafka)
-	default:
+	if !sg.homogeneous {
 		sg.uniformHeterogeneous()
+		return sg, nil
 	}
-	if err != nil {
+	if err := sg.uniformHomogeneous(u.Kafka); err != nil {
 		return nil, err
 	}
 	return sg, nil

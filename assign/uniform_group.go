@@ -64,11 +64,22 @@ func fill(s []int32, v int32) {
 	}
 }
 
-// compileServer validates g for the KIP-848 assignors and interns it.
-// With runs, a homogeneous group's current targets are read as runs
-// (sg.held) rather than into owner, unless they are at fault, and a
-// homogeneous group that holds nothing gets no owner.
-func compileServer(g Group, runs bool) (*serverGroup, error) {
+// compileServer validates g for the KIP-848 assignors, interns it and
+// reads the members' current targets (readHeld).
+func compileServer(g Group) (*serverGroup, error) {
+	sg, err := newServerGroup(g)
+	if err != nil {
+		return nil, err
+	}
+	if err := sg.readHeld(); err != nil {
+		return nil, err
+	}
+	return sg, nil
+}
+
+// newServerGroup validates g for the KIP-848 assignors and interns it,
+// reading nothing of the current targets yet.
+func newServerGroup(g Group) (*serverGroup, error) {
 	cg, err := compile(g, ownedUnread)
 	if err != nil {
 		return nil, err
@@ -96,46 +107,75 @@ func compileServer(g Group, runs bool) (*serverGroup, error) {
 		sg.byPos[p] = int32(m)
 	}
 	sg.homogeneous = sameNameSets(g.Members)
+	return sg, nil
+}
 
-	total := cg.start[len(cg.topics)]
-	sg.load = make([]int32, len(g.Members))
-	owned := 0
-	for i := range g.Members {
-		owned += len(g.Members[i].Owned)
-	}
-	if owned == 0 {
-		// heldBy stays nil: nobody holds anything. On runs, a homogeneous
-		// group is dealt without owner (uniformHomogeneousRuns).
-		if !runs || !sg.homogeneous {
-			sg.owner = make([]int32, total)
-			fill(sg.owner, -1)
+// readHeld reads the members' current targets the way the group's
+// builder reads them: a homogeneous group's as runs (sg.held, see
+// uniformHomogeneous), with no owner at all when nobody holds anything;
+// a heterogeneous group's into owner. A homogeneous group's targets at
+// fault are read into owner too, where readTarget names the fault.
+func (sg *serverGroup) readHeld() error {
+	if sg.homogeneous {
+		if !anyOwned(sg.cg.g.Members) {
+			return nil // heldBy stays nil: nobody holds anything
 		}
-		return sg, nil
+		var ok bool
+		if sg.held, ok = sg.readRuns(); ok {
+			return nil
+		}
+		sg.heldIn, sg.heldBy, sg.heldSorted = nil, nil, nil
 	}
-	sg.heldIn = make([]int32, len(cg.topics))
-	sg.heldBy = make([]int32, len(g.Members))
-	after, goRank := cg.goSteps()
-	pos := make([]int32, len(g.Members))
+	if err := sg.readOwner(); err != nil || !sg.homogeneous {
+		return err
+	}
+	return errRunsRefused // readTarget should have named the fault
+}
+
+// errRunsRefused is what readHeld returns should readRuns refuse targets
+// that readTarget accepts.
+var errRunsRefused = fmt.Errorf("%w: targets refused on runs only", ErrPartitionAssignor)
+
+// anyOwned reports whether some member's Owned lists anything.
+func anyOwned(members []Member) bool {
+	for i := range members {
+		if len(members[i].Owned) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// positions returns each member index's position in the member map.
+func (sg *serverGroup) positions() []int32 {
+	pos := make([]int32, len(sg.byPos))
 	for p, m := range sg.byPos {
 		pos[m] = int32(p)
 	}
-	if runs && sg.homogeneous {
-		var ok bool
-		if sg.held, ok = sg.readRuns(pos, after, goRank); ok {
-			return sg, nil
-		}
-		clear(sg.heldIn) // a fault: readTarget names it
-		clear(sg.heldBy)
-		sg.heldSorted = nil
-	}
-	sg.owner = make([]int32, total)
+	return pos
+}
+
+// readOwner reads the members' current targets into owner (readTarget),
+// and sets load, heldBy and heldIn.
+func (sg *serverGroup) readOwner() error {
+	cg := sg.cg
+	g := cg.g
+	sg.owner = make([]int32, cg.start[len(cg.topics)])
 	fill(sg.owner, -1)
+	sg.load = make([]int32, len(g.Members))
+	if !anyOwned(g.Members) {
+		return nil // heldBy stays nil: nobody holds anything
+	}
+	sg.heldIn = make([]int32, len(cg.topics))
+	sg.heldBy = make([]int32, len(g.Members))
+	after, _ := cg.goSteps()
+	pos := sg.positions()
 	for m := range g.Members {
 		if err := sg.readTarget(pos[m], int32(m), after); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return sg, nil
+	return nil
 }
 
 // readTarget checks member m's current target and records it in owner,
@@ -411,29 +451,29 @@ func cursors(counts []int32) (cursor, bounds []int32) {
 	return counts, slices.Clone(counts)
 }
 
-// assignment builds the [Assignment] from owner's runs, writing each
-// member's partitions into one backing array at the member's cursor, so
-// every list comes out sorted; a member whose target is its Owned list
-// exactly is given that list (see heldAsIs for what that saves).
-func (sg *serverGroup) assignment() Assignment { return sg.assignmentSharing(true) }
+// assignment builds the [Assignment] from the answer's runs; a member
+// whose target is its Owned list exactly is given that list (see
+// heldAsIs for why).
+func (sg *serverGroup) assignment() Assignment {
+	goOrder := sg.cg.goOrder()
+	runs, counts := sg.answerRuns(goOrder, partitionsIn)
+	return sg.writeAssignment(goOrder, runs, counts, sg.heldAsIs(goOrder, runs, counts))
+}
 
-// assignmentSharing is assignment, writing every list when share is
-// unset: the general path that TestUniformAssignShares compares with.
-func (sg *serverGroup) assignmentSharing(share bool) Assignment {
+// partitionsIn weighs a run by its partitions, for answerRuns.
+func partitionsIn(r ownerRun) int32 { return r.end - r.start }
+
+// writeAssignment writes the [Assignment] of runs and counts (from
+// answerRuns), each member's partitions into one backing array at the
+// member's cursor, so every list comes out sorted, except that a member
+// m for which asIs[m] is set is given its Owned list.
+func (sg *serverGroup) writeAssignment(goOrder []int32, runs []ownerRun, counts []int32, asIs []bool) Assignment {
 	cg := sg.cg
 	g := cg.g
-	goOrder := cg.goOrder()
-	runs, counts := sg.answerRuns(goOrder, func(r ownerRun) int32 { return r.end - r.start })
-	var asIs []bool // m's list is its Owned list
-	if share {
-		asIs = sg.heldAsIs(goOrder, runs, counts)
-		for m, same := range asIs {
-			if same {
-				counts[m+1] = 0
-			}
+	for m, same := range asIs {
+		if same {
+			counts[m+1] = 0
 		}
-	} else {
-		asIs = make([]bool, len(g.Members))
 	}
 	cursor, bounds := cursors(counts)
 	backing := make([]TopicPartition, bounds[len(bounds)-1])

@@ -73,14 +73,14 @@ func TestUniformFreshChunks(t *testing.T) {
 	tested := 0
 	for i, g := range groups {
 		for _, u := range []Uniform{{}, {Kafka: Kafka40}} {
-			runs, err := u.solveWith(g, true)
+			runs, err := u.solve(g)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if runs.owner != nil {
 				continue // heterogeneous: no runs
 			}
-			general, err := u.solveWith(g, false)
+			general, err := solveOwner(u, g)
 			if err != nil {
 				t.Fatal(err)
 			}
