@@ -150,11 +150,9 @@ func (u Uniform) Assign(g Group) (Assignment, error) {
 //
 // It skips what Assign does for the members whose target is new, writing
 // a TopicPartition (a string and an int) per partition into memory the
-// garbage collector must scan. Callgrind, instructions per call on
-// BenchmarkKIP848's uniform-1000x100000: on the fresh group, where every
-// list is new, 3.9M against Assign's 5.4M without the collector's work
-// (GOGC=off); after one leave, where Assign hands back the lists members
-// hold, 6.0M against 6.4M (GOGC=off) and 8.5M against 9.0M (GOGC=100).
+// garbage collector must scan: compare
+// BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform-ranges/churn=fresh
+// with .../strategy=uniform/churn=fresh, where every list is new.
 // TestUniformAssignRanges checks it against Assign.
 func (u Uniform) AssignRanges(g Group) (RangeAssignment, error) {
 	sg, err := u.solve(g)

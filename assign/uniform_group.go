@@ -51,9 +51,10 @@ type serverGroup struct {
 func (sg *serverGroup) anyHeld() bool { return sg.heldBy != nil }
 
 // fill sets every element of s to v, doubling a filled prefix with copy
-// (a memmove): under half an instruction per element, against nine for a
-// plain loop of stores, on BenchmarkKIP848's uniform-2000x1000000
-// (callgrind), whose owner array holds a million pids.
+// (a memmove), which does far fewer instructions per element than a plain
+// loop of stores: owner arrays are as long as the group has partitions,
+// a million on BenchmarkKIP848/shape=uniform-2000x1000000 (since the
+// homogeneous builder moved to runs, only heterogeneous groups fill one).
 func fill(s []int32, v int32) {
 	if len(s) == 0 {
 		return
@@ -262,12 +263,12 @@ func runEnd(owned []TopicPartition, k int) int {
 // The run is claimed by claimShared, a leaf loop over the entries whose
 // topic shares the bytes of the one before, with no call that would
 // make it spill its variables; only where the bytes change is the name
-// compared. On BenchmarkKIP848's uniform-2000x1000000 leave1, whose
-// Owned lists hold a million entries, callgrind counted 20M instructions
-// for them, against 35M for one loop calling a string comparison, and
-// 60M for finding each run (comparing names) and then claiming it; that
-// group now takes the runs path (uniform_runs.go), and this one is the
-// general path's.
+// compared. It was measured on
+// BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform/churn=leave1,
+// whose Owned lists hold a million entries, when the homogeneous builder
+// read targets into owner; it now serves heterogeneous groups, whose
+// Owned lists are as long, and
+// BenchmarkKIP848/shape=hetero-1000x2000t/strategy=uniform/churn=leave1.
 func claimRun(owned []TopicPartition, k int, topicHeld []int32, pos int32) (end int, bad bool) {
 	topic := owned[k].Topic
 	for k < len(owned) {
@@ -357,10 +358,8 @@ func (sg *serverGroup) targetTopics(m int32) (topics []int32, parts [][]int32) {
 	slot := make(map[string]int, 4)
 	k, last := -1, "" // the slot of the entry before, and its topic
 	for _, tp := range mem.Owned {
-		// The map only where the topic changes: on BenchmarkKIP848's
-		// uniform-2000x1000000 join1, where every member releases, 61.4M
-		// instructions per Uniform.AssignRanges call against 86.1M with a
-		// lookup per entry (callgrind, GOGC=off).
+		// The map only where the topic changes: every member releases on
+		// BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform-ranges/churn=join1.
 		if k < 0 || tp.Topic != last {
 			var ok bool
 			if k, ok = slot[tp.Topic]; !ok {
@@ -508,12 +507,8 @@ func (sg *serverGroup) writeAssignment(goOrder []int32, runs []ownerRun, counts 
 // exactly: the same partitions, in the order of [TopicPartition.Compare]
 // and each once. assignment hands such a list back rather than copy it,
 // as Kafka's coordinator hands back a member's own set. That is most of
-// a group after one member leaves. Callgrind, instructions per
-// Uniform.Assign call on BenchmarkKIP848's leave1, against writing every
-// list, with the collector (GOGC=100) and without it (GOGC=off):
-//
-//	uniform-1000x100000    9.0M against  31.9M, 6.4M against  7.5M
-//	uniform-2000x1000000  24.7M against 159.8M, 21.0M against 32.8M
+// a group after one member leaves, and writing those lists again costs
+// most on BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform/churn=leave1.
 //
 // On runs, where readRuns found a member's Owned sorted (heldSorted), a
 // run of the target matches the slice of Owned of its length where the
@@ -559,12 +554,9 @@ func isStretch(held []TopicPartition, topic string, first int32) bool {
 	return true
 }
 
-// ranges builds the [RangeAssignment] from owner's runs, written at each
-// member's cursor, so every member's ranges come out sorted. On
-// BenchmarkKIP848's uniform-2000x1000000 leave1, on the general path
-// (before uniform_runs.go took that group), callgrind counted 4.4M
-// instructions for it; when it took 6.1M (before runEnd8), two passes
-// over owner, one counting and one writing, took 20M.
+// ranges builds the [RangeAssignment] from the answer's runs (answerRuns,
+// one pass), written at each member's cursor, so every member's ranges
+// come out sorted.
 func (sg *serverGroup) ranges() RangeAssignment {
 	cg := sg.cg
 	g := cg.g
@@ -590,11 +582,11 @@ func (sg *serverGroup) ranges() RangeAssignment {
 
 // runEnd8 returns the end of the run of owners equal to owners[p] that
 // starts at p, comparing eight at a time, as four pairs, while it can:
-// on BenchmarkKIP848's uniform-1000x100000 leave1, whose runs are 100
-// long, on the general path (before uniform_runs.go took that group),
-// callgrind counted 0.51M instructions for ownerRuns against 0.69M
-// comparing four at a time, one by one; TestRunEnd8 checks it against a
-// one-at-a-time scan, and TestUniformAssignRanges ranges against Assign.
+// runs of an owner array are long (100 partitions on
+// BenchmarkKIP848/shape=uniform-1000x100000, where it was measured
+// before that group moved to runs; heterogeneous groups still scan
+// owner). TestRunEnd8 checks it against a one-at-a-time scan, and
+// TestUniformAssignRanges ranges against Assign.
 func runEnd8(owners []int32, p int) int {
 	v := owners[p]
 	pair := uint64(uint32(v)) | uint64(uint32(v))<<32

@@ -29,7 +29,7 @@ var ErrPartitionAssignor = errors.New("assign: the assignor failed (Kafka's Part
 // free, nor the answer needs one int32 per partition. When nobody holds
 // anything, the answer is the chunks dealt (freshChunks), with no list of
 // free partitions either. The loop over owner that this replaced was
-// slower by 1.5x or more, in time or in bytes, on
+// slower, and allocated more, on
 // BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform-ranges/churn=fresh,
 // on .../churn=leave1 and on
 // BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform-ranges/churn=fresh
