@@ -75,7 +75,8 @@ func (sg *serverGroup) uniformHomogeneousOwner(v KafkaVersion) error {
 // random groups, some with targets dealt in long stretches and some at
 // fault (a partition held twice or by two members, one the topic does
 // not have, a topic without an id), for both Kafka versions, the error
-// or the answer (as ranges and as an Assignment) is the same.
+// or the answer (as ranges and as an Assignment) is the same. The
+// reference is solveOwner; the Kafka oracle goldens anchor that reference (TestUniformOwnerGoldens).
 func TestUniformRunsMatchOwner(t *testing.T) {
 	onRuns, faults := 0, 0
 	for i := range 3000 {
@@ -146,7 +147,8 @@ func TestUniformRunsMatchOwner(t *testing.T) {
 // wraps past MaxInt32, and 200,000 entries alternating between two
 // partitions, each entry a run of its own (the runs sort once made them
 // quadratic: this case took minutes then, not milliseconds, which the
-// test does not time).
+// test does not time). The reference is solveOwner, whose errors are
+// readTarget's, which TestKIP848Errors pins down.
 func TestUniformRunsHostileTargets(t *testing.T) {
 	base := func() Group {
 		return Group{
@@ -175,7 +177,8 @@ func TestUniformRunsHostileTargets(t *testing.T) {
 // repeats, partitions a topic does not have, partitions of another
 // member's target), the runs path and the general path give the same
 // error or the same answer, and Assign's lists handed back where a
-// target is its Owned list are those the general path writes.
+// target is its Owned list are those the general path writes. The
+// reference is solveOwner; the Kafka oracle goldens anchor that reference (TestUniformOwnerGoldens).
 func uniformRunsMatch(t *rapid.T) {
 	g := kip848Group(t)
 	if len(g.Members) == 0 || len(g.Members[0].Topics) == 0 {

@@ -18,6 +18,9 @@ import (
 //   - a list is the member's own Owned list (same first element, capped
 //     so that append copies) exactly when the general path's list equals
 //     that Owned list, so sharing is neither missed nor wrong.
+//
+// The reference is solveOwner's answer with every list written
+// (assignmentWritingAll); the Kafka oracle goldens anchor that reference (TestUniformOwnerGoldens).
 func TestUniformAssignShares(t *testing.T) {
 	var shared, written int
 	for i := range 400 {
@@ -96,7 +99,7 @@ func holdAfter(rng *rand.Rand, g Group, a Assignment) Group {
 }
 
 // checkShares compares u's answer on g with and without sharing, on runs
-// and on the general path, and returns how many non-empty lists were
+// (Uniform.solve) and on the owner path (solveOwner), and returns how many non-empty lists were
 // shared and how many written.
 func checkShares(t *testing.T, i int, u Uniform, g Group) (shared, written int) {
 	t.Helper()
