@@ -26,13 +26,13 @@ type serverGroup struct {
 
 	// owner[pid] is the position of the member the new target gives pid
 	// to, -1 while nobody; pids number partitions as cg.start does. It
-	// starts as the current targets, which the builders change in place:
-	// every member starts from what it holds.
+	// starts as the current targets, which the heterogeneous builder
+	// changes in place: every member starts from what it holds.
 	owner []int32
 	load  []int32 // position => partitions in owner
 
-	// With the homogeneous builder on runs (uniform_runs.go), owner is
-	// nil: held lists the current targets as runs, final the answer.
+	// For a homogeneous group owner is nil: held lists the current
+	// targets as runs, and the builder sets final, the answer as runs.
 	held, final []pidRun
 
 	// heldBy[m] counts the partitions member m's current target holds,
@@ -42,7 +42,7 @@ type serverGroup struct {
 
 	// heldSorted[m], set by readRuns, reports whether member m's Owned
 	// lists partitions of cg.topics only, each after the one before in
-	// the order of [TopicPartition.Compare]; nil on the general path.
+	// the order of [TopicPartition.Compare]; nil where owner is read.
 	heldSorted []bool
 }
 
@@ -263,12 +263,12 @@ func runEnd(owned []TopicPartition, k int) int {
 // The run is claimed by claimShared, a leaf loop over the entries whose
 // topic shares the bytes of the one before, with no call that would
 // make it spill its variables; only where the bytes change is the name
-// compared. It was measured on
+// compared. It was chosen on
 // BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform/churn=leave1,
 // whose Owned lists hold a million entries, when the homogeneous builder
-// read targets into owner; it now serves heterogeneous groups, whose
-// Owned lists are as long, and
-// BenchmarkKIP848/shape=hetero-1000x2000t/strategy=uniform/churn=leave1.
+// still read targets into owner; it now reads heterogeneous groups'
+// targets (BenchmarkKIP848/shape=hetero-1000x2000t/strategy=uniform/churn=leave1)
+// and names the fault in a homogeneous group's.
 func claimRun(owned []TopicPartition, k int, topicHeld []int32, pos int32) (end int, bad bool) {
 	topic := owned[k].Topic
 	for k < len(owned) {
@@ -432,7 +432,8 @@ func (sg *serverGroup) ownerRuns(goOrder []int32, weigh func(ownerRun) int32) (r
 	return runs, counts
 }
 
-// answerRuns is ownerRuns, or finalRuns when the answer is in runs.
+// answerRuns is finalRuns for a homogeneous group's answer, in runs,
+// and ownerRuns for one in owner.
 func (sg *serverGroup) answerRuns(goOrder []int32, weigh func(ownerRun) int32) ([]ownerRun, []int32) {
 	if sg.owner == nil {
 		return sg.finalRuns(weigh)
