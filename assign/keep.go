@@ -324,12 +324,9 @@ func (cg *compiledGroup) keepAndDeal() (Assignment, error) {
 // [TopicPartition.Compare] order. A member with runs of many of the
 // topics has them put in order by slot, a position per topic (all 0 on
 // entry and on return), in O(topics + partitions); one with runs of few
-// topics has them sorted. Sticky on uniform 2000 members x 100 topics x
-// 10,000 partitions, leave1, with every member's topics shuffled: 213M
-// instructions a round against 149M with Owned in order (1.43x); 282M
-// when every member's runs were sorted, 345M when they went through
-// fillListed (BenchmarkOwnedOrder/strategy=sticky, callgrind, (I(7x) -
-// I(2x)) / 5).
+// topics has them sorted: both beat sorting every member's runs, and
+// going through fillListed, on BenchmarkOwnedOrder/strategy=sticky (every
+// member's topics shuffled).
 func (cg *compiledGroup) copyRuns(keep, owned []TopicPartition, runs []keptRun, slot []int32) {
 	if len(runs)*8 >= len(slot) {
 		for k, run := range runs {

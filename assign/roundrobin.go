@@ -101,12 +101,10 @@ func roundRobinOf(cg *compiledGroup) Assignment {
 // [Assignment] (see [commonSubscribers]). Time and memory O(M + T + P).
 //
 // It earns its place over dealBySets, which the general path would take
-// for such groups: 3.6 ms against 4.8 ms (12.1 ms for dealByRows) at 1000
-// members x 1000 topics x 100 partitions; 1.8 ms against 2.3 ms with 1 to
-// 64 partitions per topic; 0.26 ms against 0.75 ms at 100 members x 100
-// topics x 100 partitions (medians of 6, compile included,
-// BenchmarkRoundRobinPaths, `go test -run '^$' -bench
-// 'RoundRobinPaths/^(common|uneven)$/' -count 6 ./assign/`).
+// for such groups, on
+// BenchmarkRoundRobinPaths/common/members=1000/topics=1000/partitions=100000
+// and BenchmarkRoundRobinPaths/uneven/members=1000/topics=1000 (compile
+// included).
 func roundRobinCommon(cg *compiledGroup, subscribers []int32) Assignment {
 	nm := len(cg.g.Members)
 	c := len(subscribers)
@@ -243,13 +241,12 @@ func setsFit(cg *compiledGroup) bool {
 // per subscription in a table of topics x members bits, which stays in
 // cache where rows of positions, four bytes each, would not.
 //
-// It earns its place over dealByRows in large groups: 12.3 ms against
-// 14.9 ms at 1000 members x 1000 topics x 100 partitions with each member
-// on about 3 topics in 5, 10.3 ms against 13.5 ms with 1 to 64 partitions
-// per topic (medians of 6, compile included, BenchmarkRoundRobinPaths,
-// `go test -run '^$' -bench 'RoundRobinPaths/^mixed' -count 6 ./assign/`).
-// At 100 members x 100 topics it is slower, 0.41 ms against 0.36 ms, and
-// setsFit still picks it there: it decides by memory, not by speed.
+// It earns its place over dealByRows in large groups, on
+// BenchmarkRoundRobinPaths/mixed/members=1000/topics=1000/partitions=100000
+// and BenchmarkRoundRobinPaths/mixed-uneven/members=1000/topics=1000
+// (compile included). On .../mixed/members=100/topics=100/partitions=10000
+// it is slower, and setsFit still picks it there: it decides by memory,
+// not by speed.
 func dealBySets(cg *compiledGroup) []int32 {
 	nt := len(cg.topics)
 	np := len(cg.kafkaOrder)

@@ -67,10 +67,8 @@ func (ServerRange) WithKafkaVersion(v KafkaVersion) KafkaVersioned { return Serv
 // encode the answer or count it: [ServerRange.AssignRanges] gives one
 // range per member and topic, [Uniform.AssignRanges] one per run of
 // consecutive partitions a member gets. Members are listed as the group
-// lists them, not in a map: on BenchmarkKIP848's uniform-1000x100000
-// leave1, Uniform.AssignRanges allocates 1.03 MB a call against 1.08 MB
-// with a map from member ID to ranges, and callgrind counts 10.7M
-// instructions against 11.1M, the garbage collector's included.
+// lists them, not in a map, which costs bytes and time on
+// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform-ranges/churn=leave1.
 type RangeAssignment struct {
 	// Topics names the topics the ranges refer to, in Go string order.
 	Topics []string
@@ -228,10 +226,10 @@ type rangeTopic struct{ subscribers, quota, extra, served, next, rank int32 }
 // ranges of each member come out sorted at no cost: O(ranges + topics +
 // members) rather than O(members × topics), a range per member and topic
 // being visited either way only when most members get part of each
-// topic. On BenchmarkKIP848's uniform-1000x100000 fresh (100 partitions
-// per topic for 1,000 subscribers), callgrind counts 6.6M instructions
-// per AssignRanges call, against 31.8M through the general loop;
-// TestServerRangeShared checks it against the general loop.
+// topic, as on
+// BenchmarkKIP848/shape=uniform-1000x100000/strategy=server-range-ranges/churn=fresh
+// (100 partitions per topic for 1,000 subscribers). TestServerRangeShared
+// checks it against the general loop.
 //
 // out[m] receives the ranges of member index m.
 func sharedRanges(st []rangeTopic, goOrder []int32, order []int32, total int, out [][]TopicRange) {
@@ -287,12 +285,12 @@ func sharedRanges(st []rangeTopic, goOrder []int32, order []int32, total int, ou
 
 // everyTopicRanges is sharedRanges when every member gets a range of
 // every topic: member by member, each member's ranges are written in
-// sequence, not scattered over every member's slots topic by topic. On
-// BenchmarkKIP848's uniform-2000x1000000 fresh (2,000 members, 100
-// topics of 10,000 partitions) an AssignRanges call takes 1.9 ms against
-// 2.8 ms topic by topic (three alternating runs, GOMAXPROCS=1), for about
-// the same 9.0M instructions (callgrind): the scattered writes missed the
-// cache. TestServerRangeShared checks it against the general loop.
+// sequence, not scattered over every member's slots topic by topic,
+// where the writes miss the cache: on
+// BenchmarkKIP848/shape=uniform-2000x1000000/strategy=server-range-ranges/churn=fresh
+// (2,000 members, 100 topics of 10,000 partitions) the two run about the
+// same instructions, and this one takes less time. TestServerRangeShared
+// checks it against the general loop.
 func everyTopicRanges(st []rangeTopic, goOrder []int32, order []int32, total int, out [][]TopicRange) {
 	backing := make([]TopicRange, 0, total)
 	for k, m := range order {

@@ -290,9 +290,8 @@ func (sp *stickyProblem) claims() {
 // topic replaced by -1, in place, so that it then names the claim each
 // partition may keep. ct.state still says such a partition is held.
 // (A loop of its own, not a function value passed to the claim table:
-// the call per partition cost 1.4% of a cooperative round on 1,000
-// heterogeneous members in instructions, BenchmarkCooperativeSticky/
-// heterogeneous/members=1000/topics=2000/leave-join.)
+// the call per partition cost time on
+// BenchmarkCooperativeSticky/heterogeneous/members=1000/topics=2000/leave-join.)
 func (sp *stickyProblem) keepable(ct *claimTable) []int32 {
 	cg := sp.cg
 	for t := range cg.numParts {

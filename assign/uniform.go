@@ -160,11 +160,9 @@ func (u Uniform) Assign(g Group) (Assignment, error) {
 //
 // It skips what Assign does for the members whose target is new, writing
 // a TopicPartition (a string and an int) per partition into memory the
-// garbage collector must scan. Callgrind, instructions per call on
-// BenchmarkKIP848's uniform-1000x100000: on the fresh group, where every
-// list is new, 3.9M against Assign's 5.4M without the collector's work
-// (GOGC=off); after one leave, where Assign hands back the lists members
-// hold, 6.0M against 6.4M (GOGC=off) and 8.5M against 9.0M (GOGC=100).
+// garbage collector must scan: compare
+// BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform-ranges/churn=fresh
+// with .../strategy=uniform/churn=fresh, where every list is new.
 // TestUniformAssignRanges checks it against Assign.
 func (u Uniform) AssignRanges(g Group) (RangeAssignment, error) {
 	sg, err := u.solve(g)
@@ -174,29 +172,21 @@ func (u Uniform) AssignRanges(g Group) (RangeAssignment, error) {
 	return sg.ranges(), nil
 }
 
-// solve computes g's new targets into the serverGroup's owner, or its
-// final runs.
-func (u Uniform) solve(g Group) (*serverGroup, error) { return u.solveWith(g, true) }
-
-// solveWith is solve, on runs where it can if runs is set (see
-// uniform_runs.go).
-func (u Uniform) solveWith(g Group, runs bool) (*serverGroup, error) {
+// solve computes g's new targets: into sg.final, as runs, for a
+// homogeneous group, into sg.owner for a heterogeneous one.
+func (u Uniform) solve(g Group) (*serverGroup, error) {
 	if err := u.Kafka.check(); err != nil {
 		return nil, err
 	}
-	sg, err := compileServer(g, runs)
+	sg, err := compileServer(g)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case sg.homogeneous && sg.owner == nil:
-		err = sg.uniformHomogeneousRuns(u.Kafka)
-	case sg.homogeneous:
-		err = sg.uniformHomogeneous(u.Kafka)
-	default:
+	if !sg.homogeneous {
 		sg.uniformHeterogeneous()
+		return sg, nil
 	}
-	if err != nil {
+	if err := sg.uniformHomogeneous(u.Kafka); err != nil {
 		return nil, err
 	}
 	return sg, nil

@@ -26,13 +26,13 @@ type serverGroup struct {
 
 	// owner[pid] is the position of the member the new target gives pid
 	// to, -1 while nobody; pids number partitions as cg.start does. It
-	// starts as the current targets, which the builders change in place:
-	// every member starts from what it holds.
+	// starts as the current targets, which the heterogeneous builder
+	// changes in place: every member starts from what it holds.
 	owner []int32
 	load  []int32 // position => partitions in owner
 
-	// With the homogeneous builder on runs (uniform_runs.go), owner is
-	// nil: held lists the current targets as runs, final the answer.
+	// For a homogeneous group owner is nil: held lists the current
+	// targets as runs, and the builder sets final, the answer as runs.
 	held, final []pidRun
 
 	// heldBy[m] counts the partitions member m's current target holds,
@@ -42,7 +42,7 @@ type serverGroup struct {
 
 	// heldSorted[m], set by readRuns, reports whether member m's Owned
 	// lists partitions of cg.topics only, each after the one before in
-	// the order of [TopicPartition.Compare]; nil on the general path.
+	// the order of [TopicPartition.Compare]; nil where owner is read.
 	heldSorted []bool
 }
 
@@ -51,9 +51,10 @@ type serverGroup struct {
 func (sg *serverGroup) anyHeld() bool { return sg.heldBy != nil }
 
 // fill sets every element of s to v, doubling a filled prefix with copy
-// (a memmove): under half an instruction per element, against nine for a
-// plain loop of stores, on BenchmarkKIP848's uniform-2000x1000000
-// (callgrind), whose owner array holds a million pids.
+// (a memmove), which does far fewer instructions per element than a plain
+// loop of stores: owner arrays are as long as the group has partitions,
+// a million on BenchmarkKIP848/shape=uniform-2000x1000000 (since the
+// homogeneous builder moved to runs, only heterogeneous groups fill one).
 func fill(s []int32, v int32) {
 	if len(s) == 0 {
 		return
@@ -64,11 +65,22 @@ func fill(s []int32, v int32) {
 	}
 }
 
-// compileServer validates g for the KIP-848 assignors and interns it.
-// With runs, a homogeneous group's current targets are read as runs
-// (sg.held) rather than into owner, unless they are at fault, and a
-// homogeneous group that holds nothing gets no owner.
-func compileServer(g Group, runs bool) (*serverGroup, error) {
+// compileServer validates g for the KIP-848 assignors, interns it and
+// reads the members' current targets (readHeld).
+func compileServer(g Group) (*serverGroup, error) {
+	sg, err := newServerGroup(g)
+	if err != nil {
+		return nil, err
+	}
+	if err := sg.readHeld(); err != nil {
+		return nil, err
+	}
+	return sg, nil
+}
+
+// newServerGroup validates g for the KIP-848 assignors and interns it,
+// reading nothing of the current targets yet.
+func newServerGroup(g Group) (*serverGroup, error) {
 	cg, err := compile(g, ownedUnread)
 	if err != nil {
 		return nil, err
@@ -96,46 +108,75 @@ func compileServer(g Group, runs bool) (*serverGroup, error) {
 		sg.byPos[p] = int32(m)
 	}
 	sg.homogeneous = sameNameSets(g.Members)
+	return sg, nil
+}
 
-	total := cg.start[len(cg.topics)]
-	sg.load = make([]int32, len(g.Members))
-	owned := 0
-	for i := range g.Members {
-		owned += len(g.Members[i].Owned)
-	}
-	if owned == 0 {
-		// heldBy stays nil: nobody holds anything. On runs, a homogeneous
-		// group is dealt without owner (uniformHomogeneousRuns).
-		if !runs || !sg.homogeneous {
-			sg.owner = make([]int32, total)
-			fill(sg.owner, -1)
+// readHeld reads the members' current targets the way the group's
+// builder reads them: a homogeneous group's as runs (sg.held, see
+// uniformHomogeneous), with no owner at all when nobody holds anything;
+// a heterogeneous group's into owner. A homogeneous group's targets at
+// fault are read into owner too, where readTarget names the fault.
+func (sg *serverGroup) readHeld() error {
+	if sg.homogeneous {
+		if !anyOwned(sg.cg.g.Members) {
+			return nil // heldBy stays nil: nobody holds anything
 		}
-		return sg, nil
+		var ok bool
+		if sg.held, ok = sg.readRuns(); ok {
+			return nil
+		}
+		sg.heldIn, sg.heldBy, sg.heldSorted = nil, nil, nil
 	}
-	sg.heldIn = make([]int32, len(cg.topics))
-	sg.heldBy = make([]int32, len(g.Members))
-	after, goRank := cg.goSteps()
-	pos := make([]int32, len(g.Members))
+	if err := sg.readOwner(); err != nil || !sg.homogeneous {
+		return err
+	}
+	return errRunsRefused // readTarget should have named the fault
+}
+
+// errRunsRefused is what readHeld returns should readRuns refuse targets
+// that readTarget accepts.
+var errRunsRefused = fmt.Errorf("%w: targets refused on runs only", ErrPartitionAssignor)
+
+// anyOwned reports whether some member's Owned lists anything.
+func anyOwned(members []Member) bool {
+	for i := range members {
+		if len(members[i].Owned) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// positions returns each member index's position in the member map.
+func (sg *serverGroup) positions() []int32 {
+	pos := make([]int32, len(sg.byPos))
 	for p, m := range sg.byPos {
 		pos[m] = int32(p)
 	}
-	if runs && sg.homogeneous {
-		var ok bool
-		if sg.held, ok = sg.readRuns(pos, after, goRank); ok {
-			return sg, nil
-		}
-		clear(sg.heldIn) // a fault: readTarget names it
-		clear(sg.heldBy)
-		sg.heldSorted = nil
-	}
-	sg.owner = make([]int32, total)
+	return pos
+}
+
+// readOwner reads the members' current targets into owner (readTarget),
+// and sets load, heldBy and heldIn.
+func (sg *serverGroup) readOwner() error {
+	cg := sg.cg
+	g := cg.g
+	sg.owner = make([]int32, cg.start[len(cg.topics)])
 	fill(sg.owner, -1)
+	sg.load = make([]int32, len(g.Members))
+	if !anyOwned(g.Members) {
+		return nil // heldBy stays nil: nobody holds anything
+	}
+	sg.heldIn = make([]int32, len(cg.topics))
+	sg.heldBy = make([]int32, len(g.Members))
+	after, _ := cg.goSteps()
+	pos := sg.positions()
 	for m := range g.Members {
 		if err := sg.readTarget(pos[m], int32(m), after); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return sg, nil
+	return nil
 }
 
 // readTarget checks member m's current target and records it in owner,
@@ -222,12 +263,12 @@ func runEnd(owned []TopicPartition, k int) int {
 // The run is claimed by claimShared, a leaf loop over the entries whose
 // topic shares the bytes of the one before, with no call that would
 // make it spill its variables; only where the bytes change is the name
-// compared. On BenchmarkKIP848's uniform-2000x1000000 leave1, whose
-// Owned lists hold a million entries, callgrind counted 20M instructions
-// for them, against 35M for one loop calling a string comparison, and
-// 60M for finding each run (comparing names) and then claiming it; that
-// group now takes the runs path (uniform_runs.go), and this one is the
-// general path's.
+// compared. It was chosen on
+// BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform/churn=leave1,
+// whose Owned lists hold a million entries, when the homogeneous builder
+// still read targets into owner; it now reads heterogeneous groups'
+// targets (BenchmarkKIP848/shape=hetero-1000x2000t/strategy=uniform/churn=leave1)
+// and names the fault in a homogeneous group's.
 func claimRun(owned []TopicPartition, k int, topicHeld []int32, pos int32) (end int, bad bool) {
 	topic := owned[k].Topic
 	for k < len(owned) {
@@ -317,10 +358,8 @@ func (sg *serverGroup) targetTopics(m int32) (topics []int32, parts [][]int32) {
 	slot := make(map[string]int, 4)
 	k, last := -1, "" // the slot of the entry before, and its topic
 	for _, tp := range mem.Owned {
-		// The map only where the topic changes: on BenchmarkKIP848's
-		// uniform-2000x1000000 join1, where every member releases, 61.4M
-		// instructions per Uniform.AssignRanges call against 86.1M with a
-		// lookup per entry (callgrind, GOGC=off).
+		// The map only where the topic changes: every member releases on
+		// BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform-ranges/churn=join1.
 		if k < 0 || tp.Topic != last {
 			var ok bool
 			if k, ok = slot[tp.Topic]; !ok {
@@ -393,7 +432,8 @@ func (sg *serverGroup) ownerRuns(goOrder []int32, weigh func(ownerRun) int32) (r
 	return runs, counts
 }
 
-// answerRuns is ownerRuns, or finalRuns when the answer is in runs.
+// answerRuns is finalRuns for a homogeneous group's answer, in runs,
+// and ownerRuns for one in owner.
 func (sg *serverGroup) answerRuns(goOrder []int32, weigh func(ownerRun) int32) ([]ownerRun, []int32) {
 	if sg.owner == nil {
 		return sg.finalRuns(weigh)
@@ -411,29 +451,29 @@ func cursors(counts []int32) (cursor, bounds []int32) {
 	return counts, slices.Clone(counts)
 }
 
-// assignment builds the [Assignment] from owner's runs, writing each
-// member's partitions into one backing array at the member's cursor, so
-// every list comes out sorted; a member whose target is its Owned list
-// exactly is given that list (see heldAsIs for what that saves).
-func (sg *serverGroup) assignment() Assignment { return sg.assignmentSharing(true) }
+// assignment builds the [Assignment] from the answer's runs; a member
+// whose target is its Owned list exactly is given that list (see
+// heldAsIs for why).
+func (sg *serverGroup) assignment() Assignment {
+	goOrder := sg.cg.goOrder()
+	runs, counts := sg.answerRuns(goOrder, partitionsIn)
+	return sg.writeAssignment(goOrder, runs, counts, sg.heldAsIs(goOrder, runs, counts))
+}
 
-// assignmentSharing is assignment, writing every list when share is
-// unset: the general path that TestUniformAssignShares compares with.
-func (sg *serverGroup) assignmentSharing(share bool) Assignment {
+// partitionsIn weighs a run by its partitions, for answerRuns.
+func partitionsIn(r ownerRun) int32 { return r.end - r.start }
+
+// writeAssignment writes the [Assignment] of runs and counts (from
+// answerRuns), each member's partitions into one backing array at the
+// member's cursor, so every list comes out sorted, except that a member
+// m for which asIs[m] is set is given its Owned list.
+func (sg *serverGroup) writeAssignment(goOrder []int32, runs []ownerRun, counts []int32, asIs []bool) Assignment {
 	cg := sg.cg
 	g := cg.g
-	goOrder := cg.goOrder()
-	runs, counts := sg.answerRuns(goOrder, func(r ownerRun) int32 { return r.end - r.start })
-	var asIs []bool // m's list is its Owned list
-	if share {
-		asIs = sg.heldAsIs(goOrder, runs, counts)
-		for m, same := range asIs {
-			if same {
-				counts[m+1] = 0
-			}
+	for m, same := range asIs {
+		if same {
+			counts[m+1] = 0
 		}
-	} else {
-		asIs = make([]bool, len(g.Members))
 	}
 	cursor, bounds := cursors(counts)
 	backing := make([]TopicPartition, bounds[len(bounds)-1])
@@ -468,12 +508,8 @@ func (sg *serverGroup) assignmentSharing(share bool) Assignment {
 // exactly: the same partitions, in the order of [TopicPartition.Compare]
 // and each once. assignment hands such a list back rather than copy it,
 // as Kafka's coordinator hands back a member's own set. That is most of
-// a group after one member leaves. Callgrind, instructions per
-// Uniform.Assign call on BenchmarkKIP848's leave1, against writing every
-// list, with the collector (GOGC=100) and without it (GOGC=off):
-//
-//	uniform-1000x100000    9.0M against  31.9M, 6.4M against  7.5M
-//	uniform-2000x1000000  24.7M against 159.8M, 21.0M against 32.8M
+// a group after one member leaves, and writing those lists again costs
+// most on BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform/churn=leave1.
 //
 // On runs, where readRuns found a member's Owned sorted (heldSorted), a
 // run of the target matches the slice of Owned of its length where the
@@ -519,12 +555,9 @@ func isStretch(held []TopicPartition, topic string, first int32) bool {
 	return true
 }
 
-// ranges builds the [RangeAssignment] from owner's runs, written at each
-// member's cursor, so every member's ranges come out sorted. On
-// BenchmarkKIP848's uniform-2000x1000000 leave1, on the general path
-// (before uniform_runs.go took that group), callgrind counted 4.4M
-// instructions for it; when it took 6.1M (before runEnd8), two passes
-// over owner, one counting and one writing, took 20M.
+// ranges builds the [RangeAssignment] from the answer's runs (answerRuns,
+// one pass), written at each member's cursor, so every member's ranges
+// come out sorted.
 func (sg *serverGroup) ranges() RangeAssignment {
 	cg := sg.cg
 	g := cg.g
@@ -550,11 +583,11 @@ func (sg *serverGroup) ranges() RangeAssignment {
 
 // runEnd8 returns the end of the run of owners equal to owners[p] that
 // starts at p, comparing eight at a time, as four pairs, while it can:
-// on BenchmarkKIP848's uniform-1000x100000 leave1, whose runs are 100
-// long, on the general path (before uniform_runs.go took that group),
-// callgrind counted 0.51M instructions for ownerRuns against 0.69M
-// comparing four at a time, one by one; TestRunEnd8 checks it against a
-// one-at-a-time scan, and TestUniformAssignRanges ranges against Assign.
+// runs of an owner array are long (100 partitions on
+// BenchmarkKIP848/shape=uniform-1000x100000, where it was measured
+// before that group moved to runs; heterogeneous groups still scan
+// owner). TestRunEnd8 checks it against a one-at-a-time scan, and
+// TestUniformAssignRanges ranges against Assign.
 func runEnd8(owners []int32, p int) int {
 	v := owners[p]
 	pair := uint64(uint32(v)) | uint64(uint32(v))<<32

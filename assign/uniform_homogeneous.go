@@ -1,8 +1,11 @@
 package assign
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
+	"unsafe"
 
 	"github.com/assigncalc/assigncalc/assign/internal/jvm"
 )
@@ -15,61 +18,58 @@ var ErrPartitionAssignor = errors.New("assign: the assignor failed (Kafka's Part
 
 // uniformHomogeneous is UniformHomogeneousAssignmentBuilder: quotas, each
 // member in turn keeping what it holds up to its quota, then the free and
-// released partitions dealt in chunks to the members below quota.
+// released partitions dealt in chunks to the members below quota. It
+// starts from sg.held, the current targets as readRuns read them, and
+// sets sg.final, the new targets as runs.
+//
+// It works on runs of consecutive partitions rather than on an owner
+// array over the partitions, as the heterogeneous builder does: targets
+// are mostly stretches of consecutive partitions, and so is what the
+// builder deals, so neither reading the targets, nor finding what is
+// free, nor the answer needs one int32 per partition. When nobody holds
+// anything, the answer is the chunks dealt (freshChunks), with no list of
+// free partitions either. The loop over owner that this replaced was
+// slower, and allocated more, on
+// BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform-ranges/churn=fresh,
+// on .../churn=leave1 and on
+// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform-ranges/churn=fresh
+// (bench/RESULTS.md). It lives on in uniform_homogeneous_test.go as the
+// reference that TestUniformRunsMatchOwner, FuzzUniformRuns and
+// TestUniformFreshChunks hold this builder to.
 func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 	cg := sg.cg
-	members := int32(len(sg.byPos))
-	if members == 0 {
+	if len(sg.byPos) == 0 {
 		return nil
 	}
 	topics, err := sg.subscriptionOrder(sg.byPos[0])
 	if err != nil || len(topics) == 0 {
 		return err // nothing subscribed exists: every target is empty
 	}
-
-	// The partitions nobody holds, in the subscription set's topic order,
-	// then room for those members release. Every member starts from what
-	// it holds (owner); keepUpTo releases, and leaves what it releases in
-	// owner until dealt. (Uniform deals a group that holds nothing on
-	// runs, uniform_runs.go; here, the general path, it is every
-	// partition.)
 	total := int32(0)
 	for _, t := range topics {
 		total += cg.numParts[t]
 	}
-	held := int32(0)
-	if sg.anyHeld() {
-		held = sumHeld(sg.heldIn)
-	}
-	free := make([]int32, 0, max(0, total-held))
-	for _, t := range topics {
-		// A topic wholly held has nothing free: on BenchmarkKIP848's
-		// uniform-2000x1000000 leave1, before uniform_runs.go took that
-		// group, skipping those took the scan from 6M instructions to
-		// 0.2M (callgrind); the oracle tests check the free list's order
-		// through the answers.
-		if sg.anyHeld() && sg.heldIn[t] == cg.numParts[t] {
-			continue
+	if !sg.anyHeld() {
+		below, _ := sg.quotas(v, total, nil)
+		dealt, ok := sg.freshChunks(topics, below)
+		if !ok {
+			return errUnassigned
 		}
-		start := cg.start[t]
-		for p, h := range sg.owner[start : start+cg.numParts[t]] {
-			if h < 0 {
-				free = append(free, start+int32(p))
-			}
-		}
+		sortRuns(dealt)
+		sg.final = dealt
+		return nil
 	}
-
+	free := sg.freeFromRuns(topics, sg.held, total)
+	unheld := len(free)
 	below, free := sg.quotas(v, total, free)
-	next := 0
-	for _, u := range below {
-		for i := int32(0); i < u.quota && next < len(free); i++ {
-			sg.owner[free[next]] = u.pos
-			next++
-		}
-	}
-	if next < len(free) {
+	dealt, n := sg.dealtRuns(free, below)
+	if n < len(free) {
 		return errUnassigned
 	}
+	released := slices.Clone(free[unheld:])
+	slices.Sort(released)
+	sortRuns(dealt)
+	sg.final = mergeRuns(withoutPids(sg.held, released), dealt)
 	return nil
 }
 
@@ -205,4 +205,266 @@ func sumHeld(heldIn []int32) int32 {
 		n += c
 	}
 	return n
+}
+
+// pidRun is pids lo to hi-1, all of topic t, held or given by the member
+// at position pos.
+type pidRun struct{ lo, hi, t, pos int32 }
+
+// readRuns reads the members' current targets as runs, sorted by pid,
+// and sets heldBy, heldIn and heldSorted. It reports false when a target
+// holds a partition the topic does not have, a partition twice, or one
+// another target holds: readOwner then reads the targets and names the
+// fault.
+func (sg *serverGroup) readRuns() ([]pidRun, bool) {
+	cg := sg.cg
+	g := cg.g
+	after, goRank := cg.goSteps()
+	pos := sg.positions()
+	sg.heldIn = make([]int32, len(cg.topics))
+	sg.heldBy = make([]int32, len(g.Members))
+	runs := make([]pidRun, 0, len(g.Members)+len(cg.topics)) // about a run per member and per topic
+	sg.heldSorted = make([]bool, len(g.Members))
+	for m := range g.Members {
+		owned := g.Members[m].Owned
+		var (
+			t     int32
+			known bool
+		)
+		sorted, rank, prev := true, int32(-1), int32(-1) // prev: the last partition of topic rank so far
+		for k := 0; k < len(owned); {
+			topic := owned[k].Topic
+			if t, known = cg.topicAfter(after, t, known, topic); !known {
+				j := runEnd(owned, k)
+				if !sg.droppedRunValid(owned[k:j]) {
+					return nil, false
+				}
+				k, sorted = j, false
+				continue
+			}
+			n, base := cg.numParts[t], cg.start[t]
+			for k < len(owned) {
+				if s := owned[k].Topic; unsafe.StringData(s) != unsafe.StringData(topic) || len(s) != len(topic) {
+					if s != topic {
+						break
+					}
+					topic = s // the same name in other bytes: follow them
+				}
+				first := owned[k].Partition
+				j := k + stretch(owned[k:], unsafe.StringData(topic), len(topic))
+				if first < 0 || int(first)+(j-k) > int(n) { // in int: a stretch may run past MaxInt32
+					return nil, false
+				}
+				last := first + int32(j-k) // exclusive
+				if r := goRank[t]; r < rank || r == rank && first <= prev {
+					sorted = false
+				} else {
+					rank, prev = r, last-1
+				}
+				runs = append(runs, pidRun{base + first, base + last, t, pos[m]})
+				sg.heldBy[m] += last - first
+				sg.heldIn[t] += last - first
+				k = j
+			}
+		}
+		sg.heldSorted[m] = sorted
+	}
+	sortRuns(runs)
+	for i := 1; i < len(runs); i++ {
+		if runs[i].lo < runs[i-1].hi {
+			return nil, false // a partition held twice
+		}
+	}
+	return runs, true
+}
+
+// droppedRunValid reports whether a run of partitions of a topic the
+// assignors drop (deleted, or subscribed by nobody) passes readTarget's
+// checks: the topic has an id, and each partition is one it has.
+func (sg *serverGroup) droppedRunValid(run []TopicPartition) bool {
+	g := sg.cg.g
+	topic := run[0].Topic
+	if _, ok := g.TopicIDs[topic]; !ok {
+		return false
+	}
+	n, exists := g.Topics[topic]
+	for _, tp := range run {
+		if tp.Partition < 0 || exists && tp.Partition >= n {
+			return false
+		}
+	}
+	return true
+}
+
+// stretch returns how many of the leading entries of run, a non-empty
+// list, name the topic of size bytes at data and number partitions
+// consecutively from run[0]'s. A leaf of its own, its loop keeps every
+// variable in a register.
+//
+//go:noinline
+func stretch(run []TopicPartition, data *byte, size int) int {
+	next := run[0].Partition
+	for j, tp := range run {
+		if unsafe.StringData(tp.Topic) != data || len(tp.Topic) != size || tp.Partition != next {
+			return j
+		}
+		next++
+	}
+	return len(run)
+}
+
+// sortRuns sorts runs by lo, in place.
+func sortRuns(runs []pidRun) {
+	byLo := func(a, b pidRun) int { return cmp.Compare(a.lo, b.lo) }
+	if !slices.IsSortedFunc(runs, byLo) {
+		slices.SortFunc(runs, byLo)
+	}
+}
+
+// freeFromRuns returns the pids nobody holds, topic by topic in the
+// order of topics and ascending within each, from the held runs sorted
+// by pid, with room for those members release.
+func (sg *serverGroup) freeFromRuns(topics []int32, runs []pidRun, total int32) []int32 {
+	cg := sg.cg
+	free := make([]int32, 0, max(0, total-sumHeld(sg.heldIn)))
+	for _, t := range topics {
+		if sg.heldIn[t] == cg.numParts[t] {
+			continue // wholly held: nothing free
+		}
+		lo, hi := cg.start[t], cg.start[t]+cg.numParts[t]
+		i, _ := slices.BinarySearchFunc(runs, lo, func(r pidRun, pid int32) int { return int(r.lo - pid) })
+		for pid := lo; pid < hi; {
+			if i < len(runs) && runs[i].lo == pid {
+				pid = runs[i].hi
+				i++
+				continue
+			}
+			end := hi
+			if i < len(runs) && runs[i].lo < hi {
+				end = runs[i].lo
+			}
+			for ; pid < end; pid++ {
+				free = append(free, pid)
+			}
+		}
+	}
+	return free
+}
+
+// dealtRuns returns the runs of dealing free, in order, to below: each
+// member its quota's worth, or what is left.
+func (sg *serverGroup) dealtRuns(free []int32, below []unfilled) (runs []pidRun, dealt int) {
+	start := sg.cg.start
+	for _, u := range below {
+		chunk := free[dealt:min(len(free), dealt+int(u.quota))]
+		dealt += len(chunk)
+		for i := 0; i < len(chunk); {
+			t := topicAt(start, chunk[i])
+			j := i + 1
+			for j < len(chunk) && chunk[j] == chunk[j-1]+1 && chunk[j] < start[t+1] {
+				j++
+			}
+			runs = append(runs, pidRun{chunk[i], chunk[j-1] + 1, t, u.pos})
+			i = j
+		}
+	}
+	return runs, dealt
+}
+
+// freshChunks returns the chunks of dealing the partitions of topics, in
+// that order, to below, each member its quota's worth: a run for each
+// topic a chunk covers. It reports whether every partition was dealt. It
+// is what the general loop does with the free list when nobody holds
+// anything, with no list of pids; TestUniformFreshChunks checks the two.
+func (sg *serverGroup) freshChunks(topics []int32, below []unfilled) ([]pidRun, bool) {
+	cg := sg.cg
+	runs := make([]pidRun, 0, len(below)+len(topics)) // a run per member, and one more where a chunk crosses topics
+	t, p := 0, int32(0)                               // the next partition to deal: p of topics[t]
+	for _, u := range below {
+		for left := u.quota; left > 0 && t < len(topics); {
+			topic := topics[t]
+			start, n := cg.start[topic], cg.numParts[topic]
+			if k := min(left, n-p); k > 0 {
+				runs = append(runs, pidRun{start + p, start + p + k, topic, u.pos})
+				p, left = p+k, left-k
+			}
+			if p == n {
+				t, p = t+1, 0
+			}
+		}
+	}
+	return runs, t == len(topics)
+}
+
+// withoutPids returns runs, sorted by pid, less the pids of drop, sorted.
+func withoutPids(runs []pidRun, drop []int32) []pidRun {
+	if len(drop) == 0 {
+		return runs
+	}
+	out := make([]pidRun, 0, len(runs)+len(drop))
+	d := 0
+	for _, r := range runs {
+		for d < len(drop) && drop[d] < r.lo {
+			d++
+		}
+		for d < len(drop) && drop[d] < r.hi {
+			if drop[d] > r.lo {
+				out = append(out, pidRun{r.lo, drop[d], r.t, r.pos})
+			}
+			r.lo = drop[d] + 1
+			d++
+		}
+		if r.lo < r.hi {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// mergeRuns merges a and b, each sorted by pid and disjoint from the
+// other, into one list sorted by pid in which runs that touch, of one
+// topic and one member, are one.
+func mergeRuns(a, b []pidRun) []pidRun {
+	out := make([]pidRun, 0, len(a)+len(b))
+	add := func(r pidRun) {
+		if n := len(out); n > 0 {
+			if p := &out[n-1]; p.hi == r.lo && p.t == r.t && p.pos == r.pos {
+				p.hi = r.hi
+				return
+			}
+		}
+		out = append(out, r)
+	}
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		if j == len(b) || i < len(a) && a[i].lo < b[j].lo {
+			add(a[i])
+			i++
+		} else {
+			add(b[j])
+			j++
+		}
+	}
+	return out
+}
+
+// finalRuns lists sg.final's runs as ownerRuns does owner's: topic by
+// topic in Go order, partitions ascending, with counts.
+func (sg *serverGroup) finalRuns(weigh func(ownerRun) int32) (runs []ownerRun, counts []int32) {
+	cg := sg.cg
+	_, goRank := cg.goSteps()
+	counts = make([]int32, len(cg.g.Members)+1)
+	runs = make([]ownerRun, len(sg.final))
+	for i, r := range sg.final {
+		base := cg.start[r.t]
+		runs[i] = ownerRun{sg.byPos[r.pos], goRank[r.t], r.lo - base, r.hi - base}
+		counts[runs[i].m+1] += weigh(runs[i])
+	}
+	// sg.final follows topic indices, Java's order of names; Go's differs
+	// only for names beyond the Basic Multilingual Plane.
+	byTopic := func(a, b ownerRun) int { return int(a.topic - b.topic) }
+	if !slices.IsSortedFunc(runs, byTopic) {
+		slices.SortStableFunc(runs, byTopic)
+	}
+	return runs, counts
 }

@@ -12,7 +12,8 @@ import (
 // one: on random groups and on the homogeneous bench shape after a leave,
 // for both Kafka versions, AssignRanges expanded is exactly Assign, every
 // member's ranges are sorted, non-empty and maximal (two ranges of one
-// topic never touch: they would be one run).
+// topic never touch: they would be one run). Assign, its reference, is
+// anchored by the Kafka oracle goldens (TestKIP848Goldens).
 func TestUniformAssignRanges(t *testing.T) {
 	var groups []Group
 	for i := range 300 {
@@ -57,9 +58,10 @@ func TestUniformAssignRanges(t *testing.T) {
 }
 
 // TestUniformFreshChunks checks freshChunks, how Uniform deals a
-// homogeneous group that holds nothing, against the general loop over
-// the free list: on fresh homogeneous random groups and the bench shape,
-// for both Kafka versions, the answers are the same.
+// homogeneous group that holds nothing, against the loop over the free
+// list of the owner path (solveOwner): on fresh homogeneous random groups
+// and the bench shape, for both Kafka versions, the answers are the same;
+// the Kafka oracle goldens anchor that reference (TestUniformOwnerGoldens).
 func TestUniformFreshChunks(t *testing.T) {
 	var groups []Group
 	for i := range 300 {
@@ -73,14 +75,14 @@ func TestUniformFreshChunks(t *testing.T) {
 	tested := 0
 	for i, g := range groups {
 		for _, u := range []Uniform{{}, {Kafka: Kafka40}} {
-			runs, err := u.solveWith(g, true)
+			runs, err := u.solve(g)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if runs.owner != nil {
 				continue // heterogeneous: no runs
 			}
-			general, err := u.solveWith(g, false)
+			general, err := solveOwner(u, g)
 			if err != nil {
 				t.Fatal(err)
 			}

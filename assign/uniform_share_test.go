@@ -18,6 +18,9 @@ import (
 //   - a list is the member's own Owned list (same first element, capped
 //     so that append copies) exactly when the general path's list equals
 //     that Owned list, so sharing is neither missed nor wrong.
+//
+// The reference is solveOwner's answer with every list written
+// (assignmentWritingAll); the Kafka oracle goldens anchor that reference (TestUniformOwnerGoldens).
 func TestUniformAssignShares(t *testing.T) {
 	var shared, written int
 	for i := range 400 {
@@ -96,17 +99,21 @@ func holdAfter(rng *rand.Rand, g Group, a Assignment) Group {
 }
 
 // checkShares compares u's answer on g with and without sharing, on runs
-// and on the general path, and returns how many non-empty lists were
+// (Uniform.solve) and on the owner path (solveOwner), and returns how many non-empty lists were
 // shared and how many written.
 func checkShares(t *testing.T, i int, u Uniform, g Group) (shared, written int) {
 	t.Helper()
-	general, err := u.solveWith(g, false)
+	general, err := solveOwner(u, g)
 	if err != nil {
 		return 0, 0 // a fault: the general path names it
 	}
-	want := general.assignmentSharing(false)
+	want := general.assignmentWritingAll()
 	for _, runs := range []bool{false, true} {
-		sg, err := u.solveWith(g, runs)
+		solve := u.solve
+		if !runs {
+			solve = func(g Group) (*serverGroup, error) { return solveOwner(u, g) }
+		}
+		sg, err := solve(g)
 		if err != nil {
 			t.Fatalf("group %d, %v, runs %v: a second solve failed: %v", i, u.Kafka, runs, err)
 		}
@@ -173,7 +180,7 @@ func TestHeldAsIsEnds(t *testing.T) {
 			TopicIDs: map[string]TopicID{"a": nameTopicID("a"), "b": nameTopicID("b")},
 			Members:  []Member{{ID: "m", Topics: []string{"a", "b"}, Owned: tt.owned}},
 		}
-		sg, err := compileServer(g, true)
+		sg, err := compileServer(g)
 		if err != nil {
 			t.Fatal(err)
 		}

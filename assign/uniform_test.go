@@ -199,7 +199,7 @@ func TestKIP848Valid(t *testing.T) { rapid.Check(t, kip848Valid) }
 func TestUniformHomogeneousSpread(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := kip848Group(t)
-		sg, err := compileServer(g, false)
+		sg, err := compileServer(g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -231,7 +231,7 @@ func TestUniformKeepsBalanced(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sg, _ := compileServer(g, false)
+		sg, _ := compileServer(g)
 		if !sg.homogeneous {
 			t.Skip("heterogeneous")
 		}

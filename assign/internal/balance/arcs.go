@@ -11,11 +11,9 @@
 // it. It takes two int32 per subscription. On bench/cmd/adversary's
 // random family, where a few members claim whole topics of up to
 // thousands of partitions and every intact check and tight walk passed
-// over them, it cuts the instructions of an assignment by a third
-// (random(3) at 500 members: 890 to 564 million; random(1) at 125: 81
-// to 53 million; callgrind, see bench/RESULTS.md), and leaves groups
-// without big topics or members as they were. TestArcIndexMatchesScans
-// checks it against the passes.
+// over them, it pays on random(3) at 500 members and random(1) at 125,
+// and leaves groups without big topics or members as they were.
+// TestArcIndexMatchesScans checks it against the passes.
 
 package balance
 
@@ -103,7 +101,8 @@ func (s *solver) byEntries(u int32) bool {
 // for, bySubscribers and byEntries: a topic with many more pids than
 // subscribers, or a member holding many more pids than it subscribes to
 // topics. Otherwise the passes over pids are short and the index is not
-// built (hetero-1000x2000t-join1 would take 18.2 MB instead of 8.3).
+// built: it would more than double the bytes of
+// BenchmarkGeneral/shape=hetero-1000x2000t-join1.
 func (s *solver) arcsPay() bool {
 	for t, c := range s.subCount {
 		if int(s.start[t+1]-s.start[t]) > 4*int(c)+64 {

@@ -117,10 +117,9 @@
 // minus the average) and X the searches that shift, X <= the shifts <=
 // (sum(load^2) at the start - at the end) / 2. A search that finds
 // nothing leaves a certificate (certs.go), and a later level whose
-// sources all lie in certificates skips its search: on
-// bench/cmd/adversary's random family at 125 members 18 to 29% of the
-// searches (TestCertsSaveSearches). That lowers the count, not the
-// bound. After a search, a tight walk that met no root at all leaves
+// sources all lie in certificates skips its search, as
+// TestCertsSaveSearches shows on bench/cmd/adversary's random family at
+// 125 members. That lowers the count, not the bound. After a search, a tight walk that met no root at all leaves
 // the nodes it failed from dead for every need, so that no later walk
 // of the same search passes them again (markDead in shift.go). Phase 2 runs rounds over
 // its levels, each round but the last lowering moves, so at most

@@ -84,11 +84,9 @@ func IntSetOrder(values []int32) []int {
 // it (they iterate ascending), and so is any stretch of consecutive
 // partitions within a block of 65536 (h >>> 16 is the same for all of
 // them, so their buckets are their values' low bits XORed with one
-// constant): on BenchmarkKIP848's uniform-2000x1000000 join1, whose
-// members each hold 500 consecutive partitions of a topic of 10,000,
-// callgrind counts 86.1M instructions per Uniform.AssignRanges call
-// against 127.6M when only values below capacity were placed, the others
-// going through the table (GOGC=off).
+// constant). That is every member's target on
+// BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform-ranges/churn=join1,
+// 500 consecutive partitions of a topic of 10,000 each.
 // TestIntSetFastPathMatchesTable checks it against the table.
 func inDistinctBuckets(values []int32, capacity int) []int {
 	at := make([]int32, capacity) // bucket => index + 1

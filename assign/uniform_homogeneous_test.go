@@ -3,6 +3,7 @@ package assign
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -10,12 +11,72 @@ import (
 	"pgregory.net/rapid"
 )
 
+// uniformHomogeneousOwner is uniformHomogeneous on the owner array, as
+// it was before it moved to runs: quotas, each member in turn keeping
+// what it holds up to its quota (quotas and keepUpTo, which the two
+// share), then the free and released partitions dealt from one list of
+// pids, in chunks, to the members below quota. The Kafka oracle goldens
+// anchored it while it was the production path, and TestKIP848Goldens
+// still checks it against them (TestUniformOwnerGoldens).
+func (sg *serverGroup) uniformHomogeneousOwner(v KafkaVersion) error {
+	cg := sg.cg
+	members := int32(len(sg.byPos))
+	if members == 0 {
+		return nil
+	}
+	topics, err := sg.subscriptionOrder(sg.byPos[0])
+	if err != nil || len(topics) == 0 {
+		return err // nothing subscribed exists: every target is empty
+	}
+
+	// The partitions nobody holds, in the subscription set's topic order,
+	// then room for those members release. Every member starts from what
+	// it holds (owner); keepUpTo releases, and leaves what it releases in
+	// owner until dealt. When nobody holds anything, free is every
+	// partition.
+	total := int32(0)
+	for _, t := range topics {
+		total += cg.numParts[t]
+	}
+	held := int32(0)
+	if sg.anyHeld() {
+		held = sumHeld(sg.heldIn)
+	}
+	free := make([]int32, 0, max(0, total-held))
+	for _, t := range topics {
+		// A topic wholly held has nothing free.
+		if sg.anyHeld() && sg.heldIn[t] == cg.numParts[t] {
+			continue
+		}
+		start := cg.start[t]
+		for p, h := range sg.owner[start : start+cg.numParts[t]] {
+			if h < 0 {
+				free = append(free, start+int32(p))
+			}
+		}
+	}
+
+	below, free := sg.quotas(v, total, free)
+	next := 0
+	for _, u := range below {
+		for i := int32(0); i < u.quota && next < len(free); i++ {
+			sg.owner[free[next]] = u.pos
+			next++
+		}
+	}
+	if next < len(free) {
+		return errUnassigned
+	}
+	return nil
+}
+
 // TestUniformRunsMatchOwner checks the homogeneous builder on runs
 // against the general path, which reads the targets into owner: on
 // random groups, some with targets dealt in long stretches and some at
 // fault (a partition held twice or by two members, one the topic does
 // not have, a topic without an id), for both Kafka versions, the error
-// or the answer (as ranges and as an Assignment) is the same.
+// or the answer (as ranges and as an Assignment) is the same. The
+// reference is solveOwner; the Kafka oracle goldens anchor that reference (TestUniformOwnerGoldens).
 func TestUniformRunsMatchOwner(t *testing.T) {
 	onRuns, faults := 0, 0
 	for i := range 3000 {
@@ -55,8 +116,8 @@ func TestUniformRunsMatchOwner(t *testing.T) {
 		}
 		for _, v := range []KafkaVersion{Kafka41, Kafka40} {
 			u := Uniform{Kafka: v}
-			general, gerr := u.solveWith(g, false)
-			runs, rerr := u.solveWith(g, true)
+			general, gerr := solveOwner(u, g)
+			runs, rerr := u.solve(g)
 			if fmt.Sprint(gerr) != fmt.Sprint(rerr) {
 				t.Fatalf("group %d, %v: general path %v, runs %v", i, v, gerr, rerr)
 			}
@@ -70,7 +131,7 @@ func TestUniformRunsMatchOwner(t *testing.T) {
 			if diff := cmp.Diff(general.ranges(), runs.ranges()); diff != "" {
 				t.Fatalf("group %d, %v: ranges differ (-general +runs):\n%s", i, v, diff)
 			}
-			if diff := cmp.Diff(general.assignmentSharing(false), runs.assignment()); diff != "" {
+			if diff := cmp.Diff(general.assignmentWritingAll(), runs.assignment()); diff != "" {
 				t.Fatalf("group %d, %v: assignments differ (-general, every list written +runs):\n%s", i, v, diff)
 			}
 		}
@@ -86,7 +147,8 @@ func TestUniformRunsMatchOwner(t *testing.T) {
 // wraps past MaxInt32, and 200,000 entries alternating between two
 // partitions, each entry a run of its own (the runs sort once made them
 // quadratic: this case took minutes then, not milliseconds, which the
-// test does not time).
+// test does not time). The reference is solveOwner, whose errors are
+// readTarget's, which TestKIP848Errors pins down.
 func TestUniformRunsHostileTargets(t *testing.T) {
 	base := func() Group {
 		return Group{
@@ -102,8 +164,8 @@ func TestUniformRunsHostileTargets(t *testing.T) {
 		alternating.Members[1].Owned = append(alternating.Members[1].Owned, TopicPartition{"t", int32(2 * (i % 2))})
 	}
 	for name, g := range map[string]Group{"wrap": wrap, "alternating": alternating} {
-		_, gerr := Uniform{}.solveWith(g, false)
-		_, rerr := Uniform{}.solveWith(g, true)
+		_, gerr := solveOwner(Uniform{}, g)
+		_, rerr := Uniform{}.solve(g)
 		if gerr == nil || fmt.Sprint(gerr) != fmt.Sprint(rerr) {
 			t.Errorf("%s: general path %v, runs %v; want the same error", name, gerr, rerr)
 		}
@@ -115,7 +177,8 @@ func TestUniformRunsHostileTargets(t *testing.T) {
 // repeats, partitions a topic does not have, partitions of another
 // member's target), the runs path and the general path give the same
 // error or the same answer, and Assign's lists handed back where a
-// target is its Owned list are those the general path writes.
+// target is its Owned list are those the general path writes. The
+// reference is solveOwner; the Kafka oracle goldens anchor that reference (TestUniformOwnerGoldens).
 func uniformRunsMatch(t *rapid.T) {
 	g := kip848Group(t)
 	if len(g.Members) == 0 || len(g.Members[0].Topics) == 0 {
@@ -134,8 +197,8 @@ func uniformRunsMatch(t *rapid.T) {
 		m.Owned = owned
 	}
 	for _, v := range []KafkaVersion{Kafka41, Kafka40} {
-		general, gerr := Uniform{Kafka: v}.solveWith(g, false)
-		runs, rerr := Uniform{Kafka: v}.solveWith(g, true)
+		general, gerr := solveOwner(Uniform{Kafka: v}, g)
+		runs, rerr := Uniform{Kafka: v}.solve(g)
 		if fmt.Sprint(gerr) != fmt.Sprint(rerr) {
 			t.Fatalf("%v: general path %v, runs %v", v, gerr, rerr)
 		}
@@ -145,7 +208,7 @@ func uniformRunsMatch(t *rapid.T) {
 		if diff := cmp.Diff(general.ranges(), runs.ranges()); diff != "" {
 			t.Fatalf("%v: ranges differ (-general +runs):\n%s", v, diff)
 		}
-		if diff := cmp.Diff(general.assignmentSharing(false), runs.assignment()); diff != "" {
+		if diff := cmp.Diff(general.assignmentWritingAll(), runs.assignment()); diff != "" {
 			t.Fatalf("%v: assignments differ (-general, every list written +runs, lists handed back):\n%s", v, diff)
 		}
 	}
@@ -154,3 +217,34 @@ func uniformRunsMatch(t *rapid.T) {
 func TestUniformRunsRewritten(t *testing.T) { rapid.Check(t, uniformRunsMatch) }
 
 func FuzzUniformRuns(f *testing.F) { f.Fuzz(rapid.MakeFuzz(uniformRunsMatch)) }
+
+// TestUniformOwnerGoldens checks the reference path, solveOwner, against
+// the answers Kafka's assignors printed for groups.jsonl and
+// scenarios.jsonl, as TestKIP848Goldens checks Uniform: the differential
+// tests above hold the builder on runs to a path that Kafka itself
+// anchors, not to one checked only against the builder.
+func TestUniformOwnerGoldens(t *testing.T) {
+	for _, set := range []struct{ groups, prefix string }{{"groups.jsonl", ""}, {"scenarios.jsonl", "scenarios."}} {
+		groups := readKIP848Groups(t, filepath.Join("testdata", "kip848", set.groups))
+		for _, run := range kip848Runs {
+			u, ok := run.strategy.(Uniform)
+			if !ok {
+				continue
+			}
+			want := readOracleAnswers(t, filepath.Join("testdata", "kip848", set.prefix+run.file))
+			if len(want) != len(groups) {
+				t.Fatalf("%s: %d answers for %d groups", set.prefix+run.file, len(want), len(groups))
+			}
+			for i, g := range groups {
+				sg, err := solveOwner(u, g)
+				if err != nil || want[i].Error != "" {
+					t.Errorf("%s %s: error %v, Kafka says %q", set.prefix+run.file, want[i].Name, err, want[i].Error)
+					continue
+				}
+				if diff := cmp.Diff(want[i].Assignment, answerOf(sg.assignmentWritingAll())); diff != "" {
+					t.Errorf("%s %s: mismatch (-kafka +owner path):\n%s", set.prefix+run.file, want[i].Name, diff)
+				}
+			}
+		}
+	}
+}
