@@ -50,7 +50,7 @@ type classicMember struct {
 
 // classic is the coordinator of one group and its members.
 type classic struct {
-	coordinator
+	groupCoordinator
 	protocol assign.RebalanceProtocol // of the strategy
 
 	assignedTopics map[string]int32 // the metadata of the last assignment
@@ -69,7 +69,7 @@ type classic struct {
 
 func newClassic(e *engine, n *normalized) *classic {
 	return &classic{
-		coordinator: newCoordinator(e, n),
+		groupCoordinator: newGroupCoordinator(e, n),
 		protocol:    n.Strategy.Protocol(),
 		members:     make(map[string]*classicMember),
 		joinPhase:   e.timer(rankCoordinator, ""),

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/coordinator"
 )
 
 // This file is the consumer protocol of KIP-848: no join or sync phase;
@@ -38,7 +39,7 @@ type kipMember struct {
 
 // kip848 is a consumer-protocol group coordinator and its members.
 type kip848 struct {
-	coordinator
+	groupCoordinator
 	members map[string]*kipMember
 	ids     []string                         // keys of members, sorted
 	holder  map[assign.TopicPartition]string // partition => the member the coordinator counts as holding it
@@ -47,7 +48,7 @@ type kip848 struct {
 
 func newKIP848(e *engine, n *normalized) *kip848 {
 	return &kip848{
-		coordinator: newCoordinator(e, n),
+		groupCoordinator: newGroupCoordinator(e, n),
 		members:     make(map[string]*kipMember),
 		holder:      make(map[assign.TopicPartition]string),
 	}
@@ -327,8 +328,7 @@ func (k *kip848) heartbeat(m *kipMember) {
 			delete(k.holder, tp)
 		}
 	}
-	var buf [1]assign.TopicPartition // most heartbeats that give give one partition
-	if revoke, grant := k.reconcile(m, buf[:0]); len(revoke) > 0 {
+	if revoke, grant := k.reconcile(m); len(revoke) > 0 {
 		m.revoking = revoke
 		k.step(m.ID, "heartbeat: must revoke %s", list(revoke))
 		k.atNextPoll(m, func() { k.revoke(m) })
@@ -347,28 +347,21 @@ func (k *kip848) heartbeat(m *kipMember) {
 
 // reconcile is the coordinator's reconciliation rule at one heartbeat of
 // m: what m must revoke, and what it is given. A member that has yet to
-// acknowledge a revocation gets nothing new; otherwise it must first
-// revoke what it owns outside its target, and only once it owns nothing
-// outside it is it given the partitions of its target that no other
-// member still holds (KIP-848: a partition goes to its new owner only
-// once the old one has released it). It reads m.revoking, m.owned,
-// m.target and k.holder and writes nothing: heartbeat applies the answer.
-// It appends what it gives to buf, which the caller provides so that the
-// common answer costs no allocation (BenchmarkSimulate/protocol=consumer).
-func (k *kip848) reconcile(m *kipMember, buf []assign.TopicPartition) (revoke, grant []assign.TopicPartition) {
+// acknowledge a revocation gets nothing new; otherwise the rule is the
+// library's one, [coordinator.NextAssignment]: first revoke what it owns
+// outside its target, and only once it owns nothing outside it take the
+// partitions of its target that no other member still holds. It reads
+// m.revoking, m.owned, m.target and k.holder and writes nothing:
+// heartbeat applies the answer.
+func (k *kip848) reconcile(m *kipMember) (revoke, grant []assign.TopicPartition) {
 	if len(m.revoking) > 0 {
 		return nil, nil
 	}
-	if revoke := minus(m.owned, m.target); len(revoke) > 0 {
-		return revoke, nil
-	}
-	grant = buf
-	for _, tp := range minus(m.target, m.owned) {
-		if h, held := k.holder[tp]; !held || h == m.ID {
-			grant = append(grant, tp)
-		}
-	}
-	return nil, grant
+	revoke, grant, _ = coordinator.NextAssignment(m.owned, m.target, func(tp assign.TopicPartition) bool {
+		h, held := k.holder[tp]
+		return held && h != m.ID
+	})
+	return revoke, grant
 }
 
 // revoke is the member's poll running onPartitionsRevoked; it then

@@ -26,23 +26,23 @@ type protocol interface {
 	onGrow(topic string)                    // a topic has grown, already in topics
 }
 
-// coordinator is what both protocols' coordinators hold alike.
-type coordinator struct {
+// groupCoordinator is what both protocols' coordinators hold alike.
+type groupCoordinator struct {
 	*engine
 	sc     *normalized
 	topics map[string]int32 // partitions per topic, as the cluster has them now
 	open   int              // index in rebalances of the open rebalance, -1 when none
 }
 
-func newCoordinator(e *engine, n *normalized) coordinator {
-	c := coordinator{engine: e, sc: n, topics: maps.Clone(n.Topics), open: -1}
+func newGroupCoordinator(e *engine, n *normalized) groupCoordinator {
+	c := groupCoordinator{engine: e, sc: n, topics: maps.Clone(n.Topics), open: -1}
 	e.ledger.exist(c.topics, 0)
 	return c
 }
 
 // beginRebalance records a rebalance that starts now, in generation (or
 // group epoch) gen, ending the open one.
-func (c *coordinator) beginRebalance(reason string, gen int32) {
+func (c *groupCoordinator) beginRebalance(reason string, gen int32) {
 	c.endRebalance()
 	c.rebalances = append(c.rebalances, Rebalance{Start: c.now, End: -1, Reason: reason, Generation: gen})
 	c.open = len(c.rebalances) - 1
@@ -50,7 +50,7 @@ func (c *coordinator) beginRebalance(reason string, gen int32) {
 
 // endRebalance ends the open rebalance now and returns it, or nil when
 // none is open.
-func (c *coordinator) endRebalance() *Rebalance {
+func (c *groupCoordinator) endRebalance() *Rebalance {
 	if c.open < 0 {
 		return nil
 	}
@@ -60,7 +60,7 @@ func (c *coordinator) endRebalance() *Rebalance {
 }
 
 // play schedules the scenario's events, each to be applied to p.
-func (c *coordinator) play(p protocol) {
+func (c *groupCoordinator) play(p protocol) {
 	for _, ev := range eventsInOrder(c.sc) {
 		c.at(ev.At, rankEvent, "", func() { c.apply(p, ev) })
 	}
@@ -69,7 +69,7 @@ func (c *coordinator) play(p protocol) {
 // apply is a scenario event happening to p. A crash, a stall or a close
 // happens only to a running process; a restart is a close and, For ms
 // later, a new process.
-func (c *coordinator) apply(p protocol, ev Event) {
+func (c *groupCoordinator) apply(p protocol, ev Event) {
 	switch ev.Kind {
 	case Join:
 		c.step(ev.Member, "starts")

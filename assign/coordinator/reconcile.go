@@ -86,8 +86,12 @@ var ErrNotReconciled = errors.New("assign: reconciliation did not end")
 // round.
 func Reconcile(current, target assign.Assignment, order []string, epoch int32) ([]ReconcileRound, error) {
 	members := make([]Reconciling, len(order))
-	holder := make(map[assign.TopicPartition]int) // partition => member index, assigned or pending revocation
+	targets := make([][]assign.TopicPartition, len(order)) // sorted, as NextAssignment reads them
+	holder := make(map[assign.TopicPartition]int)          // partition => member index, assigned or pending revocation
 	for i, id := range order {
+		targets[i] = slices.Clone(target[id])
+		slices.SortFunc(targets[i], assign.TopicPartition.Compare)
+		targets[i] = slices.Compact(targets[i])
 		members[i] = Reconciling{ID: id, State: Stable, Epoch: epoch, Assigned: slices.Clone(current[id])}
 		slices.SortFunc(members[i].Assigned, assign.TopicPartition.Compare)
 		for _, tp := range members[i].Assigned {
@@ -112,7 +116,7 @@ func Reconcile(current, target assign.Assignment, order []string, epoch int32) (
 				m.PendingRevocation = nil
 				m.Epoch++
 			}
-			m.next(target[m.ID], targetEpoch, i, holder)
+			m.next(targets[i], targetEpoch, i, holder)
 		}
 		round := ReconcileRound{Members: make([]Reconciling, len(members))}
 		for i, m := range members {
@@ -130,43 +134,72 @@ func Reconcile(current, target assign.Assignment, order []string, epoch int32) (
 	return rounds, ErrNotReconciled
 }
 
-// next is CurrentAssignmentBuilder.computeNextAssignment for member i,
-// whose client reports owning exactly its Assigned partitions.
+// next is one heartbeat of member i, whose client reports owning exactly
+// its Assigned partitions, applied to m ([NextAssignment]).
 func (m *Reconciling) next(target []assign.TopicPartition, targetEpoch int32, i int, holder map[assign.TopicPartition]int) {
-	inTarget := make(map[assign.TopicPartition]bool, len(target))
-	for _, tp := range target {
-		inTarget[tp] = true
-	}
-	var kept, revoke []assign.TopicPartition
-	for _, tp := range m.Assigned {
-		if inTarget[tp] {
-			kept = append(kept, tp)
-		} else {
-			revoke = append(revoke, tp)
-		}
-	}
+	revoke, grant, unreleased := NextAssignment(m.Assigned, target, func(tp assign.TopicPartition) bool {
+		h, held := holder[tp]
+		return held && h != i
+	})
 	if len(revoke) > 0 {
-		m.State, m.Assigned, m.PendingRevocation = UnrevokedPartitions, kept, revoke
+		m.State, m.Assigned, m.PendingRevocation = UnrevokedPartitions, minus(m.Assigned, revoke), revoke
 		return
 	}
-	unreleased := false
-	for _, tp := range target {
-		if slices.Contains(kept, tp) {
-			continue
-		}
-		if h, held := holder[tp]; held && h != i {
-			unreleased = true
-			continue
-		}
-		kept = append(kept, tp)
+	for _, tp := range grant {
 		holder[tp] = i
 	}
-	slices.SortFunc(kept, assign.TopicPartition.Compare)
-	m.Assigned, m.PendingRevocation, m.Epoch = kept, nil, targetEpoch
+	if len(grant) > 0 {
+		m.Assigned = append(slices.Clone(m.Assigned), grant...)
+		slices.SortFunc(m.Assigned, assign.TopicPartition.Compare)
+	}
+	m.PendingRevocation, m.Epoch = nil, targetEpoch
 	m.State = Stable
 	if unreleased {
 		m.State = UnreleasedPartitions
 	}
+}
+
+// NextAssignment is the coordinator's answer to one heartbeat of a member
+// reconciling towards its target (CurrentAssignmentBuilder's
+// computeNextAssignment, Kafka 4.0 and 4.1 alike): the one rule that
+// [Reconcile], the churn model and package timeline share. owned is what
+// the member reports owning, target its target; both sorted by
+// [assign.TopicPartition.Compare]. heldElsewhere reports whether the
+// coordinator counts another member as holding a partition, assigned or
+// pending revocation.
+//
+// A member that owns partitions outside its target must first revoke
+// them: revoke lists them, and it is given nothing. Otherwise grant lists
+// the partitions of its target it does not own yet and that nobody else
+// holds (KIP-848: a partition goes to its new owner only once the old one
+// has released it), and unreleased reports that some of its target is
+// still held elsewhere. Both lists are sorted; nil when empty.
+func NextAssignment(owned, target []assign.TopicPartition, heldElsewhere func(assign.TopicPartition) bool) (revoke, grant []assign.TopicPartition, unreleased bool) {
+	if revoke = minus(owned, target); len(revoke) > 0 {
+		return revoke, nil, false
+	}
+	for _, tp := range target {
+		if _, mine := slices.BinarySearchFunc(owned, tp, assign.TopicPartition.Compare); mine {
+			continue
+		}
+		if heldElsewhere(tp) {
+			unreleased = true
+			continue
+		}
+		grant = append(grant, tp)
+	}
+	return nil, grant, unreleased
+}
+
+// minus is a without the partitions of b; both sorted.
+func minus(a, b []assign.TopicPartition) []assign.TopicPartition {
+	var out []assign.TopicPartition
+	for _, tp := range a {
+		if _, found := slices.BinarySearchFunc(b, tp, assign.TopicPartition.Compare); !found {
+			out = append(out, tp)
+		}
+	}
+	return out
 }
 
 // States counts the members of r in each state, indexed by [MemberState]

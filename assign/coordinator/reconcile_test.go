@@ -148,3 +148,27 @@ func TestStopsMigration(t *testing.T) {
 		t.Errorf("stops mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestNextAssignment: a member owning a partition outside its target must
+// revoke it and is given nothing; one that owns nothing outside it is
+// given what nobody else holds, and waits for the rest.
+func TestNextAssignment(t *testing.T) {
+	held := func(tp assign.TopicPartition) bool { return tp.Partition == 2 }
+	tests := []struct {
+		name                string
+		owned, target       []assign.TopicPartition
+		wantRevoke, wantGet []assign.TopicPartition
+		wantUnreleased      bool
+	}{
+		{"revoke first", assigntest.TPs("t", 0, 1), assigntest.TPs("t", 1, 3), assigntest.TPs("t", 0), nil, false},
+		{"take what is free, wait for t-2", assigntest.TPs("t", 1), assigntest.TPs("t", 1, 2, 3), nil, assigntest.TPs("t", 3), true},
+		{"stable", assigntest.TPs("t", 1), assigntest.TPs("t", 1), nil, nil, false},
+		{"everything from nothing", nil, assigntest.TPs("t", 0, 1), nil, assigntest.TPs("t", 0, 1), false},
+	}
+	for _, tc := range tests {
+		revoke, grant, unreleased := NextAssignment(tc.owned, tc.target, held)
+		if !cmp.Equal(tc.wantRevoke, revoke) || !cmp.Equal(tc.wantGet, grant) || unreleased != tc.wantUnreleased {
+			t.Errorf("%s: revoke %v, grant %v, unreleased %v; want %v, %v, %v", tc.name, revoke, grant, unreleased, tc.wantRevoke, tc.wantGet, tc.wantUnreleased)
+		}
+	}
+}
