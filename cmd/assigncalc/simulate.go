@@ -222,7 +222,7 @@ func toChange(g assign.Group, f change, racks []string, replicas int, keepID boo
 		}
 		ch := churn.Change{Kind: churn.ChangeGrow, Topic: name, Partitions: int32(target)}
 		if len(racks) > 0 && int32(target) > old {
-			ch.Racks = placeReplicasFrom(old, int32(target), racks, replicas)
+			ch.Racks = coordinator.ReplicaRacks(old, int32(target), racks, replicas)
 		}
 		return ch, nil
 	case "restart":
