@@ -228,34 +228,11 @@ func toChange(g assign.Group, f change, racks []string, replicas int, keepID boo
 	case "restart":
 		ch := churn.Change{Kind: churn.ChangeRestart, Member: f.arg}
 		if !keepID {
-			ch.NewID = restartedID(g, f.arg, restarts)
+			ch.NewID = churn.RestartedID(g, f.arg, restarts)
 		}
 		return ch, nil
 	}
 	return churn.Change{}, usagef("unknown change %q", f.kind)
-}
-
-// restartedID names the new member.id of a restarted dynamic member:
-// ID-r1, ID-r2, ... for successive restarts of the member first called
-// ID, skipping IDs in use. A real consumer gets a random one.
-func restartedID(g assign.Group, ref string, restarts map[string]int) string {
-	base := ref
-	if b, n, ok := strings.Cut(ref, "-r"); ok {
-		if _, err := strconv.Atoi(n); err == nil {
-			base = b
-		}
-	}
-	for {
-		restarts[base]++
-		id := base + "-r" + strconv.Itoa(restarts[base])
-		taken := false
-		for _, m := range g.Members {
-			taken = taken || m.ID == id
-		}
-		if !taken {
-			return id
-		}
-	}
 }
 
 func splitRacks(s string) []string {
