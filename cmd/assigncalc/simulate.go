@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -246,40 +245,6 @@ func splitRacks(s string) []string {
 	return out
 }
 
-// simJSON is one step and strategy in the machine formats.
-type simJSON struct {
-	Step     int        `json:"step"`
-	Change   string     `json:"change"`
-	Moved    int        `json:"moved"`
-	Affected int        `json:"affected"`
-	Revoked  int        `json:"revoked"`
-	Rounds   int        `json:"rounds"`
-	Spread   int        `json:"spread"`
-	Notes    []string   `json:"notes,omitempty"`
-	Moves    []moveJSON `json:"moves,omitempty"`
-	Stops    []stopJSON `json:"stops,omitempty"`
-}
-
-// stopJSON is an [coordinator.Stop]: a partition revoked in heartbeat round
-// revoked and received in round received.
-type stopJSON struct {
-	Topic     string `json:"topic"`
-	Partition int32  `json:"partition"`
-	From      string `json:"from"`
-	To        string `json:"to"`
-	Revoked   int    `json:"revoked"`
-	Received  int    `json:"received"`
-}
-
-type moveJSON struct {
-	Topic     string `json:"topic"`
-	Partition int32  `json:"partition"`
-	From      string `json:"from"`
-	To        string `json:"to"`
-	Reason    string `json:"reason"`
-	Deferred  bool   `json:"deferred"`
-}
-
 func writeSimulation(e *env, format, name string, results []simStep) error {
 	switch format {
 	case formatJSON, formatJSONL:
@@ -429,34 +394,14 @@ func stopOf(stops []coordinator.Stop, tp assign.TopicPartition) (coordinator.Sto
 func writeSimJSON(e *env, format, name string, results []simStep, withMoves bool) error {
 	rw := &resultWriter{w: e.stdout, format: format}
 	for _, r := range results {
-		line, err := groupfile.AppendResult(nil, groupfile.Result{Name: name, Strategy: r.strategy, Members: groupfile.MemberIDs(r.Group), Assignment: r.After})
+		res := groupfile.Result{Name: name, Strategy: r.strategy, Members: groupfile.MemberIDs(r.Group), Assignment: r.After}
+		line, err := groupfile.AppendSimulateStep(nil, res, groupfile.SimulateStepOf(r.step, r.change, r.Step, withMoves))
 		if err != nil {
 			return err
 		}
-		sj := simJSON{Step: r.step, Change: r.change, Moved: len(r.Moves), Affected: r.Affected(), Revoked: r.Revoked, Rounds: r.Rounds, Spread: spread(r), Notes: r.Notes}
-		for _, st := range r.Stops {
-			sj.Stops = append(sj.Stops, stopJSON{st.Partition.Topic, st.Partition.Partition, st.From, st.To, st.Revoked, st.Received})
-		}
-		if withMoves {
-			sj.Moves = []moveJSON{}
-			for _, mv := range r.Moves {
-				sj.Moves = append(sj.Moves, moveJSON{mv.Partition.Topic, mv.Partition.Partition, mv.From, mv.To, mv.Reason.String(), mv.Deferred})
-			}
-		}
-		tail, err := json.Marshal(sj)
-		if err != nil {
-			return err
-		}
-		// The step's figures follow the contract's keys.
-		line = append(append(line[:len(line)-1], ','), tail[1:]...)
 		if err := rw.writeRaw(line); err != nil {
 			return err
 		}
 	}
 	return rw.close()
-}
-
-func jsonString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }
