@@ -44,8 +44,14 @@ type Move struct {
 // MoveOf is the Move of m, a move of the churn model, with its reason
 // and whether it was deferred.
 func MoveOf(m assign.Move) Move {
-	deferred := m.Deferred
-	return Move{Topic: m.Partition.Topic, Partition: m.Partition.Partition, From: m.From, To: m.To, Reason: m.Reason.String(), Deferred: &deferred}
+	return moveOf(m, new(bool))
+}
+
+// moveOf is [MoveOf] with deferred, where m.Deferred is stored, given:
+// [SimulateStepOf] takes them from one slice for all of a step's moves.
+func moveOf(m assign.Move, deferred *bool) Move {
+	*deferred = m.Deferred
+	return Move{Topic: m.Partition.Topic, Partition: m.Partition.Partition, From: m.From, To: m.To, Reason: m.Reason.String(), Deferred: deferred}
 }
 
 // StopOf is the Move of s, a partition nobody consumes between heartbeat

@@ -2,6 +2,7 @@ package groupfile
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -128,5 +129,31 @@ func TestUpgradeSteps(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("steps mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// BenchmarkSimulateStep writes the step of a big group's churn with every
+// move listed, as simulate --moves --format jsonl does for each step and
+// strategy.
+func BenchmarkSimulateStep(b *testing.B) {
+	for _, n := range []int{10000} {
+		var s churn.Step
+		for i := range n {
+			tp := assign.TopicPartition{Topic: "topic", Partition: int32(i)}
+			s.Moves = append(s.Moves, assign.Move{Partition: tp, From: "member-1", To: "member-2", Reason: assign.ReasonBalance, Deferred: i%2 == 0})
+			if i%4 == 0 {
+				s.Stops = append(s.Stops, coordinator.Stop{Partition: tp, From: "member-1", To: "member-2", Revoked: 1, Received: 2})
+			}
+		}
+		r := Result{Name: "g", Strategy: "uniform"}
+		b.Run(fmt.Sprintf("moves=%d", n), func(b *testing.B) {
+			var buf []byte
+			for b.Loop() {
+				var err error
+				if buf, err = AppendSimulateStep(buf[:0], r, SimulateStepOf(1, "join c9", s, true)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
