@@ -230,6 +230,7 @@ func (v migrationView) writeTable(e *env, moves, all bool) error {
 	return ht.render(w)
 }
 
+// writeJSON writes the migration as one result line (json or jsonl).
 func (v migrationView) writeJSON(e *env, format string) error {
 	r := groupfile.Result{Name: v.entry.Name, Strategy: v.to.Name(), Members: groupfile.MemberIDs(v.group), Assignment: v.m.Target}
 	line, err := groupfile.AppendMigration(nil, r, groupfile.MigrationOf(v.from, kafkaOf(v.to), v.m))

@@ -391,6 +391,8 @@ func stopOf(stops []coordinator.Stop, tp assign.TopicPartition) (coordinator.Sto
 	return stops[i], true
 }
 
+// writeSimJSON writes a result line per step and strategy (json or
+// jsonl), with the step's moves when withMoves.
 func writeSimJSON(e *env, format, name string, results []simStep, withMoves bool) error {
 	rw := &resultWriter{w: e.stdout, format: format}
 	for _, r := range results {
