@@ -41,24 +41,6 @@ func checkCommand(e *env) *cli.Command {
 	}
 }
 
-// checked is the verdict on one result line.
-type checked struct {
-	Name        string           `json:"name"`
-	Strategy    string           `json:"strategy"`
-	Valid       bool             `json:"valid"`
-	Problem     string           `json:"problem,omitempty"`  // every problem, joined with "; "
-	Problems    []string         `json:"problems,omitempty"` // one per checker that fails
-	Ours        string           `json:"ours"`               // same, differs, or - when not compared
-	Differences []differenceJSON `json:"differences,omitempty"`
-}
-
-// differenceJSON is one partition that ours gives elsewhere.
-type differenceJSON struct {
-	Partition string `json:"partition"`
-	Theirs    string `json:"theirs"` // "" when they leave it unassigned
-	Ours      string `json:"ours"`
-}
-
 // shownDifferences is how many differences the table lists per result.
 const shownDifferences = 5
 
@@ -111,7 +93,7 @@ func check(e *env, c *cli.Context) error {
 
 // checkAll judges every result and reports; any failure is status 2.
 func checkAll(e *env, format string, groups map[string]groupfile.Entry, results []groupfile.Result) error {
-	var verdicts []checked
+	var verdicts []groupfile.Verdict
 	bad := 0
 	for _, r := range results {
 		v := checkResult(groups, r)
@@ -168,9 +150,9 @@ func checkDescribed(e *env, c *cli.Context, format string) error {
 
 // checkResult judges one result against its group: the checkers that
 // apply to its strategy are the library's choice (assign.Check).
-func checkResult(groups map[string]groupfile.Entry, r groupfile.Result) checked {
-	v := checked{Name: r.Name, Strategy: r.Strategy, Ours: "-"}
-	fail := func(problems ...string) checked {
+func checkResult(groups map[string]groupfile.Entry, r groupfile.Result) groupfile.Verdict {
+	v := groupfile.Verdict{Name: r.Name, Strategy: r.Strategy, Ours: "-"}
+	fail := func(problems ...string) groupfile.Verdict {
 		v.Problems = problems
 		v.Problem = strings.Join(problems, "; ")
 		return v
@@ -211,15 +193,15 @@ func checkResult(groups map[string]groupfile.Entry, r groupfile.Result) checked 
 			v.Ours = "same"
 			for _, d := range assign.Moves(r.Assignment, o.assignment) {
 				v.Ours = "differs"
-				v.Differences = append(v.Differences, differenceJSON{d.Partition.String(), d.From, d.To})
+				v.Differences = append(v.Differences, groupfile.DifferenceOf(d))
 			}
 		}
 	}
 	return v
 }
 
-func writeChecks(e *env, format string, vs []checked) error {
-	verdict := func(v checked) string {
+func writeChecks(e *env, format string, vs []groupfile.Verdict) error {
+	verdict := func(v groupfile.Verdict) string {
 		if v.Valid {
 			return "valid"
 		}
@@ -228,7 +210,7 @@ func writeChecks(e *env, format string, vs []checked) error {
 	switch format {
 	case formatJSON:
 		if vs == nil {
-			vs = []checked{}
+			vs = []groupfile.Verdict{}
 		}
 		return writeJSONValue(e, format, vs)
 	case formatJSONL:

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -80,8 +81,8 @@ func TestMigrateOwned(t *testing.T) {
 		Assignment map[string]map[string][]int32
 		From       string
 		Moved      int
-		Moves      []handoverJSON
-		Heartbeats []heartbeatJSON
+		Moves      []groupfile.Move
+		Heartbeats []groupfile.Heartbeat
 	}
 	if err := json.NewDecoder(strings.NewReader(stdout)).Decode(&got); err != nil {
 		t.Fatal(err)
@@ -91,8 +92,11 @@ func TestMigrateOwned(t *testing.T) {
 	}
 	r := got[0]
 	wantAssignment := map[string]map[string][]int32{"c0": {"t": {0, 1}}, "c1": {"t": {2, 3}}}
-	wantMoves := []handoverJSON{{"t", 2, "c0", "c1", 1, 2}, {"t", 3, "c0", "c1", 1, 2}}
-	wantBeats := []heartbeatJSON{{Round: 1, Unrevoked: 1, Unreleased: 1, Idle: 2}, {Round: 2, Stable: 2}}
+	wantMoves := []groupfile.Move{
+		{Topic: "t", Partition: 2, From: "c0", To: "c1", Revoked: 1, Received: 2},
+		{Topic: "t", Partition: 3, From: "c0", To: "c1", Revoked: 1, Received: 2},
+	}
+	wantBeats := []groupfile.Heartbeat{{Round: 1, Unrevoked: 1, Unreleased: 1, Idle: 2}, {Round: 2, Stable: 2}}
 	if diff := cmp.Diff(wantAssignment, r.Assignment); diff != "" {
 		t.Errorf("target mismatch (-want +got):\n%s", diff)
 	}

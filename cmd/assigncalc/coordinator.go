@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/assigncalc/assigncalc/assign/coordinator"
+	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -29,24 +30,12 @@ func coordinatorCommand(e *env) *cli.Command {
 	}
 }
 
-// coordinatorJSON is one group's coordinator partition.
-type coordinatorJSON struct {
-	Group      string `json:"group"`
-	HashCode   int32  `json:"hashCode"`
-	Partition  int32  `json:"partition"`
-	Partitions int32  `json:"partitions"`
-}
-
 // coordinatorOf computes where groupID's coordinator lives.
-func coordinatorOf(groupID string, partitions int) (coordinatorJSON, error) {
+func coordinatorOf(groupID string, partitions int) (groupfile.Coordinator, error) {
 	if partitions < 1 || partitions > 1<<31-1 {
-		return coordinatorJSON{}, usagef("--partitions %d: want between 1 and 2147483647", partitions)
+		return groupfile.Coordinator{}, usagef("--partitions %d: want between 1 and 2147483647", partitions)
 	}
-	p, err := coordinator.CoordinatorPartition(groupID, int32(partitions))
-	if err != nil {
-		return coordinatorJSON{}, err
-	}
-	return coordinatorJSON{Group: groupID, HashCode: coordinator.GroupIDHash(groupID), Partition: p, Partitions: int32(partitions)}, nil
+	return groupfile.CoordinatorOf(groupID, int32(partitions))
 }
 
 func findCoordinator(e *env, c *cli.Context) error {
@@ -60,7 +49,7 @@ func findCoordinator(e *env, c *cli.Context) error {
 	if !c.Args().Present() {
 		return usagef("coordinator: give a group id, e.g. assigncalc coordinator checkout-service")
 	}
-	var out []coordinatorJSON
+	var out []groupfile.Coordinator
 	for _, id := range c.Args().Slice() {
 		r, err := coordinatorOf(id, c.Int("partitions"))
 		if err != nil {

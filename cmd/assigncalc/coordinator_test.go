@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -25,12 +26,12 @@ func TestCoordinatorGolden(t *testing.T) {
 func TestCoordinatorByHand(t *testing.T) {
 	tests := []struct {
 		args []string
-		want coordinatorJSON
+		want groupfile.Coordinator
 	}{
-		{[]string{"ab"}, coordinatorJSON{"ab", 3105, 5, 50}},
-		{[]string{"--partitions", "7", "ab"}, coordinatorJSON{"ab", 3105, 4, 7}}, // 3105 = 7*443 + 4
-		{[]string{"\U0001F600"}, coordinatorJSON{"\U0001F600", 1772899, 49, 50}},
-		{[]string{"polygenelubricants"}, coordinatorJSON{"polygenelubricants", -2147483648, 0, 50}},
+		{[]string{"ab"}, groupfile.Coordinator{Group: "ab", HashCode: 3105, Partition: 5, Partitions: 50}},
+		{[]string{"--partitions", "7", "ab"}, groupfile.Coordinator{Group: "ab", HashCode: 3105, Partition: 4, Partitions: 7}}, // 3105 = 7*443 + 4
+		{[]string{"\U0001F600"}, groupfile.Coordinator{Group: "\U0001F600", HashCode: 1772899, Partition: 49, Partitions: 50}},
+		{[]string{"polygenelubricants"}, groupfile.Coordinator{Group: "polygenelubricants", HashCode: -2147483648, Partition: 0, Partitions: 50}},
 	}
 	for _, tt := range tests {
 		args := append([]string{"coordinator", "--format", "jsonl"}, tt.args...)
@@ -38,7 +39,7 @@ func TestCoordinatorByHand(t *testing.T) {
 		if status != 0 {
 			t.Fatalf("%q: exit %d, stderr %q", args, status, stderr)
 		}
-		var got coordinatorJSON
+		var got groupfile.Coordinator
 		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 			t.Fatal(err)
 		}

@@ -205,6 +205,12 @@ func (f field) csvCell() string {
 	return f.text
 }
 
+// jsonString is s as a JSON string.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
 func jsonStrings(ss []string) string {
 	return "[" + strings.Join(quoteAll(ss), ",") + "]"
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -231,63 +230,13 @@ func (v migrationView) writeTable(e *env, moves, all bool) error {
 	return ht.render(w)
 }
 
-// migrationJSON is the migration's figures, after the contract's keys.
-type migrationJSON struct {
-	From       string          `json:"from"`
-	Kafka      string          `json:"kafka"`
-	Moved      int             `json:"moved"`
-	Rounds     int             `json:"rounds"`
-	Moves      []handoverJSON  `json:"moves"`
-	Heartbeats []heartbeatJSON `json:"heartbeats"`
-}
-
-// handoverJSON is an [assign.Handover]; revoked and received are the
-// heartbeat rounds of its stop, absent when nobody revokes it.
-type handoverJSON struct {
-	Topic     string `json:"topic"`
-	Partition int32  `json:"partition"`
-	From      string `json:"from"`
-	To        string `json:"to"`
-	Revoked   int    `json:"revoked,omitempty"`
-	Received  int    `json:"received,omitempty"`
-}
-
-// heartbeatJSON is one round of heartbeats: members per state, and the
-// partitions nobody consumes after it.
-type heartbeatJSON struct {
-	Round      int `json:"round"`
-	Stable     int `json:"stable"`
-	Unrevoked  int `json:"unrevoked"`
-	Unreleased int `json:"unreleased"`
-	Idle       int `json:"idle"`
-}
-
+// writeJSON writes the migration as one result line (json or jsonl).
 func (v migrationView) writeJSON(e *env, format string) error {
-	line, err := groupfile.AppendResult(nil, groupfile.Result{Name: v.entry.Name, Strategy: v.to.Name(), Members: groupfile.MemberIDs(v.group), Assignment: v.m.Target})
+	r := groupfile.Result{Name: v.entry.Name, Strategy: v.to.Name(), Members: groupfile.MemberIDs(v.group), Assignment: v.m.Target}
+	line, err := groupfile.AppendMigration(nil, r, groupfile.MigrationOf(v.from, kafkaOf(v.to), v.m))
 	if err != nil {
 		return err
 	}
-	total := 0
-	for _, ps := range v.m.Target {
-		total += len(ps)
-	}
-	mj := migrationJSON{From: v.from, Kafka: kafkaOf(v.to).String(), Moved: len(v.m.Moves), Rounds: len(v.m.Rounds), Moves: []handoverJSON{}}
-	for _, h := range v.m.Moves {
-		sj := handoverJSON{Topic: h.Partition.Topic, Partition: h.Partition.Partition, From: h.From, To: h.To}
-		if st, ok := stopOf(v.m.Stops, h.Partition); ok {
-			sj.Revoked, sj.Received = st.Revoked, st.Received
-		}
-		mj.Moves = append(mj.Moves, sj)
-	}
-	for i, r := range v.m.Rounds {
-		n := r.States()
-		mj.Heartbeats = append(mj.Heartbeats, heartbeatJSON{i + 1, n[coordinator.Stable], n[coordinator.UnrevokedPartitions], n[coordinator.UnreleasedPartitions], total - r.Assigned()})
-	}
-	tail, err := json.Marshal(mj)
-	if err != nil {
-		return err
-	}
-	line = append(append(line[:len(line)-1], ','), tail[1:]...)
 	rw := &resultWriter{w: e.stdout, format: format}
 	if err := rw.writeRaw(line); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/coordinator"
 	"github.com/assigncalc/assigncalc/churn"
 	"github.com/assigncalc/assigncalc/internal/describe"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
@@ -324,29 +325,14 @@ func totalPartitions(topics map[string]int32) int64 {
 	return total
 }
 
-// placeReplicas puts the replicas of partition p of each topic on racks
-// p, p+1, ..., p+replicas-1 (mod the number of racks): the round-robin
-// placement Kafka uses for a new topic, without its random start.
+// placeReplicas places the replicas of every partition of topics on
+// racks as Kafka places a new topic's (coordinator.ReplicaRacks).
 func placeReplicas(topics map[string]int32, racks []string, replicas int) map[string][][]string {
 	out := make(map[string][][]string, len(topics))
 	for t, n := range topics {
-		out[t] = placeReplicasFrom(0, n, racks, replicas)
+		out[t] = coordinator.ReplicaRacks(0, n, racks, replicas)
 	}
 	return out
-}
-
-// placeReplicasFrom places the replicas of partitions from to end-1 as
-// placeReplicas does.
-func placeReplicasFrom(from, end int32, racks []string, replicas int) [][]string {
-	lists := make([][]string, 0, end-from)
-	for p := from; p < end; p++ {
-		var rs []string
-		for k := range min(replicas, len(racks)) {
-			rs = append(rs, racks[(int(p)+k)%len(racks)])
-		}
-		lists = append(lists, rs)
-	}
-	return lists
 }
 
 // groupSummary summarises a group in one line.

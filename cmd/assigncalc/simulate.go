@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -222,40 +221,17 @@ func toChange(g assign.Group, f change, racks []string, replicas int, keepID boo
 		}
 		ch := churn.Change{Kind: churn.ChangeGrow, Topic: name, Partitions: int32(target)}
 		if len(racks) > 0 && int32(target) > old {
-			ch.Racks = placeReplicasFrom(old, int32(target), racks, replicas)
+			ch.Racks = coordinator.ReplicaRacks(old, int32(target), racks, replicas)
 		}
 		return ch, nil
 	case "restart":
 		ch := churn.Change{Kind: churn.ChangeRestart, Member: f.arg}
 		if !keepID {
-			ch.NewID = restartedID(g, f.arg, restarts)
+			ch.NewID = churn.RestartedID(g, f.arg, restarts)
 		}
 		return ch, nil
 	}
 	return churn.Change{}, usagef("unknown change %q", f.kind)
-}
-
-// restartedID names the new member.id of a restarted dynamic member:
-// ID-r1, ID-r2, ... for successive restarts of the member first called
-// ID, skipping IDs in use. A real consumer gets a random one.
-func restartedID(g assign.Group, ref string, restarts map[string]int) string {
-	base := ref
-	if b, n, ok := strings.Cut(ref, "-r"); ok {
-		if _, err := strconv.Atoi(n); err == nil {
-			base = b
-		}
-	}
-	for {
-		restarts[base]++
-		id := base + "-r" + strconv.Itoa(restarts[base])
-		taken := false
-		for _, m := range g.Members {
-			taken = taken || m.ID == id
-		}
-		if !taken {
-			return id
-		}
-	}
 }
 
 func splitRacks(s string) []string {
@@ -267,40 +243,6 @@ func splitRacks(s string) []string {
 		out = append(out, strings.TrimSpace(r))
 	}
 	return out
-}
-
-// simJSON is one step and strategy in the machine formats.
-type simJSON struct {
-	Step     int        `json:"step"`
-	Change   string     `json:"change"`
-	Moved    int        `json:"moved"`
-	Affected int        `json:"affected"`
-	Revoked  int        `json:"revoked"`
-	Rounds   int        `json:"rounds"`
-	Spread   int        `json:"spread"`
-	Notes    []string   `json:"notes,omitempty"`
-	Moves    []moveJSON `json:"moves,omitempty"`
-	Stops    []stopJSON `json:"stops,omitempty"`
-}
-
-// stopJSON is an [coordinator.Stop]: a partition revoked in heartbeat round
-// revoked and received in round received.
-type stopJSON struct {
-	Topic     string `json:"topic"`
-	Partition int32  `json:"partition"`
-	From      string `json:"from"`
-	To        string `json:"to"`
-	Revoked   int    `json:"revoked"`
-	Received  int    `json:"received"`
-}
-
-type moveJSON struct {
-	Topic     string `json:"topic"`
-	Partition int32  `json:"partition"`
-	From      string `json:"from"`
-	To        string `json:"to"`
-	Reason    string `json:"reason"`
-	Deferred  bool   `json:"deferred"`
 }
 
 func writeSimulation(e *env, format, name string, results []simStep) error {
@@ -449,37 +391,19 @@ func stopOf(stops []coordinator.Stop, tp assign.TopicPartition) (coordinator.Sto
 	return stops[i], true
 }
 
+// writeSimJSON writes a result line per step and strategy (json or
+// jsonl), with the step's moves when withMoves.
 func writeSimJSON(e *env, format, name string, results []simStep, withMoves bool) error {
 	rw := &resultWriter{w: e.stdout, format: format}
 	for _, r := range results {
-		line, err := groupfile.AppendResult(nil, groupfile.Result{Name: name, Strategy: r.strategy, Members: groupfile.MemberIDs(r.Group), Assignment: r.After})
+		res := groupfile.Result{Name: name, Strategy: r.strategy, Members: groupfile.MemberIDs(r.Group), Assignment: r.After}
+		line, err := groupfile.AppendSimulateStep(nil, res, groupfile.SimulateStepOf(r.step, r.change, r.Step, withMoves))
 		if err != nil {
 			return err
 		}
-		sj := simJSON{Step: r.step, Change: r.change, Moved: len(r.Moves), Affected: r.Affected(), Revoked: r.Revoked, Rounds: r.Rounds, Spread: spread(r), Notes: r.Notes}
-		for _, st := range r.Stops {
-			sj.Stops = append(sj.Stops, stopJSON{st.Partition.Topic, st.Partition.Partition, st.From, st.To, st.Revoked, st.Received})
-		}
-		if withMoves {
-			sj.Moves = []moveJSON{}
-			for _, mv := range r.Moves {
-				sj.Moves = append(sj.Moves, moveJSON{mv.Partition.Topic, mv.Partition.Partition, mv.From, mv.To, mv.Reason.String(), mv.Deferred})
-			}
-		}
-		tail, err := json.Marshal(sj)
-		if err != nil {
-			return err
-		}
-		// The step's figures follow the contract's keys.
-		line = append(append(line[:len(line)-1], ','), tail[1:]...)
 		if err := rw.writeRaw(line); err != nil {
 			return err
 		}
 	}
 	return rw.close()
-}
-
-func jsonString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }

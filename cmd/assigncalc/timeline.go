@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/assigncalc/assigncalc/timeline"
 	"github.com/urfave/cli/v2"
 )
@@ -108,7 +108,7 @@ func runTimeline(e *env, c *cli.Context, events []change) error {
 	}
 	rw := &resultWriter{w: e.stdout, format: format}
 	for _, tl := range tls {
-		line, err := timelineJSON(tl)
+		line, err := groupfile.AppendTimeline(nil, tl)
 		if err != nil {
 			return err
 		}
@@ -419,79 +419,4 @@ func timelineTables(e *env, tls []*timeline.Timeline, steps bool) error {
 		}
 	}
 	return nil
-}
-
-// timelineJSON writes one timeline as a compact JSON object: the strategy,
-// its rebalances, each partition's unowned and owned spans (partitions in
-// order, keyed "topic-partition"), the steps and the summary.
-func timelineJSON(tl *timeline.Timeline) ([]byte, error) {
-	type rebalance struct {
-		Start      int64  `json:"start"`
-		End        int64  `json:"end"`
-		Reason     string `json:"reason"`
-		Generation int32  `json:"generation"`
-	}
-	type step struct {
-		At     int64  `json:"at"`
-		Member string `json:"member,omitempty"`
-		What   string `json:"what"`
-	}
-	type summary struct {
-		Rebalances         int   `json:"rebalances"`
-		MaxUnownedMs       int64 `json:"maxUnownedMs"`
-		UnownedPartitionMs int64 `json:"unownedPartitionMs"`
-	}
-	rbs := []rebalance{}
-	for _, r := range tl.Rebalances {
-		rbs = append(rbs, rebalance{r.Start, r.End, r.Reason, r.Generation})
-	}
-	steps := []step{}
-	for _, s := range tl.Steps {
-		steps = append(steps, step{s.At, s.Member, s.What})
-	}
-	var b []byte
-	b = append(b, `{"strategy":`...)
-	b = appendJSON(b, tl.Strategy)
-	b = append(b, `,"protocol":`...)
-	b = appendJSON(b, tl.Protocol.String())
-	b = append(b, `,"end":`...)
-	b = strconv.AppendInt(b, tl.End, 10)
-	b = append(b, `,"rebalances":`...)
-	b = appendJSON(b, rbs)
-	// Partitions in topic, then partition, order, which a map would lose.
-	b = append(b, `,"partitions":{`...)
-	for i, p := range tl.Partitions {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		unowned := [][2]int64{}
-		for _, u := range p.Unowned {
-			unowned = append(unowned, [2]int64{u.From, u.To})
-		}
-		owners := [][3]any{}
-		for _, o := range p.Owners {
-			owners = append(owners, [3]any{o.From, o.To, o.Member})
-		}
-		b = appendJSON(b, p.String())
-		b = append(b, `:{"unowned":`...)
-		b = appendJSON(b, unowned)
-		b = append(b, `,"owners":`...)
-		b = appendJSON(b, owners)
-		b = append(b, '}')
-	}
-	b = append(b, `},"steps":`...)
-	b = appendJSON(b, steps)
-	b = append(b, `,"summary":`...)
-	b = appendJSON(b, summary{tl.Summary.Rebalances, tl.Summary.MaxUnownedMs, tl.Summary.UnownedPartitionMs})
-	return append(b, '}'), nil
-}
-
-// appendJSON appends v's JSON encoding; v is one of the plain types above,
-// which always encode.
-func appendJSON(b []byte, v any) []byte {
-	out, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("timeline JSON: %v", err))
-	}
-	return append(b, out...)
 }

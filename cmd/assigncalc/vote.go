@@ -11,6 +11,7 @@ import (
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/coordinator"
 	"github.com/assigncalc/assigncalc/churn"
+	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -133,42 +134,6 @@ func vote(e *env, c *cli.Context) error {
 	return writeVote(e, format, members, r)
 }
 
-// voteJSON is the machine form of a vote.
-// Maps are written with sorted keys; tally keeps the coordinator's order,
-// which breaks ties.
-type voteJSON struct {
-	Coordinator    string            `json:"coordinator"`
-	Kind           string            `json:"kind"`
-	Candidates     []string          `json:"candidates"`
-	Ballots        []ballotJSON      `json:"ballots"`
-	Votes          map[string]int    `json:"votes"`
-	Tally          []tallyJSON       `json:"tally"`
-	Winner         string            `json:"winner"`
-	Refused        map[string]string `json:"refused"` // member => reason
-	Rebalance      map[string]string `json:"rebalance"`
-	OrderDependent bool              `json:"orderDependent"`
-}
-
-type tallyJSON struct {
-	Strategy string `json:"strategy"`
-	Votes    int    `json:"votes"`
-}
-
-type ballotJSON struct {
-	Member   string `json:"member"`
-	Strategy string `json:"strategy"`
-}
-
-// memberProtocol is the rebalance protocol a member's own list gives it,
-// "-" when it lists nothing.
-func memberProtocol(protocols []string) string {
-	p, err := coordinator.ClientProtocol(protocols)
-	if err != nil {
-		return "-"
-	}
-	return p.String()
-}
-
 func writeVote(e *env, format string, members []coordinator.VoteMember, r coordinator.VoteResult) error {
 	refused := make(map[string]string)
 	for _, pe := range r.Refused {
@@ -186,32 +151,11 @@ func writeVote(e *env, format string, members []coordinator.VoteMember, r coordi
 
 	switch format {
 	case formatJSON, formatJSONL:
-		v := voteJSON{
-			Coordinator: r.Coordinator.String(), Kind: r.Kind.String(),
-			Candidates: nonNil(r.Candidates), Tally: []tallyJSON{}, Winner: r.Winner,
-			Rebalance: make(map[string]string), OrderDependent: r.OrderDependent,
-			Ballots: []ballotJSON{}, Refused: make(map[string]string), Votes: r.Votes(),
-		}
-		if v.Votes == nil {
-			v.Votes = make(map[string]int)
-		}
-		for _, tl := range r.Tally {
-			v.Tally = append(v.Tally, tallyJSON{tl.Strategy, tl.Votes})
-		}
-		for _, b := range r.Ballots {
-			v.Ballots = append(v.Ballots, ballotJSON{b.Member, b.Strategy})
-		}
-		for _, pe := range r.Refused {
-			v.Refused[pe.Member] = pe.Err.Error()
-		}
-		for _, m := range members {
-			v.Rebalance[m.ID] = memberProtocol(m.Protocols)
-		}
-		return writeJSONValue(e, format, v)
+		return writeJSONValue(e, format, groupfile.VoteOf(members, r))
 	case formatCSV:
 		var rows [][]string
 		for _, m := range members {
-			rows = append(rows, []string{m.ID, strings.Join(m.Protocols, ","), ballot[m.ID], memberProtocol(m.Protocols), refused[m.ID]})
+			rows = append(rows, []string{m.ID, strings.Join(m.Protocols, ","), ballot[m.ID], groupfile.RebalanceOf(m.Protocols), refused[m.ID]})
 		}
 		return writeCSV(e.stdout, []string{"member", "protocols", "ballot", "rebalance", "refused"}, rows)
 	}
@@ -223,10 +167,10 @@ func writeVote(e *env, format string, members []coordinator.VoteMember, r coordi
 		b := ballot[m.ID]
 		if _, out := refused[m.ID]; out {
 			b = "-"
-		} else if memberProtocol(m.Protocols) == "eager" {
+		} else if groupfile.RebalanceOf(m.Protocols) == "eager" {
 			eager++
 		}
-		t.add(m.ID, strings.Join(m.Protocols, ","), b, memberProtocol(m.Protocols), refused[m.ID])
+		t.add(m.ID, strings.Join(m.Protocols, ","), b, groupfile.RebalanceOf(m.Protocols), refused[m.ID])
 	}
 	if err := t.render(w); err != nil {
 		return err
@@ -305,31 +249,12 @@ func upgrade(e *env, c *cli.Context, coord coordinator.Coordinator, format strin
 		}
 		return &internalError{err}
 	}
-	var out []upgradeStep
+	out := groupfile.UpgradeSteps(start, phases, steps)
 	unsafe := 0
-	for i, s := range steps {
-		sj := upgradeStep{Step: i, Phase: s.Phase, Restarted: s.Restarted, Winner: s.Vote.Winner, Refused: []string{},
-			Accepted: len(s.Protocols), FellBack: s.FellBack, Safe: s.Safe()}
-		sj.Config = start
-		if s.Phase >= 0 {
-			sj.Config = phases[s.Phase]
-		}
-		for _, pe := range s.Vote.Refused {
-			sj.Refused = append(sj.Refused, pe.Member)
-		}
-		for _, p := range s.Protocols {
-			if p.Protocol == assign.Eager {
-				sj.Eager++
-			}
-		}
-		if !sj.Safe {
+	for _, s := range out {
+		if !s.Safe {
 			unsafe++
 		}
-		if s.Switched {
-			moved := len(s.Moves)
-			sj.Moved = &moved
-		}
-		out = append(out, sj)
 	}
 	if err := writeUpgrade(e, format, out, topics != nil); err != nil {
 		return err
@@ -340,25 +265,10 @@ func upgrade(e *env, c *cli.Context, coord coordinator.Coordinator, format strin
 	return nil
 }
 
-// upgradeStep is one step of vote --upgrade in the machine formats.
-type upgradeStep struct {
-	Step      int      `json:"step"`
-	Phase     int      `json:"phase"`
-	Restarted string   `json:"restarted"`
-	Config    []string `json:"config"`
-	Winner    string   `json:"winner"`
-	Refused   []string `json:"refused"`
-	Eager     int      `json:"eager"`
-	Accepted  int      `json:"accepted"`
-	FellBack  bool     `json:"fellBack"`
-	Safe      bool     `json:"safe"`
-	Moved     *int     `json:"moved,omitempty"` // at a switch of strategy, with --topics
-}
-
 // writeUpgrade writes the steps of an upgrade, with the MOVED column when
 // withMoves.
-func writeUpgrade(e *env, format string, out []upgradeStep, withMoves bool) error {
-	moved := func(s upgradeStep) string {
+func writeUpgrade(e *env, format string, out []groupfile.UpgradeStep, withMoves bool) error {
+	moved := func(s groupfile.UpgradeStep) string {
 		if s.Moved == nil {
 			return ""
 		}
@@ -469,13 +379,6 @@ func knownStrategies(c *cli.Context, where string, names []string) error {
 func orNone(s string) string {
 	if s == "" {
 		return "none"
-	}
-	return s
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
 	}
 	return s
 }

@@ -1,36 +1,3 @@
-// Package groupfile reads and writes the JSON contract of assigncalc: group
-// files (one JSON object per group, or JSON lines of many groups) and the
-// results computed from them (one JSON object per group and strategy).
-//
-// A group file looks like this (comments are not part of the format):
-//
-//	{"name": "checkout-service",                 // optional label, echoed back
-//	 "topics": {"t1": 7, "t2": 3},               // topic -> partition count
-//	 "partitionRacks": {"t1": [["a","b"], ...]}, // optional: per partition, racks of its replicas
-//	 "members": [
-//	   {"id": "c0",                              // member.id
-//	    "instance": "i0",                        // optional group.instance.id
-//	    "rack": "a",                             // optional client.rack
-//	    "topics": ["t1", "t2"],                  // subscription
-//	    "owned": {"t1": [0, 1]},                 // optional: previously owned partitions
-//	    "generation": 3,                         // optional: generation of owned
-//	    "protocols": ["cooperative-sticky", "range"]}  // optional: for the vote, in preference order
-//	 ],
-//	 "topicIds": {"t1": "Yp0cT2sWQ7ChA0qyU5Ckdg"}} // optional: Kafka topic ids, 22-character base64
-//
-// Only the KIP-848 server-side assignors ([assign.Uniform],
-// [assign.ServerRange]) read "topicIds"; for them a member's "owned" is its
-// current target assignment, and the order of its keys and of each
-// partition list matters (see [assign.Uniform]). The reader keeps both
-// orders in [assign.Member.Owned]: topics in the order of the keys, each
-// topic's partitions as listed.
-//
-// The reader is strict: unknown or repeated keys, values of the wrong type,
-// numbers that are not integers in int32 and missing required fields
-// ("topics", "members", a member's "id" and "topics") are refused with an
-// [*Error] giving the line, column and path of the fault. Optional fields
-// may be null, which means absent. What the group means (duplicate member
-// IDs, negative partition counts, ...) is left to [assign.Group.Validate].
 package groupfile
 
 import (

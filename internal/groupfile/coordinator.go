@@ -1,0 +1,23 @@
+package groupfile
+
+import "github.com/assigncalc/assigncalc/assign/coordinator"
+
+// Coordinator is where a group's coordinator lives, as coordinator writes
+// it in json and jsonl. Its field names are a public contract.
+type Coordinator struct {
+	Group      string `json:"group"`      // the group.id
+	HashCode   int32  `json:"hashCode"`   // Java's String.hashCode of it
+	Partition  int32  `json:"partition"`  // of __consumer_offsets; its leader is the coordinator
+	Partitions int32  `json:"partitions"` // of __consumer_offsets
+}
+
+// CoordinatorOf is where the coordinator of groupID lives when
+// __consumer_offsets has partitions partitions
+// ([coordinator.CoordinatorPartition]).
+func CoordinatorOf(groupID string, partitions int32) (Coordinator, error) {
+	p, err := coordinator.CoordinatorPartition(groupID, partitions)
+	if err != nil {
+		return Coordinator{}, err
+	}
+	return Coordinator{Group: groupID, HashCode: coordinator.GroupIDHash(groupID), Partition: p, Partitions: partitions}, nil
+}

@@ -1,0 +1,104 @@
+package groupfile
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/assigncalc/assigncalc/timeline"
+)
+
+// AppendTimeline appends tl as compact JSON, without a newline, to buf:
+// the form timeline writes in json and jsonl, one object per strategy.
+// Its keys are a public contract:
+//
+//	{"strategy": "range", "protocol": "classic", "end": 60000,
+//	 "rebalances": [{"start": 0, "end": 3000, "reason": "...", "generation": 1}],
+//	 "partitions": {"t-0": {"unowned": [[0, 3000]], "owners": [[3000, 60000, "c0"]]}},
+//	 "steps": [{"at": 0, "member": "c0", "what": "..."}],
+//	 "summary": {"rebalances": 1, "maxUnownedMs": 3000, "unownedPartitionMs": 3000}}
+//
+// Times are milliseconds. "partitions" keeps tl's order (topic, then
+// partition), which a map would lose; a step of the coordinator's own has
+// no "member". Lists are [] when empty, never null.
+func AppendTimeline(buf []byte, tl *timeline.Timeline) ([]byte, error) {
+	type rebalance struct {
+		Start      int64  `json:"start"`
+		End        int64  `json:"end"`
+		Reason     string `json:"reason"`
+		Generation int32  `json:"generation"`
+	}
+	type step struct {
+		At     int64  `json:"at"`
+		Member string `json:"member,omitempty"`
+		What   string `json:"what"`
+	}
+	type summary struct {
+		Rebalances         int   `json:"rebalances"`
+		MaxUnownedMs       int64 `json:"maxUnownedMs"`
+		UnownedPartitionMs int64 `json:"unownedPartitionMs"`
+	}
+	rbs := []rebalance{}
+	for _, r := range tl.Rebalances {
+		rbs = append(rbs, rebalance{r.Start, r.End, r.Reason, r.Generation})
+	}
+	steps := []step{}
+	for _, s := range tl.Steps {
+		steps = append(steps, step{s.At, s.Member, s.What})
+	}
+	w := jsonAppender{buf: buf}
+	w.raw(`{"strategy":`)
+	w.value(tl.Strategy)
+	w.raw(`,"protocol":`)
+	w.value(tl.Protocol.String())
+	w.raw(`,"end":`)
+	w.buf = strconv.AppendInt(w.buf, tl.End, 10)
+	w.raw(`,"rebalances":`)
+	w.value(rbs)
+	w.raw(`,"partitions":{`)
+	for i, p := range tl.Partitions {
+		if i > 0 {
+			w.raw(",")
+		}
+		unowned := [][2]int64{}
+		for _, u := range p.Unowned {
+			unowned = append(unowned, [2]int64{u.From, u.To})
+		}
+		owners := [][3]any{}
+		for _, o := range p.Owners {
+			owners = append(owners, [3]any{o.From, o.To, o.Member})
+		}
+		w.value(p.String())
+		w.raw(`:{"unowned":`)
+		w.value(unowned)
+		w.raw(`,"owners":`)
+		w.value(owners)
+		w.raw("}")
+	}
+	w.raw(`},"steps":`)
+	w.value(steps)
+	w.raw(`,"summary":`)
+	w.value(summary{tl.Summary.Rebalances, tl.Summary.MaxUnownedMs, tl.Summary.UnownedPartitionMs})
+	w.raw("}")
+	return w.buf, w.err
+}
+
+// jsonAppender appends JSON to buf, keeping the first error.
+type jsonAppender struct {
+	buf []byte
+	err error
+}
+
+func (w *jsonAppender) raw(s string) { w.buf = append(w.buf, s...) }
+
+// value appends v's encoding by encoding/json.
+func (w *jsonAppender) value(v any) {
+	if w.err != nil {
+		return
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		w.err = err
+		return
+	}
+	w.buf = append(w.buf, out...)
+}
