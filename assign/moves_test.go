@@ -102,3 +102,39 @@ func movesReference(a, b assign.Assignment) []assign.Move {
 	slices.SortFunc(out, func(x, y assign.Move) int { return x.Partition.Compare(y.Partition) })
 	return out
 }
+
+// TestTarget: on a join, CooperativeSticky's round leaves the newcomer
+// idle (its partitions are still owned elsewhere) while Target gives it
+// its share, as Sticky does; an eager strategy's target is its answer.
+func TestTarget(t *testing.T) {
+	g := assign.Group{Topics: map[string]int32{"t": 4}, Members: []assign.Member{
+		{ID: "a", Topics: []string{"t"}, Owned: tps("t", 0, 1), Generation: 1},
+		{ID: "b", Topics: []string{"t"}, Owned: tps("t", 2, 3), Generation: 1},
+		{ID: "c", Topics: []string{"t"}, Generation: -1},
+	}}
+	round, err := assign.CooperativeSticky{}.Assign(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(round["c"]) != 0 {
+		t.Fatalf("the round gives the newcomer %v, want nothing yet", round["c"])
+	}
+	target, err := assign.Target(assign.CooperativeSticky{}, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sticky, err := assign.Sticky{}.Assign(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(target["c"]) != 1 || !cmp.Equal(target, sticky) {
+		t.Errorf("Target = %v, want Sticky's answer %v with one partition for c", target, sticky)
+	}
+	if err := assign.Verify(g, target); err != nil {
+		t.Error(err)
+	}
+	rr, err := assign.Target(assign.RoundRobin{}, g)
+	if want, _ := (assign.RoundRobin{}).Assign(g); err != nil || !cmp.Equal(rr, want) {
+		t.Errorf("Target(RoundRobin) = %v, %v; want its answer %v", rr, err, want)
+	}
+}

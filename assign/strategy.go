@@ -26,6 +26,13 @@ type Strategy interface {
 	// when g is invalid (see [Group.Validate]). Its lists may be g's own
 	// Owned lists ([Uniform.Assign] hands back those it keeps whole):
 	// treat them as read-only.
+	//
+	// An eager strategy answers with where the group ends up, and so
+	// does a server-assigned one (its target). A cooperative strategy
+	// ([CooperativeSticky]) answers with this round, as Kafka's leader
+	// does: the target without the partitions that other members must
+	// first revoke, so that members who will get them appear idle. Use
+	// [Target] to compare strategies by where they lead the group.
 	Assign(g Group) (Assignment, error)
 }
 
@@ -57,6 +64,21 @@ type KafkaVersioned interface {
 
 	// WithKafkaVersion returns the same strategy for version v.
 	WithKafkaVersion(v KafkaVersion) KafkaVersioned
+}
+
+// Target returns where s leads g: the target of a cooperative strategy
+// that shows its plan ([Planner]), and what [Strategy.Assign] returns for
+// any other. It is what tools comparing strategies want; a group leader
+// hands out Assign's answer.
+func Target(s Strategy, g Group) (Assignment, error) {
+	if p, ok := s.(Planner); ok {
+		plan, err := p.Plan(g)
+		if err != nil {
+			return nil, err
+		}
+		return plan.Target, nil
+	}
+	return s.Assign(g)
 }
 
 // RebalanceProtocol is how members give up partitions during a rebalance
