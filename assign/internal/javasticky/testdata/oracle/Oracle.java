@@ -45,7 +45,8 @@ import org.apache.kafka.common.protocol.types.Type;
  * cooperative gets ownedPartitions and as user data the encoded generation;
  * the Subscription's generationId is the generation or -1 and its
  * groupInstanceId and rackId as given; one PartitionInfo per partition with
- * one replica Node per listed rack (Node.noNode() when none is listed).
+ * one replica Node per listed rack (Node.noNode() when none is listed, the
+ * list is null or empty).
  */
 public final class Oracle {
     public static void main(String[] args) throws Exception {
@@ -125,7 +126,7 @@ public final class Oracle {
                 List<Object> topicRacks = (List<Object>) racks.get(e.getKey());
                 for (int p = 0; p < n; p++) {
                     Node[] replicas = none;
-                    if (topicRacks != null && !((List<Object>) topicRacks.get(p)).isEmpty()) {
+                    if (topicRacks != null && topicRacks.get(p) != null && !((List<Object>) topicRacks.get(p)).isEmpty()) {
                         List<Object> rs = (List<Object>) topicRacks.get(p);
                         replicas = new Node[rs.size()];
                         for (int r = 0; r < rs.size(); r++) {
