@@ -95,17 +95,17 @@ func Assign(g assign.Group, cooperative bool, v Version) (a assign.Assignment, e
 type leader struct {
 	cooperative bool
 	ids         []string
-	order       []int               // iteration order of the subscriptions HashMap
-	topics      [][]string          // subscription topics, sorted, distinct
-	subscribed  []map[string]bool   // the same as sets
-	owned       [][]tp              // ownedPartitions (cooperative) or nil
-	claims      [][]tp              // MemberData.partitions
-	claimGen    []int32             // MemberData.generation, DEFAULT_GENERATION when absent
-	hasClaimGen []bool              // MemberData.generation.isPresent()
-	subGen      []int32             // Subscription.generationId().orElse(-1)
-	counts      map[string]int32    // partitionsPerTopic: subscribed topics with partitions
+	order       []int             // iteration order of the subscriptions HashMap
+	topics      [][]string        // subscription topics, sorted, distinct
+	subscribed  []map[string]bool // the same as sets
+	owned       [][]tp            // ownedPartitions (cooperative) or nil
+	claims      [][]tp            // MemberData.partitions
+	claimGen    []int32           // MemberData.generation, DEFAULT_GENERATION when absent
+	hasClaimGen []bool            // MemberData.generation.isPresent()
+	subGen      []int32           // Subscription.generationId().orElse(-1)
+	counts      map[string]int32  // partitionsPerTopic: subscribed topics with partitions
 	racks       map[string][][]string
-	total       int                 // totalPartitionsCount
+	total       int // totalPartitionsCount
 	topicHash   map[string]int32
 	rack        rackInfo
 	maxGen      int32
