@@ -82,8 +82,11 @@ func Assign(g assign.Group, cooperative bool, v Version) (a assign.Assignment, e
 	}
 	a = make(assign.Assignment, len(g.Members))
 	for i, m := range g.Members {
-		ps := slices.Clone(out[i])
-		slices.SortFunc(ps, assign.TopicPartition.Compare)
+		var ps []tp // nil when the member gets nothing, as assign.Assignment says
+		if len(out[i]) > 0 {
+			ps = slices.Clone(out[i])
+			slices.SortFunc(ps, assign.TopicPartition.Compare)
+		}
 		a[m.ID] = ps
 	}
 	return a, nil
