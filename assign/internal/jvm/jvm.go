@@ -13,6 +13,9 @@
 //   - Integer.hashCode (the value) and the hashCode and compareTo of
 //     Kafka's org.apache.kafka.common.Uuid as of Kafka 2.8 to 4.1
 //     ([Uuid]);
+//   - Kafka's TopicPartition.hashCode ([TopicPartitionHash]) and the first
+//     element of a java.util.HashSet that is added to and removed from
+//     ([ChurnSet]), which Kafka's Java sticky assignors read;
 //   - the iteration order of Scala 2.13's mutable.HashMap and of its
 //     immutable.HashMap, a CHAMP trie ([ScalaMutableOrder], [ChampOrder]),
 //     which Kafka's Scala group coordinator (up to 3.x) counted votes in.

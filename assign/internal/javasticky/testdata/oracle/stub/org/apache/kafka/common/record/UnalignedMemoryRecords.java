@@ -1,0 +1,9 @@
+package org.apache.kafka.common.record;
+
+import java.nio.ByteBuffer;
+
+/** Stand-in: the RECORDS type of Kafka's protocol, which the sticky user data never holds. */
+public class UnalignedMemoryRecords implements BaseRecords {
+    public ByteBuffer buffer() { throw new UnsupportedOperationException(); }
+    @Override public int sizeInBytes() { throw new UnsupportedOperationException(); }
+}
