@@ -70,9 +70,9 @@ type classic struct {
 func newClassic(e *engine, n *normalized) *classic {
 	return &classic{
 		groupCoordinator: newGroupCoordinator(e, n),
-		protocol:    n.Strategy.Protocol(),
-		members:     make(map[string]*classicMember),
-		joinPhase:   e.timer(rankCoordinator, ""),
+		protocol:         n.Strategy.Protocol(),
+		members:          make(map[string]*classicMember),
+		joinPhase:        e.timer(rankCoordinator, ""),
 	}
 }
 

@@ -49,8 +49,8 @@ type kip848 struct {
 func newKIP848(e *engine, n *normalized) *kip848 {
 	return &kip848{
 		groupCoordinator: newGroupCoordinator(e, n),
-		members:     make(map[string]*kipMember),
-		holder:      make(map[assign.TopicPartition]string),
+		members:          make(map[string]*kipMember),
+		holder:           make(map[assign.TopicPartition]string),
 	}
 }
 
