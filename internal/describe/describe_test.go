@@ -56,7 +56,7 @@ func TestParse(t *testing.T) {
 			Members: []Member{
 				host(Member{ID: c0, Owned: tps("orders", 0, "orders", 1)}, "/10.0.0.1", "consumer-orders-1"),
 				host(Member{ID: c1, Owned: tps("orders", 2, "payments", 0)}, "/10.0.0.2", "consumer-orders-2"),
-				{ID: c2}, // listed with TOPIC and PARTITION "-": owns nothing
+				host(Member{ID: c2}, "/10.0.0.3", "consumer-orders-3"), // listed with TOPIC and PARTITION "-": owns nothing
 			},
 			Unowned: tps("payments", 1),
 			Lag:     map[assign.TopicPartition]int64{tp("orders", 0): 50, tp("orders", 1): 0, tp("orders", 2): 1000, tp("payments", 0): 2, tp("payments", 1): 0},
@@ -92,11 +92,11 @@ func TestParse(t *testing.T) {
 			},
 			Lag: map[assign.TopicPartition]int64{},
 		}},
-		{"members_kip1099.txt", &Snapshot{Name: "orders-app", View: KIP1099View,
+		{"members_kip1099.txt", &Snapshot{Name: "orders-app", View: KIP1099View, Protocol: Consumer,
 			Members: []Member{
-				host(Member{ID: c0, InstanceID: "orders-host-a", Owned: tps("orders", 0, "orders", 1, "payments", 1), Target: tps("orders", 0, "orders", 1, "payments", 1)}, "/10.0.0.1", "consumer-orders-1"),
-				host(Member{ID: c1, Owned: tps("orders", 2, "payments", 0), Target: tps("orders", 2)}, "/10.0.0.2", "consumer-orders-2"),
-				host(Member{ID: c2, Target: tps("payments", 0)}, "/10.0.0.3", "consumer-orders-3"),
+				host(Member{ID: c0, InstanceID: "orders-host-a", Owned: tps("orders", 0, "orders", 1, "payments", 1), Target: tps("orders", 0, "orders", 1, "payments", 1), CurrentEpoch: 7, TargetEpoch: 7}, "/10.0.0.1", "consumer-orders-1"),
+				host(Member{ID: c1, Owned: tps("orders", 2, "payments", 0), Target: tps("orders", 2), CurrentEpoch: 7, TargetEpoch: 8}, "/10.0.0.2", "consumer-orders-2"),
+				host(Member{ID: c2, Target: tps("payments", 0), CurrentEpoch: 7, TargetEpoch: 8}, "/10.0.0.3", "consumer-orders-3"),
 			},
 			Lag: map[assign.TopicPartition]int64{},
 		}},
@@ -111,6 +111,14 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
+			// What these layouts do not show: no coordinator partition, no
+			// epochs.
+			tt.want.CoordinatorPartition = -1
+			for i := range tt.want.Members {
+				if m := &tt.want.Members[i]; tt.want.View != KIP1099View {
+					m.CurrentEpoch, m.TargetEpoch = -1, -1
+				}
+			}
 			got, err := parseFile(t, tt.file)
 			if err != nil {
 				t.Fatal(err)
