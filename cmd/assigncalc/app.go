@@ -202,6 +202,7 @@ func newApp(e *env) *cli.App {
 			decodeCommand(e),
 			checkCommand(e),
 			coordinatorCommand(e),
+			groupCommand(e),
 			helpCommand(),
 		},
 	}

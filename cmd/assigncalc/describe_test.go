@@ -60,3 +60,38 @@ func TestFromDescribeLag(t *testing.T) {
 		t.Errorf("stderr %q does not say what was assumed", stderr)
 	}
 }
+
+// TestGroupCommandGolden: group prints what a paste was read as, in the
+// JSON contract; several groups are refused with their names unless
+// --group picks one.
+func TestGroupCommandGolden(t *testing.T) {
+	runGolden(t, []cliCase{
+		{name: "group_from_rpk", args: []string{"group", "--from-describe", describeData + "rpk_one.txt"}},
+		{name: "group_all_groups_refused", args: []string{"group", "--from-describe", describeData + "all_groups.txt"}, status: 2},
+		{name: "group_all_groups_pick", args: []string{"group", "--from-describe", describeData + "all_groups.txt", "--group", "billing-app", "--topics", "payments:4"}},
+		{name: "group_missing", args: []string{"group", "--from-describe", describeData + "all_groups.txt", "--group", "g11"}, status: 2},
+		{name: "group_flags", args: []string{"group", "--members", "2", "--topics", "t:3", "--format", "json"}},
+	})
+}
+
+// TestGroupCommandReplays: the group printed from a paste, read back with
+// --in, previews as the paste does (the contract has no LAG, so the
+// comparison stops before the detail's table).
+func TestGroupCommandReplays(t *testing.T) {
+	for _, file := range []string{"offsets_4x.txt", "members_scala_static.txt", "rpk_one.txt", "kafkago.txt"} {
+		saved, stderr, status := runCase(cliCase{args: []string{"group", "--from-describe", describeData + file}})
+		if status != 0 {
+			t.Fatalf("group %s: exit %d, %s", file, status, stderr)
+		}
+		direct, _, status1 := runCase(cliCase{args: []string{"--from-describe", describeData + file, "--compare", "sticky,range"}})
+		replayed, stderr2, status2 := runCase(cliCase{args: []string{"--in", "-", "--compare", "sticky,range"}, stdin: saved})
+		if status1 != 0 || status2 != 0 {
+			t.Fatalf("%s: exit %d and %d; %s", file, status1, status2, stderr2)
+		}
+		direct, _, _ = strings.Cut(direct, "\nrange:")
+		replayed, _, _ = strings.Cut(replayed, "\nrange:")
+		if direct != replayed || !strings.Contains(direct, "MOVED") {
+			t.Errorf("%s: the preview of the paste and of its saved group differ:\n%s\n---\n%s", file, direct, replayed)
+		}
+	}
+}
