@@ -43,9 +43,6 @@ func findCoordinator(e *env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := flagsBeforeArgs(c); err != nil {
-		return err
-	}
 	if !c.Args().Present() {
 		return usagef("coordinator: give a group id, e.g. assigncalc coordinator checkout-service")
 	}
