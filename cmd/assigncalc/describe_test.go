@@ -95,3 +95,32 @@ func TestGroupCommandReplays(t *testing.T) {
 		}
 	}
 }
+
+// TestConsumerProtocolPaste: item 2 of issue 28. A paste showing the
+// consumer protocol (KIP-1099 epochs, a state view's GROUP-EPOCH and
+// uniform) makes --protocol consumer and the group's assignor the
+// default of the preview, simulate, timeline and migrate, said on
+// stderr; migrate no longer calls such a group classic.
+func TestConsumerProtocolPaste(t *testing.T) {
+	paste := describeData + "state_consumer.txt"
+	runGolden(t, []cliCase{
+		{name: "describe_consumer_preview", args: []string{"--from-describe", paste, "--topic-id", "orders=Yp0cT2sWQ7ChA0qyU5Ckdg", "--topic-id", "payments=Bx2cT2sWQ7ChA0qyU5Ckdg"}},
+		{name: "describe_consumer_migrate", args: []string{"migrate", "--from-describe", paste, "--topic-id", "orders=Yp0cT2sWQ7ChA0qyU5Ckdg", "--topic-id", "payments=Bx2cT2sWQ7ChA0qyU5Ckdg"}},
+	})
+	for _, args := range [][]string{
+		{"--from-describe", paste},
+		{"simulate", "--from-describe", paste},
+		{"timeline", "--from-describe", paste},
+		{"migrate", "--from-describe", paste},
+	} {
+		stdout, stderr, status := runCase(cliCase{args: args})
+		if status != 0 || !strings.Contains(stderr, "consumer protocol (KIP-848)") || !strings.Contains(stdout, "uniform") || strings.Contains(stdout, "(classic)") {
+			t.Errorf("assigncalc %s: status %d, stdout\n%s\nstderr\n%s\nwant the consumer protocol and uniform, said on stderr", strings.Join(args, " "), status, stdout, stderr)
+		}
+	}
+	// --protocol classic overrides the paste.
+	stdout, stderr, _ := runCase(cliCase{args: []string{"--from-describe", paste, "--protocol", "classic"}})
+	if strings.Contains(stderr, "KIP-848") || strings.Contains(stdout, "uniform") {
+		t.Errorf("--protocol classic: stdout\n%s\nstderr\n%s\nwant the classic strategies alone", stdout, stderr)
+	}
+}

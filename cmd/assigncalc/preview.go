@@ -60,9 +60,15 @@ func preview(e *env, c *cli.Context) error {
 	}
 	warnUnknownTopics(e, g, nil)
 
-	consumer, err := consumerProtocol(c)
+	consumer, err := protocolOf(e, c, in)
 	if err != nil {
 		return err
+	}
+	if consumer && in.assignor != "" && !c.IsSet("strategy") {
+		if detail, err = assign.Lookup(in.assignor); err != nil {
+			return err
+		}
+		listed = []assign.Strategy{detail}
 	}
 	var outcomes []outcome
 	strategies := withServerStrategies(assign.Strategies(), consumer)

@@ -55,6 +55,10 @@ type groupInput struct {
 
 	// lag is each partition's lag, from --from-describe; nil when unknown.
 	lag map[assign.TopicPartition]int64
+
+	// assignor is the broker's assignor of a group that --from-describe
+	// shows on the consumer protocol (KIP-848), "" for any other group.
+	assignor string
 }
 
 // groupFromFlags builds the group the shape flags or --in describe, and the
@@ -242,7 +246,7 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 		e.warnf("%s: %s", path, w)
 	}
 	entry := groupfile.Entry{Name: snap.Name, Group: g, Protocols: make([][]string, len(g.Members))}
-	return groupInput{Entry: entry, lag: snap.Lag}, nil
+	return groupInput{Entry: entry, lag: snap.Lag, assignor: snap.Assignor()}, nil
 }
 
 // parseTopic parses NAME:COUNT, an item of the --topics value spec.

@@ -98,7 +98,12 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	if err != nil {
 		return err
 	}
-	consumer, err := consumerProtocol(c)
+	in, err := readGroup(e, c)
+	if err != nil {
+		return err
+	}
+	entry := in.Entry
+	consumer, err := protocolOf(e, c, in)
 	if err != nil {
 		return err
 	}
@@ -110,10 +115,6 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 		if mentionsAll(c.StringSlice("compare")) {
 			strategies = withServerStrategies(strategies, consumer)
 		}
-	}
-	entry, err := groupFromFlags(e, c)
-	if err != nil {
-		return err
 	}
 	g := entry.Group
 	if err := g.Validate(); err != nil {

@@ -123,6 +123,23 @@ const (
 	Consumer Protocol = "consumer"
 )
 
+// Assignor is the name package assign gives the broker's assignor of a
+// group on the consumer protocol: the state view's ASSIGNMENT-STRATEGY
+// ("range" being the server's range, "server-range" in assign), else
+// "uniform", Kafka's default (the first of group.consumer.assignors). It
+// is "" for other groups.
+func (s *Snapshot) Assignor() string {
+	switch {
+	case s.Protocol != Consumer:
+		return ""
+	case s.Strategy == "range":
+		return "server-range"
+	case s.Strategy == "":
+		return "uniform"
+	}
+	return s.Strategy
+}
+
 // Member is one consumer of the group as the output shows it.
 type Member struct {
 	ID         string // CONSUMER-ID (member.id), MEMBER-ID or OWNER

@@ -10,7 +10,9 @@ import (
 )
 
 // Group builds the group the snapshot shows: every member owning what the
-// output says it holds, at generation 1 (a stable group's members all
+// output says it holds (on the consumer protocol, its target assignment,
+// which the broker's assignors start from, as assign's server-side
+// strategies take Owned), at generation 1 (a stable group's members all
 // report one generation). What describe output does not carry is
 // assumed, and the assumptions are returned in English:
 //
@@ -68,7 +70,7 @@ func (s *Snapshot) Group(counts map[string]int32, subscriptions map[string][]str
 		notes = append(notes, fmt.Sprintf("partition counts from the highest partition listed: %s (give --topics NAME:COUNT for more)", strings.Join(derived, ", ")))
 	}
 	all := slices.Sorted(maps.Keys(highest))
-	assumed := 0
+	assumed, reconciling := 0, 0
 	for _, m := range s.Members {
 		am := assign.Member{ID: m.ID, InstanceID: m.InstanceID, Topics: all, Generation: -1}
 		if sub, ok := subscriptions[m.ID]; ok {
@@ -76,16 +78,26 @@ func (s *Snapshot) Group(counts map[string]int32, subscriptions map[string][]str
 		} else {
 			assumed++
 		}
-		if len(m.Owned) > 0 {
-			am.Owned, am.Generation = slices.Clone(m.Owned), 1
+		owned := m.Owned
+		if s.Protocol == Consumer {
+			owned = m.Target
+			if !slices.Equal(m.Owned, m.Target) {
+				reconciling++
+			}
+		}
+		if len(owned) > 0 {
+			am.Owned, am.Generation = slices.Clone(owned), 1
 		}
 		g.Members = append(g.Members, am)
 	}
 	if assumed > 0 {
 		notes = append(notes, fmt.Sprintf("%d of %d members subscribe to every topic listed (%s): describe output shows no subscriptions", assumed, len(s.Members), strings.Join(all, ", ")))
 	}
-	if s.View == KIP1099View {
-		notes = append(notes, "members own their CURRENT-ASSIGNMENT; TARGET-ASSIGNMENT is the broker's plan, not read")
+	switch {
+	case s.Protocol == Consumer:
+		notes = append(notes, fmt.Sprintf("members own their TARGET-ASSIGNMENT, from which the broker's assignor starts; %d of %d members still reconcile towards it (CURRENT-ASSIGNMENT differs)", reconciling, len(s.Members)))
+	case s.View == KIP1099View:
+		notes = append(notes, "members own their CURRENT-ASSIGNMENT: the group shows no epochs, so it is a classic group")
 	}
 	return g, notes, nil
 }
