@@ -56,6 +56,11 @@ type groupInput struct {
 	// lag is each partition's lag, from --from-describe; nil when unknown.
 	lag map[assign.TopicPartition]int64
 
+	// redpanda reports a group pasted from rpk group describe, and
+	// shownPartition the coordinator partition it showed (-1 if none).
+	redpanda       bool
+	shownPartition int32
+
 	// assignor is the broker's assignor of a group that --from-describe
 	// shows on the consumer protocol (KIP-848), "" for any other group.
 	assignor string
@@ -246,7 +251,8 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 		e.warnf("%s: %s", path, w)
 	}
 	entry := groupfile.Entry{Name: snap.Name, Group: g, Protocols: make([][]string, len(g.Members))}
-	return groupInput{Entry: entry, lag: snap.Lag, assignor: snap.Assignor()}, nil
+	return groupInput{Entry: entry, lag: snap.Lag, assignor: snap.Assignor(),
+		redpanda: snap.View == describe.RpkView, shownPartition: snap.CoordinatorPartition}, nil
 }
 
 // parseTopic parses NAME:COUNT, an item of the --topics value spec.
