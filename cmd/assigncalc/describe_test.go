@@ -138,3 +138,36 @@ func withoutLine(s, prefix string) string {
 	}
 	return b.String()
 }
+
+// TestMemberNames: item 4 of issue 28. --leave, --restart, --crash and
+// friends name a member as operators do: by member.id, group.instance.id,
+// a client.id only it has, or a prefix only its id has. In offsets_4x.txt
+// the members are consumer-orders-1-5f0c…, -2-0a1b… and -3-9999…, with
+// client ids consumer-orders-1, -2 and -3; in members_scala_static.txt
+// the first is static, orders-host-a.
+func TestMemberNames(t *testing.T) {
+	offsets, static := describeData+"offsets_4x.txt", describeData+"members_scala_static.txt"
+	full2 := "consumer-orders-2-0a1b2c3d-4e5f-4061-8a9b-cdef01234567"
+	for _, tt := range []struct {
+		args []string
+		want string // in stdout, or in stderr when status is 2
+		status int
+	}{
+		{[]string{"simulate", "--from-describe", offsets, "--compare", "sticky", "--leave", "consumer-orders-2", "--moves"}, "orders-2: " + full2 + " →", 0},
+		{[]string{"simulate", "--from-describe", offsets, "--compare", "sticky", "--leave", "consumer-orders-2-0a1b", "--moves"}, "orders-2: " + full2 + " →", 0},
+		{[]string{"simulate", "--from-describe", static, "--compare", "sticky", "--restart", "orders-host-a"}, "restart orders-host-a", 0},
+		{[]string{"simulate", "--from-describe", offsets, "--compare", "sticky", "--leave", "consumer-orders-"}, "3 members' ids begin so: consumer-orders-1-5f0c6a1e-2b7d-4a0e-9d3c-1f2e3d4c5b6a, " + full2, 2},
+		{[]string{"simulate", "--from-describe", offsets, "--compare", "sticky", "--leave", "consumer-orders-4"}, "did you mean consumer-orders-1?", 2},
+		{[]string{"timeline", "--from-describe", offsets, "--strategy", "range", "--crash", "consumer-orders-2@10s"}, "session timeout", 0},
+		{[]string{"timeline", "--from-describe", offsets, "--strategy", "range", "--crash", "nobody@10s"}, "no member is named so", 2},
+	} {
+		stdout, stderr, status := runCase(cliCase{args: tt.args})
+		got := stdout
+		if tt.status != 0 {
+			got = stderr
+		}
+		if status != tt.status || !strings.Contains(got, tt.want) {
+			t.Errorf("assigncalc %s: status %d, stdout\n%s\nstderr %q\nwant status %d and %q", strings.Join(tt.args, " "), status, stdout, stderr, tt.status, tt.want)
+		}
+	}
+}

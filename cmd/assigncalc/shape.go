@@ -56,6 +56,10 @@ type groupInput struct {
 	// lag is each partition's lag, from --from-describe; nil when unknown.
 	lag map[assign.TopicPartition]int64
 
+	// clientIDs holds the client.id of each member a paste shows one of,
+	// by member ID; nil otherwise.
+	clientIDs map[string]string
+
 	// redpanda reports a group pasted from rpk group describe, and
 	// shownPartition the coordinator partition it showed (-1 if none).
 	redpanda       bool
@@ -251,7 +255,13 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 		e.warnf("%s: %s", path, w)
 	}
 	entry := groupfile.Entry{Name: snap.Name, Group: g, Protocols: make([][]string, len(g.Members))}
-	return groupInput{Entry: entry, lag: snap.Lag, assignor: snap.Assignor(),
+	clientIDs := make(map[string]string)
+	for _, m := range snap.Members {
+		if m.ClientID != "" {
+			clientIDs[m.ID] = m.ClientID
+		}
+	}
+	return groupInput{Entry: entry, lag: snap.Lag, assignor: snap.Assignor(), clientIDs: clientIDs,
 		redpanda: snap.View == describe.RpkView, shownPartition: snap.CoordinatorPartition}, nil
 }
 

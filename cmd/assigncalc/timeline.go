@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -214,12 +215,24 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (timeline.Scenar
 			return sc, "", err
 		}
 	}
+	known := slices.Clone(entry.Group.Members) // and those that join, whenever they do
 	for _, ch := range events {
 		ev, err := parseEvent(ch, &cfg, c.Bool("static"))
 		if err != nil {
 			return sc, "", err
 		}
+		if ev.Kind == timeline.Join {
+			known = append(known, assign.Member{ID: ev.Member, InstanceID: ev.InstanceID})
+		}
 		sc.Events = append(sc.Events, ev)
+	}
+	for i, ev := range sc.Events {
+		if ev.Kind == timeline.Join || ev.Kind == timeline.Grow {
+			continue
+		}
+		if sc.Events[i].Member, err = memberRef(events[i].kind, ev.Member, known, in.clientIDs); err != nil {
+			return sc, "", err
+		}
 	}
 	return sc, in.assignor, nil
 }
