@@ -149,8 +149,8 @@ func TestMemberNames(t *testing.T) {
 	offsets, static := describeData+"offsets_4x.txt", describeData+"members_scala_static.txt"
 	full2 := "consumer-orders-2-0a1b2c3d-4e5f-4061-8a9b-cdef01234567"
 	for _, tt := range []struct {
-		args []string
-		want string // in stdout, or in stderr when status is 2
+		args   []string
+		want   string // in stdout, or in stderr when status is 2
 		status int
 	}{
 		{[]string{"simulate", "--from-describe", offsets, "--compare", "sticky", "--leave", "consumer-orders-2", "--moves"}, "orders-2: " + full2 + " →", 0},
