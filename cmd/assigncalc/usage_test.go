@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/assigncalc/assigncalc/assign"
 	"strings"
 	"testing"
 )
@@ -135,5 +136,23 @@ func TestFlagsAfterArguments(t *testing.T) {
 	out, _, status := runCase(cliCase{args: []string{"coordinator", "--format", "csv", "g", "--", "--partitions", "3"}})
 	if status != 0 || strings.Count(out, "\n") != 4 || !strings.Contains(out, "\n--partitions,") {
 		t.Errorf("coordinator g -- --partitions 3: status %d, output\n%s\nwant a header and three groups", status, out)
+	}
+}
+
+// TestHelpListsEveryStrategy: item 6 of issue 28. A help that lists
+// strategies lists all of them, the server-side ones included (plan's
+// left out uniform and server-range).
+func TestHelpListsEveryStrategy(t *testing.T) {
+	var names []string
+	for _, s := range append(assign.Strategies(), assign.ServerStrategies()...) {
+		names = append(names, s.Name())
+	}
+	for _, args := range [][]string{{"--help"}, {"plan", "--help"}} {
+		stdout, _, _ := runCase(cliCase{args: args})
+		for _, n := range names {
+			if !strings.Contains(stdout, n) {
+				t.Errorf("assigncalc %s does not list %s", strings.Join(args, " "), n)
+			}
+		}
 	}
 }
