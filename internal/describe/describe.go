@@ -375,6 +375,8 @@ func (c *collector) pick(name string, notices []notice) (*Snapshot, error) {
 	}
 	var b *builder
 	switch {
+	case len(groups) == 0:
+		return nil, &Error{Err: errors.New("no group in the input: its tables have no rows")}
 	case name != "":
 		i := slices.IndexFunc(groups, func(b *builder) bool { return b.s.Name == name })
 		if i < 0 {

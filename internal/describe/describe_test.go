@@ -321,3 +321,18 @@ func TestConsumerProtocolGroup(t *testing.T) {
 		t.Errorf("range on the consumer protocol: assignor %q, error %v; want server-range", s2.Assignor(), err)
 	}
 }
+
+// TestHeaderOnly is a regression test: FuzzDescribeParse found that a paste
+// of headers without rows, which names no group, indexed the first group
+// of none and panicked. It is refused.
+func TestHeaderOnly(t *testing.T) {
+	for _, in := range []string{
+		"GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID\n",
+		"TOPIC PARTITION CURRENT-OFFSET LOG-START-OFFSET LOG-END-OFFSET LAG MEMBER-ID CLIENT-ID HOST\n",
+	} {
+		var de *Error
+		if _, err := Parse(strings.NewReader(in)); !errors.As(err, &de) {
+			t.Errorf("Parse(%q) = %v, want an *Error", in, err)
+		}
+	}
+}
