@@ -22,6 +22,7 @@ const (
 	exitInternal = 1 // a bug: a strategy failed or returned an invalid assignment
 	exitInput    = 2 // bad flags, bad JSON, or a group Kafka would refuse
 	exitUnsafe   = 3 // vote --upgrade: a step refuses a member or falls back to eager
+	exitFailed   = 4 // check: an assignment is invalid, unbalanced or unsafe
 )
 
 // version is set at link time (-ldflags "-X main.version=v1.2.3"); the
@@ -76,7 +77,8 @@ func wantColour(terminal bool, lookupEnv func(string) (string, bool)) bool {
 // runEnv runs args in e and maps the outcome to an exit status, the one
 // place where errors become statuses and messages.
 func runEnv(e *env, args []string) int {
-	err := newApp(e).Run(args)
+	app := newApp(e)
+	err := app.Run(interspersed(app, args))
 	if err == nil {
 		return exitOK
 	}
@@ -202,6 +204,7 @@ func newApp(e *env) *cli.App {
 			decodeCommand(e),
 			checkCommand(e),
 			coordinatorCommand(e),
+			groupCommand(e),
 			helpCommand(),
 		},
 	}

@@ -23,7 +23,7 @@ func checkCommand(e *env) *cli.Command {
 			"and the \"target\", when given, valid and balanced (the choice is assign.Check's). Members that\n" +
 			"get nothing may be left out. Every fault is reported (the first ten of an invalid assignment,\n" +
 			"then how many more). OURS says whether our strategy of that name gives the same assignment,\n" +
-			"and lists where it differs. Exit status 2 if any assignment fails.\n\n" +
+			"and lists where it differs. Exit status 4 if any assignment fails (2 is bad input).\n\n" +
 			"--from-describe judges instead what a live group's members own, as listed in the output of\n" +
 			"kafka-consumer-groups.sh --describe, as the stable assignment each strategy of --strategy\n" +
 			"would have to make.\n\n" +
@@ -91,7 +91,9 @@ func check(e *env, c *cli.Context) error {
 	return checkAll(e, format, groups, results)
 }
 
-// checkAll judges every result and reports; any failure is status 2.
+// checkAll judges every result and reports; any failure is exitFailed,
+// apart from bad input, so that CI can tell a wrong assignment from a
+// wrong command line.
 func checkAll(e *env, format string, groups map[string]groupfile.Entry, results []groupfile.Result) error {
 	var verdicts []groupfile.Verdict
 	bad := 0
@@ -106,7 +108,7 @@ func checkAll(e *env, format string, groups map[string]groupfile.Entry, results 
 		return err
 	}
 	if bad > 0 {
-		return &statusError{code: exitInput, msg: fmt.Sprintf("%d of %d assignments fail the checks", bad, len(verdicts))}
+		return &statusError{code: exitFailed, msg: fmt.Sprintf("%d of %d assignments fail the checks (exit status %d)", bad, len(verdicts), exitFailed)}
 	}
 	return nil
 }

@@ -22,12 +22,12 @@ func TestCheckGolden(t *testing.T) {
 	runGolden(t, []cliCase{
 		{name: "check_kafka_examples", args: []string{"check", "--in", "../../testdata/groups.jsonl", "--results", "../../testdata/kafka-java-range-roundrobin.jsonl"}},
 		{name: "check_missing_results", args: []string{"check", "--in", "x"}, status: 2},
-		{name: "check_hand_made", args: []string{"check", "--in", "testdata/check_groups.jsonl", "--results", "-"}, stdin: checkResults, status: 2},
-		{name: "check_hand_made_jsonl", args: []string{"check", "--in", "testdata/check_groups.jsonl", "--results", "-", "--format", "jsonl"}, stdin: checkResults, status: 2},
+		{name: "check_hand_made", args: []string{"check", "--in", "testdata/check_groups.jsonl", "--results", "-"}, stdin: checkResults, status: exitFailed},
+		{name: "check_hand_made_jsonl", args: []string{"check", "--in", "testdata/check_groups.jsonl", "--results", "-", "--format", "jsonl"}, stdin: checkResults, status: exitFailed},
 		// t-0 listed under c0 and c1: the fault is the double listing, as
 		// listed, not the tie assign.Owned would resolve it to.
 		{name: "check_from_describe_shared", args: []string{"check", "--from-describe", "-", "--strategy", "range,sticky"},
-			stdin: "member,topic,partition\nc0,t,0\nc1,t,0\nc1,t,1\n", status: 2},
+			stdin: "member,topic,partition\nc0,t,0\nc1,t,0\nc1,t,1\n", status: exitFailed},
 	})
 }
 
@@ -35,8 +35,8 @@ func TestCheckGolden(t *testing.T) {
 // pass and which must fail, with the reason named.
 func TestCheckVerdicts(t *testing.T) {
 	stdout, _, status := runCase(cliCase{args: []string{"check", "--in", "testdata/check_groups.jsonl", "--results", "-", "--format", "csv"}, stdin: checkResults})
-	if status != exitInput {
-		t.Errorf("exit status %d, want %d", status, exitInput)
+	if status != exitFailed {
+		t.Errorf("exit status %d, want %d", status, exitFailed)
 	}
 	_, rows := readCSV(t, stdout)
 	want := []struct {
@@ -83,7 +83,7 @@ func TestCheckVerdicts(t *testing.T) {
 // and c1 orders-2: valid and balanced (2 against 1) for every strategy.
 // Range, static members first, gives exactly that; RoundRobin would deal
 // c0 0 and 2, c1 1: orders-1 and orders-2 differ. In offsets_4x.txt payments-1 has
-// no owner: every strategy's check fails on it, status 2.
+// no owner: every strategy's check fails on it, status 4 (exitFailed).
 func TestCheckFromDescribe(t *testing.T) {
 	stdout, stderr, status := runCase(cliCase{args: []string{"check", "--from-describe", describeData + "members_scala_static.txt", "--topics", "orders:3", "--strategy", "range,roundrobin,sticky", "--format", "csv"}})
 	if status != 0 {
@@ -99,6 +99,6 @@ func TestCheckFromDescribe(t *testing.T) {
 		t.Errorf("verdicts %q, want %q", got, want)
 	}
 	runGolden(t, []cliCase{
-		{name: "check_from_describe_unowned", args: []string{"check", "--from-describe", describeData + "offsets_4x.txt"}, status: 2},
+		{name: "check_from_describe_unowned", args: []string{"check", "--from-describe", describeData + "offsets_4x.txt"}, status: exitFailed},
 	})
 }

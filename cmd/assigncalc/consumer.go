@@ -43,6 +43,16 @@ func consumerProtocol(c *cli.Context) (bool, error) {
 	}
 }
 
+// protocolOf decides the group protocol: --protocol when given, else the
+// consumer protocol for a group that a paste shows on it, said on stderr.
+func protocolOf(e *env, c *cli.Context, in groupInput) (bool, error) {
+	if c.IsSet("protocol") || in.assignor == "" {
+		return consumerProtocol(c)
+	}
+	e.notef("the paste shows a group on the consumer protocol (KIP-848): --protocol consumer, its assignor %s (--protocol classic compares the classic strategies alone)", in.assignor)
+	return true, nil
+}
+
 // withServerStrategies adds the server-side strategies to strategies
 // under the consumer protocol, when the user did not list them.
 func withServerStrategies(strategies []assign.Strategy, consumer bool) []assign.Strategy {

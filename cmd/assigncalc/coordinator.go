@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/assigncalc/assigncalc/assign/coordinator"
@@ -13,17 +14,21 @@ func coordinatorCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "coordinator",
 		Usage:     "find the __consumer_offsets partition whose leader coordinates a group",
-		UsageText: "assigncalc coordinator [--partitions N] [--format table|json|jsonl|csv] GROUP_ID ...",
-		Description: "The broker leading partition Utils.abs(groupId.hashCode()) % N of __consumer_offsets is the\n" +
-			"group's coordinator: hashCode is Java's String.hashCode over the id's UTF-16 code units,\n" +
-			"Utils.abs maps Integer.MIN_VALUE to 0, and N is the broker setting\n" +
-			"offsets.topic.num.partitions (default 50). kafka-topics.sh --describe --topic __consumer_offsets\n" +
-			"then names the leader of that partition.\n\n" +
+		UsageText: "assigncalc coordinator [--broker kafka|redpanda] [--partitions N] [--format table|json|jsonl|csv] GROUP_ID ...",
+		Description: "Kafka: the broker leading partition Utils.abs(groupId.hashCode()) % N of __consumer_offsets\n" +
+			"is the group's coordinator: hashCode is Java's String.hashCode over the id's UTF-16 code\n" +
+			"units, Utils.abs maps Integer.MIN_VALUE to 0, and N is the broker setting\n" +
+			"offsets.topic.num.partitions (default 50).\n" +
+			"Redpanda: the partition is jump_consistent_hash(xxhash64(groupId, seed 0), N), N being the\n" +
+			"cluster setting group_topic_partitions (default 16).\n" +
+			"kafka-topics.sh --describe --topic __consumer_offsets (rpk topic describe -p) then names the\n" +
+			"leader of that partition.\n\n" +
 			"Example:\n" +
 			"   assigncalc coordinator checkout-service\n" +
-			"   assigncalc coordinator --partitions 12 --format json checkout-service",
+			"   assigncalc coordinator checkout-service --broker redpanda --format json",
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "partitions", Value: coordinator.DefaultOffsetsPartitions, Usage: "`N` partitions of __consumer_offsets (offsets.topic.num.partitions)"},
+			&cli.StringFlag{Name: "broker", Value: "kafka", Usage: "the brokers' `KIND`: kafka, or redpanda, which places coordinators by another hash"},
+			&cli.IntFlag{Name: "partitions", DefaultText: "50 for kafka, 16 for redpanda", Usage: "`N` partitions of __consumer_offsets (Kafka's offsets.topic.num.partitions, Redpanda's group_topic_partitions)"},
 			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
 		},
 		Action: func(c *cli.Context) error { return findCoordinator(e, c) },
@@ -38,24 +43,85 @@ func coordinatorOf(groupID string, partitions int) (groupfile.Coordinator, error
 	return groupfile.CoordinatorOf(groupID, int32(partitions))
 }
 
+// redpandaCoordinatorOf computes where groupID's coordinator lives in a
+// Redpanda cluster.
+func redpandaCoordinatorOf(groupID string, partitions int) (groupfile.RedpandaCoordinator, error) {
+	if partitions < 1 || partitions > 1<<31-1 {
+		return groupfile.RedpandaCoordinator{}, usagef("--partitions %d: want between 1 and 2147483647", partitions)
+	}
+	return groupfile.RedpandaCoordinatorOf(groupID, int32(partitions))
+}
+
+// writeCoordinatorLine says, under the preview's title, which partition's
+// leader coordinates the group: by Kafka's rule, or by Redpanda's for a
+// group pasted from rpk, beside the partition rpk showed when it differs.
+func writeCoordinatorLine(w io.Writer, name string, in groupInput) error {
+	if !in.redpanda {
+		co, err := coordinatorOf(name, coordinator.DefaultOffsetsPartitions)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "coordinator: partition %d of __consumer_offsets (of %d, the default offsets.topic.num.partitions)\n", co.Partition, co.Partitions)
+		return err
+	}
+	co, err := redpandaCoordinatorOf(name, coordinator.DefaultRedpandaGroupPartitions)
+	if err != nil {
+		return err
+	}
+	shown := ""
+	if in.shownPartition >= 0 && in.shownPartition != co.Partition {
+		shown = fmt.Sprintf("; rpk showed partition %d, so the cluster sets another group_topic_partitions", in.shownPartition)
+	}
+	_, err = fmt.Fprintf(w, "coordinator: partition %d of __consumer_offsets (Redpanda: of %d, the default group_topic_partitions%s)\n", co.Partition, co.Partitions, shown)
+	return err
+}
+
 func findCoordinator(e *env, c *cli.Context) error {
 	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL, formatCSV)
 	if err != nil {
 		return err
 	}
-	if err := flagsBeforeArgs(c); err != nil {
-		return err
-	}
 	if !c.Args().Present() {
 		return usagef("coordinator: give a group id, e.g. assigncalc coordinator checkout-service")
 	}
-	var out []groupfile.Coordinator
-	for _, id := range c.Args().Slice() {
-		r, err := coordinatorOf(id, c.Int("partitions"))
-		if err != nil {
-			return err
+	partitions := c.Int("partitions")
+	var out []any
+	var rows, cells [][]string
+	var header, cellHeader []string
+	var footer string
+	switch broker := c.String("broker"); broker {
+	case "kafka":
+		if !c.IsSet("partitions") {
+			partitions = coordinator.DefaultOffsetsPartitions
 		}
-		out = append(out, r)
+		for _, id := range c.Args().Slice() {
+			r, err := coordinatorOf(id, partitions)
+			if err != nil {
+				return err
+			}
+			out = append(out, r)
+			rows = append(rows, []string{r.Group, strconv.Itoa(int(r.HashCode)), itoa(int(r.Partition)), itoa(int(r.Partitions))})
+			cells = append(cells, []string{r.Group, strconv.Itoa(int(r.HashCode)), itoa(int(r.Partition))})
+		}
+		header, cellHeader = []string{"group", "hashCode", "partition", "partitions"}, []string{"GROUP", "HASHCODE", "PARTITION"}
+		footer = fmt.Sprintf("PARTITION is of __consumer_offsets, with %d partitions; its leader is the coordinator", partitions)
+	case "redpanda":
+		if !c.IsSet("partitions") {
+			partitions = coordinator.DefaultRedpandaGroupPartitions
+		}
+		for _, id := range c.Args().Slice() {
+			r, err := redpandaCoordinatorOf(id, partitions)
+			if err != nil {
+				return err
+			}
+			out = append(out, r)
+			rows = append(rows, []string{r.Group, r.XXHash64, itoa(int(r.Partition)), itoa(int(r.Partitions))})
+			cells = append(cells, []string{r.Group, r.XXHash64, itoa(int(r.Partition))})
+		}
+		header, cellHeader = []string{"group", "xxhash64", "partition", "partitions"}, []string{"GROUP", "XXHASH64", "PARTITION"}
+		footer = fmt.Sprintf("PARTITION is of Redpanda's __consumer_offsets, with %d partitions (group_topic_partitions); its leader is the coordinator", partitions)
+	default:
+		return usagef("--broker %q: want kafka or redpanda", broker)
 	}
 	switch format {
 	case formatJSON:
@@ -71,19 +137,15 @@ func findCoordinator(e *env, c *cli.Context) error {
 		}
 		return nil
 	case formatCSV:
-		var rows [][]string
-		for _, r := range out {
-			rows = append(rows, []string{r.Group, strconv.Itoa(int(r.HashCode)), itoa(int(r.Partition)), itoa(int(r.Partitions))})
-		}
-		return writeCSV(e.stdout, []string{"group", "hashCode", "partition", "partitions"}, rows)
+		return writeCSV(e.stdout, header, rows)
 	}
-	t := &table{header: []string{"GROUP", "HASHCODE", "PARTITION"}, aligns: []align{left, right, right}}
-	for _, r := range out {
-		t.add(r.Group, strconv.Itoa(int(r.HashCode)), itoa(int(r.Partition)))
+	t := &table{header: cellHeader, aligns: []align{left, right, right}}
+	for _, r := range cells {
+		t.add(r...)
 	}
 	if err := t.render(e.stdout); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(e.stdout, "\nPARTITION is of __consumer_offsets, with %d partitions; its leader is the coordinator\n", out[0].Partitions)
+	_, err = fmt.Fprintf(e.stdout, "\n%s\n", footer)
 	return err
 }

@@ -40,9 +40,6 @@ func decodeCommand(e *env) *cli.Command {
 }
 
 func decode(e *env, c *cli.Context) error {
-	if err := flagsBeforeArgs(c); err != nil {
-		return err
-	}
 	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL, formatCSV)
 	if err != nil {
 		return err

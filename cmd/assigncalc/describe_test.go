@@ -60,3 +60,114 @@ func TestFromDescribeLag(t *testing.T) {
 		t.Errorf("stderr %q does not say what was assumed", stderr)
 	}
 }
+
+// TestGroupCommandGolden: group prints what a paste was read as, in the
+// JSON contract; several groups are refused with their names unless
+// --group picks one.
+func TestGroupCommandGolden(t *testing.T) {
+	runGolden(t, []cliCase{
+		{name: "group_from_rpk", args: []string{"group", "--from-describe", describeData + "rpk_one.txt"}},
+		{name: "group_all_groups_refused", args: []string{"group", "--from-describe", describeData + "all_groups.txt"}, status: 2},
+		{name: "group_all_groups_pick", args: []string{"group", "--from-describe", describeData + "all_groups.txt", "--group", "billing-app", "--topics", "payments:4"}},
+		{name: "group_missing", args: []string{"group", "--from-describe", describeData + "all_groups.txt", "--group", "g11"}, status: 2},
+		{name: "group_flags", args: []string{"group", "--members", "2", "--topics", "t:3", "--format", "json"}},
+	})
+}
+
+// TestGroupCommandReplays: the group printed from a paste, read back with
+// --in, previews as the paste does (the contract has no LAG, so the
+// comparison stops before the detail's table).
+func TestGroupCommandReplays(t *testing.T) {
+	for _, file := range []string{"offsets_4x.txt", "members_scala_static.txt", "rpk_one.txt", "kafkago.txt"} {
+		saved, stderr, status := runCase(cliCase{args: []string{"group", "--from-describe", describeData + file}})
+		if status != 0 {
+			t.Fatalf("group %s: exit %d, %s", file, status, stderr)
+		}
+		direct, _, status1 := runCase(cliCase{args: []string{"--from-describe", describeData + file, "--compare", "sticky,range"}})
+		replayed, stderr2, status2 := runCase(cliCase{args: []string{"--in", "-", "--compare", "sticky,range"}, stdin: saved})
+		if status1 != 0 || status2 != 0 {
+			t.Fatalf("%s: exit %d and %d; %s", file, status1, status2, stderr2)
+		}
+		direct, _, _ = strings.Cut(direct, "\nrange:")
+		replayed, _, _ = strings.Cut(replayed, "\nrange:")
+		// Nor does it say the brokers are Redpanda's, which place the
+		// coordinator elsewhere.
+		direct, replayed = withoutLine(direct, "coordinator: "), withoutLine(replayed, "coordinator: ")
+		if direct != replayed || !strings.Contains(direct, "MOVED") {
+			t.Errorf("%s: the preview of the paste and of its saved group differ:\n%s\n---\n%s", file, direct, replayed)
+		}
+	}
+}
+
+// TestConsumerProtocolPaste: item 2 of issue 28. A paste showing the
+// consumer protocol (KIP-1099 epochs, a state view's GROUP-EPOCH and
+// uniform) makes --protocol consumer and the group's assignor the
+// default of the preview, simulate, timeline and migrate, said on
+// stderr; migrate no longer calls such a group classic.
+func TestConsumerProtocolPaste(t *testing.T) {
+	paste := describeData + "state_consumer.txt"
+	runGolden(t, []cliCase{
+		{name: "describe_consumer_preview", args: []string{"--from-describe", paste, "--topic-id", "orders=Yp0cT2sWQ7ChA0qyU5Ckdg", "--topic-id", "payments=Bx2cT2sWQ7ChA0qyU5Ckdg"}},
+		{name: "describe_consumer_migrate", args: []string{"migrate", "--from-describe", paste, "--topic-id", "orders=Yp0cT2sWQ7ChA0qyU5Ckdg", "--topic-id", "payments=Bx2cT2sWQ7ChA0qyU5Ckdg"}},
+	})
+	for _, args := range [][]string{
+		{"--from-describe", paste},
+		{"simulate", "--from-describe", paste},
+		{"timeline", "--from-describe", paste},
+		{"migrate", "--from-describe", paste},
+	} {
+		stdout, stderr, status := runCase(cliCase{args: args})
+		if status != 0 || !strings.Contains(stderr, "consumer protocol (KIP-848)") || !strings.Contains(stdout, "uniform") || strings.Contains(stdout, "(classic)") {
+			t.Errorf("assigncalc %s: status %d, stdout\n%s\nstderr\n%s\nwant the consumer protocol and uniform, said on stderr", strings.Join(args, " "), status, stdout, stderr)
+		}
+	}
+	// --protocol classic overrides the paste.
+	stdout, stderr, _ := runCase(cliCase{args: []string{"--from-describe", paste, "--protocol", "classic"}})
+	if strings.Contains(stderr, "KIP-848") || strings.Contains(stdout, "uniform") {
+		t.Errorf("--protocol classic: stdout\n%s\nstderr\n%s\nwant the classic strategies alone", stdout, stderr)
+	}
+}
+
+// withoutLine drops the lines of s that begin with prefix.
+func withoutLine(s, prefix string) string {
+	var b strings.Builder
+	for l := range strings.Lines(s) {
+		if !strings.HasPrefix(l, prefix) {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+// TestMemberNames: item 4 of issue 28. --leave, --restart, --crash and
+// friends name a member as operators do: by member.id, group.instance.id,
+// a client.id only it has, or a prefix only its id has. In offsets_4x.txt
+// the members are consumer-orders-1-5f0c…, -2-0a1b… and -3-9999…, with
+// client ids consumer-orders-1, -2 and -3; in members_scala_static.txt
+// the first is static, orders-host-a.
+func TestMemberNames(t *testing.T) {
+	offsets, static := describeData+"offsets_4x.txt", describeData+"members_scala_static.txt"
+	full2 := "consumer-orders-2-0a1b2c3d-4e5f-4061-8a9b-cdef01234567"
+	for _, tt := range []struct {
+		args   []string
+		want   string // in stdout, or in stderr when status is 2
+		status int
+	}{
+		{[]string{"simulate", "--from-describe", offsets, "--compare", "sticky", "--leave", "consumer-orders-2", "--moves"}, "orders-2: " + full2 + " →", 0},
+		{[]string{"simulate", "--from-describe", offsets, "--compare", "sticky", "--leave", "consumer-orders-2-0a1b", "--moves"}, "orders-2: " + full2 + " →", 0},
+		{[]string{"simulate", "--from-describe", static, "--compare", "sticky", "--restart", "orders-host-a"}, "restart orders-host-a", 0},
+		{[]string{"simulate", "--from-describe", offsets, "--compare", "sticky", "--leave", "consumer-orders-"}, "3 members' ids begin so: consumer-orders-1-5f0c6a1e-2b7d-4a0e-9d3c-1f2e3d4c5b6a, " + full2, 2},
+		{[]string{"simulate", "--from-describe", offsets, "--compare", "sticky", "--leave", "consumer-orders-4"}, "did you mean consumer-orders-1?", 2},
+		{[]string{"timeline", "--from-describe", offsets, "--strategy", "range", "--crash", "consumer-orders-2@10s"}, "session timeout", 0},
+		{[]string{"timeline", "--from-describe", offsets, "--strategy", "range", "--crash", "nobody@10s"}, "no member is named so", 2},
+	} {
+		stdout, stderr, status := runCase(cliCase{args: tt.args})
+		got := stdout
+		if tt.status != 0 {
+			got = stderr
+		}
+		if status != tt.status || !strings.Contains(got, tt.want) {
+			t.Errorf("assigncalc %s: status %d, stdout\n%s\nstderr %q\nwant status %d and %q", strings.Join(tt.args, " "), status, stdout, stderr, tt.status, tt.want)
+		}
+	}
+}

@@ -303,7 +303,7 @@ func checkRun(t *testing.T, args []string, stdin []byte, size int64, extra uint6
 		return fmt.Sprintf("assigncalc %s (stdin %d bytes %.200q)", quoteArgs(args), len(stdin), stdin)
 	}
 	switch r.status {
-	case exitOK, exitInput, exitUnsafe:
+	case exitOK, exitInput, exitUnsafe, exitFailed:
 	default:
 		t.Fatalf("%s: exit status %d, stderr:\n%.2000s", show(), r.status, r.stderr)
 	}

@@ -6,7 +6,9 @@
 //	assigncalc plan --in groups.jsonl --strategy all --format jsonl
 //
 // Exit status: 0 on success, 2 for bad input (flags, JSON, groups Kafka
-// would refuse), 1 for an internal failure. Errors go to stderr on one line.
+// would refuse), 1 for an internal failure, 3 for an unsafe vote
+// --upgrade, 4 for a check that finds an assignment invalid, unbalanced or
+// unsafe. Errors go to stderr on one line.
 package main
 
 import "os"

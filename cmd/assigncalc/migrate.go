@@ -71,6 +71,17 @@ func migrate(e *env, c *cli.Context) error {
 		return err
 	}
 	entry, g := in.Entry, in.Group
+	if in.assignor != "" { // already on the consumer protocol: what --to would change
+		if classic != nil {
+			return usagef("--from %s: the paste shows a group on the consumer protocol, not a classic one", classic.Name())
+		}
+		if !c.IsSet("to") {
+			if to, err = assign.Lookup(in.assignor); err != nil {
+				return err
+			}
+		}
+		e.notef("the paste shows a group on the consumer protocol (KIP-848) with assignor %s: shown is what %s's next target moves from the members' targets", in.assignor, to.Name())
+	}
 	if err := g.Validate(); err != nil {
 		return err
 	}
@@ -101,7 +112,7 @@ func migrate(e *env, c *cli.Context) error {
 	if err := assign.Check(to, g, m.Target, nil); err != nil {
 		return &internalError{fmt.Errorf("%s: %w", to.Name(), err)}
 	}
-	mv := migrationView{entry: entry, group: g, from: from, to: to, m: m}
+	mv := migrationView{entry: entry, group: g, from: from, to: to, m: m, assignor: in.assignor}
 	if format != formatTable {
 		return mv.writeJSON(e, format)
 	}
@@ -135,6 +146,10 @@ type migrationView struct {
 	from  string       // the classic strategy, or "owned"
 	to    assign.Strategy
 	m     coordinator.Migration
+
+	// assignor is the broker's assignor of a group already on the
+	// consumer protocol, "" for a classic group.
+	assignor string
 }
 
 // perMember groups the handovers by the member that revokes and by the
@@ -158,7 +173,10 @@ func (v migrationView) headline() string {
 		total += len(ps)
 	}
 	from := v.from + " (classic)"
-	if v.from == "owned" {
+	switch {
+	case v.assignor != "":
+		from = "what the members own (consumer protocol, " + v.assignor + ")"
+	case v.from == "owned":
 		from = "what the members own (classic)"
 	}
 	rounds := "heartbeat rounds"
@@ -178,7 +196,11 @@ func (v migrationView) writeTable(e *env, moves, all bool) error {
 	fmt.Fprintf(w, "%s\n%s\n\n", title, v.headline())
 
 	revokes, receives := v.perMember()
-	mt := &table{header: []string{"MEMBER", "CLASSIC", "TARGET", "REVOKES", "RECEIVES"}, aligns: []align{left, right, right}}
+	held := "CLASSIC"
+	if v.assignor != "" {
+		held = "OWNED" // the members' targets, on the consumer protocol already
+	}
+	mt := &table{header: []string{"MEMBER", held, "TARGET", "REVOKES", "RECEIVES"}, aligns: []align{left, right, right}}
 	shown := 0
 	for _, mem := range v.group.Members {
 		id := mem.ID

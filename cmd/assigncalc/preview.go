@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
-	"github.com/assigncalc/assigncalc/assign/coordinator"
 	"github.com/urfave/cli/v2"
 )
 
@@ -60,9 +59,15 @@ func preview(e *env, c *cli.Context) error {
 	}
 	warnUnknownTopics(e, g, nil)
 
-	consumer, err := consumerProtocol(c)
+	consumer, err := protocolOf(e, c, in)
 	if err != nil {
 		return err
+	}
+	if consumer && in.assignor != "" && !c.IsSet("strategy") {
+		if detail, err = assign.Lookup(in.assignor); err != nil {
+			return err
+		}
+		listed = []assign.Strategy{detail}
 	}
 	var outcomes []outcome
 	strategies := withServerStrategies(assign.Strategies(), consumer)
@@ -115,11 +120,9 @@ func preview(e *env, c *cli.Context) error {
 	}
 	fmt.Fprintf(w, "%s\n", title)
 	if entry.Name != "" {
-		co, err := coordinatorOf(entry.Name, coordinator.DefaultOffsetsPartitions)
-		if err != nil {
+		if err := writeCoordinatorLine(w, entry.Name, in); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "coordinator: partition %d of __consumer_offsets (of %d, the default offsets.topic.num.partitions)\n", co.Partition, co.Partitions)
 	}
 	fmt.Fprintln(w)
 	cmpTable := &table{

@@ -28,8 +28,14 @@ func shapeFlags() []cli.Flag {
 		&cli.IntFlag{Name: "replicas", DefaultText: "1 with --racks", Usage: "place `N` replicas of each partition on consecutive racks of --racks, for a rack-aware preview"},
 		&cli.StringFlag{Name: "racks", Usage: "racks `A,B,...` to place replicas on; members of --members get them in turn"},
 		&cli.StringFlag{Name: "in", Usage: "read the group from `FILE` in the JSON contract (- for stdin) instead of the flags above"},
-		&cli.StringFlag{Name: "from-describe", Usage: "read the group and what each member owns from `FILE` (- for stdin): the output of kafka-consumer-groups.sh --describe [--members --verbose], or CSV member,topic,partition[,lag]; --topics and --member override the counts and subscriptions it lacks"},
+		&cli.StringFlag{Name: "from-describe", Usage: "read the group and what each member owns from `FILE` (- for stdin): a paste of kafka-consumer-groups.sh --describe [--members --verbose] [--state] or rpk group describe, or CSV member,topic,partition[,lag]; --topics and --member override the counts and subscriptions it lacks"},
+		groupFlag(),
 	}
+}
+
+// groupFlag picks one group of a paste that describes several.
+func groupFlag() cli.Flag {
+	return &cli.StringFlag{Name: "group", Usage: "with --from-describe: read group `NAME` of a paste of several (--all-groups)"}
 }
 
 // describeOverrideFlags are the flags that complete --from-describe in
@@ -38,6 +44,7 @@ func describeOverrideFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "topics", Usage: "with --from-describe: partition counts `NAME:COUNT,...` (default: derived from the partitions listed)"},
 		&cli.StringSliceFlag{Name: "member", Usage: "with --from-describe: member `ID[#INSTANCE][=TOPIC,...][@RACK]`'s instance, subscription and rack (default: every topic the group holds)"},
+		groupFlag(),
 	}
 }
 
@@ -48,6 +55,19 @@ type groupInput struct {
 
 	// lag is each partition's lag, from --from-describe; nil when unknown.
 	lag map[assign.TopicPartition]int64
+
+	// clientIDs holds the client.id of each member a paste shows one of,
+	// by member ID; nil otherwise.
+	clientIDs map[string]string
+
+	// redpanda reports a group pasted from rpk group describe, and
+	// shownPartition the coordinator partition it showed (-1 if none).
+	redpanda       bool
+	shownPartition int32
+
+	// assignor is the broker's assignor of a group that --from-describe
+	// shows on the consumer protocol (KIP-848), "" for any other group.
+	assignor string
 }
 
 // groupFromFlags builds the group the shape flags or --in describe, and the
@@ -61,6 +81,9 @@ func groupFromFlags(e *env, c *cli.Context) (groupfile.Entry, error) {
 func readGroup(e *env, c *cli.Context) (groupInput, error) {
 	if path := c.String("from-describe"); path != "" {
 		return fromDescribe(e, c, path)
+	}
+	if c.IsSet("group") {
+		return groupInput{}, usagef("--group picks a group of --from-describe's paste")
 	}
 	entry, err := shapeGroup(e, c)
 	return groupInput{Entry: entry}, err
@@ -168,7 +191,7 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 	if err != nil {
 		return groupInput{}, err
 	}
-	snap, err := describe.Parse(src)
+	snap, err := describe.ParseGroup(src, c.String("group"))
 	done()
 	if err != nil {
 		return groupInput{}, err
@@ -232,7 +255,14 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 		e.warnf("%s: %s", path, w)
 	}
 	entry := groupfile.Entry{Name: snap.Name, Group: g, Protocols: make([][]string, len(g.Members))}
-	return groupInput{Entry: entry, lag: snap.Lag}, nil
+	clientIDs := make(map[string]string)
+	for _, m := range snap.Members {
+		if m.ClientID != "" {
+			clientIDs[m.ID] = m.ClientID
+		}
+	}
+	return groupInput{Entry: entry, lag: snap.Lag, assignor: snap.Assignor(), clientIDs: clientIDs,
+		redpanda: snap.View == describe.RpkView, shownPartition: snap.CoordinatorPartition}, nil
 }
 
 // parseTopic parses NAME:COUNT, an item of the --topics value spec.

@@ -98,7 +98,12 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	if err != nil {
 		return err
 	}
-	consumer, err := consumerProtocol(c)
+	in, err := readGroup(e, c)
+	if err != nil {
+		return err
+	}
+	entry := in.Entry
+	consumer, err := protocolOf(e, c, in)
 	if err != nil {
 		return err
 	}
@@ -110,10 +115,6 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 		if mentionsAll(c.StringSlice("compare")) {
 			strategies = withServerStrategies(strategies, consumer)
 		}
-	}
-	entry, err := groupFromFlags(e, c)
-	if err != nil {
-		return err
 	}
 	g := entry.Group
 	if err := g.Validate(); err != nil {
@@ -150,7 +151,7 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	}
 	restarts := make(map[string]int) // member ID => restarts so far, for new member.ids
 	for n, flagged := range changes {
-		ch, err := toChange(churns[0].Group(), flagged, racks, replicas, c.Bool("keep-member-id"), restarts)
+		ch, err := toChange(churns[0].Group(), flagged, racks, replicas, c.Bool("keep-member-id"), restarts, in.clientIDs)
 		if err != nil {
 			return err
 		}
@@ -183,10 +184,11 @@ func strategyError(s assign.Strategy, err error) error {
 
 // toChange turns a change flag into an churn.Change on group g, the group
 // before it.
-func toChange(g assign.Group, f change, racks []string, replicas int, keepID bool, restarts map[string]int) (churn.Change, error) {
+func toChange(g assign.Group, f change, racks []string, replicas int, keepID bool, restarts map[string]int, clientIDs map[string]string) (churn.Change, error) {
 	switch f.kind {
 	case "leave":
-		return churn.Change{Kind: churn.ChangeLeave, Member: f.arg}, nil
+		id, err := memberRef(f.kind, f.arg, g.Members, clientIDs)
+		return churn.Change{Kind: churn.ChangeLeave, Member: id}, err
 	case "join":
 		m, given, err := parseMember("join", f.arg, nil)
 		if err != nil {
@@ -198,7 +200,8 @@ func toChange(g assign.Group, f change, racks []string, replicas int, keepID boo
 		if !ok || id == "" {
 			return churn.Change{}, usagef("--subscribe %q: want ID=TOPIC,...", f.arg)
 		}
-		return churn.Change{Kind: churn.ChangeSubscribe, Member: id, Topics: topicList(list)}, nil
+		id, err := memberRef(f.kind, id, g.Members, clientIDs)
+		return churn.Change{Kind: churn.ChangeSubscribe, Member: id, Topics: topicList(list)}, err
 	case "grow":
 		name, count, ok := strings.Cut(f.arg, ":")
 		if !ok || name == "" {
@@ -225,9 +228,13 @@ func toChange(g assign.Group, f change, racks []string, replicas int, keepID boo
 		}
 		return ch, nil
 	case "restart":
-		ch := churn.Change{Kind: churn.ChangeRestart, Member: f.arg}
+		id, err := memberRef(f.kind, f.arg, g.Members, clientIDs)
+		if err != nil {
+			return churn.Change{}, err
+		}
+		ch := churn.Change{Kind: churn.ChangeRestart, Member: id}
 		if !keepID {
-			ch.NewID = churn.RestartedID(g, f.arg, restarts)
+			ch.NewID = churn.RestartedID(g, id, restarts)
 		}
 		return ch, nil
 	}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -77,11 +79,11 @@ func runTimeline(e *env, c *cli.Context, events []change) error {
 	if err != nil {
 		return err
 	}
-	base, err := scenarioFromFlags(e, c, events)
+	base, assignor, err := scenarioFromFlags(e, c, events)
 	if err != nil {
 		return err
 	}
-	strategies, err := timelineStrategies(e, c, &base)
+	strategies, err := timelineStrategies(e, c, &base, assignor)
 	if err != nil {
 		return err
 	}
@@ -121,12 +123,12 @@ func runTimeline(e *env, c *cli.Context, events []change) error {
 
 // timelineStrategies reads --strategy and, for the server-side
 // assignors, --kafka and --topic-id (the ids go into sc).
-func timelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario) ([]assign.Strategy, error) {
+func timelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario, assignor string) ([]assign.Strategy, error) {
 	names := c.StringSlice("strategy")
 	if len(names) == 0 {
 		names = []string{"range,cooperative-sticky"}
 		if sc.Protocol == timeline.Consumer {
-			names = []string{"uniform"}
+			names = []string{cmp.Or(assignor, "uniform")}
 		}
 	}
 	out, err := parseStrategies("strategy", names)
@@ -154,7 +156,7 @@ func timelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario) ([]assign
 
 // scenarioFromFlags builds the scenario the flags describe, without its
 // strategy.
-func scenarioFromFlags(e *env, c *cli.Context, events []change) (timeline.Scenario, error) {
+func scenarioFromFlags(e *env, c *cli.Context, events []change) (timeline.Scenario, string, error) {
 	var sc timeline.Scenario
 	switch p := c.String("protocol"); p {
 	case "classic":
@@ -162,11 +164,11 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (timeline.Scenar
 	case "consumer":
 		sc.Protocol = timeline.Consumer
 	default:
-		return sc, usagef("--protocol: unknown protocol %q: want classic or consumer", p)
+		return sc, "", usagef("--protocol: unknown protocol %q: want classic or consumer", p)
 	}
 	cfg, err := configFromFlags(c)
 	if err != nil {
-		return sc, err
+		return sc, "", err
 	}
 	var broker timeline.Broker
 	for _, d := range []struct {
@@ -178,16 +180,22 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (timeline.Scenar
 		{"consumer-heartbeat-interval", &broker.ConsumerHeartbeatInterval},
 	} {
 		if *d.to, err = durationFlag(c, d.flag); err != nil {
-			return sc, err
+			return sc, "", err
 		}
 	}
 	sc.Broker = &broker
-	entry, err := groupFromFlags(e, c)
+	in, err := readGroup(e, c)
 	if err != nil {
-		return sc, err
+		return sc, "", err
+	}
+	entry := in.Entry
+	if consumer, err := protocolOf(e, c, in); err != nil {
+		return sc, "", err
+	} else if consumer {
+		sc.Protocol = timeline.Consumer
 	}
 	if err := entry.Group.Validate(); err != nil {
-		return sc, err
+		return sc, "", err
 	}
 	warnUnknownTopics(e, entry.Group, nil)
 	sc.Topics = entry.Group.Topics
@@ -204,17 +212,29 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (timeline.Scenar
 	}
 	if c.IsSet("until") {
 		if sc.Until, err = durationFlag(c, "until"); err != nil {
-			return sc, err
+			return sc, "", err
 		}
 	}
+	known := slices.Clone(entry.Group.Members) // and those that join, whenever they do
 	for _, ch := range events {
 		ev, err := parseEvent(ch, &cfg, c.Bool("static"))
 		if err != nil {
-			return sc, err
+			return sc, "", err
+		}
+		if ev.Kind == timeline.Join {
+			known = append(known, assign.Member{ID: ev.Member, InstanceID: ev.InstanceID})
 		}
 		sc.Events = append(sc.Events, ev)
 	}
-	return sc, nil
+	for i, ev := range sc.Events {
+		if ev.Kind == timeline.Join || ev.Kind == timeline.Grow {
+			continue
+		}
+		if sc.Events[i].Member, err = memberRef(events[i].kind, ev.Member, known, in.clientIDs); err != nil {
+			return sc, "", err
+		}
+	}
+	return sc, in.assignor, nil
 }
 
 // ownedAssignment is what the members of g own (from --in or

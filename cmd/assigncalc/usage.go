@@ -8,21 +8,54 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// This file turns urfave/cli's usage errors into messages that say what to
-// do: flags misplaced after arguments, unknown flags with the nearest known
-// one.
+// This file adapts urfave/cli to the conventions of Kafka's tools: flags
+// after arguments, and usage errors that say what to do (unknown flags
+// with the nearest known one).
 
-// flagsBeforeArgs refuses a flag given after the first argument: urfave/cli
-// stops reading flags there, so it would be taken as an argument.
-func flagsBeforeArgs(c *cli.Context) error {
-	args := c.Args().Slice()
-	for _, a := range args {
-		if len(a) > 1 && a[0] == '-' {
-			name, _, _ := strings.Cut(a, "=")
-			return usagef("flags must come before arguments: move %s before %s", name, args[0])
+// interspersed moves the flags that follow a command's arguments before
+// them, keeping their order, as kafka-consumer-groups.sh, rpk and kcat
+// accept them: urfave/cli, like Go's flag package, stops reading flags
+// at the first argument. A flag's value goes with it unless the flag is
+// boolean or written --flag=value; "--" ends the flags, and "-" alone is
+// an argument (stdin).
+func interspersed(app *cli.App, args []string) []string {
+	if len(args) < 3 {
+		return args
+	}
+	cmd := app.Command(args[1])
+	if cmd == nil {
+		return args
+	}
+	takesValue := func(name string) bool {
+		for _, f := range cmd.Flags {
+			if slices.Contains(f.Names(), name) {
+				_, boolean := f.(*cli.BoolFlag)
+				return !boolean
+			}
+		}
+		return false // unknown: left for urfave/cli to refuse
+	}
+	var flags, positional []string
+	rest := args[2:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--":
+			flags = append(flags, "--") // ends the flags where they now end
+			positional = append(positional, rest[i+1:]...)
+			i = len(rest)
+		case len(a) > 1 && a[0] == '-':
+			flags = append(flags, a)
+			name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if !hasValue && takesValue(name) && i+1 < len(rest) {
+				i++
+				flags = append(flags, rest[i])
+			}
+		default:
+			positional = append(positional, a)
 		}
 	}
-	return nil
+	return append(append(slices.Clip(args[:2]), flags...), positional...)
 }
 
 // onUsageError is every command's OnUsageError: the error becomes bad

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/assigncalc/assigncalc/assign"
 	"strings"
 	"testing"
 )
@@ -13,9 +14,6 @@ func TestUsageMessages(t *testing.T) {
 		args []string
 		want string // a substring of stderr
 	}{
-		{[]string{"vote", "c1=range", "--format", "json"}, "flags must come before arguments: move --format before c1=range"},
-		{[]string{"decode", "subscription", subV0, "--format=json"}, "flags must come before arguments: move --format before subscription"},
-		{[]string{"coordinator", "g", "--partitions", "3"}, "flags must come before arguments: move --partitions before g"},
 		{[]string{"--memebrs", "3", "--topics", "t:1"}, "unknown flag --memebrs: did you mean --members?"},
 		{[]string{"simulate", "--members", "2", "--topics", "t:1", "--leav", "c0"}, "did you mean --leave?"},
 		{[]string{"--xyzzy"}, "unknown flag --xyzzy"},
@@ -43,7 +41,7 @@ func TestUsageMessages(t *testing.T) {
 		{[]string{"help", "plan", "simulate"}, `help: want one command, not "plan simulate"`},
 		{[]string{"help", "--partitions", "3"}, "unknown flag --partitions"},
 		{[]string{"decode", "h", "subscription"}, `decode: unknown message kind "h"`},
-		{[]string{"coordinator", "h", "--partitions", "x"}, "flags must come before arguments: move --partitions before h"},
+		{[]string{"coordinator", "h", "--partitions", "x"}, `--partitions "x": want a whole number`},
 		{[]string{"timeline", "help"}, `timeline: unexpected argument "help"`},
 	}
 	for _, tt := range tests {
@@ -109,6 +107,51 @@ func TestCommandHelpWords(t *testing.T) {
 			case status == exitOK && c.Name == "coordinator" && args[len(args)-1] != "--bogus":
 			default:
 				t.Errorf("%q: exit %d, stderr %q; want 2 and one line", args, status, stderr)
+			}
+		}
+	}
+}
+
+// TestFlagsAfterArguments: item 6 of issue 28. Flags after a command's
+// arguments mean what they mean before them, as kafka-consumer-groups.sh,
+// rpk and kcat accept them: the output is the same byte for byte.
+func TestFlagsAfterArguments(t *testing.T) {
+	tests := []struct{ before, after []string }{
+		{[]string{"coordinator", "--partitions", "50", "--format", "json", "my-group"}, []string{"coordinator", "my-group", "--partitions", "50", "--format", "json"}},
+		{[]string{"coordinator", "--partitions=7", "a", "b"}, []string{"coordinator", "a", "--partitions=7", "b"}},
+		{[]string{"decode", "--format", "json", "subscription", subV0}, []string{"decode", "subscription", subV0, "--format", "json"}},
+		{[]string{"vote", "--format", "json", "c1=range", "c2=range,roundrobin"}, []string{"vote", "c1=range", "--format", "json", "c2=range,roundrobin"}},
+		{[]string{"simulate", "--members", "3", "--topics", "t:6", "--moves", "--leave", "c1"}, []string{"simulate", "--moves", "--members", "3", "--leave", "c1", "--topics", "t:6"}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.after, " "), func(t *testing.T) {
+			want, wantErr, wantStatus := runCase(cliCase{args: tt.before})
+			got, gotErr, status := runCase(cliCase{args: tt.after})
+			if wantStatus != 0 || status != 0 || got != want || gotErr != wantErr {
+				t.Errorf("flags after arguments: status %d, stdout\n%s\nstderr %q;\nflags before: status %d, stdout\n%s\nstderr %q", status, got, gotErr, wantStatus, want, wantErr)
+			}
+		})
+	}
+	// After "--" everything is an argument: three group ids.
+	out, _, status := runCase(cliCase{args: []string{"coordinator", "--format", "csv", "g", "--", "--partitions", "3"}})
+	if status != 0 || strings.Count(out, "\n") != 4 || !strings.Contains(out, "\n--partitions,") {
+		t.Errorf("coordinator g -- --partitions 3: status %d, output\n%s\nwant a header and three groups", status, out)
+	}
+}
+
+// TestHelpListsEveryStrategy: item 6 of issue 28. A help that lists
+// strategies lists all of them, the server-side ones included (plan's
+// left out uniform and server-range).
+func TestHelpListsEveryStrategy(t *testing.T) {
+	var names []string
+	for _, s := range append(assign.Strategies(), assign.ServerStrategies()...) {
+		names = append(names, s.Name())
+	}
+	for _, args := range [][]string{{"--help"}, {"plan", "--help"}} {
+		stdout, _, _ := runCase(cliCase{args: args})
+		for _, n := range names {
+			if !strings.Contains(stdout, n) {
+				t.Errorf("assigncalc %s does not list %s", strings.Join(args, " "), n)
 			}
 		}
 	}

@@ -37,7 +37,7 @@ func TestStrategyListEverywhere(t *testing.T) {
 		for _, l := range lists {
 			args := append(slices.Clone(c.args), "--strategy", l.flag, "--format", "jsonl")
 			stdout, stderr, status := runCase(cliCase{args: args, stdin: c.stdin})
-			if status != 0 && c.name != "check --from-describe" { // offsets_4x leaves payments-1 unowned: every check fails, status 2
+			if status != 0 && c.name != "check --from-describe" { // offsets_4x leaves payments-1 unowned: every check fails, status 4
 				t.Errorf("%s: exit %d: %s", c.name, status, stderr)
 				continue
 			}

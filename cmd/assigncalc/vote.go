@@ -60,9 +60,6 @@ func splitList(s string) []string {
 }
 
 func vote(e *env, c *cli.Context) error {
-	if err := flagsBeforeArgs(c); err != nil {
-		return err
-	}
 	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL, formatCSV)
 	if err != nil {
 		return err

@@ -1,21 +1,25 @@
 // Package describe reads what operators already have about a consumer
-// group — the output of Kafka's kafka-consumer-groups.sh --describe, or a
-// plain CSV — into a group with owned partitions that package assign can
-// rebalance.
+// group — a paste of Kafka's kafka-consumer-groups.sh --describe, of
+// Redpanda's rpk group describe, or a plain CSV — into a group with owned
+// partitions that package assign can rebalance.
 //
 // # Layouts
 //
-// Parse recognises the layout by its header line:
+// A paste may hold several tables, each recognised by its header line:
 //
 //   - the offsets view, kafka-consumer-groups.sh --describe (with or
-//     without --verbose's LEADER-EPOCH; older releases have no GROUP
-//     column):
+//     without --verbose's LEADER-EPOCH; with or without GROUP, HOST and
+//     CLIENT-ID, as releases printed them):
 //
 //     GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID
 //
 //     one row per partition; a member that owns nothing has TOPIC and
 //     PARTITION "-"; a partition nobody owns (committed offsets only) has
-//     CONSUMER-ID "-";
+//     CONSUMER-ID "-". Kafka 0.10 and the ZooKeeper-era tool print OWNER
+//     instead of CONSUMER-ID, HOST and CLIENT-ID ("consumer-2_/10.0.0.1",
+//     a client id and host, or a ZooKeeper consumer's thread id); the
+//     owner is the member. Kafka 0.11 let a long CONSUMER-ID run into
+//     HOST ("id-uuid/192.168.1.153"): the last '/' splits them;
 //
 //   - the members view, --describe --members --verbose, as the Scala tool
 //     printed it (Kafka 2.x to 3.6), with GROUP-INSTANCE-ID when a member
@@ -23,23 +27,53 @@
 //
 //     GROUP  CONSUMER-ID  GROUP-INSTANCE-ID  HOST  CLIENT-ID  #PARTITIONS  ASSIGNMENT
 //
-//     ASSIGNMENT being "t1(0,1,2), t2(3)", or "-" for none;
+//     ASSIGNMENT being "t1(0,1,2), t2(3)", or "-" for none; a #PARTITIONS
+//     that disagrees with ASSIGNMENT (a hand-redacted row) is a remark,
+//     and ASSIGNMENT is what counts;
 //
-//   - the members view of Kafka 4.0 (KIP-1099), with epochs and the
+//   - the members view of Kafka 4 (KIP-1099), with epochs and the
 //     current and target assignments written "t1:0,1;t2:3":
 //
-//     GROUP  CONSUMER-ID  [GROUP-INSTANCE-ID]  HOST  CLIENT-ID  #PARTITIONS  CURRENT-EPOCH  CURRENT-ASSIGNMENT  TARGET-EPOCH  TARGET-ASSIGNMENT  [UPGRADED]
+//     GROUP  CONSUMER-ID  [GROUP-INSTANCE-ID]  HOST  CLIENT-ID  #PARTITIONS  CURRENT-EPOCH  CURRENT-ASSIGNMENT  TARGET-EPOCH  TARGET-ASSIGNMENT
+//
+//   - the state view, --describe --state [--verbose], which says who
+//     coordinates the group, its state and its assignor, but not who owns
+//     what: it completes another view of the same group;
+//
+//   - rpk group describe: a block of GROUP, COORDINATOR (or
+//     COORDINATOR-NODE and COORDINATOR-PARTITION), STATE, BALANCER,
+//     MEMBERS and TOTAL-LAG lines, then the table
+//
+//     TOPIC  PARTITION  CURRENT-OFFSET  LOG-START-OFFSET  LOG-END-OFFSET  LAG  MEMBER-ID  [INSTANCE-ID]  CLIENT-ID  HOST
+//
+//     a group with MEMBERS 0 and no table being an empty group;
 //
 //   - CSV: member,topic,partition[,lag], with or without that header.
 //
-// Columns are padded to a common width, and an empty GROUP-INSTANCE-ID is
-// only spaces, so rows are cut at the header's column positions unless
-// they split into exactly as many fields as the header.
+// Columns are padded to a common width, and an empty cell is only spaces,
+// so rows are cut at the header's column positions unless they split into
+// exactly as many fields as the header. Rows whose header was cut off are
+// read by their column count and contents when exactly one layout fits
+// them, and refused with [ErrNoHeader] otherwise.
 //
-// The members view without --verbose, and the members view of Kafka 3.8
-// and 3.9, whose ASSIGNMENT lists partition numbers without their topics,
-// do not say what each member owns: they are refused with an [*Error]
-// naming the view to use instead.
+// The members view without --verbose, the members view of Kafka 3.8 and
+// 3.9 (whose ASSIGNMENT lists partition numbers without their topics),
+// the state view and rpk's summary do not say what each member owns: a
+// group that only they show is refused with an [*Error] naming the view
+// to use instead.
+//
+// # Noise
+//
+// Shell prompt lines ("$ bin/kafka-consumer-groups.sh ...", "bash-5.1# ...",
+// "> ..."), the command itself, Kafka's "Note: ..." lines, kubectl's
+// lines and blank lines are skipped. The tools' own messages about a
+// group ("Consumer group 'g' has no active members.", "Error: ...",
+// "Warning: ...") are kept as notices, never read as a group.
+//
+// # Several groups
+//
+// A paste of several groups (--all-groups, or pastes one after another) is
+// refused with the groups' names unless [ParseGroup] is told which to read.
 //
 // # What describe output does not carry
 //
@@ -50,13 +84,9 @@
 package describe
 
 import (
-	"bufio"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,13 +102,47 @@ const (
 	OffsetsView  View = "offsets view (--describe)"
 	MembersView  View = "members view (--describe --members --verbose)"
 	KIP1099View  View = "members view of Kafka 4.0 (--describe --members --verbose)"
+	StateView    View = "state view (--describe --state)"
+	RpkView      View = "rpk group describe"
 	CSVView      View = "CSV (member,topic,partition[,lag])"
 	missingValue      = "-" // what kafka-consumer-groups.sh prints for an absent value
 )
 
+// Protocol is the group protocol a snapshot shows its group on.
+type Protocol string
+
+// The group protocols. A snapshot whose output does not tell has
+// Protocol "".
+const (
+	// Classic is the JoinGroup/SyncGroup protocol, assignments computed by
+	// a client leader.
+	Classic Protocol = "classic"
+	// Consumer is KIP-848's protocol, assignments computed by the broker:
+	// shown by KIP-1099's epochs, a state view's GROUP-EPOCH, or the
+	// uniform assignor.
+	Consumer Protocol = "consumer"
+)
+
+// Assignor is the name package assign gives the broker's assignor of a
+// group on the consumer protocol: the state view's ASSIGNMENT-STRATEGY
+// ("range" being the server's range, "server-range" in assign), else
+// "uniform", Kafka's default (the first of group.consumer.assignors). It
+// is "" for other groups.
+func (s *Snapshot) Assignor() string {
+	switch {
+	case s.Protocol != Consumer:
+		return ""
+	case s.Strategy == "range":
+		return "server-range"
+	case s.Strategy == "":
+		return "uniform"
+	}
+	return s.Strategy
+}
+
 // Member is one consumer of the group as the output shows it.
 type Member struct {
-	ID         string // CONSUMER-ID (member.id)
+	ID         string // CONSUMER-ID (member.id), MEMBER-ID or OWNER
 	InstanceID string // GROUP-INSTANCE-ID, "" when dynamic or not shown
 	Host       string // HOST, "" when not shown
 	ClientID   string // CLIENT-ID, "" when not shown
@@ -90,12 +154,32 @@ type Member struct {
 	// Target is the KIP-1099 view's target assignment, sorted; nil in the
 	// other layouts.
 	Target []assign.TopicPartition
+
+	// CurrentEpoch and TargetEpoch are the KIP-1099 view's epochs, -1 when
+	// not shown.
+	CurrentEpoch, TargetEpoch int32
 }
 
 // Snapshot is what one describe output says about one group.
 type Snapshot struct {
-	Name    string // GROUP, "" when the layout has none
-	View    View
+	Name string // GROUP, "" when the layout has none
+	View View   // the layout that said who owns what (the first, when several did)
+
+	// Protocol is the group protocol the output shows, "" when it does
+	// not say.
+	Protocol Protocol
+	// Strategy is the state view's ASSIGNMENT-STRATEGY or rpk's BALANCER,
+	// "" when not shown.
+	Strategy string
+	// State is the group's STATE, "" when not shown.
+	State string
+	// Coordinator is the state view's COORDINATOR (ID) or rpk's
+	// COORDINATOR, "" when not shown.
+	Coordinator string
+	// CoordinatorPartition is rpk's COORDINATOR-PARTITION, -1 when not
+	// shown.
+	CoordinatorPartition int32
+
 	Members []Member // in order of first appearance
 
 	// Unowned lists the partitions shown without a consumer (the offsets
@@ -108,6 +192,10 @@ type Snapshot struct {
 	// Notices are the lines the tool printed about the group's state
 	// ("Warning: Consumer group 'g' is rebalancing."), in order.
 	Notices []string
+
+	// Remarks are what the reader noticed that does not add up (a
+	// #PARTITIONS that disagrees with its ASSIGNMENT), in order.
+	Remarks []string
 }
 
 // Error is a describe output that cannot be read, with its line (from 1;
@@ -130,13 +218,18 @@ func (e *Error) Unwrap() error { return e.Err }
 // Errors wrapped in an [*Error].
 var (
 	// ErrUnknownLayout is input whose header is none of the layouts.
-	ErrUnknownLayout = errors.New("not a layout of kafka-consumer-groups.sh --describe nor member,topic,partition CSV")
+	ErrUnknownLayout = errors.New("not a layout of kafka-consumer-groups.sh --describe, rpk group describe nor member,topic,partition CSV")
+	// ErrNoHeader is rows whose header was cut off and whose layout
+	// cannot be told from them alone.
+	ErrNoHeader = errors.New("the header line is missing")
 	// ErrNoAssignment is a layout that does not say what members own.
 	ErrNoAssignment = errors.New("this view does not say which partitions each member owns")
 	// ErrSyntax is a row that cannot be read.
 	ErrSyntax = errors.New("cannot read the row")
 	// ErrManyGroups is output describing more than one group.
 	ErrManyGroups = errors.New("more than one group")
+	// ErrNoGroup is output that does not describe the group asked for.
+	ErrNoGroup = errors.New("no such group in the input")
 	// ErrSparse is a topic whose partition count would be derived from a
 	// high partition number that few listed partitions back.
 	ErrSparse = errors.New("too few of its partitions listed to derive its partition count")
@@ -155,9 +248,14 @@ const (
 // is a few tens of megabytes.
 const maxInput = 256 << 20
 
-// Parse reads one group's describe output, or CSV, in any layout the
-// package documents.
-func Parse(r io.Reader) (*Snapshot, error) {
+// Parse reads the one group a describe output, or CSV, shows, in any
+// layout the package documents. Output of several groups is refused with
+// [ErrManyGroups], naming them.
+func Parse(r io.Reader) (*Snapshot, error) { return ParseGroup(r, "") }
+
+// ParseGroup is [Parse] reading only the group named group from output
+// that may describe several; "" means the only one.
+func ParseGroup(r io.Reader, group string) (*Snapshot, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
 	if err != nil {
 		return nil, &Error{Err: err}
@@ -165,71 +263,74 @@ func Parse(r io.Reader) (*Snapshot, error) {
 	if len(data) > maxInput {
 		return nil, &Error{Err: fmt.Errorf("more than %d bytes", maxInput)}
 	}
-	var lines []line
-	var notices []string
-	sc := bufio.NewScanner(strings.NewReader(string(data)))
-	sc.Buffer(nil, len(data)+1)
-	for n := 1; sc.Scan(); n++ {
-		text := strings.TrimRight(sc.Text(), " \t\r")
-		if kafkaNotice(text) {
-			notices = append(notices, strings.TrimSpace(text))
-			continue
-		}
-		if strings.TrimSpace(text) == "" {
-			continue
-		}
-		lines = append(lines, line{n, text})
-	}
+	lines, notices := classify(string(data))
 	if len(lines) == 0 {
+		if len(notices) > 0 {
+			return nil, &Error{Err: fmt.Errorf("no group in the input; the tool said: %s", notices[0].text)}
+		}
 		return nil, &Error{Err: errors.New("no group: the input is empty")}
 	}
-	parse := parseTable
+	c := newCollector()
 	if isCSV(lines[0].text) {
-		parse = parseCSV
+		err = parseCSV(c, lines)
+	} else {
+		err = c.read(lines)
 	}
-	snap, err := parse(lines)
 	if err != nil {
 		return nil, err
 	}
-	snap.Notices = notices
-	return snap, nil
+	return c.pick(group, notices)
 }
 
-type line struct {
-	n    int
-	text string
+// collector gathers what every section of a paste says, group by group.
+type collector struct {
+	groups []*builder
+	byName map[string]*builder // group name => its builder
 }
 
-// kafkaNotice reports the lines kafka-consumer-groups.sh prints about a
-// group's state (on stderr, but often captured with 2>&1).
-func kafkaNotice(s string) bool {
-	s = strings.TrimSpace(s)
-	return strings.HasPrefix(s, "Warning: Consumer group '") || strings.HasPrefix(s, "Consumer group '")
-}
+func newCollector() *collector { return &collector{byName: make(map[string]*builder)} }
 
-func isCSV(first string) bool {
-	if strings.ContainsAny(first, " \t") && !strings.Contains(first, ",") {
-		return false
-	}
-	f := strings.Split(first, ",")
-	if len(f) < 3 || len(f) > 4 {
-		return false
-	}
-	if strings.EqualFold(strings.TrimSpace(f[0]), "member") {
-		return true
-	}
-	_, err := strconv.ParseInt(strings.TrimSpace(f[2]), 10, 32)
-	return err == nil
-}
-
-// builder collects members in order of appearance.
+// builder collects one group's members in order of appearance.
 type builder struct {
 	s     *Snapshot
+	first int            // the line where the group first appears
 	index map[string]int // member ID => index in s.Members
+
+	owns    bool  // some section said who owns what
+	refusal error // why a section that did not say could not (the first)
 }
 
-func newBuilder(v View) *builder {
-	return &builder{s: &Snapshot{View: v, Lag: make(map[assign.TopicPartition]int64)}, index: make(map[string]int)}
+// group returns the builder of the group named name ("" for a section
+// that names none), first seen at line n.
+func (c *collector) group(name string, n int) *builder {
+	if name == missingValue {
+		name = ""
+	}
+	b, ok := c.byName[name]
+	if !ok {
+		b = &builder{
+			s:     &Snapshot{Name: name, CoordinatorPartition: -1, Lag: make(map[assign.TopicPartition]int64)},
+			first: n,
+			index: make(map[string]int),
+		}
+		c.byName[name] = b
+		c.groups = append(c.groups, b)
+	}
+	return b
+}
+
+// owning marks that view said who owns what in b's group.
+func (b *builder) owning(v View) {
+	if !b.owns {
+		b.owns, b.s.View = true, v
+	}
+}
+
+// refuse notes why a section of b's group did not say who owns what.
+func (b *builder) refuse(err error) {
+	if b.refusal == nil {
+		b.refusal = err
+	}
 }
 
 func (b *builder) member(id string) *Member {
@@ -237,20 +338,9 @@ func (b *builder) member(id string) *Member {
 	if !ok {
 		i = len(b.s.Members)
 		b.index[id] = i
-		b.s.Members = append(b.s.Members, Member{ID: id})
+		b.s.Members = append(b.s.Members, Member{ID: id, CurrentEpoch: -1, TargetEpoch: -1})
 	}
 	return &b.s.Members[i]
-}
-
-func (b *builder) group(n int, name string) error {
-	switch {
-	case name == "" || name == missingValue:
-	case b.s.Name == "":
-		b.s.Name = name
-	case b.s.Name != name:
-		return &Error{Line: n, Err: fmt.Errorf("%w: %q and %q; describe one group at a time (--group)", ErrManyGroups, b.s.Name, name)}
-	}
-	return nil
 }
 
 func (b *builder) done() *Snapshot {
@@ -259,372 +349,106 @@ func (b *builder) done() *Snapshot {
 		slices.SortFunc(m.Owned, assign.TopicPartition.Compare)
 		m.Owned = slices.Compact(m.Owned)
 		slices.SortFunc(m.Target, assign.TopicPartition.Compare)
+		m.Target = slices.Compact(m.Target)
 	}
 	slices.SortFunc(b.s.Unowned, assign.TopicPartition.Compare)
 	b.s.Unowned = slices.Compact(b.s.Unowned)
 	return b.s
 }
 
-func parseCSV(lines []line) (*Snapshot, error) {
-	b := newBuilder(CSVView)
-	for i, l := range lines {
-		rec, err := csv.NewReader(strings.NewReader(l.text)).Read()
-		if err != nil {
-			return nil, &Error{Line: l.n, Err: fmt.Errorf("%w: %v", ErrSyntax, err)}
-		}
-		if i == 0 && strings.EqualFold(strings.TrimSpace(rec[0]), "member") {
-			continue // the header
-		}
-		if len(rec) < 3 || len(rec) > 4 {
-			return nil, &Error{Line: l.n, Err: fmt.Errorf("%w: want member,topic,partition[,lag], found %d fields", ErrSyntax, len(rec))}
-		}
-		for k := range rec {
-			rec[k] = strings.TrimSpace(rec[k])
-		}
-		tp, err := partition(rec[1], rec[2])
-		if err != nil {
-			return nil, &Error{Line: l.n, Err: err}
-		}
-		if rec[0] == "" || rec[0] == missingValue {
-			b.s.Unowned = append(b.s.Unowned, tp)
-		} else {
-			m := b.member(rec[0])
-			m.Owned = append(m.Owned, tp)
-		}
-		if len(rec) == 4 && rec[3] != "" && rec[3] != missingValue {
-			lag, err := strconv.ParseInt(rec[3], 10, 64)
-			if err != nil {
-				return nil, &Error{Line: l.n, Err: fmt.Errorf("%w: lag %q is not a whole number", ErrSyntax, rec[3])}
+// pick chooses the group to return: the one named, else the only one.
+// Sections that name no group (the offsets view before KIP-175) belong to
+// the one group that other sections name, when there is one.
+func (c *collector) pick(name string, notices []notice) (*Snapshot, error) {
+	groups := c.groups
+	if anon, ok := c.byName[""]; ok {
+		var named []*builder
+		for _, b := range groups {
+			if b != anon {
+				named = append(named, b)
 			}
-			b.s.Lag[tp] = lag
+		}
+		if len(named) == 1 {
+			named[0].merge(anon)
+			groups = named
 		}
 	}
-	return b.done(), nil
-}
-
-func partition(topic, p string) (assign.TopicPartition, error) {
-	if topic == "" || topic == missingValue {
-		return assign.TopicPartition{}, fmt.Errorf("%w: empty topic", ErrSyntax)
-	}
-	n, err := strconv.ParseInt(p, 10, 32)
-	if err != nil || n < 0 || n == math.MaxInt32 {
-		// MaxInt32 is no partition number: the count would not fit.
-		return assign.TopicPartition{}, fmt.Errorf("%w: partition %q of topic %q is not a partition number", ErrSyntax, p, topic)
-	}
-	return assign.TopicPartition{Topic: topic, Partition: int32(n)}, nil
-}
-
-// columns is a header line: its names and where each starts.
-type columns struct {
-	names  []string
-	starts []int
-}
-
-func header(text string) columns {
-	var c columns
-	for i := 0; i < len(text); {
-		if text[i] == ' ' || text[i] == '\t' {
-			i++
-			continue
-		}
-		j := i
-		for j < len(text) && text[j] != ' ' && text[j] != '\t' {
-			j++
-		}
-		c.names = append(c.names, text[i:j])
-		c.starts = append(c.starts, i)
-		i = j
-	}
-	return c
-}
-
-func (c columns) has(name string) bool { return slices.Contains(c.names, name) }
-
-// split cuts a row into one field per column: by white space when that
-// gives exactly one field per column, else at the header's positions (the
-// last column taking the rest of the line).
-func (c columns) split(text string) map[string]string {
-	out := make(map[string]string, len(c.names))
-	if f := strings.Fields(text); len(f) == len(c.names) {
-		for i, name := range c.names {
-			out[name] = f[i]
-		}
-		return out
-	}
-	for i, name := range c.names {
-		from, to := c.starts[i], len(text)
-		if i+1 < len(c.names) {
-			to = c.starts[i+1]
-		}
-		if from >= len(text) {
-			out[name] = ""
-			continue
-		}
-		out[name] = strings.TrimSpace(text[from:min(to, len(text))])
-	}
-	return out
-}
-
-func parseTable(lines []line) (*Snapshot, error) {
-	cols := header(lines[0].text)
+	var b *builder
 	switch {
-	case cols.has("TOPIC") && cols.has("PARTITION") && cols.has("CONSUMER-ID"):
-		return parseOffsets(cols, lines)
-	case cols.has("CONSUMER-ID") && cols.has("#PARTITIONS") && cols.has("CURRENT-ASSIGNMENT"):
-		return parseMembers(cols, lines, KIP1099View)
-	case cols.has("CONSUMER-ID") && cols.has("#PARTITIONS") && cols.has("ASSIGNMENT"):
-		return parseMembers(cols, lines, MembersView)
-	case cols.has("CONSUMER-ID") && cols.has("#PARTITIONS"):
-		return nil, &Error{Line: lines[0].n, Err: fmt.Errorf("%w: the members view without --verbose has no ASSIGNMENT; use --describe --members --verbose, or the offsets view (--describe)", ErrNoAssignment)}
-	case cols.has("COORDINATOR") || cols.has("ASSIGNMENT-STRATEGY"):
-		return nil, &Error{Line: lines[0].n, Err: fmt.Errorf("%w: the state view (--describe --state) lists no members; use the offsets view (--describe)", ErrNoAssignment)}
+	case len(groups) == 0:
+		return nil, &Error{Err: errors.New("no group in the input: its tables have no rows")}
+	case name != "":
+		i := slices.IndexFunc(groups, func(b *builder) bool { return b.s.Name == name })
+		if i < 0 {
+			said := ""
+			for _, n := range notices {
+				if n.group == name {
+					said = "; the tool said: " + n.text
+					break
+				}
+			}
+			return nil, &Error{Err: fmt.Errorf("%w: %q; the input shows %s%s", ErrNoGroup, name, groupNames(groups), said)}
+		}
+		b = groups[i]
+	case len(groups) > 1:
+		return nil, &Error{Line: groups[1].first, Err: fmt.Errorf("%w: %s; choose one (--group NAME)", ErrManyGroups, groupNames(groups))}
+	default:
+		b = groups[0]
 	}
-	return nil, &Error{Line: lines[0].n, Err: ErrUnknownLayout}
-}
-
-func parseOffsets(cols columns, lines []line) (*Snapshot, error) {
-	b := newBuilder(OffsetsView)
-	for _, l := range lines[1:] {
-		if l.text == lines[0].text {
-			continue // the header again: several groups, or a repeated paste
+	if !b.owns {
+		if b.refusal != nil {
+			return nil, b.refusal
 		}
-		f := cols.split(l.text)
-		if err := b.group(l.n, f["GROUP"]); err != nil {
-			return nil, err
-		}
-		id, topic, p := f["CONSUMER-ID"], f["TOPIC"], f["PARTITION"]
-		if topic == missingValue && p == missingValue {
-			if id != "" && id != missingValue {
-				b.member(id) // a member that owns nothing
-			}
-			continue
-		}
-		tp, err := partition(topic, p)
-		if err != nil {
-			return nil, &Error{Line: l.n, Err: err}
-		}
-		if id == "" || id == missingValue {
-			b.s.Unowned = append(b.s.Unowned, tp)
-		} else {
-			m := b.member(id)
-			m.Owned = append(m.Owned, tp)
-			m.Host, m.ClientID = value(f["HOST"]), value(f["CLIENT-ID"])
-		}
-		if lag := f["LAG"]; lag != "" && lag != missingValue {
-			n, err := strconv.ParseInt(lag, 10, 64)
-			if err != nil {
-				return nil, &Error{Line: l.n, Err: fmt.Errorf("%w: LAG %q is not a whole number", ErrSyntax, lag)}
-			}
-			b.s.Lag[tp] = n
+		return nil, &Error{Line: b.first, Err: ErrNoAssignment}
+	}
+	for _, n := range notices {
+		if n.group == "" || n.group == b.s.Name || b.s.Name == "" { // a group without a name may be the one named
+			b.s.Notices = append(b.s.Notices, n.text)
 		}
 	}
 	return b.done(), nil
 }
 
-// value reads a cell, "-" being absent.
-func value(s string) string {
-	if s == missingValue {
-		return ""
+// merge adds what o says to b: o names no group.
+func (b *builder) merge(o *builder) {
+	if o.owns {
+		b.owning(o.s.View)
 	}
-	return s
+	if b.refusal == nil {
+		b.refusal = o.refusal
+	}
+	for _, m := range o.s.Members {
+		bm := b.member(m.ID)
+		bm.Owned = append(bm.Owned, m.Owned...)
+		bm.Target = append(bm.Target, m.Target...)
+		bm.InstanceID = cmpOr(bm.InstanceID, m.InstanceID)
+		bm.Host, bm.ClientID = cmpOr(bm.Host, m.Host), cmpOr(bm.ClientID, m.ClientID)
+	}
+	b.s.Unowned = append(b.s.Unowned, o.s.Unowned...)
+	for tp, lag := range o.s.Lag {
+		b.s.Lag[tp] = lag
+	}
+	b.s.Remarks = append(b.s.Remarks, o.s.Remarks...)
 }
 
-func parseMembers(cols columns, lines []line, v View) (*Snapshot, error) {
-	b := newBuilder(v)
-	for _, l := range lines[1:] {
-		if l.text == lines[0].text {
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func groupNames(groups []*builder) string {
+	var names []string
+	for _, b := range groups {
+		if b.s.Name == "" {
+			names = append(names, "(a section without GROUP)")
 			continue
 		}
-		f := cols.split(l.text)
-		if err := b.group(l.n, f["GROUP"]); err != nil {
-			return nil, err
-		}
-		id := f["CONSUMER-ID"]
-		if id == "" || id == missingValue {
-			return nil, &Error{Line: l.n, Err: fmt.Errorf("%w: no CONSUMER-ID", ErrSyntax)}
-		}
-		m := b.member(id)
-		m.InstanceID, m.Host, m.ClientID = value(f["GROUP-INSTANCE-ID"]), value(f["HOST"]), value(f["CLIENT-ID"])
-		var err error
-		if v == KIP1099View {
-			if m.Owned, err = colonList(f["CURRENT-ASSIGNMENT"]); err == nil {
-				m.Target, err = colonList(f["TARGET-ASSIGNMENT"])
-			}
-		} else {
-			m.Owned, err = parenList(f["ASSIGNMENT"])
-		}
-		if err != nil {
-			return nil, &Error{Line: l.n, Err: err}
-		}
-		if want, err := strconv.Atoi(f["#PARTITIONS"]); err == nil && want != len(m.Owned) && v == MembersView {
-			return nil, &Error{Line: l.n, Err: fmt.Errorf("%w: #PARTITIONS is %d but ASSIGNMENT lists %d", ErrSyntax, want, len(m.Owned))}
-		}
+		names = append(names, strconv.Quote(b.s.Name))
 	}
-	return b.done(), nil
-}
-
-// parenList reads the Scala tool's "t1(0,1,2), t2(3)".
-func parenList(s string) ([]assign.TopicPartition, error) {
-	if s == "" || s == missingValue {
-		return nil, nil
+	if len(names) > 10 {
+		names = append(names[:10], fmt.Sprintf("and %d more", len(names)-10))
 	}
-	var out []assign.TopicPartition
-	for entry := range strings.SplitSeq(s, "),") {
-		entry = strings.TrimSuffix(strings.TrimSpace(entry), ")")
-		topic, parts, ok := strings.Cut(entry, "(")
-		topic = strings.TrimSpace(topic)
-		if !ok || topic == "" {
-			return nil, fmt.Errorf("%w: ASSIGNMENT %q lists partitions without their topic (the members view of Kafka 3.8 and 3.9); use the offsets view (--describe) instead", ErrNoAssignment, s)
-		}
-		if parts == "" {
-			continue
-		}
-		for p := range strings.SplitSeq(parts, ",") {
-			tp, err := partition(topic, strings.TrimSpace(p))
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, tp)
-		}
-	}
-	return out, nil
-}
-
-// colonList reads KIP-1099's "t1:0,1;t2:3".
-func colonList(s string) ([]assign.TopicPartition, error) {
-	if s == "" || s == missingValue {
-		return nil, nil
-	}
-	var out []assign.TopicPartition
-	for entry := range strings.SplitSeq(s, ";") {
-		topic, parts, ok := strings.Cut(entry, ":")
-		if !ok || topic == "" {
-			return nil, fmt.Errorf("%w: assignment %q: want TOPIC:P,P;TOPIC:P", ErrSyntax, s)
-		}
-		for p := range strings.SplitSeq(parts, ",") {
-			tp, err := partition(topic, p)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, tp)
-		}
-	}
-	return out, nil
-}
-
-// Group builds the group the snapshot shows: every member owning what the
-// output says it holds, at generation 1 (a stable group's members all
-// report one generation). What describe output does not carry is
-// assumed, and the assumptions are returned in English:
-//
-//   - each topic's partition count is counts[topic] when given, else one
-//     more than the highest partition listed;
-//   - each member subscribes to subscriptions[member ID] when given, else
-//     to every topic the output lists (sorted).
-//
-// A count below a listed partition is kept (the claim of a partition
-// that no longer exists is dropped by the strategies, as Kafka drops it),
-// and said. A count to derive from a partition number far above the
-// partitions listed of its topic is refused with [ErrSparse].
-func (s *Snapshot) Group(counts map[string]int32, subscriptions map[string][]string) (assign.Group, []string, error) {
-	highest := make(map[string]int32)
-	listed := make(map[assign.TopicPartition]bool)
-	perTopic := make(map[string]int)
-	note := func(tps []assign.TopicPartition) {
-		for _, tp := range tps {
-			if h, ok := highest[tp.Topic]; !ok || tp.Partition > h {
-				highest[tp.Topic] = tp.Partition
-			}
-			if !listed[tp] {
-				listed[tp] = true
-				perTopic[tp.Topic]++
-			}
-		}
-	}
-	for _, m := range s.Members {
-		note(m.Owned)
-		note(m.Target)
-	}
-	note(s.Unowned)
-	g := assign.Group{Topics: make(map[string]int32)}
-	var notes, derived []string
-	for _, t := range slices.Sorted(maps.Keys(highest)) {
-		if n, ok := counts[t]; ok {
-			g.Topics[t] = n
-			if n <= highest[t] {
-				notes = append(notes, fmt.Sprintf("%s has %d partitions as given, though partition %d is listed", t, n, highest[t]))
-			}
-			continue
-		}
-		if n := int64(highest[t]) + 1; n > minDerived && n > maxSparse*int64(perTopic[t]) {
-			return assign.Group{}, nil, &Error{Err: fmt.Errorf("topic %q: %w: partition %d is listed, but only %d of its partitions are; give its count (--topics %s:COUNT)", t, ErrSparse, highest[t], perTopic[t], t)}
-		}
-		g.Topics[t] = highest[t] + 1
-		derived = append(derived, fmt.Sprintf("%s:%d", t, highest[t]+1))
-	}
-	for t, n := range counts {
-		if _, ok := g.Topics[t]; !ok {
-			g.Topics[t] = n
-		}
-	}
-	if len(derived) > 0 {
-		notes = append(notes, fmt.Sprintf("partition counts from the highest partition listed: %s (give --topics NAME:COUNT for more)", strings.Join(derived, ", ")))
-	}
-	all := slices.Sorted(maps.Keys(highest))
-	assumed := 0
-	for _, m := range s.Members {
-		am := assign.Member{ID: m.ID, InstanceID: m.InstanceID, Topics: all, Generation: -1}
-		if sub, ok := subscriptions[m.ID]; ok {
-			am.Topics = sub
-		} else {
-			assumed++
-		}
-		if len(m.Owned) > 0 {
-			am.Owned, am.Generation = slices.Clone(m.Owned), 1
-		}
-		g.Members = append(g.Members, am)
-	}
-	if assumed > 0 {
-		notes = append(notes, fmt.Sprintf("%d of %d members subscribe to every topic listed (%s): describe output shows no subscriptions", assumed, len(s.Members), strings.Join(all, ", ")))
-	}
-	if s.View == KIP1099View {
-		notes = append(notes, "members own their CURRENT-ASSIGNMENT; TARGET-ASSIGNMENT is the broker's plan, not read")
-	}
-	return g, notes, nil
-}
-
-// Warnings says what in the output is not as a stable group shows it: the
-// tool's own lines about the group's state, then each partition listed
-// under more than one member (output caught mid-rebalance, or a stale
-// member), whose claims are at one generation, so they tie, and no member
-// keeps the partition.
-func (s *Snapshot) Warnings() []string {
-	var warnings []string
-	for _, n := range s.Notices {
-		warnings = append(warnings, "kafka-consumer-groups.sh said: "+n)
-	}
-	return append(warnings, s.sharedClaims()...)
-}
-
-// sharedClaims is the second half of Warnings.
-func (s *Snapshot) sharedClaims() []string {
-	owners := make(map[assign.TopicPartition][]string)
-	var order []assign.TopicPartition
-	for _, m := range s.Members {
-		for _, tp := range m.Owned {
-			if len(owners[tp]) == 0 {
-				order = append(order, tp)
-			}
-			if !slices.Contains(owners[tp], m.ID) {
-				owners[tp] = append(owners[tp], m.ID)
-			}
-		}
-	}
-	var notes []string
-	for _, tp := range order {
-		if ids := owners[tp]; len(ids) > 1 {
-			notes = append(notes, fmt.Sprintf("%s is listed under %d members (%s): their claims tie, so none keeps it", tp, len(ids), strings.Join(ids, ", ")))
-		}
-	}
-	return notes
+	return strings.Join(names, ", ")
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,7 +57,7 @@ func TestParse(t *testing.T) {
 			Members: []Member{
 				host(Member{ID: c0, Owned: tps("orders", 0, "orders", 1)}, "/10.0.0.1", "consumer-orders-1"),
 				host(Member{ID: c1, Owned: tps("orders", 2, "payments", 0)}, "/10.0.0.2", "consumer-orders-2"),
-				{ID: c2}, // listed with TOPIC and PARTITION "-": owns nothing
+				host(Member{ID: c2}, "/10.0.0.3", "consumer-orders-3"), // listed with TOPIC and PARTITION "-": owns nothing
 			},
 			Unowned: tps("payments", 1),
 			Lag:     map[assign.TopicPartition]int64{tp("orders", 0): 50, tp("orders", 1): 0, tp("orders", 2): 1000, tp("payments", 0): 2, tp("payments", 1): 0},
@@ -92,11 +93,11 @@ func TestParse(t *testing.T) {
 			},
 			Lag: map[assign.TopicPartition]int64{},
 		}},
-		{"members_kip1099.txt", &Snapshot{Name: "orders-app", View: KIP1099View,
+		{"members_kip1099.txt", &Snapshot{Name: "orders-app", View: KIP1099View, Protocol: Consumer,
 			Members: []Member{
-				host(Member{ID: c0, InstanceID: "orders-host-a", Owned: tps("orders", 0, "orders", 1, "payments", 1), Target: tps("orders", 0, "orders", 1, "payments", 1)}, "/10.0.0.1", "consumer-orders-1"),
-				host(Member{ID: c1, Owned: tps("orders", 2, "payments", 0), Target: tps("orders", 2)}, "/10.0.0.2", "consumer-orders-2"),
-				host(Member{ID: c2, Target: tps("payments", 0)}, "/10.0.0.3", "consumer-orders-3"),
+				host(Member{ID: c0, InstanceID: "orders-host-a", Owned: tps("orders", 0, "orders", 1, "payments", 1), Target: tps("orders", 0, "orders", 1, "payments", 1), CurrentEpoch: 7, TargetEpoch: 7}, "/10.0.0.1", "consumer-orders-1"),
+				host(Member{ID: c1, Owned: tps("orders", 2, "payments", 0), Target: tps("orders", 2), CurrentEpoch: 7, TargetEpoch: 8}, "/10.0.0.2", "consumer-orders-2"),
+				host(Member{ID: c2, Target: tps("payments", 0), CurrentEpoch: 7, TargetEpoch: 8}, "/10.0.0.3", "consumer-orders-3"),
 			},
 			Lag: map[assign.TopicPartition]int64{},
 		}},
@@ -111,6 +112,14 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
+			// What these layouts do not show: no coordinator partition, no
+			// epochs.
+			tt.want.CoordinatorPartition = -1
+			for i := range tt.want.Members {
+				if m := &tt.want.Members[i]; tt.want.View != KIP1099View {
+					m.CurrentEpoch, m.TargetEpoch = -1, -1
+				}
+			}
 			got, err := parseFile(t, tt.file)
 			if err != nil {
 				t.Fatal(err)
@@ -248,6 +257,82 @@ func TestPartitionNumberBounds(t *testing.T) {
 		}
 		if g, _, err := s.Group(map[string]int32{"t": 3000}, nil); err != nil || g.Topics["t"] != 3000 {
 			t.Errorf("Group of %q with t:3000 given: count %d, error %v", in, g.Topics["t"], err)
+		}
+	}
+}
+
+// TestConsumerProtocolGroup: item 2 of issue 28. A group whose output shows
+// the consumer protocol keeps its members' current and target assignments
+// apart; the group built from it owns the targets (the broker's
+// assignors start from them), and its assignor is the state view's.
+// In members_kip1099.txt c1 holds orders-2 and payments-0 but its target
+// is orders-2 alone; c2 holds nothing and its target is payments-0.
+func TestConsumerProtocolGroup(t *testing.T) {
+	tests := []struct {
+		file, assignor string
+		protocol       Protocol
+	}{
+		{"members_kip1099.txt", "uniform", Consumer}, // epochs: consumer; no state view: Kafka's default
+		{"state_consumer.txt", "uniform", Consumer},  // ASSIGNMENT-STRATEGY uniform, GROUP-EPOCH 8
+		{"sections_state_members.txt", "", ""},       // range, no GROUP-EPOCH column: classic
+		{"members_scala.txt", "", ""},                // says nothing
+		{"rpk_one.txt", "", ""},                      // Redpanda: classic
+	}
+	for _, tt := range tests {
+		s, err := parseFile(t, tt.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Protocol != tt.protocol || s.Assignor() != tt.assignor {
+			t.Errorf("%s: protocol %q, assignor %q; want %q, %q", tt.file, s.Protocol, s.Assignor(), tt.protocol, tt.assignor)
+		}
+	}
+	s, err := parseFile(t, "members_kip1099.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, notes, err := s.Group(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owned := map[string][]assign.TopicPartition{}
+	for _, m := range g.Members {
+		owned[m.ID] = m.Owned
+	}
+	want := map[string][]assign.TopicPartition{
+		c0: tps("orders", 0, "orders", 1, "payments", 1),
+		c1: tps("orders", 2),
+		c2: tps("payments", 0),
+	}
+	if diff := cmp.Diff(want, owned); diff != "" {
+		t.Errorf("owned (-want +got):\n%s", diff)
+	}
+	if s.Members[1].Owned[1] != tp("payments", 0) {
+		t.Errorf("c1's current assignment %v lost payments-0", s.Members[1].Owned)
+	}
+	if !slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "2 of 3 members still reconcile") }) {
+		t.Errorf("notes %q do not say that c1 and c2 still reconcile", notes)
+	}
+	// A state view saying range on the consumer protocol is the server's
+	// range assignor.
+	s2, err := Parse(strings.NewReader("GROUP COORDINATOR (ID) ASSIGNMENT-STRATEGY STATE GROUP-EPOCH TARGET-ASSIGNMENT-EPOCH #MEMBERS\ng b:9092 (1) range Stable 3 3 1\n" +
+		"GROUP CONSUMER-ID HOST CLIENT-ID #PARTITIONS CURRENT-EPOCH CURRENT-ASSIGNMENT TARGET-EPOCH TARGET-ASSIGNMENT\ng m1 /h c 1 3 t:0 3 t:0\n"))
+	if err != nil || s2.Assignor() != "server-range" {
+		t.Errorf("range on the consumer protocol: assignor %q, error %v; want server-range", s2.Assignor(), err)
+	}
+}
+
+// TestHeaderOnly is a regression test: FuzzDescribeParse found that a paste
+// of headers without rows, which names no group, indexed the first group
+// of none and panicked. It is refused.
+func TestHeaderOnly(t *testing.T) {
+	for _, in := range []string{
+		"GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID\n",
+		"TOPIC PARTITION CURRENT-OFFSET LOG-START-OFFSET LOG-END-OFFSET LAG MEMBER-ID CLIENT-ID HOST\n",
+	} {
+		var de *Error
+		if _, err := Parse(strings.NewReader(in)); !errors.As(err, &de) {
+			t.Errorf("Parse(%q) = %v, want an *Error", in, err)
 		}
 	}
 }
