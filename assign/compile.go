@@ -3,6 +3,7 @@ package assign
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -138,7 +139,7 @@ func compileWith(g Group, use ownedRead, owned *OwnedRuns) (*compiledGroup, erro
 		}
 		meta[k], metaParts[k] = t.name, t.n
 	}
-	for _, t := range sortedKeys(g.PartitionRacks) {
+	for _, t := range slices.Sorted(maps.Keys(g.PartitionRacks)) {
 		n, ok := g.Topics[t]
 		if !ok {
 			return nil, topicError(t, ErrRacksUnknownTopic)
@@ -601,7 +602,7 @@ func (cg *compiledGroup) internRacks() {
 			}
 		}
 	}
-	cg.rackNames = sortedKeys(names)
+	cg.rackNames = slices.Sorted(maps.Keys(names))
 	if len(cg.rackNames) == 0 {
 		return
 	}
@@ -652,13 +653,4 @@ func (cg *compiledGroup) replicaOn(t, p, r int32) bool {
 	}
 	_, found := slices.BinarySearch(cg.partRacks[t][p], r)
 	return found
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -1,7 +1,9 @@
 package assign
 
 import (
+	"maps"
 	"math"
+	"slices"
 )
 
 // Stats summarises how evenly an [Assignment] spreads partitions.
@@ -90,7 +92,7 @@ func Summarize(g Group, a Assignment) Stats {
 // in prev. Partitions absent from prev (new, or unowned before) do not
 // count.
 func Moved(prev, next Assignment) int {
-	ids := sortedKeys(prev)
+	ids := slices.Sorted(maps.Keys(prev))
 	owner := newSlots[int32](func(yield func(TopicPartition)) {
 		for _, id := range ids {
 			for _, tp := range prev[id] {

@@ -2,6 +2,7 @@ package groupfile
 
 import (
 	"crypto/sha256"
+	"maps"
 	"slices"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -22,7 +23,7 @@ func DeriveTopicIDs(g assign.Group) (assign.Group, []string) {
 			missing = append(missing, name)
 		}
 	}
-	for _, name := range sortedKeys(g.Topics) {
+	for _, name := range slices.Sorted(maps.Keys(g.Topics)) {
 		need(name)
 	}
 	for _, m := range g.Members {
