@@ -16,17 +16,12 @@ package assign
 // (see [writeOrder]).
 //
 // It earns its place over the general ranger (the rack-aware path, which
-// without rack matching gives the same ranges): 4.1 ms against 19.9 ms at
-// 1000 members x 1000 topics x 100 partitions, everybody on everything;
-// 11.3 ms against 17.2 ms at the same size with each member on about 3
-// topics in 5; 1.2 ms against 10.6 ms with 1 to 64 partitions per topic
-// (medians of 6, compile included, BenchmarkRangePaths, `go test -run '^$'
-// -bench 'RangePaths/^(common|mixed|uneven)$/members=1000/' -count 6
-// ./assign/`). A path for groups whose members all share one subscription,
-// as RoundRobin has, did not earn its place: 4.3 ms against 4.1 ms here at
-// 1000 members x 1000 topics x 100 partitions, 1.6 ms against 1.9 ms at
-// 100 members x 2 topics x 50000 partitions, 1.08 ms against 1.21 ms with 1
-// to 64 partitions per topic, in the same run.
+// without rack matching gives the same ranges), everybody on everything,
+// members on a few topics each, and uneven topics alike:
+// BenchmarkRangePaths/^(common|mixed|uneven)$/members=1000 (figures in
+// bench/RESULTS.md). A path for groups whose members all share one
+// subscription, as RoundRobin has, did not earn its place on the same
+// benchmark.
 func rangeWithoutRacks(cg *compiledGroup) Assignment {
 	nm := len(cg.g.Members)
 	type topicRow struct {
