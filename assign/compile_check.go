@@ -60,6 +60,9 @@ func checkMetadata(g *Group) (meta []string, metaParts []int32, err error) {
 		}
 		meta[k], metaParts[k] = t.name, t.n
 	}
+	if len(g.PartitionRacks) == 0 {
+		return meta, metaParts, nil // and sort nothing: the usual group names no racks
+	}
 	for _, t := range slices.Sorted(maps.Keys(g.PartitionRacks)) {
 		n, ok := g.Topics[t]
 		if !ok {

@@ -28,10 +28,10 @@ func (cg *compiledGroup) internRacks() {
 			}
 		}
 	}
-	cg.rackNames = slices.Sorted(maps.Keys(names))
-	if len(cg.rackNames) == 0 {
+	if len(names) == 0 {
 		return
 	}
+	cg.rackNames = slices.Sorted(maps.Keys(names))
 	for i, r := range cg.rackNames {
 		names[r] = int32(i)
 	}

@@ -2,7 +2,6 @@ package wire
 
 import (
 	"encoding/binary"
-	"maps"
 	"slices"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -111,7 +110,14 @@ type topicTable struct {
 }
 
 func newTopicTable(partitions map[string]int32) *topicTable {
-	return &topicTable{known: intern.New(slices.Sorted(maps.Keys(partitions)))}
+	// Sized up front, not slices.Sorted(maps.Keys(partitions)), which
+	// grows its slice as it goes: BenchmarkLead's phase=decode.
+	names := make([]string, 0, len(partitions))
+	for t := range partitions {
+		names = append(names, t)
+	}
+	slices.Sort(names)
+	return &topicTable{known: intern.New(names)}
 }
 
 // lookup returns the metadata's string for the topic named b and its
