@@ -60,19 +60,31 @@ func checkMetadata(g *Group) (meta []string, metaParts []int32, err error) {
 		}
 		meta[k], metaParts[k] = t.name, t.n
 	}
-	if len(g.PartitionRacks) == 0 {
-		return meta, metaParts, nil // and sort nothing: the usual group names no racks
-	}
-	for _, t := range slices.Sorted(maps.Keys(g.PartitionRacks)) {
-		n, ok := g.Topics[t]
-		if !ok {
-			return nil, nil, topicError(t, ErrRacksUnknownTopic)
-		}
-		if got := len(g.PartitionRacks[t]); got != int(n) {
-			return nil, nil, topicError(t, fmt.Errorf("%w: %d rack lists for %d partitions", ErrRackCount, got, n))
+	// A pass in map order finds whether a rack list is wrong; only then
+	// are the topics sorted, to report the first fault whatever the map
+	// order.
+	for t, lists := range g.PartitionRacks {
+		if n, ok := g.Topics[t]; !ok || len(lists) != int(n) {
+			return nil, nil, firstRackFault(g)
 		}
 	}
 	return meta, metaParts, nil
+}
+
+// firstRackFault returns the error of the first topic, in Go order,
+// whose replica racks are not one list per partition of a topic of the
+// metadata.
+func firstRackFault(g *Group) error {
+	for _, t := range slices.Sorted(maps.Keys(g.PartitionRacks)) {
+		n, ok := g.Topics[t]
+		if !ok {
+			return topicError(t, ErrRacksUnknownTopic)
+		}
+		if got := len(g.PartitionRacks[t]); got != int(n) {
+			return topicError(t, fmt.Errorf("%w: %d rack lists for %d partitions", ErrRackCount, got, n))
+		}
+	}
+	return nil
 }
 
 // firstRepeat returns the position of the first item whose non-empty key

@@ -31,7 +31,8 @@ func (cg *compiledGroup) internRacks() {
 	if len(names) == 0 {
 		return
 	}
-	cg.rackNames = slices.Sorted(maps.Keys(names))
+	cg.rackNames = slices.AppendSeq(make([]string, 0, len(names)), maps.Keys(names)) // sized: slices.Sorted would grow it
+	slices.Sort(cg.rackNames)
 	for i, r := range cg.rackNames {
 		names[r] = int32(i)
 	}
