@@ -11,14 +11,13 @@
 // names from there before it looks a name up, so that a sorted list costs
 // a few comparisons of bytes per name (most end at the length) and no
 // hashing. The lookup after a missed guess is a binary search in a short
-// list, and an index built once otherwise.
+// list, and a hash table of positions built once otherwise.
 package intern
 
 import (
+	"hash/maphash"
 	"slices"
 	"unsafe"
-
-	"github.com/assigncalc/assigncalc/assign/internal/keys"
 )
 
 // guesses is how many names from the cursor Next compares before it looks
@@ -35,18 +34,33 @@ const shortList = 16
 // order of their bytes). The zero Sorted holds no names.
 type Sorted struct {
 	names []string
-	index *keys.Index[string] // numbers names as they are listed; nil when names is short
+	// index, when names is not short, is an open-addressing table of
+	// positions in names (+1, 0 for an empty slot) by the names' hashes
+	// under seed, its length a power of two at least twice len(names):
+	// it holds no copy of the names, unlike a map or a keys.Index.
+	seed  maphash.Seed
+	index []uint32
 }
 
 // New returns a Sorted over names, which must be distinct and sorted in
 // Go order; it keeps names, which must not be modified after.
 func New(names []string) Sorted {
 	s := Sorted{names: names}
-	if len(names) > shortList {
-		s.index = keys.New[string](len(names))
-		for _, name := range names {
-			s.index.Add(name)
+	if len(names) <= shortList {
+		return s
+	}
+	size := 8
+	for size < 2*len(names) {
+		size *= 2
+	}
+	s.seed, s.index = maphash.MakeSeed(), make([]uint32, size)
+	mask := uint64(size - 1)
+	for k, name := range names {
+		i := maphash.String(s.seed, name) & mask
+		for s.index[i] != 0 {
+			i = (i + 1) & mask
 		}
+		s.index[i] = uint32(k + 1)
 	}
 	return s
 }
@@ -56,14 +70,23 @@ func (s *Sorted) Names() []string { return s.names }
 
 // Find returns the position of name, if it is listed.
 func (s *Sorted) Find(name string) (int32, bool) {
-	if s.index != nil {
-		return s.index.Find(name)
+	if s.index == nil {
+		k, ok := slices.BinarySearch(s.names, name)
+		if !ok {
+			return -1, false
+		}
+		return int32(k), true
 	}
-	k, ok := slices.BinarySearch(s.names, name)
-	if !ok {
-		return -1, false
+	mask := uint64(len(s.index) - 1)
+	for i := maphash.String(s.seed, name) & mask; ; i = (i + 1) & mask {
+		e := s.index[i]
+		if e == 0 {
+			return -1, false
+		}
+		if s.names[e-1] == name {
+			return int32(e - 1), true
+		}
 	}
-	return int32(k), true
 }
 
 // A Cursor is where [Sorted.Next] guesses the next name of a list is: the
