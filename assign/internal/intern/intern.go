@@ -34,12 +34,17 @@ const shortList = 16
 // order of their bytes). The zero Sorted holds no names.
 type Sorted struct {
 	names []string
-	// index, when names is not short, is an open-addressing table of
-	// positions in names (+1, 0 for an empty slot) by the names' hashes
-	// under seed, its length a power of two at least twice len(names):
-	// it holds no copy of the names, unlike a map or a keys.Index.
-	seed  maphash.Seed
-	index []uint32
+	index *index // nil when names is short
+}
+
+// index is an open-addressing table of positions in a Sorted's names by
+// the names' hashes: it holds no copy of the names, unlike a map or a
+// keys.Index.
+type index struct {
+	seed maphash.Seed
+	// slots hold a name's position + 1, 0 for an empty slot; the length
+	// is a power of two at least twice the names'.
+	slots []uint32
 }
 
 // New returns a Sorted over names, which must be distinct and sorted in
@@ -53,15 +58,16 @@ func New(names []string) Sorted {
 	for size < 2*len(names) {
 		size *= 2
 	}
-	s.seed, s.index = maphash.MakeSeed(), make([]uint32, size)
+	x := &index{seed: maphash.MakeSeed(), slots: make([]uint32, size)}
 	mask := uint64(size - 1)
 	for k, name := range names {
-		i := maphash.String(s.seed, name) & mask
-		for s.index[i] != 0 {
+		i := maphash.String(x.seed, name) & mask
+		for x.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		s.index[i] = uint32(k + 1)
+		x.slots[i] = uint32(k + 1)
 	}
+	s.index = x
 	return s
 }
 
@@ -77,9 +83,10 @@ func (s *Sorted) Find(name string) (int32, bool) {
 		}
 		return int32(k), true
 	}
-	mask := uint64(len(s.index) - 1)
-	for i := maphash.String(s.seed, name) & mask; ; i = (i + 1) & mask {
-		e := s.index[i]
+	x := s.index
+	mask := uint64(len(x.slots) - 1)
+	for i := maphash.String(x.seed, name) & mask; ; i = (i + 1) & mask {
+		e := x.slots[i]
 		if e == 0 {
 			return -1, false
 		}
