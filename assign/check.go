@@ -3,6 +3,7 @@ package assign
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -50,7 +51,7 @@ func Check(s Strategy, g Group, round, target Assignment) error {
 		if target != nil {
 			whole = g.WithEveryMember(target)
 		}
-		for _, id := range sortedKeys(round) {
+		for _, id := range slices.Sorted(maps.Keys(round)) {
 			if !slices.ContainsFunc(g.Members, func(m Member) bool { return m.ID == id }) {
 				errs = append(errs, invalidf("member %q is not in the group", id))
 				break

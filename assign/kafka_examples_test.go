@@ -3,6 +3,7 @@ package assign
 import (
 	"bufio"
 	"encoding/json"
+	"maps"
 	"os"
 	"slices"
 	"testing"
@@ -38,7 +39,7 @@ func (e exampleGroup) group() Group {
 		if m.Generation != nil {
 			member.Generation = *m.Generation
 		}
-		for _, topic := range sortedKeys(m.Owned) {
+		for _, topic := range slices.Sorted(maps.Keys(m.Owned)) {
 			for _, p := range m.Owned[topic] {
 				member.Owned = append(member.Owned, TopicPartition{topic, p})
 			}
@@ -59,7 +60,7 @@ func (a exampleAnswer) assignment() Assignment {
 	out := make(Assignment, len(a.Assignment))
 	for member, topics := range a.Assignment {
 		var list []TopicPartition
-		for _, topic := range sortedKeys(topics) {
+		for _, topic := range slices.Sorted(maps.Keys(topics)) {
 			for _, p := range topics[topic] {
 				list = append(list, TopicPartition{topic, p})
 			}

@@ -3,6 +3,8 @@ package assign
 import (
 	"fmt"
 	"slices"
+
+	"github.com/assigncalc/assigncalc/assign/internal/intern"
 )
 
 // Packed is an assignment in the form a group leader encodes: for each
@@ -159,31 +161,21 @@ func packAssignment(g Group, a Assignment) *Packed {
 }
 
 // packListsOf is packLists for a compiled group's lists, whose topics are
-// its topics: each member's list names them in Go order, so the topic
-// after the one before is tried first, then the few after it, before the
-// name is looked up.
+// its topics: each member's list names them in Go order, so they are
+// found with one [intern.Cursor] a member in the metadata's names, which
+// are in Go order too.
 func (cg *compiledGroup) packListsOf(list func(m int) []TopicPartition) {
 	p := cg.pack
 	p.ids, p.topics = cg.memberIDs(), cg.topics
-	order := cg.goOrder()
-	_, goRank := cg.goSteps()
-	k := 0 // position in Go order of the topic before
-	p.packLists(func(m int) []TopicPartition { k = 0; return list(m) }, func(name string) int32 {
-		for j := k; j < min(k+4, len(order)); j++ {
-			if cg.topics[order[j]] == name {
-				k = j + 1
-				return order[j]
-			}
+	var c intern.Cursor
+	p.packLists(func(m int) []TopicPartition { c = intern.Cursor{}; return list(m) }, func(name string) int32 {
+		if k, ok := cg.meta.Next(name, &c); ok && cg.metaTopic[k] >= 0 {
+			return cg.metaTopic[k]
 		}
-		t, ok := cg.topicIndex(name)
-		if !ok {
-			// Not one of cg's topics (every list comes from cg, so this
-			// does not happen): given an index of its own.
-			p.topics = append(p.topics[:len(p.topics):len(p.topics)], name)
-			return int32(len(p.topics) - 1)
-		}
-		k = int(goRank[t]) + 1
-		return t
+		// Not one of cg's topics (every list comes from cg, so this does
+		// not happen): given an index of its own.
+		p.topics = append(p.topics[:len(p.topics):len(p.topics)], name)
+		return int32(len(p.topics) - 1)
 	})
 }
 
@@ -232,11 +224,9 @@ func (p *Packed) packLists(list func(m int) []TopicPartition, topic func(name st
 //
 // Counting on owner values in one struct per value, in loops of their
 // own (tallyTopic, placeTopic), and leaving the ends to the last pass,
-// took the packing of the fresh cooperative-sticky round of
-// uniform(2000,100,10000), 1M partitions, from 131M to about 40M
-// instructions, and AssignPacked from 173M to 83M (callgrind,
+// is what makes the packing of a large fresh round cheap:
 // BenchmarkLead/strategy=cooperative-sticky/shape=uniform-2000x1000000/
-// churn=fresh/phase=assign in package wire).
+// churn=fresh/phase=assign in package wire (figures in bench/RESULTS.md).
 func (cg *compiledGroup) packOwners(owner []int32, skip []bool, members []int32) {
 	n := len(cg.g.Members)
 	p := cg.pack
@@ -304,7 +294,7 @@ type tally struct{ parts, runs, stamp int32 }
 // partitions' owners and sk (nil for none) those to skip. The loops are
 // written twice, without and with sk, and test v < 0 and v's bounds in
 // one unsigned comparison: the per-partition loops of packOwners are most
-// of the packing's instructions.
+// of the packing's work (BenchmarkLead in package wire, phase=assign).
 func tallyTopic(tl []tally, own []int32, sk []bool, stamp int32) {
 	if sk == nil {
 		for _, v := range own {

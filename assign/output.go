@@ -31,7 +31,8 @@ func (b *builder) assignment() Assignment { return b.cg.assignmentOf(b.owner, ni
 // sorted and nothing grows.
 //
 // (Sorting partition numbers by member first, to write each list in one
-// sequential sweep, measured slower, most on round-robin owners.)
+// sequential sweep, measured slower, most of all on round-robin owners;
+// bench/RESULTS.md has the figure.)
 func (cg *compiledGroup) assignmentOf(owner []int32, skip []bool, members []int32) Assignment {
 	if cg.pack != nil {
 		cg.packOwners(owner, skip, members)

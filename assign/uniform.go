@@ -3,6 +3,8 @@ package assign
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -298,7 +300,7 @@ func CheckTopicIDs(g Group) error {
 }
 
 func firstBadTopicID(g Group) error {
-	names := sortedKeys(g.TopicIDs)
+	names := slices.Sorted(maps.Keys(g.TopicIDs))
 	seen := make(map[TopicID]string, len(names))
 	for _, name := range names {
 		id := g.TopicIDs[name]

@@ -168,7 +168,7 @@ func (sg *serverGroup) subscriptionOrder(m int32) ([]int32, error) {
 	}
 	// The names' positions in the metadata, found in the order listed,
 	// which is mostly sorted, rather than in the set's.
-	positions := cg.meta.positions(names, make([]int32, 0, len(names)))
+	positions := cg.meta.Positions(names, make([]int32, 0, len(names)))
 	uuids := make([]jvm.Uuid, 0, len(nameOrder))
 	topics := make([]int32, 0, len(nameOrder)) // parallel to uuids; -1 for a topic without partitions
 	for _, i := range nameOrder {
@@ -176,7 +176,7 @@ func (sg *serverGroup) subscriptionOrder(m int32) ([]int32, error) {
 		if k < 0 {
 			continue // not in the metadata: the view skips it
 		}
-		if t := cg.topicOf[k]; t >= 0 {
+		if t := cg.metaTopic[k]; t >= 0 {
 			uuids = append(uuids, sg.ids[t])
 			topics = append(topics, t)
 			continue

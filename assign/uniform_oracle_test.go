@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -360,14 +361,14 @@ func kip848JSON(name string, g Group) string {
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	var b strings.Builder
 	b.WriteString(`{"name":` + q(name) + `,"topics":{`)
-	for k, tn := range sortedKeys(g.Topics) {
+	for k, tn := range slices.Sorted(maps.Keys(g.Topics)) {
 		if k > 0 {
 			b.WriteByte(',')
 		}
 		fmt.Fprintf(&b, "%s:%d", q(tn), g.Topics[tn])
 	}
 	b.WriteString(`},"topicIds":{`)
-	for k, tn := range sortedKeys(g.TopicIDs) {
+	for k, tn := range slices.Sorted(maps.Keys(g.TopicIDs)) {
 		if k > 0 {
 			b.WriteByte(',')
 		}

@@ -3,6 +3,7 @@ package assign
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -43,7 +44,7 @@ func verifyEach(g Group, a Assignment, fault func(error) bool) error {
 		return err
 	}
 	if len(a) != len(g.Members) {
-		for _, id := range sortedKeys(a) {
+		for _, id := range slices.Sorted(maps.Keys(a)) {
 			if !slices.ContainsFunc(g.Members, func(m Member) bool { return m.ID == id }) {
 				if !fault(invalidf("member %q is not in the group", id)) {
 					return nil

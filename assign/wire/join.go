@@ -1,11 +1,11 @@
 package wire
 
 import (
-	"bytes"
 	"encoding/binary"
 	"slices"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/internal/intern"
 )
 
 // GroupFromJoin builds the input of an assignment from what a group leader
@@ -105,56 +105,41 @@ func decodeJoin(protocol string, members []JoinMember, partitions map[string]int
 // topicTable interns topic names against the leader's metadata: the names
 // in Go order, the strings being the keys of the metadata map.
 type topicTable struct {
-	names []string          // Go order
-	index map[string]int32  // name => position in names
+	known intern.Sorted     // the metadata's names
 	extra map[string]string // names not in the metadata, interned as they come; nil until one does
 }
 
 func newTopicTable(partitions map[string]int32) *topicTable {
+	// Sized up front, not slices.Sorted(maps.Keys(partitions)), which
+	// grows its slice as it goes: BenchmarkLead's phase=decode.
 	names := make([]string, 0, len(partitions))
 	for t := range partitions {
 		names = append(names, t)
 	}
 	slices.Sort(names)
-	index := make(map[string]int32, len(names))
-	for k, t := range names {
-		index[t] = int32(k)
-	}
-	return &topicTable{names: names, index: index}
+	return &topicTable{known: intern.New(names)}
 }
 
-// guesses is how many names after the one found before intern compares
-// before it hashes: members that subscribe to most topics, not all, skip
-// a few between two of theirs.
-const guesses = 4
-
-// intern returns the metadata's string for the topic named b, or, when
-// the metadata has no such topic, the string made for the first such name
-// (so a leader that does not know the metadata yet, as franz-go's, still
-// gets one string per name, not per member). It tries the guesses names from
-// *guess first, the position after the name found before: Kafka's clients
-// sort subscriptions and owned partitions, so a sorted list costs a few
-// comparisons of bytes per name (most end at the length) and no hashing.
-func (tt *topicTable) intern(b []byte, guess *int32) string {
-	for k := *guess; k < min(*guess+guesses, int32(len(tt.names))); k++ {
-		if tt.names[k] == string(b) {
-			*guess = k + 1
-			return tt.names[k]
-		}
-	}
-	if k, ok := tt.index[string(b)]; ok {
-		*guess = k + 1
-		return tt.names[k]
+// lookup returns the metadata's string for the topic named b and its
+// position in Go order, or, when the metadata has no such topic, the
+// string made for the first such name (so a leader that does not know the
+// metadata yet, as franz-go's, still gets one string per name, not per
+// member) and -1. It finds the name with c, the cursor of the list b
+// comes from: Kafka's clients sort subscriptions and owned partitions, so
+// a sorted list costs a few comparisons of bytes per name and no hashing.
+func (tt *topicTable) lookup(b []byte, c *intern.Cursor) (string, int32) {
+	if k, ok := tt.known.NextBytes(b, c); ok {
+		return tt.known.Names()[k], k
 	}
 	if name, ok := tt.extra[string(b)]; ok {
-		return name
+		return name, -1
 	}
 	if tt.extra == nil {
 		tt.extra = make(map[string]string)
 	}
 	name := string(b)
 	tt.extra[name] = name
-	return name
+	return name, -1
 }
 
 // joinDecoder reads JoinGroup members' subscriptions into a few arrays
@@ -239,94 +224,48 @@ func (d *joinDecoder) member(i int, b []byte) error {
 	if d.runs != nil {
 		d.runStart, d.runsSorted, d.lastPos = len(d.runs.Runs), true, -1
 	}
-	r := &reader{src: b, message: "subscription", version: -1}
-	v, err := r.int16(plain("version"))
+	sub, err := readSubscription(b, d.lastTopics)
 	if err != nil {
 		return err
 	}
-	if v < 0 {
-		return r.fail(plain("version"), 0, ErrUnsupportedVersion, "version %d at offset 0 is negative", v)
-	}
-	r.version = v
-
-	// Topics: when the bytes repeat the member before's topics array,
-	// which was checked, they are that same array: shared, not checked
-	// again. Otherwise checked, then interned.
-	at := r.off
-	if last := d.lastTopics; last != nil && len(b)-at >= len(last) && bytes.Equal(b[at:at+len(last)], last) {
+	// Topics the member before sent too are that member's, shared.
+	if sub.sameTopics {
 		dm.shared = true
-		r.off += len(last)
 	} else {
-		n, err := r.count(plain("topics"), 2)
-		if err != nil {
-			return err
-		}
-		for k := range n {
-			if _, _, err := r.stringBytes(field{"topics", k, ""}, false); err != nil {
-				return err
-			}
-		}
-		raw := b[at:r.off]
-		topics := d.topics.room(n)
-		guess := int32(0)
-		for p := 4; p < len(raw); {
-			l := int(binary.BigEndian.Uint16(raw[p:]))
-			topics = append(topics, d.names.intern(raw[p+2:p+2+l], &guess))
-			p += 2 + l
+		topics := d.topics.room(sub.numTopics())
+		var c intern.Cursor
+		for name := range checkedStrings(sub.topics) {
+			name, _ := d.names.lookup(name, &c)
+			topics = append(topics, name)
 		}
 		dm.topics = d.topics.keep(len(topics))
-		d.lastTopics = raw
+		d.lastTopics = sub.topics
 	}
-
-	userData, err := r.bytesView(plain("user_data"))
-	if err != nil {
-		return err
+	if !sub.rackNull && len(sub.rack) > 0 {
+		dm.rack = d.rack(sub.rack)
 	}
-	var ownedFirst, ownedTotal int
-	if v >= 1 {
-		if ownedFirst, ownedTotal, err = r.scanTopicPartitions("owned_partitions"); err != nil {
-			return err
-		}
-	}
-	ownedEntries := b[ownedFirst:r.off]
-	generation := DefaultGeneration
-	if v >= 2 {
-		if generation, err = r.int32(plain("generation_id")); err != nil {
-			return err
-		}
-	}
-	if v >= 3 {
-		rack, null, err := r.stringBytes(plain("rack_id"), true)
-		if err != nil {
-			return err
-		}
-		if !null && len(rack) > 0 {
-			dm.rack = d.rack(rack)
-		}
-	}
-
 	var owned []assign.TopicPartition
 	switch d.protocol {
 	case "range", "roundrobin":
 	case "sticky":
-		if len(userData) > 0 {
-			owned = d.stickyUserData(dm, userData)
+		if len(sub.userData) > 0 {
+			owned = d.stickyUserData(dm, sub.userData)
 			// Unreadable user data: Kafka ignores the previous
 			// assignment (StickyAssignor.deserializeTopicPartitionAssignment).
 		}
 	case "cooperative-sticky":
-		owned = d.appendOwned(ownedEntries, ownedTotal)
+		owned = d.appendOwned(sub.owned, sub.ownedTotal)
 		switch {
-		case generation >= 0:
-			dm.generation = generation
-		case userData != nil:
-			if gen, err := DecodeCooperativeUserData(userData); err == nil {
+		case sub.generation >= 0:
+			dm.generation = sub.generation
+		case sub.userData != nil:
+			if gen, err := DecodeCooperativeUserData(sub.userData); err == nil {
 				dm.generation = gen
 			}
 		}
 	default:
-		owned = d.appendOwned(ownedEntries, ownedTotal)
-		dm.generation = generation
+		owned = d.appendOwned(sub.owned, sub.ownedTotal)
+		dm.generation = sub.generation
 	}
 	if d.runs != nil {
 		d.finishRuns(i)
@@ -379,13 +318,13 @@ func (d *joinDecoder) appendRuns(entries []byte, total int) {
 		// The first list: room for as many from every member left, as
 		// far as their bytes can hold them (4 bytes a partition, 6 an
 		// entry), so that a group whose members own alike grows nothing.
-		// slices.Grow alone grew the arrays 1.25x at a time: the sticky
-		// round of uniform(2000,100,10000) leave1 allocated 35 MB for
-		// 4.8 MB of runs and 4 MB of partitions.
+		// slices.Grow alone grew the arrays 1.25x at a time, which
+		// allocated several times the runs' size on
+		// BenchmarkLead/strategy=sticky/shape=uniform-2000x1000000/churn=leave1
+		// (figures in bench/RESULTS.md).
 		n := 0 // entries of the list
-		for p := 0; p < len(entries); n++ {
-			p += 2 + int(binary.BigEndian.Uint16(entries[p:]))
-			p += 4 + 4*int(binary.BigEndian.Uint32(entries[p:]))
+		for range checkedEntries(entries) {
+			n++
 		}
 		left := len(d.members) - d.current
 		o.Parts = make([]int32, 0, min(total*left, d.bytesLeft/4))
@@ -393,34 +332,27 @@ func (d *joinDecoder) appendRuns(entries []byte, total int) {
 	}
 	o.Parts = slices.Grow(o.Parts, total)
 	first := d.runStart
-	guess := int32(0)
-	for p := 0; p < len(entries); {
-		tlen := int(binary.BigEndian.Uint16(entries[p:]))
-		name := entries[p+2 : p+2+tlen]
-		p += 2 + tlen
-		np := int(binary.BigEndian.Uint32(entries[p:]))
-		p += 4
+	var c intern.Cursor
+	for name, parts := range checkedEntries(entries) {
+		np := len(parts) / 4
 		if np == 0 {
 			continue
 		}
-		topic := d.names.intern(name, &guess)
+		// pos is the topic's position in Go order, -1 when it is not one
+		// of the metadata's.
+		topic, pos := d.names.lookup(name, &c)
 		at := len(o.Parts)
 		o.Parts = o.Parts[:at+np] // room grown above
-		if !putParts(o.Parts[at:], entries[p:p+4*np]) {
+		if !putParts(o.Parts[at:], parts) {
 			d.runsSorted = false
 		}
-		p += 4 * np
 		if len(o.Runs) > first && o.Runs[len(o.Runs)-1].Topic == topic {
 			d.runsSorted = d.runsSorted && o.Parts[at-1] < o.Parts[at]
 			o.Runs[len(o.Runs)-1].End = int32(len(o.Parts))
 			continue
 		}
 		// Topics ascending: the metadata's names by their position in Go
-		// order (guess is one past it), others by comparison.
-		pos := int32(-1)
-		if guess > 0 && d.names.names[guess-1] == topic {
-			pos = guess - 1
-		}
+		// order, others by comparison.
 		if len(o.Runs) > first {
 			prev := o.Runs[len(o.Runs)-1].Topic
 			d.runsSorted = d.runsSorted && (pos >= 0 && d.lastPos >= 0 && d.lastPos < pos || (pos < 0 || d.lastPos < 0) && prev < topic)

@@ -3,8 +3,10 @@ package wire
 import (
 	"encoding/binary"
 	"fmt"
+	"iter"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/internal/intern"
 )
 
 // reader reads Kafka's classic (non-flexible) encoding: big-endian
@@ -192,26 +194,53 @@ func (r *reader) scanTopicPartitions(name string) (first, total int, err error) 
 // strings of names when it holds them (see [topicTable]), and new strings
 // otherwise.
 func appendTopicPartitions(dst []assign.TopicPartition, entries []byte, names *topicTable) []assign.TopicPartition {
-	guess := int32(0)
-	for p := 0; p < len(entries); {
-		tlen := int(binary.BigEndian.Uint16(entries[p:]))
-		name := entries[p+2 : p+2+tlen]
-		p += 2 + tlen
-		np := int(binary.BigEndian.Uint32(entries[p:]))
-		p += 4
-		if np == 0 {
+	var c intern.Cursor
+	for name, parts := range checkedEntries(entries) {
+		if len(parts) == 0 {
 			continue
 		}
 		var topic string
 		if names != nil {
-			topic = names.intern(name, &guess)
+			topic, _ = names.lookup(name, &c)
 		} else {
 			topic = string(name)
 		}
-		for range np {
-			dst = append(dst, assign.TopicPartition{Topic: topic, Partition: int32(binary.BigEndian.Uint32(entries[p:]))})
-			p += 4
+		for p := 0; p < len(parts); p += 4 {
+			dst = append(dst, assign.TopicPartition{Topic: topic, Partition: int32(binary.BigEndian.Uint32(parts[p:]))})
 		}
 	}
 	return dst
+}
+
+// checkedEntries walks the entries of a [topic [partition]] list that
+// scanTopicPartitions checked (its count left out), yielding each
+// entry's topic name and its partitions' bytes, four a partition. It is
+// the one walk over such lists for every decoder of the package.
+func checkedEntries(entries []byte) iter.Seq2[[]byte, []byte] {
+	return func(yield func(name, parts []byte) bool) {
+		for p := 0; p < len(entries); {
+			tlen := int(binary.BigEndian.Uint16(entries[p:]))
+			name := entries[p+2 : p+2+tlen]
+			p += 2 + tlen
+			end := p + 4 + 4*int(binary.BigEndian.Uint32(entries[p:]))
+			if !yield(name, entries[p+4:end]) {
+				return
+			}
+			p = end
+		}
+	}
+}
+
+// checkedStrings walks an array of strings that a reader checked, its
+// count first, yielding each string's bytes.
+func checkedStrings(array []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for p := 4; p < len(array); {
+			end := p + 2 + int(binary.BigEndian.Uint16(array[p:]))
+			if !yield(array[p+2 : end]) {
+				return
+			}
+			p = end
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -112,47 +114,108 @@ func DecodeSubscription(b []byte) (Subscription, error) {
 // UnmarshalBinary decodes b into s; see [DecodeSubscription].
 func (s *Subscription) UnmarshalBinary(b []byte) error {
 	*s = Subscription{GenerationID: DefaultGeneration}
-	r := &reader{src: b, message: "subscription", version: -1}
-	v, err := r.int16(plain("version"))
+	v, err := readSubscription(b, nil)
 	if err != nil {
 		return err
 	}
-	if v < 0 {
-		return r.fail(plain("version"), 0, ErrUnsupportedVersion, "version %d at offset 0 is negative", v)
-	}
-	s.Version, r.version = v, v
-
-	n, err := r.count(plain("topics"), 2)
-	if err != nil {
-		return err
-	}
-	if n > 0 {
-		s.Topics = make([]string, n)
-	}
-	for i := range s.Topics {
-		if s.Topics[i], err = r.string(field{"topics", i, ""}); err != nil {
-			return err
+	s.Version, s.GenerationID = v.version, v.generation
+	if n := v.numTopics(); n > 0 {
+		s.Topics = make([]string, 0, n)
+		for name := range checkedStrings(v.topics) {
+			s.Topics = append(s.Topics, string(name))
 		}
 	}
-	if s.UserData, err = r.nullableBytes(plain("user_data")); err != nil {
-		return err
+	if v.userData != nil {
+		s.UserData = append(make([]byte, 0, len(v.userData)), v.userData...)
 	}
-	if v >= 1 {
-		if s.OwnedPartitions, err = r.topicPartitions("owned_partitions"); err != nil {
-			return err
-		}
+	if v.ownedTotal > 0 {
+		s.OwnedPartitions = appendTopicPartitions(make([]assign.TopicPartition, 0, v.ownedTotal), v.owned, nil)
 	}
-	if v >= 2 {
-		if s.GenerationID, err = r.int32(plain("generation_id")); err != nil {
-			return err
-		}
-	}
-	if v >= 3 {
-		if s.RackID, err = r.nullableString(plain("rack_id")); err != nil {
-			return err
-		}
+	if !v.rackNull {
+		rack := string(v.rack)
+		s.RackID = &rack
 	}
 	return nil
+}
+
+// subscriptionView is a ConsumerProtocolSubscription that
+// readSubscription checked, its arrays, bytes and strings still views of
+// the message: what [Subscription.UnmarshalBinary] copies out, and what
+// the JoinGroup decoder interns without copying.
+type subscriptionView struct {
+	version    int16
+	topics     []byte // the topics array, its count first; see checkedStrings
+	sameTopics bool   // topics are the bytes of readSubscription's known array
+	userData   []byte // nil when null
+	owned      []byte // the owned_partitions entries (v1+); see checkedEntries
+	ownedTotal int    // the partitions owned holds
+	generation int32  // DefaultGeneration before v2
+	rack       []byte // rack_id (v3+)
+	rackNull   bool   // rack_id is null, or absent
+}
+
+// numTopics returns the number of topics subscribed to.
+func (v *subscriptionView) numTopics() int { return int(binary.BigEndian.Uint32(v.topics)) }
+
+// readSubscription reads and checks the ConsumerProtocolSubscription b,
+// with every check and error of [DecodeSubscription]: it is the one
+// decoder of the message, for DecodeSubscription and for the leader's
+// JoinGroup decoder. known, when not nil, is a topics array a call before
+// checked: when b's topics array starts with those bytes, it is that
+// array, and is not checked again (members that subscribe alike send
+// the same array).
+func readSubscription(b, known []byte) (subscriptionView, error) {
+	var v subscriptionView
+	r := &reader{src: b, message: "subscription", version: -1}
+	version, err := r.int16(plain("version"))
+	if err != nil {
+		return v, err
+	}
+	if version < 0 {
+		return v, r.fail(plain("version"), 0, ErrUnsupportedVersion, "version %d at offset 0 is negative", version)
+	}
+	v.version, r.version = version, version
+
+	at := r.off
+	if known != nil && r.left() >= len(known) && bytes.Equal(b[at:at+len(known)], known) {
+		v.sameTopics = true
+		r.off += len(known)
+	} else {
+		n, err := r.count(plain("topics"), 2)
+		if err != nil {
+			return v, err
+		}
+		for k := range n {
+			if _, _, err := r.stringBytes(field{"topics", k, ""}, false); err != nil {
+				return v, err
+			}
+		}
+	}
+	v.topics = b[at:r.off:r.off]
+
+	if v.userData, err = r.bytesView(plain("user_data")); err != nil {
+		return v, err
+	}
+	if version >= 1 {
+		first, total, err := r.scanTopicPartitions("owned_partitions")
+		if err != nil {
+			return v, err
+		}
+		v.owned, v.ownedTotal = b[first:r.off:r.off], total
+	}
+	v.generation = DefaultGeneration
+	if version >= 2 {
+		if v.generation, err = r.int32(plain("generation_id")); err != nil {
+			return v, err
+		}
+	}
+	v.rackNull = true
+	if version >= 3 {
+		if v.rack, v.rackNull, err = r.stringBytes(plain("rack_id"), true); err != nil {
+			return v, err
+		}
+	}
+	return v, nil
 }
 
 // encodeVersion resolves the version an encoder writes: v (AutoVersion

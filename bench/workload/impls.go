@@ -3,6 +3,7 @@ package workload
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/IBM/sarama"
@@ -139,7 +140,7 @@ func writeOutput(base Impl) Impl {
 				return nil, err
 			}
 			a, _ := p.Result()
-			topics := sortedKeys(g.Topics)
+			topics := slices.Sorted(maps.Keys(g.Topics))
 			type part struct{ topic, part int32 }
 			ids := make([]string, len(g.Members))
 			lists := make([][]part, len(g.Members))
@@ -187,7 +188,7 @@ func subscribedTopics(g assign.Group) []string {
 			}
 		}
 	}
-	return sortedKeys(seen)
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // OwnedByTopic groups owned by topic, partitions ascending: the form the
@@ -311,7 +312,7 @@ func saramaImpl(strategy string, newStrategy func() sarama.BalanceStrategy) Impl
 					}
 					meta.UserData = data
 				case CooperativeSticky:
-					for _, t := range sortedKeys(owned) {
+					for _, t := range slices.Sorted(maps.Keys(owned)) {
 						meta.OwnedPartitions = append(meta.OwnedPartitions, &sarama.OwnedPartition{Topic: t, Partitions: owned[t]})
 					}
 				}
@@ -442,13 +443,4 @@ func fromPlan[P int | int32](g assign.Group, plan map[string]map[string][]P) ass
 		out[id] = list
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

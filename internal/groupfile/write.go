@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -165,7 +166,7 @@ func AppendGroup(buf []byte, e Entry) ([]byte, error) {
 		w.raw(",")
 	}
 	w.raw(`"topics":{`)
-	for i, t := range sortedKeys(g.Topics) {
+	for i, t := range slices.Sorted(maps.Keys(g.Topics)) {
 		if i > 0 {
 			w.raw(",")
 		}
@@ -176,7 +177,7 @@ func AppendGroup(buf []byte, e Entry) ([]byte, error) {
 	w.raw("}")
 	if g.PartitionRacks != nil {
 		w.raw(`,"partitionRacks":{`)
-		for i, t := range sortedKeys(g.PartitionRacks) {
+		for i, t := range slices.Sorted(maps.Keys(g.PartitionRacks)) {
 			if i > 0 {
 				w.raw(",")
 			}
@@ -194,7 +195,7 @@ func AppendGroup(buf []byte, e Entry) ([]byte, error) {
 	}
 	if g.TopicIDs != nil {
 		w.raw(`,"topicIds":{`)
-		for i, t := range sortedKeys(g.TopicIDs) {
+		for i, t := range slices.Sorted(maps.Keys(g.TopicIDs)) {
 			if i > 0 {
 				w.raw(",")
 			}
@@ -366,13 +367,4 @@ func (w *writer) grouped(tps []assign.TopicPartition) {
 		w.raw("]")
 	}
 	w.raw("}")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -1,0 +1,141 @@
+package assign
+
+// This file holds compile's validation of what every strategy relies on:
+// member IDs and instance IDs, the topic metadata and its replica racks.
+// Validation happens once, here, at the boundary.
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/assigncalc/assigncalc/assign/internal/keys"
+)
+
+// checkMembers checks that every member has an ID and that no ID or
+// instance ID is repeated. The first member at fault is reported, for the
+// first of its faults in that order.
+func checkMembers(members []Member) error {
+	empty := -1
+	for i := range members {
+		if members[i].ID == "" {
+			empty = i
+			break
+		}
+	}
+	dupID := firstRepeat(members, func(m *Member) string { return m.ID })
+	dupInstance := firstRepeat(members, func(m *Member) string { return m.InstanceID })
+	i := firstOf(empty, dupID, dupInstance)
+	if i < 0 {
+		return nil
+	}
+	m := &members[i]
+	switch i {
+	case empty:
+		return memberError(i, m, ErrEmptyMemberID)
+	case dupID:
+		return memberError(i, m, ErrDuplicateMemberID)
+	default:
+		return memberError(i, m, fmt.Errorf("%w %q", ErrDuplicateInstanceID, m.InstanceID))
+	}
+}
+
+// checkMetadata checks every topic of the metadata, subscribed or not,
+// and its replica racks, and returns the topics' names in Go order and
+// their partition counts (parallel to the names).
+func checkMetadata(g *Group) (meta []string, metaParts []int32, err error) {
+	byName := make([]namedCount, 0, len(g.Topics))
+	for t, n := range g.Topics {
+		byName = append(byName, namedCount{name: t, n: n})
+	}
+	meta = make([]string, len(byName))
+	metaParts = make([]int32, len(byName))
+	for k, i := range nameOrder(byName) {
+		t := byName[i]
+		if t.name == "" {
+			return nil, nil, topicError(t.name, ErrEmptyTopicName)
+		}
+		if t.n < 0 {
+			return nil, nil, topicError(t.name, fmt.Errorf("%w %d", ErrNegativePartitions, t.n))
+		}
+		meta[k], metaParts[k] = t.name, t.n
+	}
+	// A pass in map order finds whether a rack list is wrong; only then
+	// are the topics sorted, to report the first fault whatever the map
+	// order.
+	for t, lists := range g.PartitionRacks {
+		if n, ok := g.Topics[t]; !ok || len(lists) != int(n) {
+			return nil, nil, firstRackFault(g)
+		}
+	}
+	return meta, metaParts, nil
+}
+
+// firstRackFault returns the error of the first topic, in Go order,
+// whose replica racks are not one list per partition of a topic of the
+// metadata.
+func firstRackFault(g *Group) error {
+	for _, t := range slices.Sorted(maps.Keys(g.PartitionRacks)) {
+		n, ok := g.Topics[t]
+		if !ok {
+			return topicError(t, ErrRacksUnknownTopic)
+		}
+		if got := len(g.PartitionRacks[t]); got != int(n) {
+			return topicError(t, fmt.Errorf("%w: %d rack lists for %d partitions", ErrRackCount, got, n))
+		}
+	}
+	return nil
+}
+
+// firstRepeat returns the position of the first item whose non-empty key
+// equals an earlier item's, or -1. Short lists are compared pairwise,
+// which costs less than a map.
+func firstRepeat[T any](items []T, key func(*T) string) int {
+	if len(items) <= shortList {
+		var keys [shortList]string
+		for i := range items {
+			k := key(&items[i])
+			keys[i] = k
+			if k == "" {
+				continue
+			}
+			for _, e := range keys[:i] {
+				// IDs such as consumer-00001 differ at the end: look there
+				// before comparing whole strings.
+				if len(e) == len(k) && e[len(e)-1] == k[len(k)-1] && e == k {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	var seen *keys.Index[string] // made at the first key: often none is set
+	for i := range items {
+		k := key(&items[i])
+		if k == "" {
+			continue
+		}
+		if seen == nil {
+			seen = keys.New[string](len(items) - i)
+		}
+		if _, added := seen.Add(k); !added {
+			return i
+		}
+	}
+	return -1
+}
+
+// shortList is the length up to which firstRepeat compares keys pairwise
+// rather than with an index.
+const shortList = 16
+
+// firstOf returns the smallest of the non-negative positions, or -1.
+func firstOf(positions ...int) int {
+	first := -1
+	for _, p := range positions {
+		if p >= 0 && (first < 0 || p < first) {
+			first = p
+		}
+	}
+	return first
+}

@@ -1,0 +1,44 @@
+package assign
+
+// This file holds compile's member order: Kafka's, in which the sticky
+// assignors number members and break ties (see kafkaOrder).
+
+import (
+	"slices"
+	"strings"
+)
+
+// orderMembers sets cg.kafkaOrder, the member indices in Kafka's order.
+func (cg *compiledGroup) orderMembers() {
+	members := cg.g.Members
+	cg.kafkaOrder = make([]int32, len(members))
+	for i := range cg.kafkaOrder {
+		cg.kafkaOrder[i] = int32(i)
+	}
+	compareIDs := strings.Compare // Java's order of ASCII strings
+	for i := range members {
+		if !ascii(members[i].ID, members[i].InstanceID) {
+			compareIDs = javaCompare
+			break
+		}
+	}
+	slices.SortFunc(cg.kafkaOrder, func(a, b int32) int {
+		return compareKafkaMembers(&members[a], &members[b], compareIDs)
+	})
+}
+
+// compareKafkaMembers orders members as Kafka's MemberInfo.compareTo does:
+// members with a group.instance.id first, ordered by it, then the others
+// ordered by member.id, all in Java's string order, which compare gives
+// (javaCompare, or strings.Compare when every ID is ASCII).
+func compareKafkaMembers(a, b *Member, compare func(a, b string) int) int {
+	switch {
+	case a.InstanceID != "" && b.InstanceID != "":
+		return compare(a.InstanceID, b.InstanceID)
+	case a.InstanceID != "":
+		return -1
+	case b.InstanceID != "":
+		return 1
+	}
+	return compare(a.ID, b.ID)
+}

@@ -1,0 +1,205 @@
+package assign
+
+// This file holds the topics of a compiled group: compileSubs, which
+// interns the subscribed topics and every member's subscription, and the
+// lookups that find a topic again. There are three, each for its own key:
+//
+//	topicIndex(name)                    a topic's name, in any order
+//	topicAfter(after, ti, known, name)  a name of a list sorted in Go order, such as an Owned list:
+//	                                    topicIndex, trying first the topic after the one before
+//	topicAt(start, pid)                 a partition number (see start)
+//
+// and two tables: metaTopic maps a topic of the metadata (a position in
+// meta) to its topic index, and goOrder (output.go) lists the topic
+// indices in Go order of their names, which goSteps turns into the next
+// topic and the position in that order.
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/assigncalc/assigncalc/assign/internal/intern"
+)
+
+// compileSubs finds the topics someone subscribes to that exist with
+// partitions (cg.topics, in Java order, with numParts, start, meta,
+// metaTopic and byGoName) and every member's subscription as ascending
+// topic indices (cg.subs). meta is the metadata's topic names in Go
+// order, metaParts their partition counts.
+//
+// Names are looked up once per distinct subscription: members that share
+// their Topics with the member before them (as clients that build every
+// member alike do) share its subscription too, at the cost of comparing
+// string headers. Names are found by [intern.Sorted.Positions].
+func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32) error {
+	g := cg.g
+	cg.meta = intern.New(meta)
+	// Subscriptions as positions in meta first, all in one array.
+	distinct := 0
+	var last []string
+	for i := range g.Members {
+		if i == 0 || !sameStrings(g.Members[i].Topics, last) {
+			distinct += len(g.Members[i].Topics)
+			last = g.Members[i].Topics
+		}
+	}
+	backing := make([]int32, 0, distinct)
+	used := make([]bool, len(meta))
+	cg.subs = make([][]int32, len(g.Members))
+	shared := make([]bool, len(g.Members)) // member => its subscription is the one before it
+	cg.distinctNames = make([]bool, len(g.Members))
+	var positions []int32
+	for i := range g.Members {
+		topics := g.Members[i].Topics
+		if i > 0 && sameStrings(topics, last) {
+			shared[i] = true
+			continue
+		}
+		last = topics
+		first := len(backing)
+		cg.distinctNames[i] = true // until a name is missing or empty
+		positions = cg.meta.Positions(topics, positions[:0])
+		for _, k := range positions {
+			if k < 0 {
+				cg.distinctNames[i] = false
+				continue // not in the metadata: skipped, as Kafka does
+			}
+			if metaParts[k] > 0 {
+				backing = append(backing, k)
+				used[k] = true
+			} else {
+				cg.distinctNames[i] = false
+			}
+		}
+		cg.subs[i] = backing[first:len(backing):len(backing)]
+	}
+
+	// Topics in Java order: Go's order but for names with characters
+	// beyond the Basic Multilingual Plane (or bytes that are not UTF-8),
+	// so this sort finds them nearly sorted, and ASCII names need none.
+	byGo := make([]int32, 0, len(meta)) // positions in meta of the topics, Go order
+	for k := range meta {
+		if used[k] {
+			byGo = append(byGo, int32(k))
+		}
+	}
+	byJava := byGo
+	if !ascii(meta...) {
+		byJava = slices.Clone(byGo)
+		slices.SortFunc(byJava, func(a, b int32) int { return javaCompare(meta[a], meta[b]) })
+	}
+	cg.topics = make([]string, len(byJava))
+	cg.numParts = make([]int32, len(byJava))
+	cg.start = make([]int32, len(byJava)+1)
+	cg.metaTopic = make([]int32, len(meta))
+	for k := range cg.metaTopic {
+		cg.metaTopic[k] = -1
+	}
+	total := 0
+	for ti, k := range byJava {
+		cg.topics[ti] = meta[k]
+		cg.metaTopic[k] = int32(ti)
+		cg.numParts[ti] = metaParts[k]
+		total += int(metaParts[k])
+		if total > MaxPartitions {
+			return topicError(meta[k], fmt.Errorf("%w: the subscribed topics hold more than %d", ErrTooManyPartitions, MaxPartitions))
+		}
+		cg.start[ti+1] = int32(total)
+	}
+	cg.byGoName = make([]int32, len(byGo))
+	for i, k := range byGo {
+		cg.byGoName[i] = cg.metaTopic[k]
+	}
+
+	// Positions to topic indices, ascending, without repeats; each
+	// distinct subscription once.
+	for i, sub := range cg.subs {
+		if shared[i] {
+			cg.subs[i] = cg.subs[i-1] // read-only from here on
+			cg.distinctNames[i] = cg.distinctNames[i-1]
+			continue
+		}
+		for j, k := range sub {
+			sub[j] = cg.metaTopic[k]
+		}
+		if !slices.IsSorted(sub) {
+			slices.Sort(sub)
+		}
+		n := len(sub)
+		if sub = slices.Compact(sub); len(sub) == 0 {
+			sub = nil
+		}
+		if len(sub) < n {
+			cg.distinctNames[i] = false // a name repeated
+		}
+		cg.subs[i] = slices.Clip(sub)
+	}
+	return nil
+}
+
+// sameStrings reports whether a and b hold the same strings, at once when
+// they share their backing array.
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	return slices.Equal(a, b)
+}
+
+// topicIndex returns the index of the topic named name, if someone
+// subscribes to it and it has partitions.
+func (cg *compiledGroup) topicIndex(name string) (int32, bool) {
+	k, ok := cg.meta.Find(name)
+	if !ok || cg.metaTopic[k] < 0 {
+		return 0, false
+	}
+	return cg.metaTopic[k], true
+}
+
+// goSteps returns, for each topic, the next topic in Go order (-1 for the
+// last) and its position in Go order. A sorted list of partitions often
+// goes from a topic to the next one in Go order (a member usually owns
+// some of every topic): topicAfter tries it with a string comparison
+// before looking the name up. Trying more costs more than the lookup when
+// members own few partitions of many topics.
+func (cg *compiledGroup) goSteps() (after, goRank []int32) {
+	order := cg.goOrder()
+	after = make([]int32, len(order))
+	goRank = make([]int32, len(order))
+	for k, t := range order {
+		after[t], goRank[t] = -1, int32(k)
+		if k+1 < len(order) {
+			after[t] = order[k+1]
+		}
+	}
+	return after, goRank
+}
+
+// topicAfter is topicIndex(name) for the next name of a list sorted in
+// Go order: it tries first the topic after ti in Go order (after is
+// goSteps' first result) when known says ti, the list's topic before, is
+// a topic.
+func (cg *compiledGroup) topicAfter(after []int32, ti int32, known bool, name string) (int32, bool) {
+	if known && after[ti] >= 0 && cg.topics[after[ti]] == name {
+		return after[ti], true
+	}
+	return cg.topicIndex(name)
+}
+
+// topicAt returns the topic of partition number pid: the last t with
+// start[t] <= pid < start[t+1].
+func topicAt(start []int32, pid int32) int32 {
+	lo, hi := 0, len(start)-1 // start[lo] <= pid < start[hi]
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if start[mid] <= pid {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return int32(lo)
+}

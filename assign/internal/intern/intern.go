@@ -1,0 +1,141 @@
+// Package intern numbers names against a list of distinct names sorted in
+// Go order, for the edges of assign that read many lists of names, each
+// usually sorted: the subscriptions and owned partitions of every member
+// of a group, looked up in the group's topic metadata (assign's compile
+// step and its packing of [assign.Assignment] lists, and the JoinGroup
+// decoder of package wire).
+//
+// Kafka's clients sort subscriptions and owned partitions, so a list
+// usually names a topic at or shortly after the one it named before: a
+// [Cursor] remembers where that was, and [Sorted.Next] compares the few
+// names from there before it looks a name up, so that a sorted list costs
+// a few comparisons of bytes per name (most end at the length) and no
+// hashing. The lookup after a missed guess is a binary search in a short
+// list, and a hash table of positions built once otherwise.
+package intern
+
+import (
+	"hash/maphash"
+	"slices"
+	"unsafe"
+)
+
+// guesses is how many names from the cursor Next compares before it looks
+// a name up: members that subscribe to most topics, not all, skip a few
+// between two of theirs, and trying more costs more than the lookup when
+// lists name few topics of many.
+const guesses = 4
+
+// shortList is the length up to which a list is binary searched rather
+// than indexed: building the index costs more than it saves there.
+const shortList = 16
+
+// Sorted finds names in a list of distinct names sorted in Go order (the
+// order of their bytes). The zero Sorted holds no names.
+type Sorted struct {
+	names []string
+	index *index // nil when names is short
+}
+
+// index is an open-addressing table of positions in a Sorted's names by
+// the names' hashes: it holds no copy of the names, unlike a map or a
+// keys.Index.
+type index struct {
+	seed maphash.Seed
+	// slots hold a name's position + 1, 0 for an empty slot; the length
+	// is a power of two at least twice the names'.
+	slots []uint32
+}
+
+// New returns a Sorted over names, which must be distinct and sorted in
+// Go order; it keeps names, which must not be modified after.
+func New(names []string) Sorted {
+	s := Sorted{names: names}
+	if len(names) <= shortList {
+		return s
+	}
+	size := 8
+	for size < 2*len(names) {
+		size *= 2
+	}
+	x := &index{seed: maphash.MakeSeed(), slots: make([]uint32, size)}
+	mask := uint64(size - 1)
+	for k, name := range names {
+		i := maphash.String(x.seed, name) & mask
+		for x.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		x.slots[i] = uint32(k + 1)
+	}
+	s.index = x
+	return s
+}
+
+// Names returns the names, in Go order. It must not be modified.
+func (s *Sorted) Names() []string { return s.names }
+
+// Find returns the position of name, if it is listed.
+func (s *Sorted) Find(name string) (int32, bool) {
+	if s.index == nil {
+		k, ok := slices.BinarySearch(s.names, name)
+		if !ok {
+			return -1, false
+		}
+		return int32(k), true
+	}
+	x := s.index
+	mask := uint64(len(x.slots) - 1)
+	for i := maphash.String(x.seed, name) & mask; ; i = (i + 1) & mask {
+		e := x.slots[i]
+		if e == 0 {
+			return -1, false
+		}
+		if s.names[e-1] == name {
+			return int32(e - 1), true
+		}
+	}
+}
+
+// A Cursor is where [Sorted.Next] guesses the next name of a list is: the
+// position after the last name it found. The zero Cursor guesses the
+// first names; start a new list with a new Cursor.
+type Cursor struct{ next int32 }
+
+// Next returns the position of name, if it is listed, comparing the
+// guesses names from c before it looks the name up, and moves c past it
+// when found. A name not listed leaves c where it was.
+func (s *Sorted) Next(name string, c *Cursor) (int32, bool) {
+	for k := c.next; k < min(c.next+guesses, int32(len(s.names))); k++ {
+		if s.names[k] == name {
+			c.next = k + 1
+			return k, true
+		}
+	}
+	k, ok := s.Find(name)
+	if ok {
+		c.next = k + 1
+	}
+	return k, ok
+}
+
+// NextBytes is [Sorted.Next] for a name given as bytes, such as a view of
+// a message being decoded; it allocates nothing.
+func (s *Sorted) NextBytes(name []byte, c *Cursor) (int32, bool) {
+	// The string shares name's bytes: Next only compares and hashes it
+	// and keeps nothing, so the bytes need not be copied.
+	return s.Next(unsafe.String(unsafe.SliceData(name), len(name)), c)
+}
+
+// Positions appends to out the position of each of names, -1 for a name
+// not listed, looking them up with one Cursor.
+func (s *Sorted) Positions(names []string, out []int32) []int32 {
+	var c Cursor
+	for _, name := range names {
+		k, ok := s.Next(name, &c)
+		if !ok {
+			k = -1
+		}
+		out = append(out, k)
+	}
+	return out
+}

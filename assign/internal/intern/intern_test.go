@@ -1,0 +1,70 @@
+package intern
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestSortedAgainstLinearSearch looks up lists of names, mostly sorted
+// as Kafka's clients send them but not always, some of them not listed,
+// in lists short and long enough to be indexed, and checks every answer
+// and every cursor against a linear search.
+func TestSortedAgainstLinearSearch(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		name := rapid.StringMatching(`[a-c]{0,3}`)
+		names := slices.Compact(slices.Sorted(slices.Values(rapid.SliceOfN(name, 0, 3*shortList).Draw(t, "names"))))
+		s := New(names)
+		want := func(n string) int32 { return int32(slices.Index(names, n)) }
+		list := rapid.SliceOf(name).Draw(t, "list")
+		if rapid.Bool().Draw(t, "sorted") {
+			slices.Sort(list)
+		}
+		var c, cb Cursor
+		for _, n := range list {
+			w := want(n)
+			before := c
+			k, ok := s.Next(n, &c)
+			if ok != (w >= 0) || ok && k != w {
+				t.Fatalf("Next(%q) = %d, %v; want %d", n, k, ok, w)
+			}
+			if ok && c.next != w+1 || !ok && c != before {
+				t.Fatalf("Next(%q) left the cursor at %d, from %d", n, c.next, before.next)
+			}
+			if kb, okb := s.NextBytes([]byte(n), &cb); kb != k || okb != ok || cb != c {
+				t.Fatalf("NextBytes(%q) = %d, %v, cursor %d; Next gave %d, %v, cursor %d", n, kb, okb, cb.next, k, ok, c.next)
+			}
+			if kf, okf := s.Find(n); okf != ok || ok && kf != k {
+				t.Fatalf("Find(%q) = %d, %v; want %d", n, kf, okf, w)
+			}
+		}
+		got := s.Positions(list, nil)
+		for i, n := range list {
+			if got[i] != want(n) {
+				t.Fatalf("Positions(%q)[%d] = %d, want %d", list, i, got[i], want(n))
+			}
+		}
+	})
+}
+
+// TestNextBytesAllocatesNothing: the JoinGroup decoder looks every topic
+// name of every member up as bytes of the message; a copy of each would
+// cost an allocation per name.
+func TestNextBytesAllocatesNothing(t *testing.T) {
+	names := make([]string, 3*shortList)
+	for i := range names {
+		names[i] = "a-rather-long-topic-name-beyond-thirty-two-bytes-" + string(rune('a'+i))
+	}
+	s := New(names)
+	miss := []byte("a-rather-long-topic-name-that-is-not-listed-anywhere")
+	hit := []byte(names[2*shortList])
+	allocs := testing.AllocsPerRun(100, func() {
+		var c Cursor
+		s.NextBytes(hit, &c)
+		s.NextBytes(miss, &c)
+	})
+	if allocs != 0 {
+		t.Errorf("NextBytes allocates %v times a call, want 0", allocs)
+	}
+}
