@@ -104,7 +104,9 @@ func genJoinMembers(t *rapid.T, metadata []string) []JoinMember {
 }
 
 // TestGroupFromJoinMatchesReference: the interning decoder gives the group
-// (and the error) of the reference, for every protocol.
+// (and the error) of the reference, for every protocol. The reference's
+// decoder, DecodeSubscription, is anchored to the bytes franz-go and
+// sarama write (TestPeerVectors).
 func TestGroupFromJoinMatchesReference(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		metadata := []string{"a", "b", "orders", "ünïcode"}

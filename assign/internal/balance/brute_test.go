@@ -419,8 +419,23 @@ func referenceFlow(p *Problem) (sumSq, moves int) {
 	return total / big, total % big
 }
 
+// TestReferenceFlowMatchesBruteForce anchors referenceFlow, the
+// reference of the tests on problems too big to enumerate, to exhaustive
+// search: the same least sum of squared loads and fewest moves.
+func TestReferenceFlowMatchesBruteForce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := tinyProblem(t)
+		wantSq, wantMoves := bruteForce(p)
+		if gotSq, gotMoves := referenceFlow(p); gotSq != wantSq || gotMoves != wantMoves {
+			t.Fatalf("referenceFlow: sum of squares %d, moves %d; brute force %d, %d", gotSq, gotMoves, wantSq, wantMoves)
+		}
+	})
+}
+
 // TestSolveMatchesReferenceFlow compares Solve with the textbook flow on
-// heterogeneous problems too big to enumerate.
+// heterogeneous problems too big to enumerate; referenceFlow shares no
+// code with Solve and is itself anchored to exhaustive search on tiny
+// problems (TestReferenceFlowMatchesBruteForce).
 func TestSolveMatchesReferenceFlow(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := drawGroup(t, 7, 5, 8, 1, 3)
