@@ -103,16 +103,17 @@ import (
 // # Example
 //
 // Members C0 and C1 subscribe to t0 and t1, three partitions each, and
-// hold nothing: six partitions for two members, so no sharing, three
+// hold nothing: six partitions for two members, so no sharing and three
 // each. With the topic ids of the Example, C0 comes first in the member
-// map and takes every other partition in the map's order of the six:
+// map and takes the first, third and fifth partitions in the order of
+// the map of partitions, C1 the others:
 //
-//	C0: t0-0 t0-1 t1-1
-//	C1: t0-2 t1-0 t1-2
+//	C0: t0-2 t1-0 t1-2
+//	C1: t0-0 t0-1 t1-1
 //
-// With five members and two partitions of t0, each partition is shared by
-// three, six assignments: the first member in the map takes both
-// partitions, the others one each.
+// With five members and the two partitions of t0, each partition is
+// shared by ceil(5/2) = 3 members, six assignments: the first member in
+// the map (C3) desires two, the others one each.
 type Simple struct{}
 
 // Name is the assignor's name in group.share.assignors: "simple".
