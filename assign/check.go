@@ -12,7 +12,8 @@ import (
 // the checkers that apply to s:
 //
 //   - every strategy: [Verify], on round for an eager strategy and on
-//     target for a cooperative one;
+//     target for a cooperative one; a share group's ([Share]): only
+//     [VerifyShare], on round;
 //   - the balancing strategies, [Sticky] and [CooperativeSticky]: also
 //     [VerifyBalanced] on the same assignment;
 //   - a cooperative strategy: [VerifyCooperative] on round, the leader's
@@ -43,6 +44,9 @@ func Check(s Strategy, g Group, round, target Assignment) error {
 	round = g.WithEveryMember(round)
 	if s == nil {
 		return Verify(g, round)
+	}
+	if s.Protocol() == Share {
+		return VerifyShare(g, round)
 	}
 	var errs []error
 	whole := round

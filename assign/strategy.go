@@ -97,6 +97,11 @@ const (
 	// only what moves and receiving a partition once its previous owner
 	// has released it. Assign returns the whole target.
 	ServerAssigned
+	// Share is KIP-932's share group: the group coordinator computes each
+	// member's target ([Simple]) and one partition may go to several
+	// members at once, which share its records. Assign returns the whole
+	// target; [VerifyShare], not [Verify], judges it.
+	Share
 )
 
 func (p RebalanceProtocol) String() string {
@@ -107,6 +112,8 @@ func (p RebalanceProtocol) String() string {
 		return "cooperative"
 	case ServerAssigned:
 		return "server-assigned"
+	case Share:
+		return "share"
 	}
 	return fmt.Sprintf("RebalanceProtocol(%d)", int8(p))
 }

@@ -31,6 +31,7 @@ type HashMap struct {
 	initial   int       // capacity of the table at the first insertion
 	threshold int       // resize when the size exceeds it
 	compare   func(a, b int) int
+	compute   bool // filled by computeIfAbsent, not put: see NewComputeMap
 
 	// Red-black tree links of the entries of tree buckets; -1 is null.
 	left, right, parent []int32
@@ -57,6 +58,28 @@ func NewHashMap(initialCapacity int, compare func(a, b int) int) *HashMap {
 		c = tableSizeFor(initialCapacity)
 	}
 	return &HashMap{initial: c, compare: compare}
+}
+
+// NewComputeMap returns an empty map as NewHashMap does, into which
+// [HashMap.Add] puts keys as HashMap.computeIfAbsent does rather than
+// put: a new key goes to the head of its bucket, not the tail, so a
+// bucket iterates newest first; the table grows before an insertion once
+// the size exceeds the threshold, not after; and a bucket becomes a tree
+// (or a small table doubles) when it reaches eight entries, not nine.
+func NewComputeMap(initialCapacity int, compare func(a, b int) int) *HashMap {
+	m := NewHashMap(initialCapacity, compare)
+	m.compute = true
+	return m
+}
+
+// ComputeOrder is [Order] for a map filled by computeIfAbsent
+// ([NewComputeMap]).
+func ComputeOrder(initialCapacity int, hashCodes []int32, compare func(a, b int) int) []int {
+	m := NewComputeMap(initialCapacity, compare)
+	for _, h := range hashCodes {
+		m.Add(h)
+	}
+	return m.Order()
 }
 
 // tableSizeFor is HashMap.tableSizeFor: the smallest power of two >= c.
@@ -90,6 +113,10 @@ func (m *HashMap) Bucket(i int) int { return int(m.hashes[i] & int32(len(m.table
 // key it does not hold. Putting a key the map already holds changes no
 // order; callers skip those.
 func (m *HashMap) Add(hashCode int32) {
+	if m.compute {
+		m.computeAdd(hashCode)
+		return
+	}
 	if m.table == nil {
 		m.table = make([][]int32, m.initial)
 		m.tree = make([]bool, m.initial)
@@ -120,6 +147,39 @@ func (m *HashMap) Add(hashCode int32) {
 	}
 	if len(m.hashes) > m.threshold {
 		m.resize()
+	}
+}
+
+// computeAdd is Add for a map filled by computeIfAbsent.
+func (m *HashMap) computeAdd(hashCode int32) {
+	if m.table == nil {
+		m.table = make([][]int32, m.initial)
+		m.tree = make([]bool, m.initial)
+		m.threshold = m.initial * 3 / 4
+	} else if len(m.hashes) > m.threshold {
+		m.resize()
+	}
+	h := Spread(hashCode)
+	e := int32(len(m.hashes))
+	m.hashes = append(m.hashes, h)
+	m.left = append(m.left, -1)
+	m.right = append(m.right, -1)
+	m.parent = append(m.parent, -1)
+	m.red = append(m.red, false)
+	b := h & int32(len(m.table)-1)
+	if m.tree[b] {
+		m.putTreeVal(b, e)
+		return
+	}
+	before := len(m.table[b])
+	m.table[b] = append([]int32{e}, m.table[b]...)
+	if before >= treeifyThreshold-1 { // the new entry is the eighth or later
+		if len(m.table) < minTreeifyCapacity {
+			m.resize()
+		} else {
+			m.tree[b] = true
+			m.treeify(b)
+		}
 	}
 }
 

@@ -46,7 +46,11 @@ import org.apache.kafka.coordinator.group.assignor.UniformAssignor;
  */
 public final class Oracle {
     public static void main(String[] args) throws Exception {
-        PartitionAssignor assignor = args[0].equals("range") ? new RangeAssignor() : new UniformAssignor();
+        run(args[0].equals("range") ? new RangeAssignor() : new UniformAssignor());
+    }
+
+    /** Answers every group on stdin with assignor (share/oracle reuses it). */
+    public static void run(PartitionAssignor assignor) throws Exception {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         String line;
