@@ -36,6 +36,10 @@ type env struct {
 	stdout, stderr io.Writer
 	terminal       bool // stdout is a terminal
 	colour         bool // terminal and NO_COLOR unset
+
+	// assumed holds what notef printed, for the machine formats' "assumed"
+	// (what was assumed is a figure, not only a message).
+	assumed []string
 }
 
 // warnf prints a warning on one line of stderr.
@@ -45,7 +49,9 @@ func (e *env) warnf(format string, args ...any) {
 
 // notef prints, on one line of stderr, something the command assumed.
 func (e *env) notef(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "assigncalc: assumed: %s\n", clip(oneLine(fmt.Sprintf(format, args...))))
+	note := clip(oneLine(fmt.Sprintf(format, args...)))
+	e.assumed = append(e.assumed, note)
+	fmt.Fprintf(e.stderr, "assigncalc: assumed: %s\n", note)
 }
 
 // run runs the command line args (args[0] is the program name) and returns

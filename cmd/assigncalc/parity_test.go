@@ -1,0 +1,335 @@
+package main
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Issue 28, item 5: what a table shows, json and csv carry. These tests
+// run a command twice, as a table and as json (and csv), read the table
+// the way an operator's script would (columns split on runs of two or
+// more spaces), and compare figure by figure. The figures are not
+// recomputed here: a figure the table shows but json lacks, or shows
+// otherwise, fails.
+
+// tableSection returns the rows of the table whose header line starts
+// with first, as maps from column to cell, up to the first blank line.
+func tableSection(t *testing.T, out, first string) []map[string]string {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	sep := regexp.MustCompile(`\s{2,}`)
+	note := regexp.MustCompile(`^[A-Z][A-Z -]*: `) // "UNSPREAD: ..." under a table
+	for i, l := range lines {
+		if !strings.HasPrefix(l, first+" ") {
+			continue
+		}
+		header := sep.Split(strings.TrimSpace(l), -1)
+		var rows []map[string]string
+		for _, r := range lines[i+1:] {
+			if strings.TrimSpace(r) == "" || note.MatchString(r) {
+				break
+			}
+			cells := sep.Split(strings.TrimSpace(r), -1)
+			row := make(map[string]string)
+			for k, h := range header {
+				if k < len(cells) {
+					row[h] = cells[k]
+				}
+			}
+			rows = append(rows, row)
+		}
+		return rows
+	}
+	t.Fatalf("no table headed %s in:\n%s", first, out)
+	return nil
+}
+
+// runOK runs args and fails the test unless the status is 0.
+func runOK(t *testing.T, args ...string) (stdout, stderr string) {
+	t.Helper()
+	stdout, stderr, status := runCase(cliCase{args: args})
+	if status != 0 {
+		t.Fatalf("assigncalc %s: exit status %d\n%s", strings.Join(args, " "), status, stderr)
+	}
+	return stdout, stderr
+}
+
+// jsonLines decodes jsonl output into one generic object per line.
+func jsonLines(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var objs []map[string]any
+	for l := range strings.Lines(out) {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("not a JSON line: %v\n%s", err, l)
+		}
+		objs = append(objs, m)
+	}
+	return objs
+}
+
+// num writes a JSON number as the table writes a count.
+func num(v any) string {
+	f, ok := v.(float64)
+	if !ok {
+		return "absent"
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// assumedLines are the "assumed:" lines of stderr, without the prefix.
+func assumedLines(stderr string) []string {
+	var out []string
+	for l := range strings.Lines(stderr) {
+		if s, ok := strings.CutPrefix(strings.TrimSuffix(l, "\n"), "assigncalc: assumed: "); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func strs(v any) []string {
+	var out []string
+	list, _ := v.([]any)
+	for _, x := range list {
+		s, _ := x.(string)
+		out = append(out, s)
+	}
+	return out
+}
+
+func sameStrings(a, b []string) bool {
+	return strings.Join(a, "\x00") == strings.Join(b, "\x00") && len(a) == len(b)
+}
+
+// TestPreviewTableEqualsJSON compares the preview's tables with its json
+// and csv on three groups: a paste with lag, owners and a server-side
+// strategy beside (MOVED, UNSPREAD, the move bound, LAG, MAX LAG, the
+// coordinator, what was assumed); a rack-aware group (CROSS-RACK, RACK);
+// and an rpk paste (Redpanda's coordinator).
+func TestPreviewTableEqualsJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"paste", []string{"--from-describe", "../../internal/describe/testdata/offsets_4x.txt", "--compare", "range,cooperative-sticky,uniform", "--strategy", "range"}},
+		{"paste-sticky", []string{"--from-describe", "../../internal/describe/testdata/offsets_4x.txt", "--compare", "range,sticky,uniform", "--strategy", "sticky"}},
+		{"racks", []string{"--members", "3", "--topics", "t1:5,t2:2", "--racks", "rack-a,rack-b", "--compare", "range,sticky", "--strategy", "sticky"}},
+		{"rpk", []string{"--from-describe", "../../internal/describe/testdata/rpk_one.txt", "--strategy", "cooperative-sticky"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			table, stderr := runOK(t, tc.args...)
+			out, _ := runOK(t, append(tc.args, "--format", "jsonl")...)
+			csvOut, _ := runOK(t, append(tc.args, "--format", "csv")...)
+			lines := jsonLines(t, out)
+			byStrategy := make(map[string]map[string]any)
+			for _, l := range lines {
+				byStrategy[l["strategy"].(string)] = l
+			}
+			_, csvRows := readCSV(t, csvOut)
+			csvStat := make(map[[2]string]string)   // strategy, statistic => value
+			csvMember := make(map[[3]string]string) // strategy, member, statistic => value
+			csvGroup := make(map[string]string)
+			var csvAssumed []string
+			for _, r := range csvRows {
+				switch r["row"] {
+				case "stats":
+					csvStat[[2]string{r["strategy"], r["statistic"]}] = r["value"]
+				case "member":
+					csvMember[[3]string{r["strategy"], r["member"], r["statistic"]}] = r["value"]
+				case "group":
+					csvGroup[r["statistic"]] = r["value"]
+				case "assumed":
+					csvAssumed = append(csvAssumed, r["value"])
+				}
+			}
+
+			// The comparison table, figure by figure.
+			cmpRows := tableSection(t, table, "STRATEGY")
+			if len(cmpRows) != len(lines) {
+				t.Fatalf("%d strategies in the table, %d json lines", len(cmpRows), len(lines))
+			}
+			columns := map[string]string{"MIN": "min", "MAX": "max", "SPREAD": "spread", "IDLE": "idle", "MOVED": "moved", "CROSS-RACK": "crossRack"}
+			for _, row := range cmpRows {
+				l := byStrategy[row["STRATEGY"]]
+				if l == nil {
+					t.Fatalf("strategy %s: no json line", row["STRATEGY"])
+				}
+				stats, _ := l["targetStats"].(map[string]any)
+				if stats == nil {
+					stats = l["stats"].(map[string]any)
+				}
+				for col, key := range columns {
+					cell, shown := row[col]
+					var got any
+					switch key {
+					case "moved", "crossRack":
+						got = l[key]
+					default:
+						got = stats[key]
+					}
+					if !shown {
+						if key == "moved" || key == "crossRack" {
+							if _, ok := l[key]; ok {
+								t.Errorf("%s: json has %s, the table no %s column", row["STRATEGY"], key, col)
+							}
+						}
+						continue
+					}
+					if num(got) != cell {
+						t.Errorf("%s %s: table %s, json %s", row["STRATEGY"], col, cell, num(got))
+					}
+					if v := csvStat[[2]string{row["STRATEGY"], key}]; v != cell {
+						t.Errorf("%s %s: table %s, csv %q", row["STRATEGY"], col, cell, v)
+					}
+				}
+				if sd := strconv.FormatFloat(stats["stddev"].(float64), 'f', 2, 64); sd != row["STDDEV"] {
+					t.Errorf("%s STDDEV: table %s, json %s", row["STRATEGY"], row["STDDEV"], sd)
+				}
+				if cell, shown := row["UNSPREAD"]; shown {
+					got := strconv.Itoa(len(strs(l["unspread"])))
+					if _, ok := l["unspread"]; !ok || got != cell {
+						t.Errorf("%s UNSPREAD: table %s, json %v", row["STRATEGY"], cell, l["unspread"])
+					}
+					if v := csvStat[[2]string{row["STRATEGY"], "unspread"}]; v != cell {
+						t.Errorf("%s UNSPREAD: table %s, csv %q", row["STRATEGY"], cell, v)
+					}
+				} else if _, ok := l["unspread"]; ok {
+					t.Errorf("%s: json has unspread, the table no UNSPREAD column", row["STRATEGY"])
+				}
+			}
+
+			// The move bound, from its line under the table.
+			if m := regexp.MustCompile(`MOVED: at least (\d+) `).FindStringSubmatch(table); m != nil {
+				for s, l := range byStrategy {
+					if num(l["moveBound"]) != m[1] {
+						t.Errorf("%s: move bound: table %s, json %s", s, m[1], num(l["moveBound"]))
+					}
+					if v := csvStat[[2]string{s, "moveBound"}]; v != m[1] {
+						t.Errorf("%s: move bound: table %s, csv %q", s, m[1], v)
+					}
+				}
+			} else {
+				for s, l := range byStrategy {
+					if _, ok := l["moveBound"]; ok {
+						t.Errorf("%s: json has moveBound, the table none", s)
+					}
+				}
+			}
+
+			// The coordinator line.
+			m := regexp.MustCompile(`coordinator: partition (\d+) of __consumer_offsets \((Redpanda: )?of (\d+)`).FindStringSubmatch(table)
+			for s, l := range byStrategy {
+				co, _ := l["coordinator"].(map[string]any)
+				if m == nil {
+					if co != nil {
+						t.Errorf("%s: json has a coordinator, the table none", s)
+					}
+					continue
+				}
+				broker := "kafka"
+				if m[2] != "" {
+					broker = "redpanda"
+				}
+				if co == nil || num(co["partition"]) != m[1] || num(co["partitions"]) != m[3] || co["broker"] != broker {
+					t.Errorf("%s: coordinator: table partition %s of %s (%s), json %v", s, m[1], m[3], broker, co)
+				}
+			}
+			if m != nil && (csvGroup["coordinator.partition"] != m[1] || csvGroup["coordinator.partitions"] != m[3]) {
+				t.Errorf("coordinator: table partition %s of %s, csv %v", m[1], m[3], csvGroup)
+			}
+
+			// The ownership the figures come from: what the group command
+			// reads from the same input.
+			if path := flagValue(tc.args, "--from-describe"); path != "" {
+				groupOut, _ := runOK(t, "group", "--from-describe", path, "--format", "jsonl")
+				var grp struct {
+					Members []struct {
+						ID    string
+						Owned map[string][]int
+					}
+				}
+				if err := json.Unmarshal([]byte(groupOut), &grp); err != nil {
+					t.Fatal(err)
+				}
+				for s, l := range byStrategy {
+					owned, _ := l["owned"].(map[string]any)
+					for _, m := range grp.Members {
+						got, _ := json.Marshal(owned[m.ID])
+						want, _ := json.Marshal(m.Owned)
+						if len(m.Owned) == 0 {
+							want = []byte("{}")
+						}
+						if string(got) != string(want) {
+							t.Errorf("%s: owned of %s: group %s, preview json %s", s, m.ID, want, got)
+						}
+					}
+				}
+			}
+
+			// What was assumed: stderr's lines, in json and csv.
+			want := assumedLines(stderr)
+			for s, l := range byStrategy {
+				if got := strs(l["assumed"]); !sameStrings(got, want) {
+					t.Errorf("%s: assumed: stderr %q, json %q", s, want, got)
+				}
+			}
+			if !sameStrings(csvAssumed, want) {
+				t.Errorf("assumed: stderr %q, csv %q", want, csvAssumed)
+			}
+
+			// The member table of the detailed strategy.
+			detail := strings.TrimSuffix(regexp.MustCompile(`(?m)^([a-z-]+):$`).FindString(table), ":")
+			l := byStrategy[detail]
+			figures, _ := l["memberFigures"].([]any)
+			memberRows := tableSection(t, table, "MEMBER")
+			for i, row := range memberRows {
+				if _, lagShown := row["LAG"]; !lagShown && row["RACK"] == "" && row["CROSS-RACK"] == "" {
+					if figures != nil {
+						t.Errorf("json has memberFigures, the member table only counts")
+					}
+					break
+				}
+				if i >= len(figures) {
+					t.Fatalf("%d members in the table, %d in memberFigures", len(memberRows), len(figures))
+				}
+				f := figures[i].(map[string]any)
+				if f["id"] != row["MEMBER"] || num(f["count"]) != row["COUNT"] {
+					t.Errorf("member %d: table %s %s, json %v %v", i, row["MEMBER"], row["COUNT"], f["id"], f["count"])
+				}
+				for col, key := range map[string]string{"LAG": "lag", "MAX LAG": "maxLag", "CROSS-RACK": "crossRack"} {
+					cell, shown := row[col]
+					if !shown {
+						continue
+					}
+					got := num(f[key])
+					if cell == "-" && got == "absent" {
+						continue
+					}
+					if got != cell {
+						t.Errorf("member %s %s: table %s, json %s", row["MEMBER"], col, cell, got)
+					}
+					if v := csvMember[[3]string{detail, row["MEMBER"], key}]; v != cell {
+						t.Errorf("member %s %s: table %s, csv %q", row["MEMBER"], col, cell, v)
+					}
+				}
+				if rack, shown := row["RACK"]; shown && rack != "-" && f["rack"] != rack {
+					t.Errorf("member %s RACK: table %s, json %v", row["MEMBER"], rack, f["rack"])
+				}
+			}
+		})
+	}
+}
+
+// flagValue is the value after name in args, "" if none.
+func flagValue(args []string, name string) string {
+	for i, a := range args[:len(args)-1] {
+		if a == name {
+			return args[i+1]
+		}
+	}
+	return ""
+}
