@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -33,6 +34,15 @@ func tableSection(t *testing.T, out, first string) []map[string]string {
 				break
 			}
 			cells := sep.Split(strings.TrimSpace(r), -1)
+			if len(cells) < len(header) && strings.HasPrefix(r, " ") && len(rows) > 0 {
+				// Leading cells left blank repeat the row above's
+				// (simulate's STEP and CHANGE).
+				lead := make([]string, 0, len(header))
+				for _, h := range header[:len(header)-len(cells)] {
+					lead = append(lead, rows[len(rows)-1][h])
+				}
+				cells = append(lead, cells...)
+			}
 			row := make(map[string]string)
 			for k, h := range header {
 				if k < len(cells) {
@@ -332,4 +342,142 @@ func flagValue(args []string, name string) string {
 		}
 	}
 	return ""
+}
+
+// partitionSet expands the tables' partition notation, "t(0-2,5) u(1)",
+// into "t-0", "t-1", ... in order.
+func partitionSet(t *testing.T, s string) []string {
+	t.Helper()
+	var out []string
+	for _, m := range regexp.MustCompile(`(\S+?)\(([0-9,-]+)\)`).FindAllStringSubmatch(s, -1) {
+		for item := range strings.SplitSeq(m[2], ",") {
+			lo, hi, isRange := strings.Cut(item, "-")
+			a, err1 := strconv.Atoi(lo)
+			b, err2 := a, error(nil)
+			if isRange {
+				b, err2 = strconv.Atoi(hi)
+			}
+			if err1 != nil || err2 != nil {
+				t.Fatalf("bad partition list %q", s)
+			}
+			for p := a; p <= b; p++ {
+				out = append(out, m[1]+"-"+strconv.Itoa(p))
+			}
+		}
+	}
+	return out
+}
+
+// TestSimulateTableEqualsJSON compares simulate's table (MOVED,
+// AFFECTED, REVOKED, ROUNDS, SPREAD per step and strategy; the stopped
+// partitions under it; the "assumed:" notes) with its json and csv, and
+// the ownership and assumptions a paste brings with step 0's json.
+func TestSimulateTableEqualsJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"flags", []string{"simulate", "--member", "c0#i0", "--member", "c1", "--topics", "t:4", "--join", "c2", "--restart", "i0", "--restart", "c1", "--protocol", "consumer", "--compare", "cooperative-sticky,uniform,range"}},
+		{"paste", []string{"simulate", "--from-describe", "../../internal/describe/testdata/offsets_4x.txt", "--leave", "consumer-orders-1", "--compare", "range,sticky"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			table, stderr := runOK(t, tc.args...)
+			out, _ := runOK(t, append(tc.args, "--format", "jsonl")...)
+			csvOut, _ := runOK(t, append(tc.args, "--format", "csv")...)
+			lines := jsonLines(t, out)
+			_, csvRows := readCSV(t, csvOut)
+			rows := tableSection(t, table, "STEP")
+			if len(rows) != len(lines) || len(rows) != len(csvRows) {
+				t.Fatalf("%d table rows, %d json lines, %d csv rows", len(rows), len(lines), len(csvRows))
+			}
+			stops := make(map[string][]string) // "step strategy revoked received" => partitions
+			notes := make(map[string][]string) // step => notes
+			for i, row := range rows {
+				l, c := lines[i], csvRows[i]
+				if num(l["step"]) != row["STEP"] || l["change"] != row["CHANGE"] || l["strategy"] != row["STRATEGY"] {
+					t.Fatalf("row %d: table %v, json step %v %v %v", i, row, l["step"], l["change"], l["strategy"])
+				}
+				for col, key := range map[string]string{"MOVED": "moved", "AFFECTED": "affected", "REVOKED": "revoked", "ROUNDS": "rounds", "SPREAD": "spread"} {
+					if num(l[key]) != row[col] {
+						t.Errorf("row %d %s: table %s, json %s", i, col, row[col], num(l[key]))
+					}
+					if c[key] != row[col] {
+						t.Errorf("row %d %s: table %s, csv %s", i, col, row[col], c[key])
+					}
+				}
+				list, _ := l["stops"].([]any)
+				if c["stops"] != strconv.Itoa(len(list)) {
+					t.Errorf("row %d: %d stops in json, csv says %s", i, len(list), c["stops"])
+				}
+				for _, x := range list {
+					st := x.(map[string]any)
+					key := row["STEP"] + " " + row["STRATEGY"] + " " + num(st["revoked"]) + " " + num(st["received"])
+					stops[key] = append(stops[key], st["topic"].(string)+"-"+num(st["partition"]))
+				}
+				notes[row["STEP"]] = strs(l["notes"])
+				if got := strings.Join(notes[row["STEP"]], "\n"); c["notes"] != got {
+					t.Errorf("row %d: notes: json %q, csv %q", i, got, c["notes"])
+				}
+				want := assumedLines(stderr)
+				if row["STEP"] != "0" {
+					want = nil
+				}
+				if got := strs(l["assumed"]); !sameStrings(got, want) {
+					t.Errorf("row %d: assumed: stderr %q, json %q", i, want, got)
+				}
+				if c["assumed"] != strings.Join(want, "\n") {
+					t.Errorf("row %d: assumed: stderr %q, csv %q", i, want, c["assumed"])
+				}
+			}
+			// The stopped partitions under the table.
+			shown := make(map[string][]string)
+			for _, m := range regexp.MustCompile(`(?m)^  step (\d+) \([^)]*\), (\S+): (.*) revoked in round (\d+), received in round (\d+)$`).FindAllStringSubmatch(table, -1) {
+				key := m[1] + " " + m[2] + " " + m[4] + " " + m[5]
+				shown[key] = append(shown[key], partitionSet(t, m[3])...)
+			}
+			if fmt.Sprint(shown) != fmt.Sprint(stops) {
+				t.Errorf("stopped partitions: table %v, json %v", shown, stops)
+			}
+			// The "assumed:" notes of the model, per step.
+			tableNotes := make(map[string][]string)
+			for _, m := range regexp.MustCompile(`(?m)^  step (\d+) \([^)]*\): (.*)$`).FindAllStringSubmatch(table, -1) {
+				tableNotes[m[1]] = append(tableNotes[m[1]], m[2])
+			}
+			for step, ns := range notes {
+				if !sameStrings(ns, tableNotes[step]) {
+					t.Errorf("step %s: notes: table %q, json %q", step, tableNotes[step], ns)
+				}
+			}
+			if tc.name == "flags" && (len(stops) == 0 || len(tableNotes) < 2) {
+				t.Errorf("the flags case shows stops and notes of two steps; got %v and %v", stops, tableNotes)
+			}
+			// What step 0 started from.
+			first := lines[0]
+			owned, hasOwned := first["owned"].(map[string]any)
+			if tc.name == "paste" {
+				groupOut, _ := runOK(t, "group", "--from-describe", flagValue(tc.args, "--from-describe"), "--format", "jsonl")
+				var grp struct {
+					Members []struct {
+						ID    string
+						Owned map[string][]int
+					}
+				}
+				if err := json.Unmarshal([]byte(groupOut), &grp); err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range grp.Members {
+					got, _ := json.Marshal(owned[m.ID])
+					want, _ := json.Marshal(m.Owned)
+					if len(m.Owned) == 0 {
+						want = []byte("{}")
+					}
+					if string(got) != string(want) {
+						t.Errorf("owned of %s: group %s, simulate json %s", m.ID, want, got)
+					}
+				}
+			} else if hasOwned {
+				t.Errorf("members of flags own nothing; json says %v", owned)
+			}
+		})
+	}
 }
