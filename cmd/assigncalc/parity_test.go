@@ -255,28 +255,8 @@ func TestPreviewTableEqualsJSON(t *testing.T) {
 			// The ownership the figures come from: what the group command
 			// reads from the same input.
 			if path := flagValue(tc.args, "--from-describe"); path != "" {
-				groupOut, _ := runOK(t, "group", "--from-describe", path, "--format", "jsonl")
-				var grp struct {
-					Members []struct {
-						ID    string
-						Owned map[string][]int
-					}
-				}
-				if err := json.Unmarshal([]byte(groupOut), &grp); err != nil {
-					t.Fatal(err)
-				}
 				for s, l := range byStrategy {
-					owned, _ := l["owned"].(map[string]any)
-					for _, m := range grp.Members {
-						got, _ := json.Marshal(owned[m.ID])
-						want, _ := json.Marshal(m.Owned)
-						if len(m.Owned) == 0 {
-							want = []byte("{}")
-						}
-						if string(got) != string(want) {
-							t.Errorf("%s: owned of %s: group %s, preview json %s", s, m.ID, want, got)
-						}
-					}
+					checkOwned(t, path, l["owned"], "preview "+s)
 				}
 			}
 
@@ -455,29 +435,203 @@ func TestSimulateTableEqualsJSON(t *testing.T) {
 			first := lines[0]
 			owned, hasOwned := first["owned"].(map[string]any)
 			if tc.name == "paste" {
-				groupOut, _ := runOK(t, "group", "--from-describe", flagValue(tc.args, "--from-describe"), "--format", "jsonl")
-				var grp struct {
-					Members []struct {
-						ID    string
-						Owned map[string][]int
-					}
-				}
-				if err := json.Unmarshal([]byte(groupOut), &grp); err != nil {
-					t.Fatal(err)
-				}
-				for _, m := range grp.Members {
-					got, _ := json.Marshal(owned[m.ID])
-					want, _ := json.Marshal(m.Owned)
-					if len(m.Owned) == 0 {
-						want = []byte("{}")
-					}
-					if string(got) != string(want) {
-						t.Errorf("owned of %s: group %s, simulate json %s", m.ID, want, got)
-					}
-				}
+				checkOwned(t, flagValue(tc.args, "--from-describe"), owned, "simulate")
 			} else if hasOwned {
 				t.Errorf("members of flags own nothing; json says %v", owned)
 			}
 		})
+	}
+}
+
+// TestMigrateTableEqualsJSON compares migrate's tables (the headline, per
+// member what it holds, its target, what it revokes and receives; per
+// heartbeat round the members' states; per move the rounds it waits)
+// with its json and csv, and the ownership and assumptions with stderr
+// and the group command.
+func TestMigrateTableEqualsJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"flags", []string{"migrate", "--members", "3", "--topics", "t1:4,t2:4", "--from", "range", "--moves", "--topic-id", "t1=Yp0cT2sWQ7ChA0qyU5Ckdg", "--topic-id", "t2=Zp0cT2sWQ7ChA0qyU5Ckdg"}},
+		{"paste", []string{"migrate", "--from-describe", "../../internal/describe/testdata/offsets_4x.txt", "--moves", "--to", "server-range"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			table, stderr := runOK(t, tc.args...)
+			out, _ := runOK(t, append(tc.args, "--format", "jsonl")...)
+			csvOut, _ := runOK(t, append(tc.args, "--format", "csv")...)
+			lines := jsonLines(t, out)
+			if len(lines) != 1 {
+				t.Fatalf("%d json lines, want 1", len(lines))
+			}
+			l := lines[0]
+			_, csvRows := readCSV(t, csvOut)
+			summary := make(map[string]string)
+			csvByKind := make(map[string][]map[string]string)
+			for _, r := range csvRows {
+				if r["row"] == "summary" {
+					summary[r["statistic"]] = r["value"]
+				}
+				csvByKind[r["row"]] = append(csvByKind[r["row"]], r)
+			}
+
+			// The headline.
+			m := regexp.MustCompile(`\): (\d+) of (\d+) partitions change owner, (\d+) of them after a revocation; (\d+) heartbeat rounds?`).FindStringSubmatch(table)
+			if m == nil {
+				t.Fatalf("no headline in\n%s", table)
+			}
+			moves, _ := l["moves"].([]any)
+			revocations := 0
+			for _, x := range moves {
+				if _, ok := x.(map[string]any)["revoked"]; ok {
+					revocations++
+				}
+			}
+			partitions := 0
+			for _, ps := range l["assignment"].(map[string]any) {
+				for _, list := range ps.(map[string]any) {
+					partitions += len(list.([]any))
+				}
+			}
+			if num(l["moved"]) != m[1] || strconv.Itoa(partitions) != m[2] || strconv.Itoa(revocations) != m[3] || num(l["rounds"]) != m[4] {
+				t.Errorf("headline %q: json moved %s of %d, %d revocations, %s rounds", m[0], num(l["moved"]), partitions, revocations, num(l["rounds"]))
+			}
+			if summary["moved"] != m[1] || summary["partitions"] != m[2] || summary["revocations"] != m[3] || summary["rounds"] != m[4] {
+				t.Errorf("headline %q: csv %v", m[0], summary)
+			}
+
+			// The member table.
+			owned, _ := l["owned"].(map[string]any)
+			target := l["assignment"].(map[string]any)
+			count := func(v any) string {
+				n := 0
+				obj, _ := v.(map[string]any)
+				for _, list := range obj {
+					n += len(list.([]any))
+				}
+				return strconv.Itoa(n)
+			}
+			members := tableSection(t, table, "MEMBER")
+			if len(members) != len(csvByKind["member"]) {
+				t.Fatalf("%d members in the table, %d in csv", len(members), len(csvByKind["member"]))
+			}
+			revokes, receives := make(map[string][]string), make(map[string][]string)
+			for _, x := range moves {
+				mv := x.(map[string]any)
+				p := mv["topic"].(string) + "-" + num(mv["partition"])
+				if f := mv["from"].(string); f != "" {
+					revokes[f] = append(revokes[f], p)
+				}
+				if to := mv["to"].(string); to != "" {
+					receives[to] = append(receives[to], p)
+				}
+			}
+			held := "CLASSIC"
+			if _, ok := members[0]["OWNED"]; ok {
+				held = "OWNED"
+			}
+			for i, row := range members {
+				id, c := row["MEMBER"], csvByKind["member"][i]
+				if count(owned[id]) != row[held] || count(target[id]) != row["TARGET"] {
+					t.Errorf("member %s: table %s %s, json owned %v target %v", id, row[held], row["TARGET"], owned[id], target[id])
+				}
+				if c["member"] != id || c["held"] != row[held] || c["target"] != row["TARGET"] {
+					t.Errorf("member %s: table %v, csv %v", id, row, c)
+				}
+				for col, want := range map[string][]string{"REVOKES": revokes[id], "RECEIVES": receives[id]} {
+					got := partitionSet(t, row[col])
+					if !sameStrings(got, want) {
+						t.Errorf("member %s %s: table %v, json %v", id, col, got, want)
+					}
+					if csvGot := partitionSet(t, c[strings.ToLower(col)]); !sameStrings(csvGot, want) {
+						t.Errorf("member %s %s: csv %v, json %v", id, col, csvGot, want)
+					}
+				}
+			}
+
+			// The heartbeat rounds.
+			rounds := tableSection(t, table, "ROUND")
+			beats, _ := l["heartbeats"].([]any)
+			if len(rounds) != len(beats) || len(rounds) != len(csvByKind["round"]) {
+				t.Fatalf("%d rounds in the table, %d in json, %d in csv", len(rounds), len(beats), len(csvByKind["round"]))
+			}
+			for i, row := range rounds {
+				b, c := beats[i].(map[string]any), csvByKind["round"][i]
+				for col, key := range map[string]string{"ROUND": "round", "STABLE": "stable", "UNREVOKED": "unrevoked", "UNRELEASED": "unreleased", "IDLE": "idle"} {
+					if num(b[key]) != row[col] || c[key] != row[col] {
+						t.Errorf("round %d %s: table %s, json %s, csv %s", i+1, col, row[col], num(b[key]), c[key])
+					}
+				}
+			}
+
+			// The moves, with the rounds they wait.
+			handovers := tableSection(t, table, "PARTITION")
+			if len(moves) > 0 && len(handovers) != len(moves) {
+				t.Fatalf("%d moves in the table, %d in json", len(handovers), len(moves))
+			}
+			for i, x := range moves {
+				mv, row, c := x.(map[string]any), handovers[i], csvByKind["move"][i]
+				p := mv["topic"].(string) + "-" + num(mv["partition"])
+				idle := "-"
+				if r, ok := mv["revoked"]; ok {
+					idle = "round " + num(r)
+					if rec := mv["received"].(float64) - 1; rec != r.(float64) {
+						idle = "rounds " + num(r) + "-" + num(rec)
+					}
+				}
+				if row["PARTITION"] != p || row["FROM"] != orNone(mv["from"].(string)) || row["TO"] != orNone(mv["to"].(string)) || row["IDLE"] != idle {
+					t.Errorf("move %d: table %v, json %v", i, row, mv)
+				}
+				if c["partition"] != p || c["from"] != mv["from"] || c["to"] != mv["to"] {
+					t.Errorf("move %d: csv %v, json %v", i, c, mv)
+				}
+			}
+
+			// What was assumed, and what the members owned.
+			want := assumedLines(stderr)
+			if got := strs(l["assumed"]); !sameStrings(got, want) {
+				t.Errorf("assumed: stderr %q, json %q", want, got)
+			}
+			var csvAssumed []string
+			for _, r := range csvByKind["assumed"] {
+				csvAssumed = append(csvAssumed, r["value"])
+			}
+			if !sameStrings(csvAssumed, want) {
+				t.Errorf("assumed: stderr %q, csv %q", want, csvAssumed)
+			}
+			if path := flagValue(tc.args, "--from-describe"); path != "" {
+				checkOwned(t, path, owned, "migrate")
+			}
+		})
+	}
+}
+
+// checkOwned compares owned, the "owned" of a command's json, with what
+// the group command reads from the paste at path.
+func checkOwned(t *testing.T, path string, owned any, what string) {
+	t.Helper()
+	groupOut, _ := runOK(t, "group", "--from-describe", path, "--format", "jsonl")
+	var grp struct {
+		Members []struct {
+			ID    string
+			Owned map[string][]int
+		}
+	}
+	if err := json.Unmarshal([]byte(groupOut), &grp); err != nil {
+		t.Fatal(err)
+	}
+	byMember, _ := owned.(map[string]any)
+	if len(byMember) != len(grp.Members) {
+		t.Errorf("%s: owned lists %d members, the group %d", what, len(byMember), len(grp.Members))
+	}
+	for _, m := range grp.Members {
+		got, _ := json.Marshal(byMember[m.ID])
+		want, _ := json.Marshal(m.Owned)
+		if len(m.Owned) == 0 {
+			want = []byte("{}")
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s: owned of %s: group %s, json %s", what, m.ID, want, got)
+		}
 	}
 }
