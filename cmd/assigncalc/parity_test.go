@@ -635,3 +635,71 @@ func checkOwned(t *testing.T, path string, owned any, what string) {
 		}
 	}
 }
+
+// TestCheckTableEqualsJSON compares check's table (OURS with the number
+// of differences, CHECK, and the differences listed under it) with its
+// json and csv, on Kafka's answers and on a paste, whose json also says
+// what the members own and what was assumed.
+func TestCheckTableEqualsJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		stdin string
+	}{
+		{"results", []string{"check", "--in", "testdata/check_groups.jsonl", "--results", "-"}, checkResults},
+		{"paste", []string{"check", "--from-describe", "../../internal/describe/testdata/members_scala_static.txt", "--topics", "orders:3", "--strategy", "range,roundrobin,sticky"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			table, stderr, status := runCase(cliCase{args: tc.args, stdin: tc.stdin})
+			out, _, jsonStatus := runCase(cliCase{args: append(tc.args, "--format", "jsonl"), stdin: tc.stdin})
+			csvOut, _, csvStatus := runCase(cliCase{args: append(tc.args, "--format", "csv"), stdin: tc.stdin})
+			if status > exitFailed || status == exitInput || status != jsonStatus || status != csvStatus {
+				t.Fatalf("exit statuses %d (table), %d (json), %d (csv)\n%s", status, jsonStatus, csvStatus, stderr)
+			}
+			lines := jsonLines(t, out)
+			_, csvRows := readCSV(t, csvOut)
+			rows := tableSection(t, table, "GROUP")
+			if len(rows) != len(lines) || len(rows) != len(csvRows) {
+				t.Fatalf("%d table rows, %d json lines, %d csv rows", len(rows), len(lines), len(csvRows))
+			}
+			want := assumedLines(stderr)
+			for i, row := range rows {
+				l, c := lines[i], csvRows[i]
+				diffs, _ := l["differences"].([]any)
+				ours := l["ours"].(string)
+				if len(diffs) > 0 {
+					ours = fmt.Sprintf("differs (%d)", len(diffs))
+				}
+				verdict := "valid"
+				if l["valid"] != true {
+					verdict = "FAILS: " + l["problem"].(string)
+				}
+				if row["GROUP"] != l["name"] || row["STRATEGY"] != l["strategy"] || row["OURS"] != ours || row["CHECK"] != verdict {
+					t.Errorf("row %d: table %v, json %s %s %s %s", i, row, l["name"], l["strategy"], ours, verdict)
+				}
+				if c["group"] != row["GROUP"] || c["strategy"] != row["STRATEGY"] || c["differences"] != strconv.Itoa(len(diffs)) || c["valid"] != strconv.FormatBool(l["valid"] == true) {
+					t.Errorf("row %d: table %v, csv %v", i, row, c)
+				}
+				// The differences listed under the table, up to five.
+				for k, x := range diffs[:min(len(diffs), shownDifferences)] {
+					d := x.(map[string]any)
+					shown := fmt.Sprintf("%s theirs %s, ours %s", d["partition"], orNone(d["theirs"].(string)), orNone(d["ours"].(string)))
+					if !strings.Contains(table, shown) {
+						t.Errorf("row %d difference %d: json %v, not in the table as %q", i, k, d, shown)
+					}
+				}
+				if got := strs(l["assumed"]); !sameStrings(got, want) {
+					t.Errorf("row %d: assumed: stderr %q, json %q", i, want, got)
+				}
+				if c["assumed"] != strings.Join(want, "\n") {
+					t.Errorf("row %d: assumed: stderr %q, csv %q", i, want, c["assumed"])
+				}
+				if path := flagValue(tc.args, "--from-describe"); path != "" {
+					checkOwned(t, path, l["owned"], "check "+row["STRATEGY"])
+				} else if _, ok := l["owned"]; ok {
+					t.Errorf("row %d: check --results has no ownership; json says %v", i, l["owned"])
+				}
+			}
+		})
+	}
+}
