@@ -84,7 +84,12 @@ func wantColour(terminal bool, lookupEnv func(string) (string, bool)) bool {
 // place where errors become statuses and messages.
 func runEnv(e *env, args []string) int {
 	app := newApp(e)
+	help := &helpWriter{w: e.stdout}
+	app.Writer = help
 	err := app.Run(interspersed(app, args))
+	if ferr := help.flush(); err == nil {
+		err = ferr
+	}
 	if err == nil {
 		return exitOK
 	}

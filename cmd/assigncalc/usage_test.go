@@ -4,6 +4,7 @@ import (
 	"github.com/assigncalc/assigncalc/assign"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestUsageMessages: item 13 of issue 16, bad input of every kind. Each
@@ -153,6 +154,44 @@ func TestHelpListsEveryStrategy(t *testing.T) {
 			if !strings.Contains(stdout, n) {
 				t.Errorf("assigncalc %s does not list %s", strings.Join(args, " "), n)
 			}
+		}
+	}
+}
+
+// TestHelpFitsWidth runs every command's help, as --help and as help
+// COMMAND, and checks that no line is wider than 100 columns (issue 28),
+// that folding lost no word, and that an example folded over lines still
+// reads as one shell command (each continued line ends in " \").
+func TestHelpFitsWidth(t *testing.T) {
+	app := newApp(&env{})
+	runs := [][]string{{"--help"}, {"help"}}
+	for _, c := range app.Commands {
+		runs = append(runs, []string{c.Name, "--help"}, []string{"help", c.Name})
+	}
+	for _, args := range runs {
+		stdout, stderr, status := runCase(cliCase{args: args})
+		if status != 0 || stderr != "" {
+			t.Fatalf("assigncalc %s: exit status %d, stderr %q", strings.Join(args, " "), status, stderr)
+		}
+		lines := strings.Split(stdout, "\n")
+		for i, l := range lines {
+			if n := utf8.RuneCountInString(l); n > 100 {
+				t.Errorf("assigncalc %s: line %d is %d columns wide:\n%s", strings.Join(args, " "), i+1, n, l)
+			}
+			if strings.HasSuffix(l, " \\") && (i+1 == len(lines) || !strings.HasPrefix(lines[i+1], "          ")) {
+				t.Errorf("assigncalc %s: line %d is continued by a line that is not indented under it:\n%s", strings.Join(args, " "), i+1, l)
+			}
+		}
+	}
+	// Folding keeps every word, in order.
+	long := "   --from-describe FILE" + strings.Repeat(" ", 60) + strings.Repeat("word ", 40) + "end"
+	folded := foldHelpLine(long)
+	if got, want := strings.Fields(folded), strings.Fields(long); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("folding changed the words:\n%s", folded)
+	}
+	for l := range strings.Lines(folded) {
+		if utf8.RuneCountInString(strings.TrimSuffix(l, "\n")) > 100 {
+			t.Errorf("folded line too wide: %q", l)
 		}
 	}
 }
