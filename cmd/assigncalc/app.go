@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -36,6 +37,11 @@ type env struct {
 	stdout, stderr io.Writer
 	terminal       bool // stdout is a terminal
 	colour         bool // terminal and NO_COLOR unset
+	stderrTerminal bool // stderr is a terminal: progress may be shown there
+
+	// now is the clock progress reads; nil for the time of day (tests
+	// set it to make work look long).
+	now func() time.Time
 
 	// assumed holds what notef printed, for the machine formats' "assumed"
 	// (what was assumed is a figure, not only a message).
@@ -57,14 +63,19 @@ func (e *env) notef(format string, args ...any) {
 // run runs the command line args (args[0] is the program name) and returns
 // the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
-	if f, ok := stdout.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			e.terminal = true
-		}
-	}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal(stdout), stderrTerminal: isTerminal(stderr)}
 	e.colour = wantColour(e.terminal, os.LookupEnv)
 	return runEnv(e, args)
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // wantColour reports whether to colour the output: only on a terminal, and

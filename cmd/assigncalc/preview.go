@@ -93,13 +93,17 @@ func preview(e *env, c *cli.Context) error {
 		return err
 	}
 	entry.Group = g
-	for _, s := range strategies {
+	prog := e.startProgress("preview", len(strategies))
+	for i, s := range strategies {
+		prog.step(i+1, s.Name())
 		o, err := assignChecked(s, g)
 		if err != nil {
+			prog.end()
 			return err
 		}
 		outcomes = append(outcomes, o)
 	}
+	prog.end()
 
 	// With previous ownership, show how many partitions change owner.
 	var owned assign.Assignment

@@ -140,8 +140,11 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	replicas := max(1, c.Int("replicas"))
 
 	var results []simStep
+	prog := e.startProgress("simulate", (len(changes)+1)*len(strategies))
+	defer prog.end()
 	churns := make([]*churn.Churn, len(strategies))
 	for i, s := range strategies {
+		prog.step(i+1, "start, "+s.Name())
 		ch, first, err := churn.NewChurn(s, g)
 		if err != nil {
 			return strategyError(s, err)
@@ -156,6 +159,7 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 			return err
 		}
 		for i, churn := range churns {
+			prog.step((n+1)*len(strategies)+i+1, fmt.Sprintf("step %d (%s), %s", n+1, flagged, strategies[i].Name()))
 			step, err := churn.Apply(ch)
 			if err != nil {
 				if isInputError(err) {
@@ -167,6 +171,7 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 		}
 		warnUnknownTopics(e, churns[0].Group(), warned)
 	}
+	prog.end()
 	start := simStart{owned: groupfile.OwnedOf(g), assumed: e.assumed}
 	if c.Bool("moves") {
 		return writeMoves(e, format, entry.Name, results, start)

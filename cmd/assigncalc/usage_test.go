@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"github.com/assigncalc/assigncalc/assign"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -193,5 +195,69 @@ func TestHelpFitsWidth(t *testing.T) {
 		if utf8.RuneCountInString(strings.TrimSuffix(l, "\n")) > 100 {
 			t.Errorf("folded line too wide: %q", l)
 		}
+	}
+}
+
+// TestProgress: work that runs longer than a second shows on a terminal's
+// stderr which strategy it is at and how far it has gone, on a line it
+// then clears; on a stderr that is not a terminal, or for work that ends
+// sooner, nothing is written. A fake clock that advances 600ms each time
+// it is read makes the work long.
+func TestProgress(t *testing.T) {
+	slowClock := func() func() time.Time {
+		now := time.Unix(0, 0)
+		return func() time.Time {
+			now = now.Add(600 * time.Millisecond)
+			return now
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		want     []string // on stderr, in order
+		terminal bool
+		slow     bool
+	}{
+		{"preview", []string{"--members", "3", "--topics", "t:6", "--strategy", "all"}, []string{"preview: sticky (3/4)", "preview: cooperative-sticky (4/4)"}, true, true},
+		{"simulate", []string{"simulate", "--members", "3", "--topics", "t:6", "--leave", "c0", "--compare", "range,sticky"}, []string{"simulate: start, sticky (2/4)", "simulate: step 1 (leave c0), sticky (4/4)"}, true, true},
+		{"plan", []string{"plan", "--in", "../../testdata/groups.jsonl", "--strategy", "range"}, []string{"plan: group"}, true, true},
+		{"timeline", []string{"timeline", "--members", "2", "--topics", "t:2", "--crash", "c1@1s"}, []string{"timeline: cooperative-sticky (2/2)"}, true, true},
+		{"not a terminal", []string{"--members", "3", "--topics", "t:6", "--strategy", "all"}, nil, false, true},
+		{"quick", []string{"--members", "3", "--topics", "t:6", "--strategy", "all"}, nil, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, stderrTerminal: tc.terminal}
+			if tc.slow {
+				e.now = slowClock()
+			} else {
+				fixed := time.Unix(0, 0)
+				e.now = func() time.Time { return fixed }
+			}
+			if status := runEnv(e, append([]string{"assigncalc"}, tc.args...)); status != 0 {
+				t.Fatalf("exit status %d, stderr %q", status, stderr.String())
+			}
+			got := stderr.String()
+			if tc.want == nil {
+				if got != "" {
+					t.Errorf("stderr %q, want nothing", got)
+				}
+				return
+			}
+			rest := got
+			for _, w := range tc.want {
+				i := strings.Index(rest, "\r\x1b[Kassigncalc: "+w)
+				if i < 0 {
+					t.Fatalf("stderr %q: no progress %q (in order)", got, w)
+				}
+				rest = rest[i:]
+			}
+			if !strings.HasSuffix(got, "\r\x1b[K") {
+				t.Errorf("stderr %q: the progress line is not cleared at the end", got)
+			}
+			if strings.Contains(stdout.String(), "\x1b") {
+				t.Errorf("progress reached stdout: %q", stdout.String())
+			}
+		})
 	}
 }
