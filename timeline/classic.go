@@ -138,6 +138,16 @@ func (c *classic) group() assign.Group {
 
 func (c *classic) consumer(id string) *consumer { return &c.members[id].consumer }
 
+func (c *classic) memberIDs() []string { return c.ids }
+
+func (c *classic) rename(old, id string) {
+	m := c.members[old]
+	delete(c.members, old)
+	m.ID = id
+	c.members[id] = m
+	c.ids = slices.Sorted(maps.Keys(c.members))
+}
+
 func (c *classic) onJoin(m Member) { c.joinGroup(c.add(m), m.ID+" joins") }
 
 // onSubscribe: the member rejoins with its new subscription at its next

@@ -137,6 +137,16 @@ func (k *kip848) group() assign.Group {
 
 func (k *kip848) consumer(id string) *consumer { return &k.members[id].consumer }
 
+func (k *kip848) memberIDs() []string { return k.ids }
+
+func (k *kip848) rename(old, id string) {
+	m := k.members[old]
+	delete(k.members, old)
+	m.ID = id
+	k.members[id] = m
+	k.ids = slices.Sorted(maps.Keys(k.members))
+}
+
 func (k *kip848) onJoin(m Member) { k.join(k.add(m)) }
 
 // onCrash: the coordinator removes the member a session timeout after

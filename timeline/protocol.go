@@ -3,6 +3,9 @@ package timeline
 import (
 	"maps"
 	"slices"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/churn"
 )
 
 // A protocol is one group protocol's coordinator and its members, as
@@ -24,6 +27,11 @@ type protocol interface {
 	onStall(id string, extra int64)         // a running member's batch takes extra ms longer
 	onSubscribe(id string, topics []string) // a member's subscription changes
 	onGrow(topic string)                    // a topic has grown, already in topics
+
+	// memberIDs returns the IDs of the members, in the group or not.
+	memberIDs() []string
+	// rename gives the member old, out of the group, the member.id id.
+	rename(old, id string)
 }
 
 // groupCoordinator is what both protocols' coordinators hold alike.
@@ -32,10 +40,17 @@ type groupCoordinator struct {
 	sc     *normalized
 	topics map[string]int32 // partitions per topic, as the cluster has them now
 	open   int              // index in rebalances of the open rebalance, -1 when none
+
+	// renamed maps the scenario's name of a dynamic member that
+	// restarted to the member.id it has now (c1 => c1-r1), and restarts
+	// counts the restarts behind those names (churn.RestartedID's).
+	renamed  map[string]string
+	restarts map[string]int
 }
 
 func newGroupCoordinator(e *engine, n *normalized) groupCoordinator {
-	c := groupCoordinator{engine: e, sc: n, topics: maps.Clone(n.Topics), open: -1}
+	c := groupCoordinator{engine: e, sc: n, topics: maps.Clone(n.Topics), open: -1,
+		renamed: make(map[string]string), restarts: make(map[string]int)}
 	e.ledger.exist(c.topics, 0)
 	return c
 }
@@ -59,6 +74,37 @@ func (c *groupCoordinator) endRebalance() *Rebalance {
 	return r
 }
 
+// restartedID gives the member the scenario calls name, whose new
+// process starts, the member.id it starts with: a dynamic member's is a
+// new one (ID-r1, as simulate names it, churn.RestartedID), unless it is
+// still in the group (a restart that overlapped another); a static
+// member keeps its own. Later events that name the member go to the new
+// one.
+func (c *groupCoordinator) restartedID(p protocol, name string) string {
+	id := name
+	if current, ok := c.renamed[name]; ok {
+		id = current
+	}
+	m := p.consumer(id)
+	if m.static() || m.membership != outside {
+		return id
+	}
+	// Taken: the members' IDs, and those of members yet to join.
+	g := assign.Group{}
+	for _, other := range p.memberIDs() {
+		g.Members = append(g.Members, assign.Member{ID: other})
+	}
+	for _, ev := range c.sc.Events {
+		if ev.Kind == Join {
+			g.Members = append(g.Members, assign.Member{ID: ev.Member})
+		}
+	}
+	newID := churn.RestartedID(g, id, c.restarts)
+	p.rename(id, newID)
+	c.renamed[name] = newID
+	return newID
+}
+
 // play schedules the scenario's events, each to be applied to p.
 func (c *groupCoordinator) play(p protocol) {
 	for _, ev := range eventsInOrder(c.sc) {
@@ -68,8 +114,13 @@ func (c *groupCoordinator) play(p protocol) {
 
 // apply is a scenario event happening to p. A crash, a stall or a close
 // happens only to a running process; a restart is a close and, For ms
-// later, a new process.
+// later, a new process. The event names a member as the scenario does;
+// a dynamic member that restarted goes by its new member.id since.
 func (c *groupCoordinator) apply(p protocol, ev Event) {
+	name := ev.Member // the scenario's
+	if id, ok := c.renamed[name]; ok && ev.Kind != Join {
+		ev.Member = id
+	}
 	switch ev.Kind {
 	case Join:
 		c.step(ev.Member, "starts")
@@ -87,7 +138,9 @@ func (c *groupCoordinator) apply(p protocol, ev Event) {
 		if p.consumer(ev.Member).alive() {
 			p.onClose(ev.Member)
 		}
-		c.at(c.now+ev.For, rankEvent, "", func() { p.onReturn(ev.Member) })
+		c.at(c.now+ev.For, rankEvent, "", func() {
+			p.onReturn(c.restartedID(p, name))
+		})
 	case Stall:
 		if p.consumer(ev.Member).alive() {
 			c.step(ev.Member, "stalls for %d ms", ev.For)

@@ -3,6 +3,7 @@ package timeline_test
 import (
 	"errors"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -96,6 +97,65 @@ func TestFarTimesAreBounded(t *testing.T) {
 		}
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
 			t.Errorf("Simulate(until %d, events %v) allocated %d bytes, want at most 64 MiB", sc.Until, sc.Events, alloc)
+		}
+	}
+}
+
+// TestRestartedDynamicMemberID: a dynamic member that restarts comes back
+// with a new member.id, named as simulate names it (churn.RestartedID:
+// c1-r1, then c1-r2, skipping an ID a member will take); later events
+// that name c1 reach it; a static member keeps its ID. Under both
+// protocols.
+func TestRestartedDynamicMemberID(t *testing.T) {
+	for _, p := range []timeline.Protocol{timeline.Classic, timeline.Consumer} {
+		strategy := assign.Strategy(assign.Range{})
+		if p == timeline.Consumer {
+			strategy = assign.Uniform{}
+		}
+		sc := timeline.Scenario{
+			Topics:   map[string]int32{"t": 4},
+			Protocol: p,
+			Strategy: strategy,
+			Members: []timeline.Member{
+				{ID: "c0", Topics: []string{"t"}},
+				{ID: "c1", Topics: []string{"t"}},
+				{ID: "s", InstanceID: "i", Topics: []string{"t"}},
+			},
+			Events: []timeline.Event{
+				{At: 1000, Kind: timeline.Restart, Member: "c1", For: 2000},
+				{At: 1000, Kind: timeline.Restart, Member: "s", For: 2000},
+				{At: 60000, Kind: timeline.Join, Member: "c1-r2", Topics: []string{"t"}},
+				{At: 90000, Kind: timeline.Restart, Member: "c1", For: 2000},
+				{At: 180000, Kind: timeline.Crash, Member: "c1"},
+			},
+		}
+		tl, err := timeline.Simulate(sc)
+		if err != nil {
+			t.Fatalf("%v: %v", p, err)
+		}
+		var reasons, steps []string
+		for _, r := range tl.Rebalances {
+			reasons = append(reasons, r.Reason)
+		}
+		for _, st := range tl.Steps {
+			steps = append(steps, st.Member+" "+st.What)
+		}
+		joined, did := strings.Join(reasons, "; "), strings.Join(steps, "; ")
+		for _, want := range []string{"c1 leaves", "c1-r3: session timeout"} {
+			if !strings.Contains(joined, want) {
+				t.Errorf("%v: rebalances %q: no %q", p, joined, want)
+			}
+		}
+		for _, want := range []string{"c1-r1 starts again", "c1-r3 starts again", "c1-r3 crashes"} {
+			if !strings.Contains(did, want) {
+				t.Errorf("%v: steps %q: no %q", p, did, want)
+			}
+		}
+		if strings.Contains(did, "s-r1") || strings.Contains(did, "c1-r2 starts again") {
+			t.Errorf("%v: steps %q: a static member renamed, or c1-r2 taken twice", p, did)
+		}
+		if _, ok := tl.Final["c1-r3"]; ok {
+			t.Errorf("%v: c1-r3 crashed, yet consumes %v at the end", p, tl.Final["c1-r3"])
 		}
 	}
 }

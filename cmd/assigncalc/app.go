@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -36,6 +37,15 @@ type env struct {
 	stdout, stderr io.Writer
 	terminal       bool // stdout is a terminal
 	colour         bool // terminal and NO_COLOR unset
+	stderrTerminal bool // stderr is a terminal: progress may be shown there
+
+	// now is the clock progress reads; nil for the time of day (tests
+	// set it to make work look long).
+	now func() time.Time
+
+	// assumed holds what notef printed, for the machine formats' "assumed"
+	// (what was assumed is a figure, not only a message).
+	assumed []string
 }
 
 // warnf prints a warning on one line of stderr.
@@ -45,20 +55,27 @@ func (e *env) warnf(format string, args ...any) {
 
 // notef prints, on one line of stderr, something the command assumed.
 func (e *env) notef(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "assigncalc: assumed: %s\n", clip(oneLine(fmt.Sprintf(format, args...))))
+	note := clip(oneLine(fmt.Sprintf(format, args...)))
+	e.assumed = append(e.assumed, note)
+	fmt.Fprintf(e.stderr, "assigncalc: assumed: %s\n", note)
 }
 
 // run runs the command line args (args[0] is the program name) and returns
 // the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
-	if f, ok := stdout.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			e.terminal = true
-		}
-	}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal(stdout), stderrTerminal: isTerminal(stderr)}
 	e.colour = wantColour(e.terminal, os.LookupEnv)
 	return runEnv(e, args)
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // wantColour reports whether to colour the output: only on a terminal, and
@@ -78,7 +95,12 @@ func wantColour(terminal bool, lookupEnv func(string) (string, bool)) bool {
 // place where errors become statuses and messages.
 func runEnv(e *env, args []string) int {
 	app := newApp(e)
+	help := &helpWriter{w: e.stdout}
+	app.Writer = help
 	err := app.Run(interspersed(app, args))
+	if ferr := help.flush(); err == nil {
+		err = ferr
+	}
 	if err == nil {
 		return exitOK
 	}

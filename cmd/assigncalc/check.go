@@ -88,17 +88,20 @@ func check(e *env, c *cli.Context) error {
 		return err
 	}
 
-	return checkAll(e, format, groups, results)
+	return checkAll(e, format, groups, results, nil)
 }
 
 // checkAll judges every result and reports; any failure is exitFailed,
 // apart from bad input, so that CI can tell a wrong assignment from a
-// wrong command line.
-func checkAll(e *env, format string, groups map[string]groupfile.Entry, results []groupfile.Result) error {
+// wrong command line. owned, when not nil, is what the members own,
+// the assignment every result holds (check --from-describe); the
+// verdicts carry it and what was assumed.
+func checkAll(e *env, format string, groups map[string]groupfile.Entry, results []groupfile.Result, owned *groupfile.MemberPartitions) error {
 	var verdicts []groupfile.Verdict
 	bad := 0
 	for _, r := range results {
 		v := checkResult(groups, r)
+		v.Owned, v.Assumed = owned, e.assumed
 		if !v.Valid {
 			bad++
 		}
@@ -147,7 +150,7 @@ func checkDescribed(e *env, c *cli.Context, format string) error {
 		}
 		results = append(results, r)
 	}
-	return checkAll(e, format, groups, results)
+	return checkAll(e, format, groups, results, &groupfile.MemberPartitions{Members: groupfile.MemberIDs(g), Assignment: owned})
 }
 
 // checkResult judges one result against its group: the checkers that
@@ -225,10 +228,11 @@ func writeChecks(e *env, format string, vs []groupfile.Verdict) error {
 	case formatCSV:
 		var rows [][]string
 		for _, v := range vs {
-			rows = append(rows, []string{v.Name, v.Strategy, v.Ours, itoa(len(v.Differences)), fmt.Sprint(v.Valid), v.Problem})
+			rows = append(rows, []string{v.Name, v.Strategy, v.Ours, itoa(len(v.Differences)), fmt.Sprint(v.Valid), v.Problem, strings.Join(v.Assumed, "\n")})
 		}
-		// The table's order: GROUP STRATEGY OURS CHECK.
-		return writeCSV(e.stdout, []string{"group", "strategy", "ours", "differences", "valid", "problem"}, rows)
+		// The table's order: GROUP STRATEGY OURS CHECK, then what was
+		// assumed, one note a line.
+		return writeCSV(e.stdout, []string{"group", "strategy", "ours", "differences", "valid", "problem", "assumed"}, rows)
 	}
 	t := &table{header: []string{"GROUP", "STRATEGY", "OURS", "CHECK"}}
 	var details []string

@@ -52,25 +52,37 @@ func redpandaCoordinatorOf(groupID string, partitions int) (groupfile.RedpandaCo
 	return groupfile.RedpandaCoordinatorOf(groupID, int32(partitions))
 }
 
-// writeCoordinatorLine says, under the preview's title, which partition's
-// leader coordinates the group: by Kafka's rule, or by Redpanda's for a
-// group pasted from rpk, beside the partition rpk showed when it differs.
-func writeCoordinatorLine(w io.Writer, name string, in groupInput) error {
+// groupCoordinator is where a previewed group's coordinator lives: by
+// Kafka's rule, or by Redpanda's for a group pasted from rpk, with the
+// partition rpk showed when it differs.
+func groupCoordinator(name string, in groupInput) (groupfile.GroupCoordinator, error) {
 	if !in.redpanda {
 		co, err := coordinatorOf(name, coordinator.DefaultOffsetsPartitions)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "coordinator: partition %d of __consumer_offsets (of %d, the default offsets.topic.num.partitions)\n", co.Partition, co.Partitions)
-		return err
+		return groupfile.GroupCoordinator{Broker: "kafka", Partition: co.Partition, Partitions: co.Partitions}, err
 	}
 	co, err := redpandaCoordinatorOf(name, coordinator.DefaultRedpandaGroupPartitions)
+	gc := groupfile.GroupCoordinator{Broker: "redpanda", Partition: co.Partition, Partitions: co.Partitions}
+	if in.shownPartition >= 0 && in.shownPartition != co.Partition {
+		shown := in.shownPartition
+		gc.Shown = &shown
+	}
+	return gc, err
+}
+
+// writeCoordinatorLine says, under the preview's title, which partition's
+// leader coordinates the group (groupCoordinator).
+func writeCoordinatorLine(w io.Writer, name string, in groupInput) error {
+	co, err := groupCoordinator(name, in)
 	if err != nil {
 		return err
 	}
+	if co.Broker == "kafka" {
+		_, err = fmt.Fprintf(w, "coordinator: partition %d of __consumer_offsets (of %d, the default offsets.topic.num.partitions)\n", co.Partition, co.Partitions)
+		return err
+	}
 	shown := ""
-	if in.shownPartition >= 0 && in.shownPartition != co.Partition {
-		shown = fmt.Sprintf("; rpk showed partition %d, so the cluster sets another group_topic_partitions", in.shownPartition)
+	if co.Shown != nil {
+		shown = fmt.Sprintf("; rpk showed partition %d, so the cluster sets another group_topic_partitions", *co.Shown)
 	}
 	_, err = fmt.Fprintf(w, "coordinator: partition %d of __consumer_offsets (Redpanda: of %d, the default group_topic_partitions%s)\n", co.Partition, co.Partitions, shown)
 	return err

@@ -270,7 +270,7 @@ func FuzzCLIMigrate(f *testing.F) {
 		{"--members", "3", "--topics", "t1:7", "--topic-id", "t1=AAAAAAAAAAAAAAAAAAAAAA"},
 	}, []string{""})
 	addSeeds(f, fuzzMigrate, [][]string{{"--in", "-"}, {"--in", "-", "--moves", "--all", "--format", "jsonl"}}, groupSeeds())
-	addSeeds(f, fuzzMigrate, [][]string{{"--from-describe", "-", "--to", "server-range"}}, describeSeeds())
+	addSeeds(f, fuzzMigrate, [][]string{{"--from-describe", "-", "--to", "server-range"}, {"--from-describe", "-", "--moves", "--format", "csv"}}, describeSeeds())
 	f.Fuzz(func(t *testing.T, ops []byte, free string, data []byte) {
 		runFuzzed(t, fuzzMigrate, ops, free, data)
 	})

@@ -21,7 +21,7 @@ func migrateCommand(e *env) *cli.Command {
 		&cli.StringFlag{Name: "to", Value: "uniform", Usage: "the server-side assignor `NAME` (group.remote.assignor): uniform, Kafka's default, or server-range"},
 		&cli.BoolFlag{Name: "moves", Usage: "list each partition that changes owner and the heartbeat rounds it waits"},
 		&cli.BoolFlag{Name: "all", Usage: "list every member, even for large groups"},
-		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl (default: table)"},
+		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
 	)
 	return &cli.Command{
 		Name:      "migrate",
@@ -46,7 +46,7 @@ func migrate(e *env, c *cli.Context) error {
 	if c.Args().Present() {
 		return usagef("migrate: unexpected argument %q", c.Args().First())
 	}
-	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL)
+	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL, formatCSV)
 	if err != nil {
 		return err
 	}
@@ -113,8 +113,11 @@ func migrate(e *env, c *cli.Context) error {
 		return &internalError{fmt.Errorf("%s: %w", to.Name(), err)}
 	}
 	mv := migrationView{entry: entry, group: g, from: from, to: to, m: m, assignor: in.assignor}
-	if format != formatTable {
+	switch format {
+	case formatJSON, formatJSONL:
 		return mv.writeJSON(e, format)
+	case formatCSV:
+		return mv.writeCSV(e)
 	}
 	return mv.writeTable(e, c.Bool("moves"), c.Bool("all"))
 }
@@ -255,7 +258,9 @@ func (v migrationView) writeTable(e *env, moves, all bool) error {
 // writeJSON writes the migration as one result line (json or jsonl).
 func (v migrationView) writeJSON(e *env, format string) error {
 	r := groupfile.Result{Name: v.entry.Name, Strategy: v.to.Name(), Members: groupfile.MemberIDs(v.group), Assignment: v.m.Target}
-	line, err := groupfile.AppendMigration(nil, r, groupfile.MigrationOf(v.from, kafkaOf(v.to), v.m))
+	mig := groupfile.MigrationOf(v.from, kafkaOf(v.to), v.m)
+	mig.Owned, mig.Assumed = groupfile.OwnedOf(v.group), e.assumed
+	line, err := groupfile.AppendMigration(nil, r, mig)
 	if err != nil {
 		return err
 	}
@@ -264,4 +269,62 @@ func (v migrationView) writeJSON(e *env, format string) error {
 		return err
 	}
 	return rw.close()
+}
+
+// migrationCSVHeader is migrate's CSV: its tables as rows told apart by
+// ROW, each filling its own columns:
+//
+//   - "summary": the headline, a row per STATISTIC (from, to, kafka,
+//     moved, partitions, revocations, rounds) with its VALUE;
+//   - "member": per member, the partitions it holds (HELD, OWNED; the
+//     table's CLASSIC or OWNED), its TARGET count, what it REVOKES and
+//     RECEIVES;
+//   - "round": per heartbeat round, the members STABLE, UNREVOKED and
+//     UNRELEASED, and the partitions IDLE;
+//   - "move": per partition that changes owner, FROM and TO, and the
+//     heartbeat rounds it is REVOKED in and RECEIVED in when it waits;
+//   - "assumed": what the input left to assume, in VALUE.
+var migrationCSVHeader = []string{"row", "member", "held", "target", "owned", "revokes", "receives", "round", "stable", "unrevoked", "unreleased", "idle",
+	"partition", "from", "to", "revoked", "received", "statistic", "value"}
+
+func (v migrationView) writeCSV(e *env) error {
+	cells := func(kind string, at map[int]string) []string {
+		row := make([]string, len(migrationCSVHeader))
+		row[0] = kind
+		for i, s := range at {
+			row[i] = s
+		}
+		return row
+	}
+	total := 0
+	for _, ps := range v.m.Target {
+		total += len(ps)
+	}
+	var rows [][]string
+	for _, kv := range [][2]string{{"from", v.from}, {"to", v.to.Name()}, {"kafka", kafkaOf(v.to).String()}, {"moved", itoa(len(v.m.Moves))},
+		{"partitions", itoa(total)}, {"revocations", itoa(len(v.m.Stops))}, {"rounds", itoa(len(v.m.Rounds))}} {
+		rows = append(rows, cells("summary", map[int]string{17: kv[0], 18: kv[1]}))
+	}
+	revokes, receives := v.perMember()
+	for _, mem := range v.group.Members {
+		held := slices.SortedFunc(slices.Values(mem.Owned), assign.TopicPartition.Compare)
+		rows = append(rows, cells("member", map[int]string{1: mem.ID, 2: itoa(len(mem.Owned)), 3: itoa(len(v.m.Target[mem.ID])),
+			4: compact(held), 5: compact(revokes[mem.ID]), 6: compact(receives[mem.ID])}))
+	}
+	for i, r := range v.m.Rounds {
+		n := r.States()
+		rows = append(rows, cells("round", map[int]string{7: itoa(i + 1), 8: itoa(n[coordinator.Stable]), 9: itoa(n[coordinator.UnrevokedPartitions]),
+			10: itoa(n[coordinator.UnreleasedPartitions]), 11: itoa(total - r.Assigned())}))
+	}
+	for _, h := range v.m.Moves {
+		at := map[int]string{12: h.Partition.String(), 13: h.From, 14: h.To}
+		if st, ok := stopOf(v.m.Stops, h.Partition); ok {
+			at[15], at[16] = itoa(st.Revoked), itoa(st.Received)
+		}
+		rows = append(rows, cells("move", at))
+	}
+	for _, a := range e.assumed {
+		rows = append(rows, cells("assumed", map[int]string{18: a}))
+	}
+	return writeCSV(e.stdout, migrationCSVHeader, rows)
 }

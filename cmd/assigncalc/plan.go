@@ -119,6 +119,8 @@ func plan(e *env, c *cli.Context) error {
 	defer done()
 
 	out := newPlanWriter(e.stdout, format)
+	prog := e.startProgress("plan", 0) // groups come as a stream
+	defer prog.end()
 	var groups, bad, internal int
 	var stop error
 	for {
@@ -148,8 +150,10 @@ func plan(e *env, c *cli.Context) error {
 		}
 		groupBad := false
 		for _, s := range strategies {
+			prog.step(groups, groupLabel(groups, entry.Name)+", "+s.Name())
 			r := groupfile.Result{Name: entry.Name, Strategy: s.Name(), Members: groupfile.MemberIDs(entry.Group)}
 			o, err := assignChecked(s, entry.Group)
+			prog.end() // before the result goes to stdout, on the same terminal
 			var ie *internalError
 			switch {
 			case errors.As(err, &ie):

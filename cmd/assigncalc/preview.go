@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -92,25 +93,60 @@ func preview(e *env, c *cli.Context) error {
 		return err
 	}
 	entry.Group = g
-	for _, s := range strategies {
+	prog := e.startProgress("preview", len(strategies))
+	for i, s := range strategies {
+		prog.step(i+1, s.Name())
 		o, err := assignChecked(s, g)
 		if err != nil {
+			prog.end()
 			return err
 		}
 		outcomes = append(outcomes, o)
 	}
+	prog.end()
+
+	// With previous ownership, show how many partitions change owner.
+	var owned assign.Assignment
+	if slices.ContainsFunc(g.Members, func(m assign.Member) bool { return len(m.Owned) > 0 }) {
+		if owned, err = assign.Owned(g); err != nil {
+			return err
+		}
+	}
+	racks := len(g.PartitionRacks) > 0 && slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.Rack != "" })
+	// Beside a server-side strategy, how evenly each topic is spread and
+	// how many moves balance needs (uniform balances counts, not topics).
+	server := slices.ContainsFunc(outcomes, func(o outcome) bool { return o.strategy.Protocol() == assign.ServerAssigned })
+	bound := -1
+	if server && owned != nil {
+		if bound, err = moveBound(g, outcomes); err != nil {
+			return err
+		}
+	}
+	fig := previewFigures{in: in, group: g, owned: owned, racks: racks, server: server, bound: bound, assumed: e.assumed}
 
 	switch format {
 	case formatJSON, formatJSONL:
 		rw := &resultWriter{w: e.stdout, format: format}
 		for _, o := range outcomes {
-			if err := rw.write(resultOf(entry, o)); err != nil {
+			p, err := fig.of(o)
+			if err != nil {
+				return err
+			}
+			line, err := groupfile.AppendPreview(nil, resultOf(entry, o), p)
+			if err != nil {
+				return err
+			}
+			if err := rw.writeRaw(line); err != nil {
 				return err
 			}
 		}
 		return rw.close()
 	case formatCSV:
-		return writeCSV(e.stdout, assignmentCSVHeader, previewCSV(entry.Name, g, outcomes))
+		rows, err := fig.csv(entry.Name, outcomes)
+		if err != nil {
+			return err
+		}
+		return writeCSV(e.stdout, assignmentCSVHeader, rows)
 	}
 
 	w := e.stdout
@@ -129,25 +165,15 @@ func preview(e *env, c *cli.Context) error {
 		header: []string{"STRATEGY", "MIN", "MAX", "SPREAD", "STDDEV", "IDLE"},
 		aligns: []align{left, right, right, right, right, right, right, right},
 	}
-	// With previous ownership, show how many partitions change owner.
-	var owned assign.Assignment
-	if slices.ContainsFunc(g.Members, func(m assign.Member) bool { return len(m.Owned) > 0 }) {
-		var err error
-		if owned, err = assign.Owned(g); err != nil {
-			return err
-		}
+	if owned != nil {
 		cmpTable.header = append(cmpTable.header, "MOVED")
 	}
-	racks := len(g.PartitionRacks) > 0 && slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.Rack != "" })
 	if racks {
 		cmpTable.header = append(cmpTable.header, "CROSS-RACK")
 		for _, r := range assign.RacksWithoutReplicas(g) {
 			e.warnf("no replica is on rack %q: its members read every partition from another rack", r)
 		}
 	}
-	// Beside a server-side strategy, how evenly each topic is spread and
-	// how many moves balance needs (uniform balances counts, not topics).
-	server := slices.ContainsFunc(outcomes, func(o outcome) bool { return o.strategy.Protocol() == assign.ServerAssigned })
 	if server {
 		cmpTable.header = append(cmpTable.header, "UNSPREAD")
 	}
@@ -181,7 +207,7 @@ func preview(e *env, c *cli.Context) error {
 		return err
 	}
 	if server {
-		if err := qualityNotes(w, g, owned, outcomes); err != nil {
+		if err := qualityNotes(w, owned, bound, outcomes); err != nil {
 			return err
 		}
 	}
@@ -369,31 +395,23 @@ func orDash(s string) string {
 	return s
 }
 
-// previewCSV lays the targets of the outcomes out in the one CSV layout
-// of assignments (assignmentCSVHeader).
-func previewCSV(group string, g assign.Group, outcomes []outcome) [][]string {
-	var rows [][]string
-	for _, o := range outcomes {
-		rows = assignmentCSV(rows, group, o.strategy.Name(), g, o.target())
-	}
-	return rows
-}
-
-// qualityNotes explains UNSPREAD and, with previous owners, sets MOVED
-// beside the fewest moves an assignment as balanced as the best compared
-// one needs ([assign.MoveBound]).
-func qualityNotes(w io.Writer, g assign.Group, owned assign.Assignment, outcomes []outcome) error {
-	fmt.Fprintln(w, "UNSPREAD: topics two of whose subscribers hold numbers of its partitions differing by more than one")
-	if owned == nil {
-		return nil
-	}
+// moveBound is the fewest moves an assignment as balanced as the best of
+// the outcomes' targets needs ([assign.MoveBound]).
+func moveBound(g assign.Group, outcomes []outcome) (int, error) {
 	var witnesses []assign.Assignment
 	for _, o := range outcomes {
 		witnesses = append(witnesses, o.target())
 	}
-	bound, err := assign.MoveBound(g, witnesses...)
-	if err != nil {
-		return err
+	return assign.MoveBound(g, witnesses...)
+}
+
+// qualityNotes explains UNSPREAD and, with previous owners, sets MOVED
+// beside bound, the fewest moves an assignment as balanced as the best
+// compared one needs.
+func qualityNotes(w io.Writer, owned assign.Assignment, bound int, outcomes []outcome) error {
+	fmt.Fprintln(w, "UNSPREAD: topics two of whose subscribers hold numbers of its partitions differing by more than one")
+	if owned == nil {
+		return nil
 	}
 	var over []string
 	for _, o := range outcomes {
@@ -405,6 +423,6 @@ func qualityNotes(w io.Writer, g assign.Group, owned assign.Assignment, outcomes
 	if len(over) > 0 {
 		line += "; beyond it: " + strings.Join(over, ", ")
 	}
-	_, err = fmt.Fprintln(w, line)
+	_, err := fmt.Fprintln(w, line)
 	return err
 }

@@ -30,8 +30,9 @@ func fencedBlocks(md string) (infos, bodies []string) {
 	return infos, bodies
 }
 
-// TestREADMECommands runs every `$ go run ./cmd/assigncalc ...` of the
-// README's console blocks, from the repository's root as the README does,
+// TestREADMECommands runs every `$ go run ./cmd/assigncalc ...` and
+// `$ assigncalc ...` (the installed command) of the README's console
+// blocks, from the repository's root as the README does,
 // and checks that it prints what the README shows. A command ending in
 // `2>&1` shows stderr and stdout as one stream, in the order written;
 // `; echo $?` then shows the exit status. Any other command must exit 0
@@ -50,6 +51,10 @@ func TestREADMECommands(t *testing.T) {
 		}
 		cmdLine, want, _ := strings.Cut(body, "\n")
 		rest, ok := strings.CutPrefix(cmdLine, "$ go run ./cmd/assigncalc")
+		if !ok {
+			rest, ok = strings.CutPrefix(cmdLine, "$ assigncalc ")
+			rest = " " + rest
+		}
 		if !ok {
 			continue
 		}
@@ -76,6 +81,40 @@ func TestREADMECommands(t *testing.T) {
 	}
 	if ran == 0 {
 		t.Error("README shows no `$ go run ./cmd/assigncalc` command")
+	}
+}
+
+// TestREADMEInstall checks the README's first steps, which no test can
+// run without the network: `go install` names this module's command and
+// `go get` this module, as go.mod declares it, and both come before the
+// reference (the first command example the README runs).
+func TestREADMEInstall(t *testing.T) {
+	md, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(mod), "\n")
+	module, ok := strings.CutPrefix(first, "module ")
+	if !ok {
+		t.Fatalf("go.mod starts %q", first)
+	}
+	text := string(md)
+	reference := strings.Index(text, "\n## The command line")
+	for _, want := range []string{
+		"$ go install " + module + "/cmd/assigncalc@latest\n",
+		"$ go get " + module + "@latest\n",
+	} {
+		i := strings.Index(text, want)
+		if i < 0 || i > reference {
+			t.Errorf("README: %q is not among the first steps, before the reference", strings.TrimSpace(want))
+		}
+	}
+	if _, err := os.Stat("../../cmd/assigncalc/main.go"); err != nil {
+		t.Errorf("the command go install names: %v", err)
 	}
 }
 

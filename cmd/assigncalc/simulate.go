@@ -140,8 +140,11 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	replicas := max(1, c.Int("replicas"))
 
 	var results []simStep
+	prog := e.startProgress("simulate", (len(changes)+1)*len(strategies))
+	defer prog.end()
 	churns := make([]*churn.Churn, len(strategies))
 	for i, s := range strategies {
+		prog.step(i+1, "start, "+s.Name())
 		ch, first, err := churn.NewChurn(s, g)
 		if err != nil {
 			return strategyError(s, err)
@@ -156,6 +159,7 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 			return err
 		}
 		for i, churn := range churns {
+			prog.step((n+1)*len(strategies)+i+1, fmt.Sprintf("step %d (%s), %s", n+1, flagged, strategies[i].Name()))
 			step, err := churn.Apply(ch)
 			if err != nil {
 				if isInputError(err) {
@@ -167,10 +171,12 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 		}
 		warnUnknownTopics(e, churns[0].Group(), warned)
 	}
+	prog.end()
+	start := simStart{owned: groupfile.OwnedOf(g), assumed: e.assumed}
 	if c.Bool("moves") {
-		return writeMoves(e, format, entry.Name, results)
+		return writeMoves(e, format, entry.Name, results, start)
 	}
-	return writeSimulation(e, format, entry.Name, results)
+	return writeSimulation(e, format, entry.Name, results, start)
 }
 
 // strategyError classifies an error of the churn model: bad input stays
@@ -252,16 +258,33 @@ func splitRacks(s string) []string {
 	return out
 }
 
-func writeSimulation(e *env, format, name string, results []simStep) error {
+// simStart is what a simulation started from, for its machine formats:
+// what the members owned (nil: nothing) and what the input left to
+// assume.
+type simStart struct {
+	owned   *groupfile.MemberPartitions
+	assumed []string
+}
+
+func writeSimulation(e *env, format, name string, results []simStep, start simStart) error {
 	switch format {
 	case formatJSON, formatJSONL:
-		return writeSimJSON(e, format, name, results, false)
+		return writeSimJSON(e, format, name, results, false, start)
 	case formatCSV:
+		// After the table's columns: the partitions nobody consumes for
+		// some heartbeat rounds (the lines under the table), the step's
+		// notes (its "assumed:" lines) and, on step 0, what the input
+		// left to assume, each note on a line of its own.
 		var rows [][]string
 		for _, r := range results {
-			rows = append(rows, []string{itoa(r.step), r.change, r.strategy, itoa(len(r.Moves)), itoa(r.Affected()), itoa(r.Revoked), itoa(r.Rounds), itoa(spread(r))})
+			assumed := ""
+			if r.step == 0 {
+				assumed = strings.Join(start.assumed, "\n")
+			}
+			rows = append(rows, []string{itoa(r.step), r.change, r.strategy, itoa(len(r.Moves)), itoa(r.Affected()), itoa(r.Revoked), itoa(r.Rounds), itoa(spread(r)),
+				itoa(len(r.Stops)), strings.Join(r.Notes, "\n"), assumed})
 		}
-		return writeCSV(e.stdout, []string{"step", "change", "strategy", "moved", "affected", "revoked", "rounds", "spread"}, rows)
+		return writeCSV(e.stdout, []string{"step", "change", "strategy", "moved", "affected", "revoked", "rounds", "spread", "stops", "notes", "assumed"}, rows)
 	}
 	t := &table{
 		header: []string{"STEP", "CHANGE", "STRATEGY", "MOVED", "AFFECTED", "REVOKED", "ROUNDS", "SPREAD"},
@@ -346,10 +369,10 @@ func writeNotes(e *env, results []simStep) error {
 func spread(r simStep) int { return assign.Summarize(r.Group, r.After).Spread }
 
 // writeMoves lists each move of each step and strategy.
-func writeMoves(e *env, format, name string, results []simStep) error {
+func writeMoves(e *env, format, name string, results []simStep, start simStart) error {
 	switch format {
 	case formatJSON, formatJSONL:
-		return writeSimJSON(e, format, name, results, true)
+		return writeSimJSON(e, format, name, results, true, start)
 	case formatCSV:
 		var rows [][]string
 		for _, r := range results {
@@ -399,12 +422,17 @@ func stopOf(stops []coordinator.Stop, tp assign.TopicPartition) (coordinator.Sto
 }
 
 // writeSimJSON writes a result line per step and strategy (json or
-// jsonl), with the step's moves when withMoves.
-func writeSimJSON(e *env, format, name string, results []simStep, withMoves bool) error {
+// jsonl), with the step's moves when withMoves; step 0 says what the
+// simulation started from.
+func writeSimJSON(e *env, format, name string, results []simStep, withMoves bool, start simStart) error {
 	rw := &resultWriter{w: e.stdout, format: format}
 	for _, r := range results {
 		res := groupfile.Result{Name: name, Strategy: r.strategy, Members: groupfile.MemberIDs(r.Group), Assignment: r.After}
-		line, err := groupfile.AppendSimulateStep(nil, res, groupfile.SimulateStepOf(r.step, r.change, r.Step, withMoves))
+		step := groupfile.SimulateStepOf(r.step, r.change, r.Step, withMoves)
+		if r.step == 0 {
+			step.Owned, step.Assumed = start.owned, start.assumed
+		}
+		line, err := groupfile.AppendSimulateStep(nil, res, step)
 		if err != nil {
 			return err
 		}

@@ -88,7 +88,10 @@ func runTimeline(e *env, c *cli.Context, events []change) error {
 		return err
 	}
 	var tls []*timeline.Timeline
-	for _, s := range strategies {
+	prog := e.startProgress("timeline", len(strategies))
+	defer prog.end()
+	for i, s := range strategies {
+		prog.step(i+1, s.Name())
 		sc := base
 		sc.Strategy = s
 		tl, err := timeline.Simulate(sc)
@@ -100,6 +103,7 @@ func runTimeline(e *env, c *cli.Context, events []change) error {
 		}
 		tls = append(tls, tl)
 	}
+	prog.end()
 	if path := c.String("svg"); path != "" {
 		if err := writeSVGFile(path, tls); err != nil {
 			return err

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"github.com/assigncalc/assigncalc/assign"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 )
 
 // TestUsageMessages: item 13 of issue 16, bad input of every kind. Each
@@ -154,5 +157,107 @@ func TestHelpListsEveryStrategy(t *testing.T) {
 				t.Errorf("assigncalc %s does not list %s", strings.Join(args, " "), n)
 			}
 		}
+	}
+}
+
+// TestHelpFitsWidth runs every command's help, as --help and as help
+// COMMAND, and checks that no line is wider than 100 columns (issue 28),
+// that folding lost no word, and that an example folded over lines still
+// reads as one shell command (each continued line ends in " \").
+func TestHelpFitsWidth(t *testing.T) {
+	app := newApp(&env{})
+	runs := [][]string{{"--help"}, {"help"}}
+	for _, c := range app.Commands {
+		runs = append(runs, []string{c.Name, "--help"}, []string{"help", c.Name})
+	}
+	for _, args := range runs {
+		stdout, stderr, status := runCase(cliCase{args: args})
+		if status != 0 || stderr != "" {
+			t.Fatalf("assigncalc %s: exit status %d, stderr %q", strings.Join(args, " "), status, stderr)
+		}
+		lines := strings.Split(stdout, "\n")
+		for i, l := range lines {
+			if n := utf8.RuneCountInString(l); n > 100 {
+				t.Errorf("assigncalc %s: line %d is %d columns wide:\n%s", strings.Join(args, " "), i+1, n, l)
+			}
+			if strings.HasSuffix(l, " \\") && (i+1 == len(lines) || !strings.HasPrefix(lines[i+1], "          ")) {
+				t.Errorf("assigncalc %s: line %d is continued by a line that is not indented under it:\n%s", strings.Join(args, " "), i+1, l)
+			}
+		}
+	}
+	// Folding keeps every word, in order.
+	long := "   --from-describe FILE" + strings.Repeat(" ", 60) + strings.Repeat("word ", 40) + "end"
+	folded := foldHelpLine(long)
+	if got, want := strings.Fields(folded), strings.Fields(long); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("folding changed the words:\n%s", folded)
+	}
+	for l := range strings.Lines(folded) {
+		if utf8.RuneCountInString(strings.TrimSuffix(l, "\n")) > 100 {
+			t.Errorf("folded line too wide: %q", l)
+		}
+	}
+}
+
+// TestProgress: work that runs longer than a second shows on a terminal's
+// stderr which strategy it is at and how far it has gone, on a line it
+// then clears; on a stderr that is not a terminal, or for work that ends
+// sooner, nothing is written. A fake clock that advances 600ms each time
+// it is read makes the work long.
+func TestProgress(t *testing.T) {
+	slowClock := func() func() time.Time {
+		now := time.Unix(0, 0)
+		return func() time.Time {
+			now = now.Add(600 * time.Millisecond)
+			return now
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		want     []string // on stderr, in order
+		terminal bool
+		slow     bool
+	}{
+		{"preview", []string{"--members", "3", "--topics", "t:6", "--strategy", "all"}, []string{"preview: sticky (3/4)", "preview: cooperative-sticky (4/4)"}, true, true},
+		{"simulate", []string{"simulate", "--members", "3", "--topics", "t:6", "--leave", "c0", "--compare", "range,sticky"}, []string{"simulate: start, sticky (2/4)", "simulate: step 1 (leave c0), sticky (4/4)"}, true, true},
+		{"plan", []string{"plan", "--in", "../../testdata/groups.jsonl", "--strategy", "range"}, []string{"plan: group"}, true, true},
+		{"timeline", []string{"timeline", "--members", "2", "--topics", "t:2", "--crash", "c1@1s"}, []string{"timeline: cooperative-sticky (2/2)"}, true, true},
+		{"not a terminal", []string{"--members", "3", "--topics", "t:6", "--strategy", "all"}, nil, false, true},
+		{"quick", []string{"--members", "3", "--topics", "t:6", "--strategy", "all"}, nil, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, stderrTerminal: tc.terminal}
+			if tc.slow {
+				e.now = slowClock()
+			} else {
+				fixed := time.Unix(0, 0)
+				e.now = func() time.Time { return fixed }
+			}
+			if status := runEnv(e, append([]string{"assigncalc"}, tc.args...)); status != 0 {
+				t.Fatalf("exit status %d, stderr %q", status, stderr.String())
+			}
+			got := stderr.String()
+			if tc.want == nil {
+				if got != "" {
+					t.Errorf("stderr %q, want nothing", got)
+				}
+				return
+			}
+			rest := got
+			for _, w := range tc.want {
+				i := strings.Index(rest, "\r\x1b[Kassigncalc: "+w)
+				if i < 0 {
+					t.Fatalf("stderr %q: no progress %q (in order)", got, w)
+				}
+				rest = rest[i:]
+			}
+			if !strings.HasSuffix(got, "\r\x1b[K") {
+				t.Errorf("stderr %q: the progress line is not cleared at the end", got)
+			}
+			if strings.Contains(stdout.String(), "\x1b") {
+				t.Errorf("progress reached stdout: %q", stdout.String())
+			}
+		})
 	}
 }

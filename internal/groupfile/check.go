@@ -15,6 +15,14 @@ type Verdict struct {
 	// assignment: "same", "differs", or "-" when not compared.
 	Ours        string       `json:"ours"`
 	Differences []Difference `json:"differences,omitempty"`
+
+	// Owned, for check --from-describe, is what the members own as the
+	// describe output lists it: the assignment judged.
+	Owned *MemberPartitions `json:"owned,omitempty"`
+
+	// Assumed lists what the input did not say and was assumed, as stderr
+	// says it.
+	Assumed []string `json:"assumed,omitempty"`
 }
 
 // Difference is one partition that our strategy gives elsewhere, in a

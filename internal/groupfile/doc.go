@@ -48,7 +48,9 @@
 // Every command's json and jsonl output, with a builder from the
 // library's types beside each form:
 //
-//   - plan and preview: a [Result] per group and strategy ([AppendResult]);
+//   - plan: a [Result] per group and strategy ([AppendResult]);
+//   - preview: a [Result] per strategy, followed by the figures of its
+//     tables, a [Preview] ([AppendPreview]);
 //   - simulate: a [Result] per step and strategy, followed by the step's
 //     [SimulateStep] ([AppendSimulateStep]);
 //   - migrate: the [Result] of the first target, followed by the

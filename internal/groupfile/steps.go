@@ -22,6 +22,15 @@ type SimulateStep struct {
 	Notes    []string `json:"notes,omitempty"`
 	Moves    []Move   `json:"moves,omitempty"` // with --moves only
 	Stops    []Move   `json:"stops,omitempty"` // under the consumer protocol
+
+	// Owned, on step 0 only, is what the members owned before the first
+	// rebalance (from --in or --from-describe), from which its figures
+	// are computed; absent when they owned nothing.
+	Owned *MemberPartitions `json:"owned,omitempty"`
+
+	// Assumed, on step 0 only, lists what the input did not say and was
+	// assumed, as stderr says it (Notes are the churn model's per step).
+	Assumed []string `json:"assumed,omitempty"`
 }
 
 // SimulateStepOf is step number n, change, as s, the churn model's
@@ -65,6 +74,15 @@ type Migration struct {
 	Rounds     int         `json:"rounds"`
 	Moves      []Move      `json:"moves"`      // [Handover]s, [] when nothing moves
 	Heartbeats []Heartbeat `json:"heartbeats"` // one per heartbeat round
+
+	// Owned is what each member holds before the switch (the table's
+	// CLASSIC, or OWNED for a group already on the consumer protocol),
+	// from which the moves are computed.
+	Owned *MemberPartitions `json:"owned,omitempty"`
+
+	// Assumed lists what the input did not say and was assumed, as stderr
+	// says it.
+	Assumed []string `json:"assumed,omitempty"`
 }
 
 // Heartbeat is one round of heartbeats of a [Migration]: how many
@@ -116,6 +134,9 @@ func appendExtended(buf []byte, r Result, ext any) ([]byte, error) {
 	tail, err := json.Marshal(ext)
 	if err != nil {
 		return buf, err
+	}
+	if len(tail) == 2 { // {}: every field of ext omitted
+		return buf, nil
 	}
 	return append(append(buf[:len(buf)-1], ','), tail[1:]...), nil
 }

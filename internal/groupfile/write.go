@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -115,21 +114,8 @@ func AppendResult(buf []byte, r Result) ([]byte, error) {
 	w.raw(`,"assignment":`)
 	w.assignment(r.Members, r.Assignment)
 	if st := r.Stats; st != nil {
-		w.raw(`,"stats":{"members":`)
-		w.buf = strconv.AppendInt(w.buf, int64(st.Members), 10)
-		w.raw(`,"partitions":`)
-		w.buf = strconv.AppendInt(w.buf, int64(st.Partitions), 10)
-		w.raw(`,"min":`)
-		w.buf = strconv.AppendInt(w.buf, int64(st.Min), 10)
-		w.raw(`,"max":`)
-		w.buf = strconv.AppendInt(w.buf, int64(st.Max), 10)
-		w.raw(`,"spread":`)
-		w.buf = strconv.AppendInt(w.buf, int64(st.Spread), 10)
-		w.raw(`,"stddev":`)
-		w.buf = strconv.AppendFloat(w.buf, math.Round(st.StdDev*1e4)/1e4, 'f', -1, 64)
-		w.raw(`,"idle":`)
-		w.buf = strconv.AppendInt(w.buf, int64(st.Idle), 10)
-		w.raw("}")
+		w.raw(`,"stats":`)
+		w.buf = appendStats(w.buf, st)
 	}
 	if c := r.Cooperative; c != nil {
 		w.raw(`,"target":`)
