@@ -74,8 +74,8 @@ func (CooperativeSticky) Traits() Traits {
 	return Traits{Balanced: true, Sticky: true, JavaClass: "CooperativeStickyAssignor"}
 }
 
-func (CooperativeSticky) compiled() (ownedRead, func(*compiledGroup) (Assignment, error)) {
-	return ownedKeptPacked, cooperativeOf
+func (s CooperativeSticky) compiled() (Strategy, ownedRead, func(*compiledGroup) (Assignment, error)) {
+	return s, ownedKeptPacked, cooperativeOf
 }
 
 // Assign returns this round's assignment: [CooperativePlan.Assignment].

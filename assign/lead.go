@@ -98,7 +98,13 @@ func assignPacked(s Strategy, g Group, owned *OwnedRuns) (*Packed, error) {
 	if !ok {
 		return assignOwn(s, g, owned)
 	}
-	use, run := p.compiled()
+	self, use, run := p.compiled()
+	if self != s {
+		// s embeds one of ours and may answer otherwise: a wrapper's
+		// Assign is what it means, not the promoted algorithm. A pointer
+		// to one of ours comes here too, and is answered by its Assign.
+		return assignOwn(s, g, owned)
+	}
 	cg, err := compileWith(g, use, owned)
 	if err != nil {
 		return nil, err
@@ -111,9 +117,11 @@ func assignPacked(s Strategy, g Group, owned *OwnedRuns) (*Packed, error) {
 }
 
 // compiledStrategy is a strategy of this package that runs on the
-// compiled group: how it reads the members' claims, and its algorithm.
+// compiled group: itself (a type that embeds it promotes the method, and
+// must not be taken for it), how it reads the members' claims, and its
+// algorithm.
 type compiledStrategy interface {
-	compiled() (ownedRead, func(*compiledGroup) (Assignment, error))
+	compiled() (Strategy, ownedRead, func(*compiledGroup) (Assignment, error))
 }
 
 // assignOwn is assignPacked for a strategy that does not run on the

@@ -138,3 +138,31 @@ func TestTarget(t *testing.T) {
 		t.Errorf("Target(RoundRobin) = %v, %v; want its answer %v", rr, err, want)
 	}
 }
+
+// wrapped embeds Range and answers otherwise: AssignPacked must run its
+// Assign, not Range's algorithm, which the embedding promotes
+// (adapters/kafkago's tests met this with a failing wrapper).
+type wrapped struct{ assign.Range }
+
+func (wrapped) Assign(g assign.Group) (assign.Assignment, error) {
+	a := make(assign.Assignment)
+	for _, m := range g.Members {
+		a[m.ID] = nil
+	}
+	return a, nil
+}
+
+func TestAssignPackedRunsAWrappersAssign(t *testing.T) {
+	g := assign.Group{Topics: map[string]int32{"t": 2}, Members: []assign.Member{{ID: "a", Topics: []string{"t"}}}}
+	p, err := assign.AssignPacked(wrapped{}, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(p.Assignment()["a"]); n != 0 {
+		t.Errorf("AssignPacked(wrapped) gave a %d partitions, want the wrapper's none", n)
+	}
+	p, err = assign.AssignPacked(&assign.Range{}, g)
+	if err != nil || len(p.Assignment()["a"]) != 2 {
+		t.Errorf("AssignPacked(&Range{}) = %v, %v; want both partitions", p, err)
+	}
+}

@@ -103,8 +103,8 @@ func (Range) Protocol() RebalanceProtocol { return Eager }
 // topics nor sticky, and is Kafka's RangeAssignor.
 func (Range) Traits() Traits { return Traits{JavaClass: "RangeAssignor"} }
 
-func (Range) compiled() (ownedRead, func(*compiledGroup) (Assignment, error)) {
-	return ownedIgnored, func(cg *compiledGroup) (Assignment, error) { return rangeOf(cg), nil }
+func (s Range) compiled() (Strategy, ownedRead, func(*compiledGroup) (Assignment, error)) {
+	return s, ownedIgnored, func(cg *compiledGroup) (Assignment, error) { return rangeOf(cg), nil }
 }
 
 // Assign computes Kafka's range assignment of g, or returns an [*InputError]

@@ -71,8 +71,8 @@ func (RoundRobin) Protocol() RebalanceProtocol { return Eager }
 // RoundRobinAssignor.
 func (RoundRobin) Traits() Traits { return Traits{JavaClass: "RoundRobinAssignor"} }
 
-func (RoundRobin) compiled() (ownedRead, func(*compiledGroup) (Assignment, error)) {
-	return ownedIgnored, func(cg *compiledGroup) (Assignment, error) { return roundRobinOf(cg), nil }
+func (s RoundRobin) compiled() (Strategy, ownedRead, func(*compiledGroup) (Assignment, error)) {
+	return s, ownedIgnored, func(cg *compiledGroup) (Assignment, error) { return roundRobinOf(cg), nil }
 }
 
 // Assign computes Kafka's round-robin assignment of g, or returns an

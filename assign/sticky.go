@@ -109,8 +109,8 @@ func (Sticky) Traits() Traits {
 	return Traits{Balanced: true, Sticky: true, JavaClass: "StickyAssignor"}
 }
 
-func (Sticky) compiled() (ownedRead, func(*compiledGroup) (Assignment, error)) {
-	return ownedKeptPacked, stickyOf
+func (s Sticky) compiled() (Strategy, ownedRead, func(*compiledGroup) (Assignment, error)) {
+	return s, ownedKeptPacked, stickyOf
 }
 
 // Assign computes the sticky assignment of g.
