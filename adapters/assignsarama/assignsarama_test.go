@@ -1,4 +1,4 @@
-package sarama_test
+package assignsarama_test
 
 import (
 	"errors"
@@ -6,11 +6,11 @@ import (
 	"slices"
 	"testing"
 
-	ibm "github.com/IBM/sarama"
+	"github.com/IBM/sarama"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	assignsarama "github.com/assigncalc/assigncalc/adapters/sarama"
+	"github.com/assigncalc/assigncalc/adapters/assignsarama"
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/wire"
 )
@@ -30,18 +30,18 @@ func partitions(n int32) []int32 {
 }
 
 func TestPlanKafkaExamples(t *testing.T) {
-	meta := ibm.ConsumerGroupMemberMetadata{Version: 3, Topics: []string{"t0", "t1"}, GenerationID: -1}
-	members := map[string]ibm.ConsumerGroupMemberMetadata{"C0": meta, "C1": meta}
+	meta := sarama.ConsumerGroupMemberMetadata{Version: 3, Topics: []string{"t0", "t1"}, GenerationID: -1}
+	members := map[string]sarama.ConsumerGroupMemberMetadata{"C0": meta, "C1": meta}
 	topics := map[string][]int32{"t0": partitions(3), "t1": partitions(3)}
 	for _, c := range []struct {
 		s    assign.Strategy
-		want ibm.BalanceStrategyPlan
+		want sarama.BalanceStrategyPlan
 	}{
-		{assign.Range{}, ibm.BalanceStrategyPlan{
+		{assign.Range{}, sarama.BalanceStrategyPlan{
 			"C0": {"t0": {0, 1}, "t1": {0, 1}},
 			"C1": {"t0": {2}, "t1": {2}},
 		}},
-		{assign.RoundRobin{}, ibm.BalanceStrategyPlan{
+		{assign.RoundRobin{}, sarama.BalanceStrategyPlan{
 			"C0": {"t0": {0, 2}, "t1": {1}},
 			"C1": {"t0": {1}, "t1": {0, 2}},
 		}},
@@ -61,13 +61,13 @@ func TestPlanKafkaExamples(t *testing.T) {
 // Every member appears in the plan, so that sarama asks AssignmentData
 // for each of them, even those that get nothing.
 func TestPlanListsIdleMembers(t *testing.T) {
-	meta := ibm.ConsumerGroupMemberMetadata{Version: 0, Topics: []string{"t"}}
-	members := map[string]ibm.ConsumerGroupMemberMetadata{"C0": meta, "C1": meta}
+	meta := sarama.ConsumerGroupMemberMetadata{Version: 0, Topics: []string{"t"}}
+	members := map[string]sarama.ConsumerGroupMemberMetadata{"C0": meta, "C1": meta}
 	got, err := assignsarama.Strategy(assign.Range{}).Plan(members, map[string][]int32{"t": partitions(1)})
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
-	want := ibm.BalanceStrategyPlan{"C0": {"t": {0}}, "C1": {}}
+	want := sarama.BalanceStrategyPlan{"C0": {"t": {0}}, "C1": {}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("plan mismatch (-want +got):\n%s", d)
 	}
@@ -96,14 +96,14 @@ func TestPlanReadsSaramaOwnership(t *testing.T) {
 	}
 
 	t.Run("sticky", func(t *testing.T) {
-		members := make(map[string]ibm.ConsumerGroupMemberMetadata)
+		members := make(map[string]sarama.ConsumerGroupMemberMetadata)
 		var g assign.Group
 		g.Topics = counts
 		for _, id := range []string{"C0", "C1", "C2"} {
-			meta := ibm.ConsumerGroupMemberMetadata{Version: 1, Topics: []string{"t0", "t1"}}
+			meta := sarama.ConsumerGroupMemberMetadata{Version: 1, Topics: []string{"t0", "t1"}}
 			m := assign.Member{ID: id, Topics: meta.Topics, Generation: -1}
 			if owned[id] != nil {
-				ud, err := ibm.NewBalanceStrategySticky().AssignmentData(id, owned[id], 4)
+				ud, err := sarama.NewBalanceStrategySticky().AssignmentData(id, owned[id], 4)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -117,15 +117,15 @@ func TestPlanReadsSaramaOwnership(t *testing.T) {
 	})
 
 	t.Run("cooperative-sticky", func(t *testing.T) {
-		members := make(map[string]ibm.ConsumerGroupMemberMetadata)
+		members := make(map[string]sarama.ConsumerGroupMemberMetadata)
 		var g assign.Group
 		g.Topics = counts
 		for _, id := range []string{"C0", "C1", "C2"} {
-			meta := ibm.ConsumerGroupMemberMetadata{Version: 2, Topics: []string{"t0", "t1"}, GenerationID: -1}
+			meta := sarama.ConsumerGroupMemberMetadata{Version: 2, Topics: []string{"t0", "t1"}, GenerationID: -1}
 			m := assign.Member{ID: id, Topics: meta.Topics, Generation: -1}
 			if owned[id] != nil {
 				for _, t := range slices.Sorted(maps.Keys(owned[id])) {
-					meta.OwnedPartitions = append(meta.OwnedPartitions, &ibm.OwnedPartition{Topic: t, Partitions: owned[id][t]})
+					meta.OwnedPartitions = append(meta.OwnedPartitions, &sarama.OwnedPartition{Topic: t, Partitions: owned[id][t]})
 				}
 				meta.GenerationID = 4
 				m.Owned, m.Generation = ownedList(owned[id]), 4
@@ -143,7 +143,7 @@ func TestPlanReadsSaramaOwnership(t *testing.T) {
 
 // checkPlan checks that Plan(members, topics) is s.Assign(g), where g is
 // the group the test built for what the members sent.
-func checkPlan(t *testing.T, s assign.Strategy, members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32, g assign.Group) ibm.BalanceStrategyPlan {
+func checkPlan(t *testing.T, s assign.Strategy, members map[string]sarama.ConsumerGroupMemberMetadata, topics map[string][]int32, g assign.Group) sarama.BalanceStrategyPlan {
 	t.Helper()
 	want, err := s.Assign(g)
 	if err != nil {
@@ -173,24 +173,24 @@ func checkPlan(t *testing.T, s assign.Strategy, members map[string]ibm.ConsumerG
 // strategy value: every member sends its subscription (with the user data
 // its strategy writes), the leader (the first member) plans, and each
 // member is told its assignment and the generation.
-func rebalance(t *testing.T, strategies map[string]ibm.BalanceStrategy, owned map[string]map[string][]int32, topics map[string][]int32, generation int32) ibm.BalanceStrategyPlan {
+func rebalance(t *testing.T, strategies map[string]sarama.BalanceStrategy, owned map[string]map[string][]int32, topics map[string][]int32, generation int32) sarama.BalanceStrategyPlan {
 	t.Helper()
-	members := make(map[string]ibm.ConsumerGroupMemberMetadata)
-	var leader ibm.BalanceStrategy
+	members := make(map[string]sarama.ConsumerGroupMemberMetadata)
+	var leader sarama.BalanceStrategy
 	for _, id := range slices.Sorted(maps.Keys(strategies)) {
 		s := strategies[id]
 		if leader == nil {
 			leader = s
 		}
-		ud, err := s.(ibm.SubscriptionUserDataBalanceStrategy).SubscriptionUserData(slices.Sorted(maps.Keys(topics)))
+		ud, err := s.(sarama.SubscriptionUserDataBalanceStrategy).SubscriptionUserData(slices.Sorted(maps.Keys(topics)))
 		if err != nil {
 			t.Fatalf("SubscriptionUserData(%s): %v", id, err)
 		}
-		meta := ibm.ConsumerGroupMemberMetadata{Version: 2, Topics: slices.Sorted(maps.Keys(topics)), UserData: ud, GenerationID: -1}
+		meta := sarama.ConsumerGroupMemberMetadata{Version: 2, Topics: slices.Sorted(maps.Keys(topics)), UserData: ud, GenerationID: -1}
 		if owned[id] != nil {
 			meta.GenerationID = generation - 1
 			for _, t := range slices.Sorted(maps.Keys(owned[id])) {
-				meta.OwnedPartitions = append(meta.OwnedPartitions, &ibm.OwnedPartition{Topic: t, Partitions: owned[id][t]})
+				meta.OwnedPartitions = append(meta.OwnedPartitions, &sarama.OwnedPartition{Topic: t, Partitions: owned[id][t]})
 			}
 		}
 		members[id] = meta
@@ -200,7 +200,7 @@ func rebalance(t *testing.T, strategies map[string]ibm.BalanceStrategy, owned ma
 		t.Fatalf("Plan: %v", err)
 	}
 	for id, s := range strategies {
-		s.(ibm.OnAssignmentBalanceStrategy).OnAssignment(&ibm.ConsumerGroupMemberAssignment{Topics: plan[id]}, generation)
+		s.(sarama.OnAssignmentBalanceStrategy).OnAssignment(&sarama.ConsumerGroupMemberAssignment{Topics: plan[id]}, generation)
 	}
 	return plan
 }
@@ -210,7 +210,7 @@ func rebalance(t *testing.T, strategies map[string]ibm.BalanceStrategy, owned ma
 // when C2 joins C0 and C1, C0 and C1 only give partitions up.
 func TestStickyMembersKeepTheirPartitions(t *testing.T) {
 	topics := map[string][]int32{"t0": partitions(4), "t1": partitions(2)}
-	strategies := map[string]ibm.BalanceStrategy{
+	strategies := map[string]sarama.BalanceStrategy{
 		"C0": assignsarama.Strategy(assign.Sticky{}),
 		"C1": assignsarama.Strategy(assign.Sticky{}),
 	}
@@ -242,16 +242,16 @@ func TestStickyMembersKeepTheirPartitions(t *testing.T) {
 // topic) and CooperativeStickyAssignor's bare generation.
 func TestSubscriptionUserData(t *testing.T) {
 	sticky := assignsarama.Strategy(assign.Sticky{})
-	before, err := sticky.(ibm.SubscriptionUserDataBalanceStrategy).SubscriptionUserData([]string{"t"})
+	before, err := sticky.(sarama.SubscriptionUserDataBalanceStrategy).SubscriptionUserData([]string{"t"})
 	if err != nil || before != nil {
 		t.Errorf("sticky before any assignment: %v, %v; want null user data", before, err)
 	}
-	sticky.(ibm.OnAssignmentBalanceStrategy).OnAssignment(&ibm.ConsumerGroupMemberAssignment{Topics: map[string][]int32{"t": {3, 1}}}, 9)
-	got, err := sticky.(ibm.SubscriptionUserDataBalanceStrategy).SubscriptionUserData([]string{"t"})
+	sticky.(sarama.OnAssignmentBalanceStrategy).OnAssignment(&sarama.ConsumerGroupMemberAssignment{Topics: map[string][]int32{"t": {3, 1}}}, 9)
+	got, err := sticky.(sarama.SubscriptionUserDataBalanceStrategy).SubscriptionUserData([]string{"t"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := ibm.NewBalanceStrategySticky().AssignmentData("C0", map[string][]int32{"t": {1, 3}}, 9)
+	want, err := sarama.NewBalanceStrategySticky().AssignmentData("C0", map[string][]int32{"t": {1, 3}}, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,8 +260,8 @@ func TestSubscriptionUserData(t *testing.T) {
 	}
 
 	coop := assignsarama.Strategy(assign.CooperativeSticky{})
-	coop.(ibm.OnAssignmentBalanceStrategy).OnAssignment(&ibm.ConsumerGroupMemberAssignment{Topics: map[string][]int32{"t": {0}}}, 9)
-	got, err = coop.(ibm.SubscriptionUserDataBalanceStrategy).SubscriptionUserData([]string{"t"})
+	coop.(sarama.OnAssignmentBalanceStrategy).OnAssignment(&sarama.ConsumerGroupMemberAssignment{Topics: map[string][]int32{"t": {0}}}, 9)
+	got, err = coop.(sarama.SubscriptionUserDataBalanceStrategy).SubscriptionUserData([]string{"t"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestSubscriptionUserData(t *testing.T) {
 		t.Errorf("cooperative-sticky user data mismatch (-want +got):\n%s", d)
 	}
 
-	if _, ok := assignsarama.Strategy(assign.Range{}).(ibm.SubscriptionUserDataBalanceStrategy); ok {
+	if _, ok := assignsarama.Strategy(assign.Range{}).(sarama.SubscriptionUserDataBalanceStrategy); ok {
 		t.Errorf("range overrides sarama's static user data; it writes none of its own")
 	}
 }
@@ -282,7 +282,7 @@ func TestAssignmentData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := ibm.NewBalanceStrategySticky().AssignmentData("C0", topics, 5)
+	want, _ := sarama.NewBalanceStrategySticky().AssignmentData("C0", topics, 5)
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("sticky AssignmentData mismatch (-sarama +ours):\n%s", d)
 	}
@@ -300,17 +300,17 @@ func TestAssignmentData(t *testing.T) {
 func TestSupportedProtocols(t *testing.T) {
 	for _, c := range []struct {
 		s    assign.Strategy
-		want []ibm.RebalanceProtocol
+		want []sarama.RebalanceProtocol
 	}{
-		{assign.Range{}, []ibm.RebalanceProtocol{ibm.RebalanceProtocolEager}},
-		{assign.Sticky{}, []ibm.RebalanceProtocol{ibm.RebalanceProtocolEager}},
-		{assign.CooperativeSticky{}, []ibm.RebalanceProtocol{ibm.RebalanceProtocolCooperative, ibm.RebalanceProtocolEager}},
+		{assign.Range{}, []sarama.RebalanceProtocol{sarama.RebalanceProtocolEager}},
+		{assign.Sticky{}, []sarama.RebalanceProtocol{sarama.RebalanceProtocolEager}},
+		{assign.CooperativeSticky{}, []sarama.RebalanceProtocol{sarama.RebalanceProtocolCooperative, sarama.RebalanceProtocolEager}},
 	} {
 		s := assignsarama.Strategy(c.s)
 		if s.Name() != c.s.Name() {
 			t.Errorf("Name() = %q, want %q", s.Name(), c.s.Name())
 		}
-		got := s.(ibm.RebalanceProtocolBalanceStrategy).SupportedProtocols()
+		got := s.(sarama.RebalanceProtocolBalanceStrategy).SupportedProtocols()
 		if d := cmp.Diff(c.want, got); d != "" {
 			t.Errorf("%s SupportedProtocols mismatch (-want +got):\n%s", c.s.Name(), d)
 		}
@@ -318,8 +318,8 @@ func TestSupportedProtocols(t *testing.T) {
 }
 
 func TestPlanRefusesBadInput(t *testing.T) {
-	meta := ibm.ConsumerGroupMemberMetadata{Version: 0, Topics: []string{"t"}}
-	members := map[string]ibm.ConsumerGroupMemberMetadata{"C0": meta}
+	meta := sarama.ConsumerGroupMemberMetadata{Version: 0, Topics: []string{"t"}}
+	members := map[string]sarama.ConsumerGroupMemberMetadata{"C0": meta}
 	for name, ps := range map[string][]int32{
 		"gap":       {0, 2},
 		"repeated":  {0, 0},
@@ -334,7 +334,7 @@ func TestPlanRefusesBadInput(t *testing.T) {
 		})
 	}
 	t.Run("negative version", func(t *testing.T) {
-		bad := map[string]ibm.ConsumerGroupMemberMetadata{"C0": {Version: -2, Topics: []string{"t"}}}
+		bad := map[string]sarama.ConsumerGroupMemberMetadata{"C0": {Version: -2, Topics: []string{"t"}}}
 		if _, err := assignsarama.Strategy(assign.Range{}).Plan(bad, map[string][]int32{"t": {0}}); !errors.Is(err, wire.ErrUnsupportedVersion) {
 			t.Errorf("Plan: %v, want ErrUnsupportedVersion", err)
 		}

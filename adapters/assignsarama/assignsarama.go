@@ -30,7 +30,7 @@
 // in the member's next subscription (SubscriptionUserData), as Java's
 // assignor instance does. Give each consumer group its own strategy: call
 // Strategy once per sarama.NewConsumerGroup.
-package sarama
+package assignsarama
 
 import (
 	"errors"
@@ -39,7 +39,7 @@ import (
 	"slices"
 	"sync"
 
-	ibm "github.com/IBM/sarama"
+	"github.com/IBM/sarama"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/wire"
@@ -66,7 +66,7 @@ import (
 // the member's new assignment, as sarama's own sticky strategy does: sarama's
 // own sticky members echo it in their next subscription and keep their
 // partitions under our leader. Java members ignore it.
-func Strategy(s assign.Strategy) ibm.BalanceStrategy {
+func Strategy(s assign.Strategy) sarama.BalanceStrategy {
 	base := &strategy{s: s}
 	switch s.Name() {
 	case "sticky", "cooperative-sticky":
@@ -84,11 +84,11 @@ func (b *strategy) Name() string { return b.s.Name() }
 
 // SupportedProtocols returns the rebalance protocols the strategy takes
 // part in, the preferred first.
-func (b *strategy) SupportedProtocols() []ibm.RebalanceProtocol {
+func (b *strategy) SupportedProtocols() []sarama.RebalanceProtocol {
 	if b.s.Protocol() == assign.Cooperative {
-		return []ibm.RebalanceProtocol{ibm.RebalanceProtocolCooperative, ibm.RebalanceProtocolEager}
+		return []sarama.RebalanceProtocol{sarama.RebalanceProtocolCooperative, sarama.RebalanceProtocolEager}
 	}
-	return []ibm.RebalanceProtocol{ibm.RebalanceProtocolEager}
+	return []sarama.RebalanceProtocol{sarama.RebalanceProtocolEager}
 }
 
 // ErrPartitionIDs: sarama listed partitions of a topic that are not
@@ -96,12 +96,12 @@ func (b *strategy) SupportedProtocols() []ibm.RebalanceProtocol {
 var ErrPartitionIDs = errors.New("partition IDs are not 0..n-1")
 
 // Plan assigns the members over topics (each topic's partition IDs).
-func (b *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topics map[string][]int32) (ibm.BalanceStrategyPlan, error) {
+func (b *strategy) Plan(members map[string]sarama.ConsumerGroupMemberMetadata, topics map[string][]int32) (sarama.BalanceStrategyPlan, error) {
 	counts := make(map[string]int32, len(topics))
 	for t, ps := range topics {
 		n, err := partitionCount(ps)
 		if err != nil {
-			return nil, fmt.Errorf("sarama: topic %q: %w", t, err)
+			return nil, fmt.Errorf("assignsarama: topic %q: %w", t, err)
 		}
 		counts[t] = n
 	}
@@ -126,21 +126,21 @@ func (b *strategy) Plan(members map[string]ibm.ConsumerGroupMemberMetadata, topi
 		}
 		enc, err := sub.MarshalBinary()
 		if err != nil {
-			return nil, fmt.Errorf("sarama: member %q: %w", id, err)
+			return nil, fmt.Errorf("assignsarama: member %q: %w", id, err)
 		}
 		join = append(join, wire.JoinMember{MemberID: id, Metadata: enc})
 	}
 	g, err := wire.GroupFromJoin(b.s.Name(), join, counts, nil)
 	if err != nil {
-		return nil, fmt.Errorf("sarama: %s: %w", b.s.Name(), err)
+		return nil, fmt.Errorf("assignsarama: %s: %w", b.s.Name(), err)
 	}
 	p, err := assign.AssignPacked(b.s, g)
 	if err != nil {
-		return nil, fmt.Errorf("sarama: %s: %w", b.s.Name(), err)
+		return nil, fmt.Errorf("assignsarama: %s: %w", b.s.Name(), err)
 	}
 	// Each member's partitions of a topic are a slice of p's one array,
 	// capacity clipped: nothing is copied per partition.
-	plan := make(ibm.BalanceStrategyPlan, p.Len())
+	plan := make(sarama.BalanceStrategyPlan, p.Len())
 	for i := range p.Len() {
 		m := make(map[string][]int32, p.Topics(i))
 		for k := range p.Topics(i) {
@@ -190,7 +190,7 @@ type stateful struct {
 
 // OnAssignment remembers what the member was assigned, and in which
 // generation.
-func (st *stateful) OnAssignment(assignment *ibm.ConsumerGroupMemberAssignment, generationID int32) {
+func (st *stateful) OnAssignment(assignment *sarama.ConsumerGroupMemberAssignment, generationID int32) {
 	var tps []assign.TopicPartition
 	if assignment != nil {
 		tps = flattenMap(assignment.Topics)
@@ -208,13 +208,13 @@ func (st *stateful) SubscriptionUserData(topics []string) ([]byte, error) {
 	st.mu.Unlock()
 	sub, err := wire.NextSubscription(st.s.Name(), topics, assigned, generation, "")
 	if err != nil {
-		return nil, fmt.Errorf("sarama: %s: %w", st.s.Name(), err)
+		return nil, fmt.Errorf("assignsarama: %s: %w", st.s.Name(), err)
 	}
 	return sub.UserData, nil
 }
 
 // flatten turns sarama's owned partitions into a sorted list.
-func flatten(owned []*ibm.OwnedPartition) []assign.TopicPartition {
+func flatten(owned []*sarama.OwnedPartition) []assign.TopicPartition {
 	var out []assign.TopicPartition
 	for _, op := range owned {
 		if op == nil {

@@ -1,12 +1,10 @@
-module github.com/assigncalc/assigncalc/adapters/sarama
+module github.com/assigncalc/assigncalc/adapters/assignsarama
 
 go 1.26.0
 
-replace github.com/assigncalc/assigncalc => ../../
-
 require (
 	github.com/IBM/sarama v1.61.1
-	github.com/assigncalc/assigncalc v0.0.0-00010101000000-000000000000
+	github.com/assigncalc/assigncalc v0.1.0
 	github.com/google/go-cmp v0.7.0
 	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c
 )

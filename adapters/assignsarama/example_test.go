@@ -1,9 +1,9 @@
-package sarama_test
+package assignsarama_test
 
 import (
 	"github.com/IBM/sarama"
 
-	assignsarama "github.com/assigncalc/assigncalc/adapters/sarama"
+	"github.com/assigncalc/assigncalc/adapters/assignsarama"
 	"github.com/assigncalc/assigncalc/assign"
 )
 
