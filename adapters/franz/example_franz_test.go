@@ -13,7 +13,7 @@ func ExampleBalancer() {
 	cl, err := kgo.NewClient(
 		kgo.SeedBrokers("localhost:9092"),
 		kgo.ConsumerGroup("checkout"), kgo.ConsumeTopics("orders"),
-		kgo.Balancers(franz.Balancer(assign.CooperativeSticky{})),
+		kgo.Balancers(franz.MustBalancer(assign.CooperativeSticky{})),
 	)
 	if err != nil {
 		panic(err)
