@@ -1,12 +1,15 @@
-// Package sarama plugs the strategies of package assign into IBM/sarama's
+// Package assignsarama plugs the strategies of package assign into IBM/sarama's
 // consumer group (github.com/IBM/sarama):
 //
 //	cfg := sarama.NewConfig()
-//	cfg.Version = sarama.V3_6_0_0
 //	cfg.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{
-//		assignsarama.Strategy(assign.CooperativeSticky{}),
+//		assignsarama.MustStrategy(assign.CooperativeSticky{}),
 //	}
 //	group, err := sarama.NewConsumerGroup(brokers, "checkout", cfg)
+//
+// sarama's default protocol version suffices. [MustStrategy] panics when it
+// is handed no strategy or a server-side one; [Strategy] returns the error
+// instead.
 //
 // The leader's Plan reads each member's subscription with package
 // [github.com/assigncalc/assigncalc/assign/wire], so ownership comes from
@@ -29,14 +32,26 @@
 // assignment it received and its generation (OnAssignment), and writes them
 // in the member's next subscription (SubscriptionUserData), as Java's
 // assignor instance does. Give each consumer group its own strategy: call
-// Strategy once per sarama.NewConsumerGroup.
+// Strategy once per sarama.NewConsumerGroup. A "sticky" strategy shared by
+// several consumer groups sends the same history for all of them; a leader
+// using this package sees it and reports [ErrShared] through [OnError].
+//
+// # When the leader cannot assign
+//
+// A strategy that fails, or a subscription or partition list that cannot be
+// read, never fails the rebalance and never panics: the leader assigns every
+// member nothing, reports why through [OnError], and the group tries again
+// at its next rebalance.
 package assignsarama
 
 import (
 	"errors"
 	"fmt"
+	"log"
 	"maps"
+	"reflect"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/IBM/sarama"
@@ -44,6 +59,41 @@ import (
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/wire"
 )
+
+// Errors of [Strategy], and those the leader reports through [OnError].
+var (
+	// ErrNilStrategy: Strategy was given no strategy.
+	ErrNilStrategy = errors.New("nil strategy")
+	// ErrServerAssigned: the strategy is one of the group coordinator's
+	// (KIP-848), which a client's leader cannot run: it needs the topics'
+	// ids and the members' current targets, which the classic protocol
+	// does not carry.
+	ErrServerAssigned = errors.New("the strategy is a group coordinator's (KIP-848 server-side), which a classic group's leader cannot run")
+	// ErrShared: two members sent the same sticky history from the same
+	// generation, which happens when one strategy serves several consumer
+	// groups (the history of whichever synced last). Each member then
+	// claims the others' partitions and stickiness is lost.
+	ErrShared = errors.New("members sent identical sticky history from the same generation: is one strategy shared by several consumer groups? Call Strategy once per sarama.NewConsumerGroup")
+)
+
+// An Option configures a strategy built by [Strategy].
+type Option func(*strategy)
+
+// OnError sets the function the group leader calls when its strategy
+// cannot assign the group, or when it finds the group misusing the
+// strategy ([ErrShared]). Without it, the leader writes the error with the
+// standard library's log package.
+//
+// When the strategy fails (or a member's subscription or the topics'
+// partitions cannot be read), Plan does not return the error, which fails
+// the session and has the application's Consume loop rejoin, but assigns
+// every member nothing, reports the error once for that rebalance, and
+// lets the group consume nothing until its next rebalance (a member
+// joining or leaving, a subscription or partition change), when it tries
+// again. f must not block for long: the rebalance waits for it.
+func OnError(f func(error)) Option {
+	return func(b *strategy) { b.onError = f }
+}
 
 // Strategy returns a sarama.BalanceStrategy that assigns partitions with s
 // under s's Kafka name (s.Name()). Its Plan decodes the members'
@@ -66,17 +116,65 @@ import (
 // the member's new assignment, as sarama's own sticky strategy does: sarama's
 // own sticky members echo it in their next subscription and keep their
 // partitions under our leader. Java members ignore it.
-func Strategy(s assign.Strategy) sarama.BalanceStrategy {
+//
+// Strategy refuses a nil s ([ErrNilStrategy]) and a server-side one
+// ([ErrServerAssigned]), here rather than at the first rebalance. When s
+// fails at run time, see [OnError].
+func Strategy(s assign.Strategy, opts ...Option) (sarama.BalanceStrategy, error) {
+	if isNil(s) {
+		return nil, fmt.Errorf("assignsarama: %w", ErrNilStrategy)
+	}
+	if s.Protocol() == assign.ServerAssigned {
+		return nil, fmt.Errorf("assignsarama: %s: %w", s.Name(), ErrServerAssigned)
+	}
 	base := &strategy{s: s}
+	for _, o := range opts {
+		o(base)
+	}
 	switch s.Name() {
 	case "sticky", "cooperative-sticky":
-		return &stateful{strategy: base, generation: wire.DefaultGeneration}
+		return &stateful{strategy: base, generation: wire.DefaultGeneration}, nil
 	}
-	return base
+	return base, nil
+}
+
+// MustStrategy is like [Strategy] but panics, with Strategy's error, when
+// Strategy refuses s: for one-line use in
+// Consumer.Group.Rebalance.GroupStrategies, where s is a constant of the
+// program, as regexp.MustCompile is for a constant expression.
+func MustStrategy(s assign.Strategy, opts ...Option) sarama.BalanceStrategy {
+	b, err := Strategy(s, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// isNil reports whether s is nil or a nil pointer (or other nil value)
+// whose methods would dereference it.
+func isNil(s assign.Strategy) bool {
+	if s == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(s); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
 }
 
 type strategy struct {
-	s assign.Strategy
+	s       assign.Strategy
+	onError func(error)
+}
+
+// report hands err to the OnError function, or to the log.
+func (b *strategy) report(err error) {
+	if b.onError != nil {
+		b.onError(err)
+		return
+	}
+	log.Print(err)
 }
 
 // Name returns the strategy's Kafka name.
@@ -95,13 +193,27 @@ func (b *strategy) SupportedProtocols() []sarama.RebalanceProtocol {
 // exactly 0..n-1.
 var ErrPartitionIDs = errors.New("partition IDs are not 0..n-1")
 
-// Plan assigns the members over topics (each topic's partition IDs).
+// Plan assigns the members over topics (each topic's partition IDs). It
+// never returns an error: when the group cannot be assigned, it reports
+// why (see [OnError]) and assigns every member nothing.
 func (b *strategy) Plan(members map[string]sarama.ConsumerGroupMemberMetadata, topics map[string][]int32) (sarama.BalanceStrategyPlan, error) {
+	plan, err := b.plan(members, topics)
+	if err != nil {
+		b.report(fmt.Errorf("assignsarama: %s: %w; every member is assigned nothing until the next rebalance", b.s.Name(), err))
+		plan = make(sarama.BalanceStrategyPlan, len(members))
+		for id := range members {
+			plan[id] = map[string][]int32{}
+		}
+	}
+	return plan, nil
+}
+
+func (b *strategy) plan(members map[string]sarama.ConsumerGroupMemberMetadata, topics map[string][]int32) (sarama.BalanceStrategyPlan, error) {
 	counts := make(map[string]int32, len(topics))
 	for t, ps := range topics {
 		n, err := partitionCount(ps)
 		if err != nil {
-			return nil, fmt.Errorf("assignsarama: topic %q: %w", t, err)
+			return nil, fmt.Errorf("topic %q: %w", t, err)
 		}
 		counts[t] = n
 	}
@@ -126,17 +238,22 @@ func (b *strategy) Plan(members map[string]sarama.ConsumerGroupMemberMetadata, t
 		}
 		enc, err := sub.MarshalBinary()
 		if err != nil {
-			return nil, fmt.Errorf("assignsarama: member %q: %w", id, err)
+			return nil, fmt.Errorf("member %q: %w", id, err)
 		}
 		join = append(join, wire.JoinMember{MemberID: id, Metadata: enc})
 	}
 	g, err := wire.GroupFromJoin(b.s.Name(), join, counts, nil)
 	if err != nil {
-		return nil, fmt.Errorf("assignsarama: %s: %w", b.s.Name(), err)
+		return nil, err
+	}
+	if b.s.Name() == "sticky" {
+		if err := sharedHistory(g); err != nil {
+			b.report(fmt.Errorf("assignsarama: %s: %w", b.s.Name(), err))
+		}
 	}
 	p, err := assign.AssignPacked(b.s, g)
 	if err != nil {
-		return nil, fmt.Errorf("assignsarama: %s: %w", b.s.Name(), err)
+		return nil, err
 	}
 	// Each member's partitions of a topic are a slice of p's one array,
 	// capacity clipped: nothing is copied per partition.
@@ -150,6 +267,32 @@ func (b *strategy) Plan(members map[string]sarama.ConsumerGroupMemberMetadata, t
 		plan[p.MemberID(i)] = m
 	}
 	return plan, nil
+}
+
+// sharedHistory returns an error wrapping [ErrShared] when two members
+// claim the same non-empty partitions from the same known generation. In
+// one group that happens only when they share their history: each
+// partition has one owner per generation. (Members whose user data has no
+// generation, StickyAssignor's version 0, may claim what they owned in
+// different generations, so they are not compared.)
+func sharedHistory(g assign.Group) error {
+	first := make(map[string]string) // generation and partitions => the first member to claim them
+	var key strings.Builder
+	for _, m := range g.Members {
+		if len(m.Owned) == 0 || m.Generation < 0 {
+			continue
+		}
+		key.Reset()
+		fmt.Fprintf(&key, "%d", m.Generation)
+		for _, tp := range m.Owned {
+			fmt.Fprintf(&key, "\x00%s\x00%d", tp.Topic, tp.Partition)
+		}
+		if other, ok := first[key.String()]; ok {
+			return fmt.Errorf("members %q and %q both claim %d partitions from generation %d: %w", other, m.ID, len(m.Owned), m.Generation, ErrShared)
+		}
+		first[key.String()] = m.ID
+	}
+	return nil
 }
 
 // partitionCount returns n when ps holds exactly the IDs 0..n-1.

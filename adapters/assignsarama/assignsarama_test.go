@@ -47,7 +47,7 @@ func TestPlanKafkaExamples(t *testing.T) {
 		}},
 	} {
 		t.Run(c.s.Name(), func(t *testing.T) {
-			got, err := assignsarama.Strategy(c.s).Plan(members, topics)
+			got, err := assignsarama.MustStrategy(c.s).Plan(members, topics)
 			if err != nil {
 				t.Fatalf("Plan: %v", err)
 			}
@@ -63,7 +63,7 @@ func TestPlanKafkaExamples(t *testing.T) {
 func TestPlanListsIdleMembers(t *testing.T) {
 	meta := sarama.ConsumerGroupMemberMetadata{Version: 0, Topics: []string{"t"}}
 	members := map[string]sarama.ConsumerGroupMemberMetadata{"C0": meta, "C1": meta}
-	got, err := assignsarama.Strategy(assign.Range{}).Plan(members, map[string][]int32{"t": partitions(1)})
+	got, err := assignsarama.MustStrategy(assign.Range{}).Plan(members, map[string][]int32{"t": partitions(1)})
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -149,7 +149,7 @@ func checkPlan(t *testing.T, s assign.Strategy, members map[string]sarama.Consum
 	if err != nil {
 		t.Fatalf("%s.Assign: %v", s.Name(), err)
 	}
-	plan, err := assignsarama.Strategy(s).Plan(members, topics)
+	plan, err := assignsarama.MustStrategy(s).Plan(members, topics)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -211,11 +211,11 @@ func rebalance(t *testing.T, strategies map[string]sarama.BalanceStrategy, owned
 func TestStickyMembersKeepTheirPartitions(t *testing.T) {
 	topics := map[string][]int32{"t0": partitions(4), "t1": partitions(2)}
 	strategies := map[string]sarama.BalanceStrategy{
-		"C0": assignsarama.Strategy(assign.Sticky{}),
-		"C1": assignsarama.Strategy(assign.Sticky{}),
+		"C0": assignsarama.MustStrategy(assign.Sticky{}),
+		"C1": assignsarama.MustStrategy(assign.Sticky{}),
 	}
 	first := rebalance(t, strategies, nil, topics, 1) // eager: nobody owns anything at a join
-	strategies["C2"] = assignsarama.Strategy(assign.Sticky{})
+	strategies["C2"] = assignsarama.MustStrategy(assign.Sticky{})
 	second := rebalance(t, strategies, nil, topics, 2)
 	for _, id := range []string{"C0", "C1"} {
 		for topic, ps := range second[id] {
@@ -241,7 +241,7 @@ func TestStickyMembersKeepTheirPartitions(t *testing.T) {
 // StickyAssignor's (the same bytes as sarama's own sticky strategy for one
 // topic) and CooperativeStickyAssignor's bare generation.
 func TestSubscriptionUserData(t *testing.T) {
-	sticky := assignsarama.Strategy(assign.Sticky{})
+	sticky := assignsarama.MustStrategy(assign.Sticky{})
 	before, err := sticky.(sarama.SubscriptionUserDataBalanceStrategy).SubscriptionUserData([]string{"t"})
 	if err != nil || before != nil {
 		t.Errorf("sticky before any assignment: %v, %v; want null user data", before, err)
@@ -259,7 +259,7 @@ func TestSubscriptionUserData(t *testing.T) {
 		t.Errorf("sticky user data mismatch (-sarama +ours):\n%s", d)
 	}
 
-	coop := assignsarama.Strategy(assign.CooperativeSticky{})
+	coop := assignsarama.MustStrategy(assign.CooperativeSticky{})
 	coop.(sarama.OnAssignmentBalanceStrategy).OnAssignment(&sarama.ConsumerGroupMemberAssignment{Topics: map[string][]int32{"t": {0}}}, 9)
 	got, err = coop.(sarama.SubscriptionUserDataBalanceStrategy).SubscriptionUserData([]string{"t"})
 	if err != nil {
@@ -269,7 +269,7 @@ func TestSubscriptionUserData(t *testing.T) {
 		t.Errorf("cooperative-sticky user data mismatch (-want +got):\n%s", d)
 	}
 
-	if _, ok := assignsarama.Strategy(assign.Range{}).(sarama.SubscriptionUserDataBalanceStrategy); ok {
+	if _, ok := assignsarama.MustStrategy(assign.Range{}).(sarama.SubscriptionUserDataBalanceStrategy); ok {
 		t.Errorf("range overrides sarama's static user data; it writes none of its own")
 	}
 }
@@ -278,7 +278,7 @@ func TestSubscriptionUserData(t *testing.T) {
 // bytes sarama's own sticky strategy writes.
 func TestAssignmentData(t *testing.T) {
 	topics := map[string][]int32{"t": {0, 2}}
-	got, err := assignsarama.Strategy(assign.Sticky{}).AssignmentData("C0", topics, 5)
+	got, err := assignsarama.MustStrategy(assign.Sticky{}).AssignmentData("C0", topics, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +291,7 @@ func TestAssignmentData(t *testing.T) {
 		t.Errorf("DecodeStickyUserData(ours) = %+v, %v", d, err)
 	}
 	for _, s := range []assign.Strategy{assign.Range{}, assign.RoundRobin{}, assign.CooperativeSticky{}} {
-		if got, err := assignsarama.Strategy(s).AssignmentData("C0", topics, 5); got != nil || err != nil {
+		if got, err := assignsarama.MustStrategy(s).AssignmentData("C0", topics, 5); got != nil || err != nil {
 			t.Errorf("%s AssignmentData = %v, %v; want nothing", s.Name(), got, err)
 		}
 	}
@@ -306,7 +306,7 @@ func TestSupportedProtocols(t *testing.T) {
 		{assign.Sticky{}, []sarama.RebalanceProtocol{sarama.RebalanceProtocolEager}},
 		{assign.CooperativeSticky{}, []sarama.RebalanceProtocol{sarama.RebalanceProtocolCooperative, sarama.RebalanceProtocolEager}},
 	} {
-		s := assignsarama.Strategy(c.s)
+		s := assignsarama.MustStrategy(c.s)
 		if s.Name() != c.s.Name() {
 			t.Errorf("Name() = %q, want %q", s.Name(), c.s.Name())
 		}
@@ -317,26 +317,112 @@ func TestSupportedProtocols(t *testing.T) {
 	}
 }
 
+// Input Plan cannot assign fails the round, not the rebalance: every
+// member is assigned nothing and the error is reported once.
 func TestPlanRefusesBadInput(t *testing.T) {
 	meta := sarama.ConsumerGroupMemberMetadata{Version: 0, Topics: []string{"t"}}
-	members := map[string]sarama.ConsumerGroupMemberMetadata{"C0": meta}
-	for name, ps := range map[string][]int32{
-		"gap":       {0, 2},
-		"repeated":  {0, 0},
-		"negative":  {-1},
-		"too large": {1},
+	members := map[string]sarama.ConsumerGroupMemberMetadata{"C0": meta, "C1": meta}
+	for _, c := range []struct {
+		name    string
+		members map[string]sarama.ConsumerGroupMemberMetadata
+		ps      []int32
+		want    error
+	}{
+		{"gap", members, []int32{0, 2}, assignsarama.ErrPartitionIDs},
+		{"repeated", members, []int32{0, 0}, assignsarama.ErrPartitionIDs},
+		{"negative", members, []int32{-1}, assignsarama.ErrPartitionIDs},
+		{"too large", members, []int32{1}, assignsarama.ErrPartitionIDs},
+		{"negative version", map[string]sarama.ConsumerGroupMemberMetadata{"C0": meta, "C1": {Version: -2, Topics: []string{"t"}}}, []int32{0}, wire.ErrUnsupportedVersion},
 	} {
-		t.Run(name, func(t *testing.T) {
-			_, err := assignsarama.Strategy(assign.Range{}).Plan(members, map[string][]int32{"t": ps})
-			if !errors.Is(err, assignsarama.ErrPartitionIDs) {
-				t.Errorf("Plan: %v, want ErrPartitionIDs", err)
+		t.Run(c.name, func(t *testing.T) {
+			var reports []error
+			s := assignsarama.MustStrategy(assign.Range{}, assignsarama.OnError(func(err error) { reports = append(reports, err) }))
+			got, err := s.Plan(c.members, map[string][]int32{"t": c.ps})
+			if err != nil {
+				t.Fatalf("Plan: %v", err)
+			}
+			if d := cmp.Diff(sarama.BalanceStrategyPlan{"C0": {}, "C1": {}}, got); d != "" {
+				t.Errorf("plan mismatch (-want +got):\n%s", d)
+			}
+			if len(reports) != 1 || !errors.Is(reports[0], c.want) {
+				t.Errorf("reports %v, want one %v", reports, c.want)
 			}
 		})
 	}
-	t.Run("negative version", func(t *testing.T) {
-		bad := map[string]sarama.ConsumerGroupMemberMetadata{"C0": {Version: -2, Topics: []string{"t"}}}
-		if _, err := assignsarama.Strategy(assign.Range{}).Plan(bad, map[string][]int32{"t": {0}}); !errors.Is(err, wire.ErrUnsupportedVersion) {
-			t.Errorf("Plan: %v, want ErrUnsupportedVersion", err)
+}
+
+// A nil strategy, a nil pointer and the group coordinator's strategies are
+// refused when the strategy is built, not at the first rebalance.
+func TestStrategyRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		s    assign.Strategy
+		want error
+	}{
+		{"nil", nil, assignsarama.ErrNilStrategy},
+		{"nil pointer", (*assign.Range)(nil), assignsarama.ErrNilStrategy},
+		{"uniform", assign.Uniform{}, assignsarama.ErrServerAssigned},
+		{"server-range", assign.ServerRange{}, assignsarama.ErrServerAssigned},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := assignsarama.Strategy(c.s)
+			if !errors.Is(err, c.want) || s != nil {
+				t.Errorf("Strategy: %v, %v; want nil, %v", s, err, c.want)
+			}
+			defer func() {
+				r := recover()
+				if perr, ok := r.(error); !ok || !errors.Is(perr, c.want) {
+					t.Errorf("MustStrategy panicked with %v, want %v", r, c.want)
+				}
+			}()
+			assignsarama.MustStrategy(c.s)
+		})
+	}
+}
+
+// One sticky strategy shared by two consumer groups' members sends the
+// same history for both: the leader reports it, once, and still assigns.
+// Identical claims without a generation (user data version 0) may be
+// honest history of different generations and are not reported; nor are
+// claims that differ.
+func TestPlanReportsSharedStrategy(t *testing.T) {
+	sticky := func(gen int32, ps ...int32) sarama.ConsumerGroupMemberMetadata {
+		ud := wire.StickyUserData{Version: 1, Generation: gen}
+		if gen < 0 {
+			ud.Version = 0
 		}
-	})
+		for _, p := range ps {
+			ud.Previous = append(ud.Previous, assign.TopicPartition{Topic: "t", Partition: p})
+		}
+		b, err := ud.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sarama.ConsumerGroupMemberMetadata{Version: 1, Topics: []string{"t"}, UserData: b}
+	}
+	for _, c := range []struct {
+		name   string
+		c0, c1 sarama.ConsumerGroupMemberMetadata
+		shared bool
+	}{
+		{"same history", sticky(3, 0, 1), sticky(3, 0, 1), true},
+		{"different partitions", sticky(3, 0, 1), sticky(3, 2, 3), false},
+		{"different generations", sticky(3, 0, 1), sticky(2, 0, 1), false},
+		{"no generation", sticky(-1, 0, 1), sticky(-1, 0, 1), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var reports []error
+			s := assignsarama.MustStrategy(assign.Sticky{}, assignsarama.OnError(func(err error) { reports = append(reports, err) }))
+			got, err := s.Plan(map[string]sarama.ConsumerGroupMemberMetadata{"C0": c.c0, "C1": c.c1}, map[string][]int32{"t": partitions(4)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(got["C0"]["t"]) + len(got["C1"]["t"]); n != 4 {
+				t.Errorf("assigned %d partitions, want 4: %v", n, got)
+			}
+			if c.shared && (len(reports) != 1 || !errors.Is(reports[0], assignsarama.ErrShared)) || !c.shared && len(reports) != 0 {
+				t.Errorf("reports %v, want ErrShared: %v", reports, c.shared)
+			}
+		})
+	}
 }

@@ -342,7 +342,7 @@ func TestSaramaGroupsSettle(t *testing.T) {
 				prev = g.settle(what, g.expect(s, prev))
 				t.Logf("%s: settled in %v", what, time.Since(start).Round(time.Millisecond))
 			}
-			join := func(name string) func() { return func() { g.start(name, assignsarama.Strategy(s)) } }
+			join := func(name string) func() { return func() { g.start(name, assignsarama.MustStrategy(s)) } }
 			step("c0 joins", join("c0"))
 			step("c1 joins", join("c1"))
 			step("c2 joins", join("c2"))
@@ -397,7 +397,7 @@ func TestSaramaMixedGroups(t *testing.T) {
 				prev = now
 			}
 			ours := func(name string) func() {
-				return func() { g.start(name, assignsarama.Strategy(counting{c.s, &led})) }
+				return func() { g.start(name, assignsarama.MustStrategy(counting{c.s, &led})) }
 			}
 			theirs := func(name string) func() { return func() { g.start(name, c.theirs()) } }
 			step("ours0 joins", "ours", ours("ours0"))
