@@ -1,74 +1,48 @@
 package assignsarama_test
 
 import (
-	"context"
 	"fmt"
-	"time"
+	"maps"
+	"slices"
 
 	"github.com/IBM/sarama"
-	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/assigncalc/assigncalc/adapters/assignsarama"
 	"github.com/assigncalc/assigncalc/assign"
 )
 
-// printer prints its claims and the first record, then ends the session.
-type printer struct{ done context.CancelFunc }
-
-func (printer) Setup(s sarama.ConsumerGroupSession) error {
-	fmt.Println("assigned orders", s.Claims()["orders"])
-	return nil
-}
-
-func (printer) Cleanup(sarama.ConsumerGroupSession) error { return nil }
-
-func (h printer) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error {
-	for msg := range c.Messages() {
-		fmt.Println("consumed", string(msg.Value))
-		s.MarkMessage(msg, "")
-		h.done()
-	}
-	return nil
-}
-
 // A consumer group "checkout" whose leader assigns with our
-// cooperative-sticky, with sarama's default protocol version. It runs
-// against kfake, franz-go's in-process broker; a program of yours passes
-// its brokers' addresses instead.
+// cooperative-sticky, with sarama's default protocol version. (Compiled,
+// not run: it needs a broker. e2e/sarama/example_test.go in the repository
+// runs the same against an in-process broker.)
 func ExampleMustStrategy() {
-	cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "orders"))
-	if err != nil {
-		panic(err)
-	}
-	defer cluster.Close()
-	brokers := cluster.ListenAddrs()
-
 	cfg := sarama.NewConfig()
-	cfg.Producer.Return.Successes = true // for the SyncProducer below
-	cfg.Consumer.Offsets.Initial = sarama.OffsetOldest
 	cfg.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{
 		assignsarama.MustStrategy(assign.CooperativeSticky{})}
-
-	p, err := sarama.NewSyncProducer(brokers, cfg)
-	if err != nil {
-		panic(err)
-	}
-	defer p.Close()
-	if _, _, err := p.SendMessage(&sarama.ProducerMessage{Topic: "orders", Value: sarama.StringEncoder("order 1")}); err != nil {
-		panic(err)
-	}
-
-	group, err := sarama.NewConsumerGroup(brokers, "checkout", cfg)
+	group, err := sarama.NewConsumerGroup([]string{"localhost:9092"}, "checkout", cfg)
 	if err != nil {
 		panic(err)
 	}
 	defer group.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := group.Consume(ctx, []string{"orders"}, printer{cancel}); err != nil {
+}
+
+// What a leader balancing with Kafka's range hands out to members C0 and C1
+// subscribed to topics t0 and t1 of three partitions each, as sarama asks
+// its strategy for the plan.
+func ExampleMustStrategy_plan() {
+	s := assignsarama.MustStrategy(assign.Range{})
+	members := map[string]sarama.ConsumerGroupMemberMetadata{
+		"C0": {Topics: []string{"t0", "t1"}},
+		"C1": {Topics: []string{"t0", "t1"}},
+	}
+	plan, err := s.Plan(members, map[string][]int32{"t0": {0, 1, 2}, "t1": {0, 1, 2}})
+	if err != nil {
 		panic(err)
 	}
+	for _, id := range slices.Sorted(maps.Keys(plan)) {
+		fmt.Println(id, plan[id]["t0"], plan[id]["t1"])
+	}
 	// Output:
-	// assigned orders [0]
-	// consumed order 1
+	// C0 [0 1] [0 1]
+	// C1 [2] [2]
 }

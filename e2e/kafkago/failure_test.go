@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/segmentio/kafka-go"
+
 	"github.com/assigncalc/assigncalc/adapters/kafkago"
 	"github.com/assigncalc/assigncalc/assign"
 )
@@ -107,4 +109,52 @@ func TestFailingStrategyAssignsNothingAndReportsOncePerGeneration(t *testing.T) 
 	fail.Store(true)
 	start("r2")
 	step("r2 joins, the strategy fails again", false, 2)
+}
+
+// A sticky balancer whose Reader does not log through it never learns
+// what the Reader was assigned: it reports ErrNoLogger when its Reader
+// joins a second time (here, when r1 joins), and a balancer that is the
+// Reader's Logger does not.
+func TestStickyWithoutLoggerIsReported(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	c := startCluster(t)
+	var deaf, heard reports
+	read := func(name string, bal *kafkago.GroupBalancer, logger kafka.Logger) {
+		r := kafka.NewReader(kafka.ReaderConfig{
+			Brokers:           c.addrs,
+			GroupID:           groupName,
+			GroupTopics:       []string{"orders"},
+			GroupBalancers:    []kafka.GroupBalancer{bal},
+			Logger:            logger,
+			HeartbeatInterval: 100 * time.Millisecond,
+			JoinGroupBackoff:  100 * time.Millisecond,
+			MaxWait:           100 * time.Millisecond,
+		})
+		done := make(chan struct{})
+		t.Cleanup(func() { cancel(); <-done; r.Close() })
+		go func() {
+			defer close(done)
+			for i := 0; i < maxFetches && ctx.Err() == nil; i++ {
+				fctx, stop := context.WithTimeout(ctx, 200*time.Millisecond)
+				r.FetchMessage(fctx)
+				stop()
+			}
+		}()
+	}
+	read("r0", kafkago.MustBalancer(assign.Sticky{}, kafkago.OnError(deaf.add)), nil)
+	bal1 := kafkago.MustBalancer(assign.Sticky{}, kafkago.OnError(heard.add))
+	read("r1", bal1, bal1.Logger(nil))
+	for i := 0; len(deaf.get()) == 0; i++ {
+		if i == maxTicks || ctx.Err() != nil {
+			t.Fatal("r0's balancer, which no Reader logs through, reported nothing")
+		}
+		time.Sleep(pollEvery)
+	}
+	if errs := deaf.get(); len(errs) != 1 || !errors.Is(errs[0], kafkago.ErrNoLogger) {
+		t.Errorf("r0's balancer reported %v, want one ErrNoLogger", errs)
+	}
+	if errs := heard.get(); len(errs) != 0 {
+		t.Errorf("r1's balancer, its Reader's Logger, reported %v", errs)
+	}
 }

@@ -1,4 +1,4 @@
-package assignsarama_test
+package sarama_test
 
 import (
 	"context"

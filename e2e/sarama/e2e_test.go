@@ -1,4 +1,4 @@
-package assignsarama_test
+package sarama_test
 
 // End-to-end tests: sarama consumer groups, planning through the adapter,
 // against franz-go's kfake broker in-process on 127.0.0.1.
