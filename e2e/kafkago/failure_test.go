@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/assigncalc/assigncalc/adapters/kafkago"
 	"github.com/assigncalc/assigncalc/assign"
@@ -143,6 +144,19 @@ func TestStickyWithoutLoggerIsReported(t *testing.T) {
 		}()
 	}
 	read("r0", kafkago.MustBalancer(assign.Sticky{}, kafkago.OnError(deaf.add)), nil)
+	// r1 joins once r0 has joined alone, so that r0 joins a second time.
+	for i := 0; ; i++ {
+		req := kmsg.NewPtrDescribeGroupsRequest()
+		req.Groups = []string{groupName}
+		resp, err := req.RequestWith(ctx, c.admin)
+		if err == nil && len(resp.Groups) == 1 && resp.Groups[0].State == "Stable" && len(resp.Groups[0].Members) == 1 {
+			break
+		}
+		if i == maxTicks || ctx.Err() != nil {
+			t.Fatalf("r0 did not join: %v %v", resp, err)
+		}
+		time.Sleep(pollEvery)
+	}
 	bal1 := kafkago.MustBalancer(assign.Sticky{}, kafkago.OnError(heard.add))
 	read("r1", bal1, bal1.Logger(nil))
 	for i := 0; len(deaf.get()) == 0; i++ {
