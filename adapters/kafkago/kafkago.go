@@ -74,9 +74,9 @@
 // leaves and rejoins, and the group goes on under another leader. The
 // other way round works where the leader tolerates kafka-go's subscription,
 // which declares version 1 but leaves out its owned_partitions: franz-go
-// (and this project's adapters/franz and adapters/assignsarama) read it as version
-// 0, so kafka-go members using this package share a group with franz-go
-// members of the same strategy. Java's consumer, as reported in kafka-go
+// (and this project's adapters/franz and adapters/assignsarama) read it as
+// version 0, so kafka-go members using this package share a group with
+// franz-go members of the same strategy. Java's consumer, as reported in kafka-go
 // issue 762, fails to read it (BufferUnderflowException); we have not run
 // a Java leader to check.
 //
