@@ -103,7 +103,6 @@ import (
 	"log"
 	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -357,21 +356,28 @@ func (b *GroupBalancer) assign(members []kafka.GroupMember, partitions []kafka.P
 // generation, StickyAssignor's version 0, may claim what they owned in
 // different generations, so they are not compared.)
 func sharedHistory(g assign.Group) error {
-	first := make(map[string]string) // generation and partitions => the first member to claim them
-	var key strings.Builder
-	for _, m := range g.Members {
+	// Members are keyed by generation, count and first partition, which
+	// no two honest members share; only members that collide are compared
+	// whole, so that a large group costs a map entry per member.
+	type key struct {
+		gen   int32
+		n     int
+		first assign.TopicPartition
+	}
+	seen := make(map[key]int, len(g.Members)) // key => index of the first member with it
+	for i, m := range g.Members {
 		if len(m.Owned) == 0 || m.Generation < 0 {
 			continue
 		}
-		key.Reset()
-		fmt.Fprintf(&key, "%d", m.Generation)
-		for _, tp := range m.Owned {
-			fmt.Fprintf(&key, "\x00%s\x00%d", tp.Topic, tp.Partition)
+		k := key{m.Generation, len(m.Owned), m.Owned[0]}
+		j, ok := seen[k]
+		if !ok {
+			seen[k] = i
+			continue
 		}
-		if other, ok := first[key.String()]; ok {
-			return fmt.Errorf("members %q and %q both claim %d partitions from generation %d: %w", other, m.ID, len(m.Owned), m.Generation, ErrShared)
+		if slices.Equal(g.Members[j].Owned, m.Owned) {
+			return fmt.Errorf("members %q and %q both claim %d partitions from generation %d: %w", g.Members[j].ID, m.ID, len(m.Owned), m.Generation, ErrShared)
 		}
-		first[key.String()] = m.ID
 	}
 	return nil
 }
