@@ -4,14 +4,11 @@ go 1.26.0
 
 replace github.com/assigncalc/assigncalc => ../
 
-replace (
-	github.com/assigncalc/assigncalc/adapters/franz => ../adapters/franz // required by adapters/kafkago's tests
-	github.com/assigncalc/assigncalc/adapters/kafkago => ../adapters/kafkago
-)
+replace github.com/assigncalc/assigncalc/adapters/kafkago => ../adapters/kafkago
 
 require (
 	github.com/IBM/sarama v1.61.1
-	github.com/assigncalc/assigncalc v0.0.0-00010101000000-000000000000
+	github.com/assigncalc/assigncalc v0.1.0
 	github.com/assigncalc/assigncalc/adapters/kafkago v0.0.0-00010101000000-000000000000
 	github.com/google/go-cmp v0.7.0
 	github.com/segmentio/kafka-go v0.4.51

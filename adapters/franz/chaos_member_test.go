@@ -44,7 +44,7 @@ func (r *chaosRun) start(slot, instance string, topics []string) {
 		kgo.ClientID(name),
 		kgo.ConsumerGroup(chaosGroup),
 		kgo.ConsumeTopics(topics...),
-		kgo.Balancers(franz.Balancer(recorded{r.s, &r.rounds})),
+		kgo.Balancers(franz.MustBalancer(recorded{r.s, &r.rounds})),
 		kgo.DisableAutoCommit(),
 		kgo.BlockRebalanceOnPoll(),
 		kgo.SessionTimeout(chaosSession),

@@ -573,7 +573,7 @@ func churn(t *testing.T, s assign.Strategy) []snapshot {
 		prev = now
 	}
 	join := func(name string) func() {
-		return func() { g.start(name, franz.Balancer(recorded{s, &l})) }
+		return func() { g.start(name, franz.MustBalancer(recorded{s, &l})) }
 	}
 
 	g.produce(0)
@@ -634,7 +634,7 @@ func TestMixedCooperativeStickyLeaders(t *testing.T) {
 	g := newGroup(ctx, t, churnTopics)
 	var l ledger
 	ours := func(name string) func() {
-		return func() { g.start(name, franz.Balancer(recorded{assign.CooperativeSticky{}, &l})) }
+		return func() { g.start(name, franz.MustBalancer(recorded{assign.CooperativeSticky{}, &l})) }
 	}
 	theirs := func(name string) func() {
 		return func() { g.start(name, kgo.CooperativeStickyBalancer()) }

@@ -5,8 +5,11 @@
 //		kgo.SeedBrokers("localhost:9092"),
 //		kgo.ConsumerGroup("checkout"),
 //		kgo.ConsumeTopics("orders"),
-//		kgo.Balancers(franz.Balancer(assign.CooperativeSticky{})),
+//		kgo.Balancers(franz.MustBalancer(assign.CooperativeSticky{})),
 //	)
+//
+// [MustBalancer] panics when it is handed no strategy or a server-side one;
+// [Balancer] returns the error instead.
 //
 // The group metadata is encoded and decoded by package
 // [github.com/assigncalc/assigncalc/assign/wire], byte for byte as Kafka's
@@ -21,11 +24,23 @@
 // eager member's assignment when it revokes it before rejoining, so the
 // balancer for "sticky" remembers the last assignment it parsed, as the Java
 // assignor instance does. Give each client its own balancer: call Balancer
-// once per kgo.NewClient.
+// once per kgo.NewClient. A balancer shared by several clients sends the
+// same history for all of them; a leader using this package sees it and
+// reports [ErrShared] through [OnError].
+//
+// # When the leader cannot assign
+//
+// A strategy that fails, or a member's subscription that cannot be read,
+// never fails the JoinGroup (kgo would retry it for ever) and never panics:
+// the leader assigns every member nothing, reports why through [OnError],
+// and the group tries again at its next rebalance.
 package franz
 
 import (
+	"errors"
 	"fmt"
+	"log"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -37,8 +52,42 @@ import (
 	"github.com/assigncalc/assigncalc/assign/wire"
 )
 
-// Balancer returns a kgo.GroupBalancer that assigns partitions with s under
-// s's Kafka name (s.Name()):
+// Errors of [Balancer], and those the leader reports through [OnError].
+var (
+	// ErrNilStrategy: Balancer was given no strategy.
+	ErrNilStrategy = errors.New("nil strategy")
+	// ErrServerAssigned: the strategy is one of the group coordinator's
+	// (KIP-848), which a client's leader cannot run: it needs the topics'
+	// ids and the members' current targets, which the classic protocol
+	// does not carry. kgo.ServerSideBalancer lets the broker assign.
+	ErrServerAssigned = errors.New("the strategy is a group coordinator's (KIP-848 server-side), which a classic group's leader cannot run")
+	// ErrShared: two members sent the same sticky history from the same
+	// generation, which happens when one balancer serves several clients
+	// (the history of whichever client synced last). Each member then
+	// claims the others' partitions and stickiness is lost.
+	ErrShared = errors.New("members sent identical sticky history from the same generation: is one balancer shared by several clients? Call Balancer once per kgo.NewClient")
+)
+
+// An Option configures a balancer built by [Balancer].
+type Option func(*balancer)
+
+// OnError sets the function the group leader calls when its strategy
+// cannot assign the group, or when it finds the group misusing the
+// balancer ([ErrShared]). Without it, the leader writes the error with the
+// standard library's log package.
+//
+// When the strategy fails (or a member's subscription cannot be read), the
+// leader does not fail the JoinGroup, which kgo would retry for ever, but
+// assigns every member nothing, reports the error once for that
+// generation, and lets the group consume nothing until its next rebalance
+// (a member joining or leaving, a subscription or partition change), when
+// it tries again. f must not block for long: the rebalance waits for it.
+func OnError(f func(error)) Option {
+	return func(b *balancer) { b.onError = f }
+}
+
+// Balancer returns a kgo.GroupBalancer that assigns partitions with s
+// under s's Kafka name (s.Name()):
 //
 //   - JoinGroupMetadata writes the subscription a Java consumer writes for
 //     that strategy (see [wire.NextSubscription]): owned partitions and their
@@ -58,17 +107,68 @@ import (
 // hands s the racks of every partition's replicas, so that rack-aware
 // strategies work as in Kafka (KIP-881) without kgo.BalanceRacks.
 //
+// Balancer refuses a nil s ([ErrNilStrategy]) and a server-side one
+// ([ErrServerAssigned]), here rather than at the first JoinGroup, where kgo
+// would crash or retry for ever. When s fails at run time, see [OnError].
+//
 // The result keeps state for "sticky" (see the package documentation): use
 // one balancer per client.
-func Balancer(s assign.Strategy) kgo.GroupBalancer {
-	return &balancer{s: s}
+func Balancer(s assign.Strategy, opts ...Option) (kgo.GroupBalancer, error) {
+	if isNil(s) {
+		return nil, fmt.Errorf("franz: %w", ErrNilStrategy)
+	}
+	if s.Protocol() == assign.ServerAssigned {
+		return nil, fmt.Errorf("franz: %s: %w", s.Name(), ErrServerAssigned)
+	}
+	b := &balancer{s: s}
+	for _, o := range opts {
+		o(b)
+	}
+	return b, nil
+}
+
+// MustBalancer is like [Balancer] but panics, with Balancer's error, when
+// Balancer refuses s: for one-line use in kgo.Balancers, where s is a
+// constant of the program, as regexp.MustCompile is for a constant
+// expression.
+//
+//	kgo.Balancers(franz.MustBalancer(assign.CooperativeSticky{}))
+func MustBalancer(s assign.Strategy, opts ...Option) kgo.GroupBalancer {
+	b, err := Balancer(s, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// isNil reports whether s is nil or a nil pointer (or other nil value)
+// whose methods would dereference it.
+func isNil(s assign.Strategy) bool {
+	if s == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(s); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
 }
 
 type balancer struct {
-	s assign.Strategy
+	s       assign.Strategy
+	onError func(error)
 
 	mu   sync.Mutex
 	last []assign.TopicPartition // "sticky" only: the partitions of the last SyncGroup, sorted
+}
+
+// report hands err to the OnError function, or to the log.
+func (b *balancer) report(err error) {
+	if b.onError != nil {
+		b.onError(err)
+		return
+	}
+	log.Print(err)
 }
 
 // ProtocolName returns the strategy's Kafka name.
@@ -152,7 +252,13 @@ func (b *balancer) MemberBalancer(members []kmsg.JoinGroupResponseMember) (kgo.G
 	}
 	g, err := wire.GroupFromJoin(b.s.Name(), join, nil, nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("franz: %s: %w", b.s.Name(), err)
+		// Failing here would fail the JoinGroup, which kgo retries for
+		// ever; the round assigns nothing instead (see OnError).
+		ids := make([]string, len(join))
+		for i, jm := range join {
+			ids[i] = jm.MemberID
+		}
+		return &memberBalancer{b: b, ids: ids, err: err}, map[string]struct{}{}, nil
 	}
 	topics := make(map[string]struct{})
 	for _, m := range g.Members {
@@ -160,7 +266,44 @@ func (b *balancer) MemberBalancer(members []kmsg.JoinGroupResponseMember) (kgo.G
 			topics[t] = struct{}{}
 		}
 	}
-	return &memberBalancer{s: b.s, g: g}, topics, nil
+	mb := &memberBalancer{b: b, g: g}
+	if b.s.Name() == "sticky" {
+		mb.shared = sharedHistory(g)
+	}
+	return mb, topics, nil
+}
+
+// sharedHistory returns an error wrapping [ErrShared] when two members
+// claim the same non-empty partitions from the same known generation. In
+// one group that happens only when they share their history: each
+// partition has one owner per generation. (Members whose user data has no
+// generation, StickyAssignor's version 0, may claim what they owned in
+// different generations, so they are not compared.)
+func sharedHistory(g assign.Group) error {
+	// Members are keyed by generation, count and first partition, which
+	// no two honest members share; only members that collide are compared
+	// whole, so that a large group costs a map entry per member.
+	type key struct {
+		gen   int32
+		n     int
+		first assign.TopicPartition
+	}
+	seen := make(map[key]int, len(g.Members)) // key => index of the first member with it
+	for i, m := range g.Members {
+		if len(m.Owned) == 0 || m.Generation < 0 {
+			continue
+		}
+		k := key{m.Generation, len(m.Owned), m.Owned[0]}
+		j, ok := seen[k]
+		if !ok {
+			seen[k] = i
+			continue
+		}
+		if slices.Equal(g.Members[j].Owned, m.Owned) {
+			return fmt.Errorf("members %q and %q both claim %d partitions from generation %d: %w", g.Members[j].ID, m.ID, len(m.Owned), m.Generation, ErrShared)
+		}
+	}
+	return nil
 }
 
 // readable works around clients that declare subscription version 1 but
@@ -195,38 +338,68 @@ func flatten(m map[string][]int32) []assign.TopicPartition {
 
 // memberBalancer is the leader's side of one rebalance.
 type memberBalancer struct {
-	s    assign.Strategy
+	b    *balancer
 	g    assign.Group // Topics and PartitionRacks are filled in by BalanceOrError
 	info kgo.BalanceInfo
+
+	ids    []string // when err is set: the members, as listed
+	err    error    // why the members' subscriptions could not be read
+	shared error    // ErrShared, when found
 }
 
 // SetBalanceInfo implements kgo.GroupMemberBalancerInfo: the client hands
-// the leader the cluster metadata, from which the replicas' racks come.
+// the leader the cluster metadata, from which the replicas' racks come,
+// and the generation, which the reports name.
 func (m *memberBalancer) SetBalanceInfo(info kgo.BalanceInfo) { m.info = info }
 
 // Balance implements kgo.GroupMemberBalancer. kgo calls BalanceOrError
-// instead; Balance returns nil when the strategy fails.
+// instead.
 func (m *memberBalancer) Balance(topics map[string]int32) kgo.IntoSyncAssignment {
-	into, err := m.BalanceOrError(topics)
-	if err != nil {
-		return nil
-	}
+	into, _ := m.BalanceOrError(topics)
 	return into
 }
 
 // BalanceOrError assigns the group over topics (partition counts) and
-// encodes the SyncGroup assignments.
+// encodes the SyncGroup assignments. It never returns an error: when the
+// strategy fails, it reports why (see [OnError]) and assigns every member
+// nothing.
 func (m *memberBalancer) BalanceOrError(topics map[string]int32) (kgo.IntoSyncAssignment, error) {
+	if m.shared != nil {
+		m.b.report(m.errorf(m.shared))
+	}
+	if m.err != nil {
+		m.b.report(m.errorf(fmt.Errorf("%w; every member is assigned nothing until the next rebalance", m.err)))
+		return emptyAssignments(m.ids), nil
+	}
+	into, err := m.balance(topics)
+	if err != nil {
+		m.b.report(m.errorf(fmt.Errorf("%w; every member is assigned nothing until the next rebalance", err)))
+		ids := make([]string, len(m.g.Members))
+		for i, mb := range m.g.Members {
+			ids[i] = mb.ID
+		}
+		return emptyAssignments(ids), nil
+	}
+	return into, nil
+}
+
+// errorf prefixes err with the package, the group's generation and the
+// strategy.
+func (m *memberBalancer) errorf(err error) error {
+	return fmt.Errorf("franz: group %q generation %d: %s: %w", m.info.Group, m.info.Generation, m.b.s.Name(), err)
+}
+
+func (m *memberBalancer) balance(topics map[string]int32) (kgo.IntoSyncAssignment, error) {
 	g := m.g
 	g.Topics = topics
 	g.PartitionRacks = m.partitionRacks(topics)
-	p, err := assign.AssignPacked(m.s, g)
+	p, err := assign.AssignPacked(m.b.s, g)
 	if err != nil {
-		return nil, fmt.Errorf("franz: %s: %w", m.s.Name(), err)
+		return nil, err
 	}
 	enc, err := wire.SyncGroupPacked(p, wire.MaxAssignmentVersion)
 	if err != nil {
-		return nil, fmt.Errorf("franz: %s: %w", m.s.Name(), err)
+		return nil, err
 	}
 	out := make(syncAssignments, len(enc))
 	for i, b := range enc {
@@ -236,6 +409,20 @@ func (m *memberBalancer) BalanceOrError(topics map[string]int32) (kgo.IntoSyncAs
 		return strings.Compare(x.MemberID, y.MemberID)
 	})
 	return out, nil
+}
+
+// emptyAssignments assigns each of ids nothing, in a valid
+// ConsumerProtocolAssignment, sorted by member.
+func emptyAssignments(ids []string) syncAssignments {
+	empty, _ := wire.Assignment{Version: wire.MaxAssignmentVersion}.MarshalBinary() // cannot fail: no partitions
+	out := make(syncAssignments, len(ids))
+	for i, id := range ids {
+		out[i] = kmsg.SyncGroupRequestGroupAssignment{MemberID: id, MemberAssignment: empty}
+	}
+	slices.SortFunc(out, func(x, y kmsg.SyncGroupRequestGroupAssignment) int {
+		return strings.Compare(x.MemberID, y.MemberID)
+	})
+	return out
 }
 
 // partitionRacks returns the racks of the replicas of every partition of

@@ -2,6 +2,7 @@ package franz_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -20,7 +21,7 @@ import (
 
 func TestProtocolNameAndCooperative(t *testing.T) {
 	for _, s := range assign.Strategies() {
-		b := franz.Balancer(s)
+		b := franz.MustBalancer(s)
 		if b.ProtocolName() != s.Name() {
 			t.Errorf("Balancer(%s).ProtocolName() = %q", s.Name(), b.ProtocolName())
 		}
@@ -50,7 +51,7 @@ func TestJoinGroupMetadataMatchesKgo(t *testing.T) {
 	} {
 		t.Run(c.s.Name(), func(t *testing.T) {
 			want := c.kgo.JoinGroupMetadata(topics, c.curr, 7)
-			got := franz.Balancer(c.s).JoinGroupMetadata(topics, c.curr, 7)
+			got := franz.MustBalancer(c.s).JoinGroupMetadata(topics, c.curr, 7)
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("JoinGroupMetadata mismatch (-kgo +ours):\n%s", d)
 			}
@@ -70,7 +71,7 @@ func TestJoinGroupMetadataCooperativeSticky(t *testing.T) {
 		0, 0, 0, 5, // generation_id
 		0xff, 0xff, // rack_id null
 	}
-	got := franz.Balancer(assign.CooperativeSticky{}).JoinGroupMetadata([]string{"a"}, map[string][]int32{"a": {1}}, 5)
+	got := franz.MustBalancer(assign.CooperativeSticky{}).JoinGroupMetadata([]string{"a"}, map[string][]int32{"a": {1}}, 5)
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("JoinGroupMetadata mismatch (-want +got):\n%s", d)
 	}
@@ -80,7 +81,7 @@ func TestJoinGroupMetadataCooperativeSticky(t *testing.T) {
 // rejoining, and passes no current assignment; the sticky balancer must
 // still send what it was assigned last, as Java's StickyAssignor does.
 func TestStickyRemembersWhatKgoForgets(t *testing.T) {
-	b := franz.Balancer(assign.Sticky{})
+	b := franz.MustBalancer(assign.Sticky{})
 	first := decodeMeta(t, b.JoinGroupMetadata([]string{"a", "b"}, nil, -1))
 	if first.UserData != nil {
 		t.Errorf("first JoinGroup: user data %v, want null", first.UserData)
@@ -185,7 +186,7 @@ func TestLeaderKafkaExamples(t *testing.T) {
 		}},
 	} {
 		t.Run(c.s.Name(), func(t *testing.T) {
-			got := lead(t, franz.Balancer(c.s), []kmsg.JoinGroupResponseMember{member("C0", c.meta), member("C1", c.meta)}, counts, nil)
+			got := lead(t, franz.MustBalancer(c.s), []kmsg.JoinGroupResponseMember{member("C0", c.meta), member("C1", c.meta)}, counts, nil)
 			if d := cmp.Diff(c.want, got); d != "" {
 				t.Errorf("%s mismatch (-want +got):\n%s", c.s.Name(), d)
 			}
@@ -205,7 +206,7 @@ func TestLeaderReadsKgoCooperativeOwnership(t *testing.T) {
 		member("C1", coop.JoinGroupMetadata(topics, map[string][]int32{"t1": {0, 1, 2}}, 3)),
 		member("C2", coop.JoinGroupMetadata(topics, nil, -1)),
 	}
-	got := lead(t, franz.Balancer(assign.CooperativeSticky{}), members, map[string]int32{"t0": 3, "t1": 3}, nil)
+	got := lead(t, franz.MustBalancer(assign.CooperativeSticky{}), members, map[string]int32{"t0": 3, "t1": 3}, nil)
 	if n := len(got["C0"]["t0"]); n != 2 || len(got["C0"]) != 1 {
 		t.Errorf("C0 got %v, want two partitions of t0", got["C0"])
 	}
@@ -224,7 +225,7 @@ func TestLeaderReadsKgoCooperativeOwnership(t *testing.T) {
 // reverse of the rackless ranges.
 func TestLeaderPassesReplicaRacks(t *testing.T) {
 	metaOn := func(rack string) []byte {
-		m := decodeMeta(t, franz.Balancer(assign.Range{}).JoinGroupMetadata([]string{"t"}, nil, -1))
+		m := decodeMeta(t, franz.MustBalancer(assign.Range{}).JoinGroupMetadata([]string{"t"}, nil, -1))
 		m.Rack = &rack
 		return m.AppendTo(nil)
 	}
@@ -243,7 +244,7 @@ func TestLeaderPassesReplicaRacks(t *testing.T) {
 		},
 	}
 	want := map[string]map[string][]int32{"C0": {"t": {1}}, "C1": {"t": {0}}}
-	got := lead(t, franz.Balancer(assign.Range{}), members, counts, info)
+	got := lead(t, franz.MustBalancer(assign.Range{}), members, counts, info)
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("racked Range mismatch (-want +got):\n%s", d)
 	}
@@ -257,13 +258,15 @@ func TestLeaderPassesReplicaRacks(t *testing.T) {
 		}}}
 	}
 	want = map[string]map[string][]int32{"C0": {"t": {0}}, "C1": {"t": {1}}}
-	got = lead(t, franz.Balancer(assign.Range{}), members, counts, &stale)
+	got = lead(t, franz.MustBalancer(assign.Range{}), members, counts, &stale)
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("Range with stale metadata mismatch (-want +got):\n%s", d)
 	}
 }
 
-// Metadata that cannot be read is an error naming the member, not a panic.
+// Metadata that cannot be read fails the round, not the JoinGroup (kgo
+// would retry that for ever): every member is assigned nothing, and the
+// error, naming the member, is reported once.
 func TestLeaderRefusesBadMetadata(t *testing.T) {
 	good := kgo.RangeBalancer().JoinGroupMetadata([]string{"t"}, nil, -1)
 	for name, bad := range map[string][]byte{
@@ -275,10 +278,15 @@ func TestLeaderRefusesBadMetadata(t *testing.T) {
 		"v1 cut in a string": {0, 1, 0, 0, 0, 1, 0, 5, 'a'},
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, _, err := franz.Balancer(assign.Range{}).MemberBalancer([]kmsg.JoinGroupResponseMember{member("C0", good), member("C1", bad)})
+			var reports []error
+			b := franz.MustBalancer(assign.Range{}, franz.OnError(func(err error) { reports = append(reports, err) }))
+			got := lead(t, b, []kmsg.JoinGroupResponseMember{member("C0", good), member("C1", bad)}, nil, nil)
+			if d := cmp.Diff(map[string]map[string][]int32{"C0": {}, "C1": {}}, got); d != "" {
+				t.Errorf("assignments mismatch (-want +got):\n%s", d)
+			}
 			var me *wire.MemberError
-			if !errors.As(err, &me) || me.MemberID != "C1" {
-				t.Fatalf("MemberBalancer: error %v, want a *wire.MemberError for C1", err)
+			if len(reports) != 1 || !errors.As(reports[0], &me) || me.MemberID != "C1" {
+				t.Fatalf("reports %v, want one *wire.MemberError for C1", reports)
 			}
 		})
 	}
@@ -291,7 +299,7 @@ func TestLeaderReadsShortV1AsV0(t *testing.T) {
 	v0 := kmsg.ConsumerMemberMetadata{Version: 0, Topics: []string{"t"}}
 	short := v0.AppendTo(nil)
 	short[1] = 1
-	got := lead(t, franz.Balancer(assign.Range{}), []kmsg.JoinGroupResponseMember{member("C0", short)}, map[string]int32{"t": 2}, nil)
+	got := lead(t, franz.MustBalancer(assign.Range{}), []kmsg.JoinGroupResponseMember{member("C0", short)}, map[string]int32{"t": 2}, nil)
 	if d := cmp.Diff(map[string]map[string][]int32{"C0": {"t": {0, 1}}}, got); d != "" {
 		t.Errorf("mismatch (-want +got):\n%s", d)
 	}
@@ -301,7 +309,7 @@ func TestLeaderReadsShortV1AsV0(t *testing.T) {
 func TestLeaderKeepsFirstOfDuplicateMember(t *testing.T) {
 	meta := kgo.RangeBalancer().JoinGroupMetadata([]string{"t"}, nil, -1)
 	members := []kmsg.JoinGroupResponseMember{member("C0", meta), member("C0", meta), member("C1", meta)}
-	got := lead(t, franz.Balancer(assign.Range{}), members, map[string]int32{"t": 4}, nil)
+	got := lead(t, franz.MustBalancer(assign.Range{}), members, map[string]int32{"t": 4}, nil)
 	want := map[string]map[string][]int32{"C0": {"t": {0, 1}}, "C1": {"t": {2, 3}}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("mismatch (-want +got):\n%s", d)
@@ -309,7 +317,8 @@ func TestLeaderKeepsFirstOfDuplicateMember(t *testing.T) {
 }
 
 // A group the strategy refuses (two members claiming one
-// group.instance.id) fails the rebalance with the strategy's error.
+// group.instance.id) is assigned nothing, every member listed, and the
+// strategy's error is reported once, with the generation kgo gave.
 func TestLeaderReportsStrategyErrors(t *testing.T) {
 	meta := kgo.RangeBalancer().JoinGroupMetadata([]string{"t"}, nil, -1)
 	inst := "i"
@@ -317,21 +326,86 @@ func TestLeaderReportsStrategyErrors(t *testing.T) {
 		{MemberID: "C0", InstanceID: &inst, ProtocolMetadata: meta},
 		{MemberID: "C1", InstanceID: &inst, ProtocolMetadata: meta},
 	}
-	mb, _, err := franz.Balancer(assign.Range{}).MemberBalancer(members)
-	if err != nil {
-		t.Fatalf("MemberBalancer: %v", err)
+	var reports []error
+	b := franz.MustBalancer(assign.Range{}, franz.OnError(func(err error) { reports = append(reports, err) }))
+	got := lead(t, b, members, map[string]int32{"t": 1}, &kgo.BalanceInfo{Group: "g", Generation: 7})
+	if d := cmp.Diff(map[string]map[string][]int32{"C0": {}, "C1": {}}, got); d != "" {
+		t.Errorf("assignments mismatch (-want +got):\n%s", d)
 	}
-	_, err = mb.(kgo.GroupMemberBalancerOrError).BalanceOrError(map[string]int32{"t": 1})
-	if !errors.Is(err, assign.ErrDuplicateInstanceID) {
-		t.Errorf("BalanceOrError: %v, want ErrDuplicateInstanceID", err)
+	if len(reports) != 1 || !errors.Is(reports[0], assign.ErrDuplicateInstanceID) || !strings.Contains(reports[0].Error(), "generation 7") {
+		t.Errorf("reports %v, want one ErrDuplicateInstanceID naming generation 7", reports)
 	}
-	if into := mb.Balance(map[string]int32{"t": 1}); into != nil {
-		t.Errorf("Balance returned %v on error, want nil", into)
+}
+
+// A nil strategy, a nil pointer and the group coordinator's strategies are
+// refused when the balancer is built, not at the first JoinGroup (where
+// kgo crashed on the nil and looped for ever on the server-side ones).
+func TestBalancerRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		s    assign.Strategy
+		want error
+	}{
+		{"nil", nil, franz.ErrNilStrategy},
+		{"nil pointer", (*assign.Sticky)(nil), franz.ErrNilStrategy},
+		{"uniform", assign.Uniform{}, franz.ErrServerAssigned},
+		{"server-range", assign.ServerRange{}, franz.ErrServerAssigned},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := franz.Balancer(c.s)
+			if !errors.Is(err, c.want) || b != nil {
+				t.Errorf("Balancer: %v, %v; want nil, %v", b, err, c.want)
+			}
+			defer func() {
+				r := recover()
+				if perr, ok := r.(error); !ok || !errors.Is(perr, c.want) {
+					t.Errorf("MustBalancer panicked with %v, want %v", r, c.want)
+				}
+			}()
+			franz.MustBalancer(c.s)
+		})
+	}
+	if _, err := franz.Balancer(assign.Sticky{}); err != nil {
+		t.Errorf("Balancer(Sticky): %v", err)
+	}
+}
+
+// One sticky balancer shared by two clients sends the same history for
+// both, whichever synced last: the leader reports it, once, and still
+// assigns. Identical claims without a generation (StickyAssignor's user
+// data version 0) may be honest history of different generations and are
+// not reported; nor are claims that differ.
+func TestLeaderReportsSharedBalancer(t *testing.T) {
+	sticky := func(gen int32, ps ...int32) []byte {
+		ud := kmsg.StickyMemberMetadata{CurrentAssignment: []kmsg.StickyMemberMetadataCurrentAssignment{{Topic: "t", Partitions: ps}}, Generation: gen}
+		return (&kmsg.ConsumerMemberMetadata{Topics: []string{"t"}, UserData: ud.AppendTo(nil)}).AppendTo(nil)
+	}
+	for _, c := range []struct {
+		name   string
+		c0, c1 []byte
+		shared bool
+	}{
+		{"same history", sticky(3, 0, 1), sticky(3, 0, 1), true},
+		{"different partitions", sticky(3, 0, 1), sticky(3, 2, 3), false},
+		{"different generations", sticky(3, 0, 1), sticky(2, 0, 1), false},
+		{"no generation", sticky(-1, 0, 1), sticky(-1, 0, 1), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var reports []error
+			b := franz.MustBalancer(assign.Sticky{}, franz.OnError(func(err error) { reports = append(reports, err) }))
+			got := lead(t, b, []kmsg.JoinGroupResponseMember{member("C0", c.c0), member("C1", c.c1)}, map[string]int32{"t": 4}, nil)
+			if n := len(got["C0"]["t"]) + len(got["C1"]["t"]); n != 4 {
+				t.Errorf("assigned %d partitions, want 4: %v", n, got)
+			}
+			if c.shared && (len(reports) != 1 || !errors.Is(reports[0], franz.ErrShared)) || !c.shared && len(reports) != 0 {
+				t.Errorf("reports %v, want ErrShared: %v", reports, c.shared)
+			}
+		})
 	}
 }
 
 func TestParseSyncAssignmentRefusesGarbage(t *testing.T) {
-	_, err := franz.Balancer(assign.Range{}).ParseSyncAssignment([]byte{0, 0, 0, 0, 0, 9})
+	_, err := franz.MustBalancer(assign.Range{}).ParseSyncAssignment([]byte{0, 0, 0, 0, 0, 9})
 	var de *wire.DecodeError
 	if !errors.As(err, &de) {
 		t.Errorf("ParseSyncAssignment: %v, want a *wire.DecodeError", err)
@@ -348,7 +422,7 @@ func (custom) Name() string { return "custom-cooperative" }
 // must send them, as Java's ConsumerCoordinator does for every cooperative
 // assignor.
 func TestCustomCooperativeSendsOwnedPartitions(t *testing.T) {
-	b := franz.Balancer(custom{})
+	b := franz.MustBalancer(custom{})
 	if !b.IsCooperative() || b.ProtocolName() != "custom-cooperative" {
 		t.Fatalf("Balancer(custom): %q, cooperative %v", b.ProtocolName(), b.IsCooperative())
 	}

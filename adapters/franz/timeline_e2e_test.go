@@ -78,8 +78,8 @@ type tlBalancer struct {
 	protocol timeline.Protocol
 }
 
-var tlOurs = tlBalancer{"ours/cooperative-sticky", func() kgo.GroupBalancer { return franz.Balancer(assign.CooperativeSticky{}) }, assign.CooperativeSticky{}, timeline.Classic}
-var tlOursRange = tlBalancer{"ours/range", func() kgo.GroupBalancer { return franz.Balancer(assign.Range{}) }, assign.Range{}, timeline.Classic}
+var tlOurs = tlBalancer{"ours/cooperative-sticky", func() kgo.GroupBalancer { return franz.MustBalancer(assign.CooperativeSticky{}) }, assign.CooperativeSticky{}, timeline.Classic}
+var tlOursRange = tlBalancer{"ours/range", func() kgo.GroupBalancer { return franz.MustBalancer(assign.Range{}) }, assign.Range{}, timeline.Classic}
 var tlKgoCoop = tlBalancer{"kgo/cooperative-sticky", func() kgo.GroupBalancer { return kgo.CooperativeStickyBalancer() }, assign.CooperativeSticky{}, timeline.Classic}
 var tlKgoRange = tlBalancer{"kgo/range", func() kgo.GroupBalancer { return kgo.RangeBalancer() }, assign.Range{}, timeline.Classic}
 

@@ -13,7 +13,8 @@ import (
 
 // A Reader of group "checkout" whose leader assigns with our sticky. The
 // logger is how the balancer learns what the Reader was assigned.
-// (Compiled, not run: it needs a broker.)
+// (Compiled, not run: it needs a broker. e2e/kafkago/example_test.go in
+// the repository runs the same against an in-process broker.)
 func ExampleBalancer() {
 	bal, err := kafkago.Balancer(assign.Sticky{})
 	if err != nil {

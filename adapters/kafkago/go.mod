@@ -1,22 +1,14 @@
 module github.com/assigncalc/assigncalc/adapters/kafkago
 
-go 1.26.0
-
-replace github.com/assigncalc/assigncalc => ../../
-
-replace github.com/assigncalc/assigncalc/adapters/franz => ../franz
+go 1.24.0
 
 require (
-	github.com/assigncalc/assigncalc v0.0.0-00010101000000-000000000000
-	github.com/assigncalc/assigncalc/adapters/franz v0.0.0-00010101000000-000000000000
+	github.com/assigncalc/assigncalc v0.1.0
 	github.com/google/go-cmp v0.7.0
 	github.com/segmentio/kafka-go v0.4.51
-	github.com/twmb/franz-go v1.22.3
-	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c
-	github.com/twmb/franz-go/pkg/kmsg v1.15.1
 )
 
 require (
-	github.com/klauspost/compress v1.20.3 // indirect
-	github.com/pierrec/lz4/v4 v4.1.33 // indirect
+	github.com/klauspost/compress v1.15.9 // indirect
+	github.com/pierrec/lz4/v4 v4.1.15 // indirect
 )

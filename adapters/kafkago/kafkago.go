@@ -26,7 +26,10 @@
 // kafka-go revokes every partition before each JoinGroup and sends no owned
 // partitions: it cannot take part in a cooperative rebalance (KIP-429).
 // [Balancer] refuses cooperative strategies ([ErrCooperative]) rather than
-// let such a member break a cooperative group's guarantee.
+// let such a member break a cooperative group's guarantee, and, like the
+// other adapters, a nil strategy ([ErrNilStrategy]) and the group
+// coordinator's ([ErrServerAssigned]); [MustBalancer] panics with the same
+// errors.
 //
 // # State kept by a sticky balancer
 //
@@ -39,10 +42,14 @@
 // [GroupBalancer.Logger]. Programs that use [kafka.ConsumerGroup] directly
 // call [GroupBalancer.Assigned] with each generation instead. Without
 // either, the member sends no history: it still gets a balanced share, but
-// its partitions may move at every rebalance.
+// its partitions may move at every rebalance; the balancer reports
+// [ErrNoLogger] through [OnError] when the member joins a second time
+// having heard nothing.
 //
 // A balancer holds one member's history: give each Reader its own (call
-// Balancer once per kafka.NewReader).
+// Balancer once per kafka.NewReader). Readers sharing a sticky balancer
+// send the same history; a leader using this package sees it and reports
+// [ErrShared].
 //
 // # Racks
 //
@@ -67,9 +74,9 @@
 // leaves and rejoins, and the group goes on under another leader. The
 // other way round works where the leader tolerates kafka-go's subscription,
 // which declares version 1 but leaves out its owned_partitions: franz-go
-// (and this project's adapters/franz and adapters/sarama) read it as version
-// 0, so kafka-go members using this package share a group with franz-go
-// members of the same strategy. Java's consumer, as reported in kafka-go
+// (and this project's adapters/franz and adapters/assignsarama) read it as
+// version 0, so kafka-go members using this package share a group with
+// franz-go members of the same strategy. Java's consumer, as reported in kafka-go
 // issue 762, fails to read it (BufferUnderflowException); we have not run
 // a Java leader to check.
 //
@@ -78,7 +85,8 @@
 // kafka-go's AssignGroups cannot return an error. When the strategy refuses
 // the group, or the metadata does not list a topic's partitions as 0..n-1
 // ([ErrPartitionIDs]), the leader assigns nothing to every member, each
-// listed with an empty assignment, and reports why through [OnError]. The
+// listed with an empty assignment, and reports why through [OnError], once
+// for that generation (AssignGroups runs once per generation). The
 // group then consumes nothing until its next rebalance (a member joining or
 // leaving, or a partition change with WatchPartitionChanges); an alert on
 // OnError is what tells an operator. The alternatives are worse: a panic
@@ -113,6 +121,24 @@ var (
 	// ErrPartitionIDs: the metadata does not list a topic's partitions as
 	// exactly 0..n-1.
 	ErrPartitionIDs = errors.New("partition IDs are not 0..n-1")
+	// ErrNilStrategy: Balancer was given no strategy.
+	ErrNilStrategy = errors.New("nil strategy")
+	// ErrServerAssigned: the strategy is one of the group coordinator's
+	// (KIP-848), which a client's leader cannot run: it needs the topics'
+	// ids and the members' current targets, which the classic protocol
+	// does not carry.
+	ErrServerAssigned = errors.New("the strategy is a group coordinator's (KIP-848 server-side), which a classic group's leader cannot run")
+	// ErrShared: two members sent the same sticky history from the same
+	// generation, which happens when one balancer serves several Readers
+	// (the history of whichever learnt last). Each member then claims the
+	// others' partitions and stickiness is lost.
+	ErrShared = errors.New("members sent identical sticky history from the same generation: is one balancer shared by several Readers? Call Balancer once per kafka.NewReader")
+	// ErrNoLogger: a sticky balancer is joining again without having
+	// learnt what its member was assigned, because the Reader's Logger is
+	// not [GroupBalancer.Logger] (nor is [GroupBalancer.Assigned] called).
+	// The member sends no history and its partitions may move at every
+	// rebalance.
+	ErrNoLogger = errors.New("the sticky balancer has not learnt its member's assignment: set kafka.ReaderConfig.Logger to the balancer's Logger (or call Assigned with each generation)")
 )
 
 // maxRack bounds the rack a range or roundrobin member's user data may
@@ -123,10 +149,14 @@ const maxRack = 255
 type Option func(*GroupBalancer)
 
 // OnError sets the function the leader calls when it cannot assign the
-// group and assigns nothing to every member instead (see the package
-// documentation). Without it, the leader writes the error with the
-// standard library's log package. f must not block for long: the
-// JoinGroup round waits for it.
+// group and assigns nothing to every member instead, once for that
+// generation (see the package documentation), and the function that hears
+// of misuse that loses stickiness: a balancer shared by several Readers
+// ([ErrShared], reported by the leader at each rebalance that shows it)
+// and a sticky balancer that never learns its assignment ([ErrNoLogger],
+// reported once, by the member, when it joins a second time). Without it,
+// the errors are written with the standard library's log package. f must
+// not block for long: the JoinGroup round waits for it.
 func OnError(f func(error)) Option {
 	return func(b *GroupBalancer) { b.onError = f }
 }
@@ -150,6 +180,8 @@ type GroupBalancer struct {
 	joined  int32                   // generation of the member's latest JoinGroup, from the Reader's log
 	last    []assign.TopicPartition // what the group assigned the member last, sorted
 	lastGen int32                   // the generation of last
+	heard   bool                    // a line of the Reader's log, or a call of Assigned, has come
+	joins   int                     // UserData calls: the member's JoinGroups
 }
 
 // Balancer returns a kafka.GroupBalancer that assigns partitions with s
@@ -164,12 +196,16 @@ type GroupBalancer struct {
 //     [assign.AssignPacked], s.Assign's answer without its map) and returns
 //     an entry for every member, empty when it gets nothing.
 //
-// Balancer refuses a nil s, a cooperative s ([ErrCooperative]), and [Rack]
+// Balancer refuses a nil s ([ErrNilStrategy]), a server-side s
+// ([ErrServerAssigned]), a cooperative s ([ErrCooperative]), and [Rack]
 // with "sticky" ([ErrRackSticky]). It returns the concrete type so that the
 // caller can reach [GroupBalancer.Logger]; use one balancer per Reader.
 func Balancer(s assign.Strategy, opts ...Option) (*GroupBalancer, error) {
-	if s == nil {
-		return nil, errors.New("kafkago: nil strategy")
+	if isNil(s) {
+		return nil, fmt.Errorf("kafkago: %w", ErrNilStrategy)
+	}
+	if s.Protocol() == assign.ServerAssigned {
+		return nil, fmt.Errorf("kafkago: %s: %w", s.Name(), ErrServerAssigned)
 	}
 	b := &GroupBalancer{s: s, name: s.Name(), joined: wire.DefaultGeneration, lastGen: wire.DefaultGeneration}
 	for _, o := range opts {
@@ -182,6 +218,39 @@ func Balancer(s assign.Strategy, opts ...Option) (*GroupBalancer, error) {
 		return nil, fmt.Errorf("kafkago: %s: %w", b.name, ErrRackSticky)
 	}
 	return b, nil
+}
+
+// MustBalancer is like [Balancer] but panics, with Balancer's error, when
+// Balancer refuses s or opts, as regexp.MustCompile does for a constant
+// expression.
+func MustBalancer(s assign.Strategy, opts ...Option) *GroupBalancer {
+	b, err := Balancer(s, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// isNil reports whether s is nil or a nil pointer (or other nil value)
+// whose methods would dereference it.
+func isNil(s assign.Strategy) bool {
+	if s == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(s); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
+}
+
+// report hands err to the OnError function, or to the log.
+func (b *GroupBalancer) report(err error) {
+	if b.onError != nil {
+		b.onError(err)
+		return
+	}
+	log.Print(err)
 }
 
 // ProtocolName returns the strategy's Kafka name.
@@ -197,7 +266,14 @@ func (b *GroupBalancer) UserData() ([]byte, error) {
 	}
 	b.mu.Lock()
 	owned, gen := b.last, b.lastGen
+	b.joins++
+	deaf := b.joins == 2 && !b.heard
 	b.mu.Unlock()
+	if deaf {
+		// By its second JoinGroup a Reader has logged its first; a
+		// balancer that heard nothing is not the Reader's Logger.
+		b.report(fmt.Errorf("kafkago: %s: %w", b.name, ErrNoLogger))
+	}
 	sub, err := wire.NextSubscription(b.name, nil, owned, gen, "")
 	if err != nil {
 		// Only a topic name longer than 32767 bytes gets here, which no
@@ -218,11 +294,7 @@ func (b *GroupBalancer) AssignGroups(members []kafka.GroupMember, partitions []k
 	for _, m := range members {
 		out[m.ID] = map[string][]int{}
 	}
-	if b.onError != nil {
-		b.onError(err)
-	} else {
-		log.Printf("%v; every member of the group is assigned nothing until the next rebalance", err)
-	}
+	b.report(fmt.Errorf("%w; every member of the group is assigned nothing until the next rebalance", err))
 	return out
 }
 
@@ -262,6 +334,11 @@ func (b *GroupBalancer) assign(members []kafka.GroupMember, partitions []kafka.P
 	if err != nil {
 		return nil, fmt.Errorf("kafkago: %s: %w", b.name, err)
 	}
+	if b.name == "sticky" {
+		if err := sharedHistory(g); err != nil {
+			b.report(fmt.Errorf("kafkago: %s: %w", b.name, err))
+		}
+	}
 	if slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.Rack != "" }) {
 		g.PartitionRacks = replicaRacks(partitions, counts)
 	}
@@ -270,6 +347,39 @@ func (b *GroupBalancer) assign(members []kafka.GroupMember, partitions []kafka.P
 		return nil, fmt.Errorf("kafkago: %s: %w", b.name, err)
 	}
 	return into(p), nil
+}
+
+// sharedHistory returns an error wrapping [ErrShared] when two members
+// claim the same non-empty partitions from the same known generation. In
+// one group that happens only when they share their history: each
+// partition has one owner per generation. (Members whose user data has no
+// generation, StickyAssignor's version 0, may claim what they owned in
+// different generations, so they are not compared.)
+func sharedHistory(g assign.Group) error {
+	// Members are keyed by generation, count and first partition, which
+	// no two honest members share; only members that collide are compared
+	// whole, so that a large group costs a map entry per member.
+	type key struct {
+		gen   int32
+		n     int
+		first assign.TopicPartition
+	}
+	seen := make(map[key]int, len(g.Members)) // key => index of the first member with it
+	for i, m := range g.Members {
+		if len(m.Owned) == 0 || m.Generation < 0 {
+			continue
+		}
+		k := key{m.Generation, len(m.Owned), m.Owned[0]}
+		j, ok := seen[k]
+		if !ok {
+			seen[k] = i
+			continue
+		}
+		if slices.Equal(g.Members[j].Owned, m.Owned) {
+			return fmt.Errorf("members %q and %q both claim %d partitions from generation %d: %w", g.Members[j].ID, m.ID, len(m.Owned), m.Generation, ErrShared)
+		}
+	}
+	return nil
 }
 
 // into converts p, s.Assign's answer in packed form, into kafka-go's
@@ -401,6 +511,9 @@ func (b *GroupBalancer) Logger(next kafka.Logger) kafka.Logger {
 // may go out with the history of the one before: stickiness is lost for
 // that round, not safety, since eager members own nothing while they join.)
 func (b *GroupBalancer) observe(msg string, args []any) {
+	b.mu.Lock()
+	b.heard = true
+	b.mu.Unlock()
 	switch msg {
 	case joinedLine:
 		if len(args) == 3 {
@@ -466,5 +579,6 @@ func (b *GroupBalancer) Assigned(gen *kafka.Generation) {
 	slices.SortFunc(tps, assign.TopicPartition.Compare)
 	b.mu.Lock()
 	b.last, b.lastGen, b.joined = slices.Compact(tps), gen.ID, gen.ID
+	b.heard = true
 	b.mu.Unlock()
 }

@@ -277,6 +277,10 @@ func TestBalancerRefuses(t *testing.T) {
 	}{
 		{"cooperative-sticky", assign.CooperativeSticky{}, nil, ErrCooperative},
 		{"sticky with a rack", assign.Sticky{}, []Option{Rack("a")}, ErrRackSticky},
+		{"nil", nil, nil, ErrNilStrategy},
+		{"nil pointer", (*assign.Sticky)(nil), nil, ErrNilStrategy},
+		{"uniform", assign.Uniform{}, nil, ErrServerAssigned},
+		{"server-range", assign.ServerRange{}, nil, ErrServerAssigned},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -284,15 +288,22 @@ func TestBalancerRefuses(t *testing.T) {
 			if !errors.Is(err, tt.want) || b != nil {
 				t.Errorf("Balancer = %v, %v; want nil, %v", b, err, tt.want)
 			}
+			defer func() {
+				r := recover()
+				if perr, ok := r.(error); !ok || !errors.Is(perr, tt.want) {
+					t.Errorf("MustBalancer panicked with %v, want %v", r, tt.want)
+				}
+			}()
+			MustBalancer(tt.s, tt.opts...)
 		})
-	}
-	if _, err := Balancer(nil); err == nil {
-		t.Error("Balancer(nil) did not fail")
 	}
 }
 
-// failing is a strategy that refuses every group.
-type failing struct{ assign.Range }
+// failing is a strategy that refuses every group. It embeds the interface,
+// not assign.Range: a struct embedding Range would carry Range's
+// unexported fast path, which assign.AssignPacked runs instead of
+// failing's Assign.
+type failing struct{ assign.Strategy }
 
 var errRefused = errors.New("refused")
 
@@ -318,7 +329,7 @@ func TestAssignGroupsFailure(t *testing.T) {
 	}{
 		{"the metadata skips t0-2", assign.Range{}, gap, ErrPartitionIDs},
 		{"the metadata lists t1-1 twice", assign.Range{}, append(partitionsOf(map[string]int{"t0": 4, "t1": 2}, nil), kafka.Partition{Topic: "t1", ID: 1}), ErrPartitionIDs},
-		{"the strategy refuses", failing{}, partitionsOf(map[string]int{"t0": 4, "t1": 2}, nil), errRefused},
+		{"the strategy refuses", failing{assign.Range{}}, partitionsOf(map[string]int{"t0": 4, "t1": 2}, nil), errRefused},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -421,5 +432,84 @@ func TestRackOf(t *testing.T) {
 		if got, ok := rackOf(tt.ud); got != tt.want || ok != tt.ok {
 			t.Errorf("rackOf(%q) = %q, %v; want %q, %v", tt.ud, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// One sticky balancer shared by two Readers sends the same history for
+// both: the leader reports it, once, and still assigns. Identical claims
+// without a generation (user data version 0) may be honest history of
+// different generations and are not reported; nor are claims that differ.
+func TestAssignGroupsReportsSharedBalancer(t *testing.T) {
+	v0 := func(ps ...int) []byte {
+		var owned []assign.TopicPartition
+		for _, p := range ps {
+			owned = append(owned, assign.TopicPartition{Topic: "t0", Partition: int32(p)})
+		}
+		b, err := wire.StickyUserData{Previous: owned, Generation: wire.DefaultGeneration}.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	same := stickyUserData(t, tps("t0", 0, "t0", 1), 3)
+	for _, c := range []struct {
+		name   string
+		c0, c1 []byte
+		shared bool
+	}{
+		{"same history", same, same, true},
+		{"different partitions", same, stickyUserData(t, tps("t0", 2, "t0", 3), 3), false},
+		{"different generations", same, stickyUserData(t, tps("t0", 0, "t0", 1), 2), false},
+		{"no generation", v0(0, 1), v0(0, 1), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var errs []error
+			b := MustBalancer(assign.Sticky{}, OnError(func(err error) { errs = append(errs, err) }))
+			members := []kafka.GroupMember{{ID: "C0", Topics: []string{"t0"}, UserData: c.c0}, {ID: "C1", Topics: []string{"t0"}, UserData: c.c1}}
+			got := b.AssignGroups(members, partitionsOf(map[string]int{"t0": 4}, nil))
+			if n := len(got["C0"]["t0"]) + len(got["C1"]["t0"]); n != 4 {
+				t.Errorf("assigned %d partitions, want 4: %v", n, got)
+			}
+			if c.shared && (len(errs) != 1 || !errors.Is(errs[0], ErrShared)) || !c.shared && len(errs) != 0 {
+				t.Errorf("OnError got %v, want ErrShared: %v", errs, c.shared)
+			}
+		})
+	}
+}
+
+// A sticky balancer whose Reader does not log through it (nor calls
+// Assigned) reports ErrNoLogger once, at its member's second JoinGroup;
+// one that hears a line of the Reader's log, or Assigned, does not.
+func TestUserDataReportsMissingLogger(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		hear func(*GroupBalancer)
+		want int
+	}{
+		{"deaf", func(*GroupBalancer) {}, 1},
+		{"logger", func(b *GroupBalancer) { b.Logger(nil).Printf("entering loop for consumer group, %v\n", "g") }, 0},
+		{"assigned", func(b *GroupBalancer) { b.Assigned(&kafka.Generation{ID: 1}) }, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var errs []error
+			b := MustBalancer(assign.Sticky{}, OnError(func(err error) { errs = append(errs, err) }))
+			c.hear(b)
+			for range 4 {
+				if _, err := b.UserData(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(errs) != c.want || c.want > 0 && !errors.Is(errs[0], ErrNoLogger) {
+				t.Errorf("OnError got %v, want %d ErrNoLogger", errs, c.want)
+			}
+		})
+	}
+	var errs []error
+	b := MustBalancer(assign.Range{}, OnError(func(err error) { errs = append(errs, err) }))
+	for range 4 {
+		b.UserData()
+	}
+	if len(errs) != 0 {
+		t.Errorf("range: OnError got %v; only sticky keeps history", errs)
 	}
 }

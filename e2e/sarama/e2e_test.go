@@ -19,12 +19,12 @@ import (
 	"testing"
 	"time"
 
-	ibm "github.com/IBM/sarama"
+	"github.com/IBM/sarama"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/twmb/franz-go/pkg/kfake"
 
-	assignsarama "github.com/assigncalc/assigncalc/adapters/sarama"
+	"github.com/assigncalc/assigncalc/adapters/assignsarama"
 	"github.com/assigncalc/assigncalc/assign"
 )
 
@@ -52,8 +52,8 @@ type group struct {
 
 type member struct {
 	name string
-	cg   ibm.ConsumerGroup
-	sess atomic.Pointer[ibm.ConsumerGroupSession]
+	cg   sarama.ConsumerGroup
+	sess atomic.Pointer[sarama.ConsumerGroupSession]
 	stop context.CancelFunc
 	done chan struct{}
 }
@@ -81,14 +81,14 @@ type handler struct {
 	m *member
 }
 
-func (h handler) Setup(s ibm.ConsumerGroupSession) error {
+func (h handler) Setup(s sarama.ConsumerGroupSession) error {
 	h.m.sess.Store(&s)
 	return nil
 }
 
-func (h handler) Cleanup(ibm.ConsumerGroupSession) error { return nil }
+func (h handler) Cleanup(sarama.ConsumerGroupSession) error { return nil }
 
-func (h handler) ConsumeClaim(s ibm.ConsumerGroupSession, c ibm.ConsumerGroupClaim) error {
+func (h handler) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error {
 	h.m.sess.Store(&s)
 	tp := assign.TopicPartition{Topic: c.Topic(), Partition: c.Partition()}
 	h.g.mu.Lock()
@@ -110,19 +110,19 @@ func (h handler) ConsumeClaim(s ibm.ConsumerGroupSession, c ibm.ConsumerGroupCla
 	return nil
 }
 
-func (g *group) start(name string, bs ibm.BalanceStrategy) {
+func (g *group) start(name string, bs sarama.BalanceStrategy) {
 	g.t.Helper()
-	cfg := ibm.NewConfig()
+	cfg := sarama.NewConfig()
 	cfg.ClientID = name
-	cfg.Version = ibm.V3_6_0_0
-	cfg.Consumer.Offsets.Initial = ibm.OffsetOldest
+	cfg.Version = sarama.V3_6_0_0
+	cfg.Consumer.Offsets.Initial = sarama.OffsetOldest
 	cfg.Consumer.Group.Heartbeat.Interval = 100 * time.Millisecond
 	cfg.Consumer.Group.Session.Timeout = 10 * time.Second
 	cfg.Consumer.Group.Rebalance.Timeout = 10 * time.Second
 	cfg.Consumer.Group.Rebalance.Retry.Backoff = 50 * time.Millisecond
 	cfg.Consumer.MaxWaitTime = 50 * time.Millisecond
-	cfg.Consumer.Group.Rebalance.GroupStrategies = []ibm.BalanceStrategy{bs}
-	cg, err := ibm.NewConsumerGroup(g.addrs, saramaGroupN, cfg)
+	cfg.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{bs}
+	cg, err := sarama.NewConsumerGroup(g.addrs, saramaGroupN, cfg)
 	if err != nil {
 		g.t.Fatalf("NewConsumerGroup(%s): %v", name, err)
 	}
@@ -133,7 +133,7 @@ func (g *group) start(name string, bs ibm.BalanceStrategy) {
 	go func() {
 		defer close(m.done)
 		for i := 0; i < maxSessions && ctx.Err() == nil; i++ {
-			if err := cg.Consume(ctx, topics, handler{g, m}); err != nil && !errors.Is(err, ibm.ErrClosedConsumerGroup) && ctx.Err() == nil {
+			if err := cg.Consume(ctx, topics, handler{g, m}); err != nil && !errors.Is(err, sarama.ErrClosedConsumerGroup) && ctx.Err() == nil {
 				g.mu.Lock()
 				g.problems = append(g.problems, fmt.Sprintf("%s: Consume: %v", name, err))
 				g.mu.Unlock()
@@ -342,7 +342,7 @@ func TestSaramaGroupsSettle(t *testing.T) {
 				prev = g.settle(what, g.expect(s, prev))
 				t.Logf("%s: settled in %v", what, time.Since(start).Round(time.Millisecond))
 			}
-			join := func(name string) func() { return func() { g.start(name, assignsarama.Strategy(s)) } }
+			join := func(name string) func() { return func() { g.start(name, assignsarama.MustStrategy(s)) } }
 			step("c0 joins", join("c0"))
 			step("c1 joins", join("c1"))
 			step("c2 joins", join("c2"))
@@ -362,10 +362,10 @@ func TestSaramaGroupsSettle(t *testing.T) {
 func TestSaramaMixedGroups(t *testing.T) {
 	for _, c := range []struct {
 		s      assign.Strategy
-		theirs func() ibm.BalanceStrategy
+		theirs func() sarama.BalanceStrategy
 	}{
-		{assign.Sticky{}, ibm.NewBalanceStrategySticky},
-		{assign.CooperativeSticky{}, ibm.NewBalanceStrategyCooperativeSticky},
+		{assign.Sticky{}, sarama.NewBalanceStrategySticky},
+		{assign.CooperativeSticky{}, sarama.NewBalanceStrategyCooperativeSticky},
 	} {
 		t.Run(c.s.Name(), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
@@ -397,7 +397,7 @@ func TestSaramaMixedGroups(t *testing.T) {
 				prev = now
 			}
 			ours := func(name string) func() {
-				return func() { g.start(name, assignsarama.Strategy(counting{c.s, &led})) }
+				return func() { g.start(name, assignsarama.MustStrategy(counting{c.s, &led})) }
 			}
 			theirs := func(name string) func() { return func() { g.start(name, c.theirs()) } }
 			step("ours0 joins", "ours", ours("ours0"))

@@ -1,14 +1,11 @@
-module github.com/assigncalc/assigncalc/adapters/sarama
+module github.com/assigncalc/assigncalc/adapters/assignsarama
 
 go 1.26.0
 
-replace github.com/assigncalc/assigncalc => ../../
-
 require (
 	github.com/IBM/sarama v1.61.1
-	github.com/assigncalc/assigncalc v0.0.0-00010101000000-000000000000
+	github.com/assigncalc/assigncalc v0.1.0
 	github.com/google/go-cmp v0.7.0
-	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c
 )
 
 require (
@@ -23,8 +20,6 @@ require (
 	github.com/klauspost/compress v1.20.3 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/rcrowley/go-metrics v0.0.0-20250401214520-65e299d6c5c9 // indirect
-	github.com/twmb/franz-go v1.22.3 // indirect
-	github.com/twmb/franz-go/pkg/kmsg v1.15.1 // indirect
 	golang.org/x/crypto v0.57.0 // indirect
 	golang.org/x/net v0.59.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
