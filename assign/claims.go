@@ -208,8 +208,8 @@ const (
 
 // compileOwned reads the members' claims for use, from given when it is
 // not nil (the members then have no Owned lists: [AssignPackedOwned]),
-// otherwise from the members' Owned lists, turned into runs first
-// (ownedRunsOf): either way every rule below reads the same runs.
+// otherwise from the members' Owned lists, each turned into runs as it
+// is read (ownedClaims): either way every rule below reads the same runs.
 //
 // Clients list owned partitions topic by topic, partitions ascending, as
 // every assignment is sorted: a member whose list has that shape cannot
@@ -230,11 +230,9 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 				return fmt.Errorf("%w: member %d has an Owned list besides its runs", ErrOwnedRuns, i)
 			}
 		}
-		cg.own = given
-	} else {
-		cg.own = ownedRunsOf(g.Members)
 	}
-	own := cg.own
+	cg.own = ownedClaims{given: given, members: g.Members}
+	own := &cg.own
 	total := 0
 	gen, mixed, some := int32(0), false, false
 	for i := range g.Members {
@@ -278,17 +276,16 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 		first := len(pids)
 		sorted := true // so far: runs of distinct topics, partitions ascending within each
 		ti, known := int32(0), false
-		runs, from := own.member(i)
-		for _, run := range runs {
-			ps := own.Parts[from:run.End]
-			from = run.End
-			if ti, known = cg.topicAfter(after, ti, known, run.Topic); !known {
+		cr := own.member(i)
+		for cr.next() {
+			if ti, known = cg.topicAfter(after, ti, known, cr.topic()); !known {
 				continue // nobody wants the topic, or it is gone: dropped, as Kafka does
 			}
 			sorted = sorted && runOf[ti] != int32(i)+1
 			runOf[ti] = int32(i) + 1
 			start, np, lastPart := cg.start[ti], cg.numParts[ti], int32(-1)
-			for _, p := range ps {
+			for k := cr.from; k < cr.to; k++ {
+				p := cr.part(k)
 				if uint32(p) >= uint32(np) {
 					continue // the partition no longer exists: dropped, as Kafka does
 				}
@@ -413,38 +410,98 @@ func (o *OwnedRuns) check(n int) error {
 	return nil
 }
 
-// ownedRunsOf returns the members' Owned lists as runs, one run per
-// stretch of one topic, or nil when nobody lists anything: the form the
-// claims are read from whichever way they come (see compileOwned).
-func ownedRunsOf(members []Member) *OwnedRuns {
-	total := 0
-	for i := range members {
-		total += len(members[i].Owned)
+// ownedClaims reads the members' claims run by run (a run: a stretch of
+// one topic, as in [OwnedRuns]), whichever way they come: from the runs
+// given to [AssignPackedOwned], or from the members' Owned lists, read in
+// place. Nothing is copied: turning every Owned list into one slab of
+// runs first cost a run (24 bytes) per owned partition wherever members
+// own one partition of each of many topics, several times that as the
+// slab grew, and the time to fill it, more than everything else Assign
+// does for a churned group (issue 30; TestAssignBytesPerOwnedPartition
+// holds the budget).
+type ownedClaims struct {
+	given   *OwnedRuns // nil: read the members' Owned lists
+	members []Member
+}
+
+// count returns how many partitions member i lists.
+func (o *ownedClaims) count(i int) int {
+	if o.given == nil {
+		return len(o.members[i].Owned)
 	}
-	if total == 0 {
-		return nil
+	return o.given.count(i)
+}
+
+// member returns a reader of member i's claims, before its first run.
+func (o *ownedClaims) member(i int) claimRuns {
+	if o.given == nil {
+		return claimRuns{lists: true, owned: o.members[i].Owned}
 	}
-	o := &OwnedRuns{
-		RunOff: make([]int32, len(members)+1),
-		Runs:   make([]OwnedRun, 0, len(members)),
-		Parts:  make([]int32, total),
+	runs, base := o.given.member(i)
+	return claimRuns{from: base, to: base, base: base, runs: runs, parts: o.given.Parts}
+}
+
+// claimRuns reads one member's claims run by run: after next reports a
+// run, its topic is topic() and its partitions part(k) for k in
+// [from, to); k-base is k's position in the member's claims (in its
+// Owned list, were it one). Its methods are small enough to inline: this
+// is the loop of every Assign on a churned group.
+type claimRuns struct {
+	from, to int32
+	base     int32 // 0 for an Owned list; where the member's runs start in the given Parts
+
+	lists bool             // reading owned, not runs and parts
+	owned []TopicPartition // the member's Owned list
+	runs  []OwnedRun       // the member's given runs
+	parts []int32          // every member's given partitions ([OwnedRuns.Parts])
+	r     int              // 1 + the current run in runs
+}
+
+// next moves to the member's next run and reports whether there is one.
+func (c *claimRuns) next() bool {
+	c.from = c.to
+	if c.from < int32(len(c.owned)) { // reading an Owned list (given runs have none)
+		c.to = topicRunEnd(c.owned, c.from)
+		return true
 	}
-	at := int32(0)
-	for i := range members {
-		owned := members[i].Owned
-		for k := range owned {
-			if k > 0 && owned[k].Topic != owned[k-1].Topic {
-				o.Runs = append(o.Runs, OwnedRun{owned[k-1].Topic, at})
-			}
-			o.Parts[at] = owned[k].Partition
-			at++
-		}
-		if len(owned) > 0 {
-			o.Runs = append(o.Runs, OwnedRun{owned[len(owned)-1].Topic, at})
-		}
-		o.RunOff[i+1] = int32(len(o.Runs))
+	return c.nextRun()
+}
+
+// nextRun is next for given runs, and the end of an Owned list (which
+// has no runs).
+func (c *claimRuns) nextRun() bool {
+	if c.r >= len(c.runs) {
+		return false
 	}
-	return o
+	c.to = c.runs[c.r].End
+	c.r++
+	return true
+}
+
+// topicRunEnd returns the end of the run of one topic in ps that starts at
+// from, which is in ps.
+func topicRunEnd(ps []TopicPartition, from int32) int32 {
+	end := int(from) + 1
+	for end < len(ps) && ps[end].Topic == ps[from].Topic {
+		end++
+	}
+	return int32(end)
+}
+
+// topic returns the current run's topic.
+func (c *claimRuns) topic() string {
+	if c.lists {
+		return c.owned[c.from].Topic
+	}
+	return c.runs[c.r-1].Topic
+}
+
+// part returns the partition at position k of the member's claims.
+func (c *claimRuns) part(k int32) int32 {
+	if c.lists {
+		return c.owned[k].Partition
+	}
+	return c.parts[k]
 }
 
 // ownedLists returns o's lists as Owned lists, member by member: what a

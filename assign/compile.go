@@ -29,10 +29,9 @@ type compiledGroup struct {
 	// the metadata with partitions, none twice.
 	distinctNames []bool
 
-	// own is the members' Owned lists as runs (see [OwnedRuns]), what
-	// compileOwned reads the claims from; nil when nobody owns anything,
-	// and with ownedUnread.
-	own *OwnedRuns
+	// own reads the members' claims as runs (see [OwnedRuns]), for
+	// compileOwned; zero with ownedUnread.
+	own ownedClaims
 
 	// ownedPids[ownedOff[m]:ownedOff[m+1]] lists the partitions member m
 	// claims that still exist, numbered as in start, in input order.

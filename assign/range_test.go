@@ -597,11 +597,13 @@ func benchmarkStrategy(b *testing.B, s assign.Strategy, racks int) {
 		b.Run(name, func(b *testing.B) {
 			g := uniformGroup(size.members, size.partitions, racks)
 			b.ReportAllocs()
+			bytes := assign.CountPartitionBytes(b, g)
 			for b.Loop() {
 				if _, err := s.Assign(g); err != nil {
 					b.Fatal(err)
 				}
 			}
+			bytes.Report()
 		})
 	}
 }

@@ -123,12 +123,14 @@ func benchmarkSticky(b *testing.B, s assign.Strategy) {
 		before := owned(b, g)
 		b.ReportAllocs()
 		var a assign.Assignment
+		bytes := assign.CountPartitionBytes(b, g)
 		for b.Loop() {
 			var err error
 			if a, err = s.Assign(g); err != nil {
 				b.Fatal(err)
 			}
 		}
+		bytes.Report()
 		lo, hi := len(a[g.Members[0].ID]), 0
 		for _, m := range g.Members {
 			lo, hi = min(lo, len(a[m.ID])), max(hi, len(a[m.ID]))

@@ -119,14 +119,18 @@ func BenchmarkKIP848(b *testing.B) {
 						in = churned(g, fresh, false)
 					}
 					b.Run(fmt.Sprintf("strategy=%s/churn=%s", s.Name(), churn), func(b *testing.B) {
+						bytes := CountPartitionBytes(b, in)
 						timeCalls(b, func() error { _, err := s.Assign(in); return err })
+						bytes.Report()
 					})
 					ranges, ok := s.(interface {
 						AssignRanges(Group) (RangeAssignment, error)
 					})
 					if ok {
 						b.Run(fmt.Sprintf("strategy=%s-ranges/churn=%s", s.Name(), churn), func(b *testing.B) {
+							bytes := CountPartitionBytes(b, in)
 							timeCalls(b, func() error { _, err := ranges.AssignRanges(in); return err })
+							bytes.Report()
 						})
 					}
 				}

@@ -113,12 +113,16 @@ func benchmarkOne(b *testing.B, im workload.Impl, sh workload.Shape) {
 	// happens to run first after it.
 	runtime.GC()
 	b.ReportAllocs()
+	var before, after runtime.MemStats // TotalAlloc: bytes allocated, collected or not
+	runtime.ReadMemStats(&before)
 	for b.Loop() {
 		if err := p.Run(); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(sh.Spec.Partitions()), "B/partition")
 	a, err := p.Result()
 	if err != nil {
 		b.Fatal(err)
