@@ -6,20 +6,18 @@ import (
 	"github.com/assigncalc/assigncalc/assign"
 )
 
-// docExampleGroup is the example of Kafka's javadoc: members C0 and C1 both
+// The examples are Kafka's javadoc example: members C0 and C1 both
 // subscribe to topics t0 and t1, each with three partitions.
-func docExampleGroup() assign.Group {
-	return assign.Group{
+
+func ExampleRange() {
+	g := assign.Group{
 		Topics: map[string]int32{"t0": 3, "t1": 3},
 		Members: []assign.Member{
 			{ID: "C0", Topics: []string{"t0", "t1"}},
 			{ID: "C1", Topics: []string{"t0", "t1"}},
 		},
 	}
-}
-
-func ExampleRange() {
-	a, err := assign.Range{}.Assign(docExampleGroup())
+	a, err := assign.Range{}.Assign(g)
 	if err != nil {
 		panic(err)
 	}
@@ -31,7 +29,14 @@ func ExampleRange() {
 }
 
 func ExampleRoundRobin() {
-	a, err := assign.RoundRobin{}.Assign(docExampleGroup())
+	g := assign.Group{
+		Topics: map[string]int32{"t0": 3, "t1": 3},
+		Members: []assign.Member{
+			{ID: "C0", Topics: []string{"t0", "t1"}},
+			{ID: "C1", Topics: []string{"t0", "t1"}},
+		},
+	}
+	a, err := assign.RoundRobin{}.Assign(g)
 	if err != nil {
 		panic(err)
 	}

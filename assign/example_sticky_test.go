@@ -9,7 +9,13 @@ import (
 // ExampleSticky is the worked example of Sticky's documentation: a fresh
 // group of two, then a third member joining.
 func ExampleSticky() {
-	g := docExampleGroup()
+	g := assign.Group{
+		Topics: map[string]int32{"t0": 3, "t1": 3},
+		Members: []assign.Member{
+			{ID: "C0", Topics: []string{"t0", "t1"}},
+			{ID: "C1", Topics: []string{"t0", "t1"}},
+		},
+	}
 	first, err := assign.Sticky{}.Assign(g)
 	if err != nil {
 		panic(err)
@@ -40,7 +46,13 @@ func ExampleSticky() {
 // protocol: C2 gets its partitions only in the follow-up round, once C0
 // and C1 have revoked them.
 func ExampleCooperativeSticky() {
-	g := docExampleGroup()
+	g := assign.Group{
+		Topics: map[string]int32{"t0": 3, "t1": 3},
+		Members: []assign.Member{
+			{ID: "C0", Topics: []string{"t0", "t1"}},
+			{ID: "C1", Topics: []string{"t0", "t1"}},
+		},
+	}
 	g.Members[0].Owned = []assign.TopicPartition{{"t0", 0}, {"t0", 2}, {"t1", 1}}
 	g.Members[1].Owned = []assign.TopicPartition{{"t0", 1}, {"t1", 0}, {"t1", 2}}
 	g.Members[0].Generation, g.Members[1].Generation = 1, 1
