@@ -120,9 +120,10 @@ func BenchmarkJavaSticky(b *testing.B) {
 	}
 }
 
-// javaUnfinished names the bench groups on which Kafka's assignor gives no
-// answer within Bench.java's limit (bench/RESULTS.md): TestBenchShapes
-// cannot ask the oracle about them.
+// javaUnfinished names the bench groups on which, as issue 26 reports,
+// Kafka's assignor gives no answer within 240 s (a member joining the
+// hetero(1000, 2000) group): TestBenchShapes does not ask the oracle
+// about them, so ours are unchecked there.
 var javaUnfinished = map[string]bool{
 	"shape=hetero-1000x2000/strategy=sticky/churn=join1":             true,
 	"shape=hetero-1000x2000/strategy=cooperative-sticky/churn=join1": true,
