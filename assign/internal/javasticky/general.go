@@ -26,6 +26,22 @@ type general struct {
 	revocation     bool       // revocationRequired
 	moves          movements
 	treeBin        bool
+
+	// isBalanced's dense arrays: base is each topic's first index;
+	// owners, a partition's owner; has, stamp when the member in hand
+	// holds it.
+	base      map[string]topicRange
+	lastTopic string
+	last      topicRange
+	owners    []int32
+	has       []uint32
+	stamp     uint32
+}
+
+// topicRange is where a topic's partitions lie in isBalanced's arrays.
+type topicRange struct {
+	base  int
+	count int32
 }
 
 type prevClaim struct {
@@ -69,7 +85,9 @@ func newGeneral(s *leader, current [][]tp) *general {
 		}
 		return jvm.CompareStrings(x, y)
 	})
+	b.base = make(map[string]topicRange, len(topics))
 	for _, t := range topics {
+		b.base[t] = topicRange{len(b.sortedAll), s.counts[t]}
 		for p := range s.counts[t] {
 			b.sortedAll = append(b.sortedAll, tp{Topic: t, Partition: p})
 		}
@@ -137,7 +155,9 @@ func (b *general) unassignedPartitions(assigned []tp) ([]tp, bool) {
 	if len(assigned) == 0 {
 		return b.sortedAll, true
 	}
-	slices.SortStableFunc(assigned, func(x, y tp) int {
+	// Stable in Java; total on distinct values here (see
+	// constrained.assignOwned).
+	slices.SortFunc(assigned, func(x, y tp) int {
 		if d := len(b.potential[x.Topic]) - len(b.potential[y.Topic]); d != 0 {
 			return d
 		}
@@ -189,11 +209,19 @@ func (b *general) isBalanced() bool {
 	if lo >= hi-1 {
 		return true
 	}
-	all := map[tp]int{}
+	// Java fills a HashMap of every partition's owner and a HashSet of
+	// each member's partitions on every call; dense arrays indexed by
+	// partition (topic base + number) reach the same verdict in a fraction
+	// of the time (BenchmarkJavaSticky/shape=heterogeneous-100x20x10, where
+	// this call was most of the time). A partition past its topic's count
+	// is never looked up, so it is left out.
+	all := b.scratchOwner()
 	for _, c := range b.s.order {
 		if b.inMap[c] {
 			for _, p := range b.current[c] {
-				all[p] = c
+				if i, ok := b.index(p); ok {
+					all[i] = int32(c)
+				}
 			}
 		}
 	}
@@ -203,27 +231,58 @@ func (b *general) isBalanced() bool {
 		if count == b.maxAssignmentSize(c) {
 			continue
 		}
-		has := make(map[tp]bool, count)
+		b.stamp++
 		for _, p := range mine {
-			has[p] = true
+			if i, ok := b.index(p); ok {
+				b.has[i] = b.stamp
+			}
 		}
 		for _, t := range b.potentialList[c] {
-			for i := range b.s.counts[t] {
-				p := tp{Topic: t, Partition: i}
-				if has[p] {
+			base := b.base[t].base
+			for i := range int(b.s.counts[t]) {
+				if b.has[base+i] == b.stamp {
 					continue
 				}
-				other, ok := all[p]
-				if !ok {
+				other := all[base+i]
+				if other < 0 {
 					npe("allPartitions.get(topicPartition) is null")
 				}
-				if count+1 < len(b.cur(other)) {
+				if count+1 < len(b.cur(int(other))) {
 					return false
 				}
 			}
 		}
 	}
 	return true
+}
+
+// index is p's place in the dense arrays of isBalanced, if p is a
+// partition of a topic of partitionsPerTopic. Lists hold runs of one
+// topic, so the last topic's range is kept to spare a lookup.
+func (b *general) index(p tp) (int, bool) {
+	if p.Topic != b.lastTopic {
+		r, ok := b.base[p.Topic]
+		if !ok {
+			return 0, false
+		}
+		b.lastTopic, b.last = p.Topic, r
+	}
+	if p.Partition < 0 || p.Partition >= b.last.count {
+		return 0, false
+	}
+	return b.last.base + int(p.Partition), true
+}
+
+// scratchOwner returns isBalanced's owner array, every entry -1.
+func (b *general) scratchOwner() []int32 {
+	if b.owners == nil {
+		b.owners = make([]int32, b.s.total)
+		b.has = make([]uint32, b.s.total)
+	}
+	for i := range b.owners {
+		b.owners[i] = -1
+	}
+	return b.owners
 }
 
 func (b *general) maxAssignmentSize(c int) int {

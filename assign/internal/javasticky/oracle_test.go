@@ -117,13 +117,7 @@ func TestOracle(t *testing.T) {
 		writeHead(t, "groups.jsonl", lines.Bytes())
 	}
 	for _, st := range strategies {
-		cmd := exec.Command("java", "-cp", dir, "org.apache.kafka.clients.consumer.Oracle", st.name)
-		cmd.Stdin = bytes.NewReader(lines.Bytes())
-		cmd.Stderr = os.Stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("oracle: %v", err)
-		}
+		out := runOracleRaw(t, dir, st.name, lines.Bytes())
 		answers := parseAnswers(t, out)
 		agreed, errs := 0, 0
 		for i, g := range groups {
@@ -139,6 +133,30 @@ func TestOracle(t *testing.T) {
 			writeHead(t, st.name+".jsonl", out)
 		}
 	}
+}
+
+// runOracleRaw pipes lines, groups in the JSON contract, through Kafka's
+// assignor of the strategy named and returns its output.
+func runOracleRaw(t *testing.T, dir, strategy string, lines []byte) []byte {
+	t.Helper()
+	cmd := exec.Command("java", "-cp", dir, "org.apache.kafka.clients.consumer.Oracle", strategy)
+	cmd.Stdin = bytes.NewReader(lines)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	return out
+}
+
+// runOracle is runOracleRaw's answers, one per group.
+func runOracle(t *testing.T, dir, strategy string, lines []byte) []answer {
+	t.Helper()
+	answers := parseAnswers(t, runOracleRaw(t, dir, strategy, lines))
+	if n := bytes.Count(lines, []byte("\n")); len(answers) != n {
+		t.Fatalf("oracle: %d answers for %d groups", len(answers), n)
+	}
+	return answers
 }
 
 func writeHead(t *testing.T, file string, data []byte) {

@@ -3,7 +3,7 @@
 # CooperativeStickyAssignor, unmodified, from a checkout of Apache Kafka at
 # KAFKA_SRC (nothing of Kafka is kept in this repository), with the Kafka
 # classes they need, the stand-ins of stub/ for what those reference but the
-# oracle never runs, and Oracle.java, into the class directory OUT.
+# oracle never runs, and Oracle.java and Bench.java, into the class directory OUT.
 set -eu
 src=$1 out=$2
 k=$src/clients/src/main/java/org/apache/kafka
@@ -20,4 +20,4 @@ javac -nowarn -d "$out" \
 	"$k/common/utils/Utils.java" "$k/common/utils/ByteUtils.java" "$k/common/utils/OperatingSystem.java" \
 	"$k/common/utils/CollectionUtils.java" "$k/common/protocol/Writable.java" "$k"/common/protocol/types/*.java \
 	$(find "$here/stub" -name '*.java') \
-	"$here/Oracle.java"
+	"$here/Oracle.java" "$here/Bench.java"
