@@ -44,3 +44,18 @@ func TestSamplePercentiles(t *testing.T) {
 		t.Errorf("Sample(0): no error")
 	}
 }
+
+// TestFormatPartitionMs: partition-time reads in partition-seconds, with
+// the plural right.
+func TestFormatPartitionMs(t *testing.T) {
+	for ms, want := range map[int64]string{
+		88_000: "88 partition-seconds", // 44 s for 2 partitions
+		1_000:  "1 partition-second",
+		1_500:  "1.5 partition-seconds",
+		0:      "0 partition-seconds",
+	} {
+		if got := timeline.FormatPartitionMs(ms); got != want {
+			t.Errorf("FormatPartitionMs(%d) = %q, want %q", ms, got, want)
+		}
+	}
+}

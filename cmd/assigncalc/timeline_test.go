@@ -206,3 +206,34 @@ func TestTimelineHelpHasExample(t *testing.T) {
 		t.Errorf("assigncalc timeline --help: status %d, no example:\n%s", status, stdout)
 	}
 }
+
+// TestTimelineSamplesJSON: with --samples the JSON summary carries the
+// number of draws and p50, p95 and max of each figure, ordered as
+// percentiles must be.
+func TestTimelineSamplesJSON(t *testing.T) {
+	stdout, stderr, status := runCase(cliCase{args: []string{"timeline", "--members", "3", "--topics", "t:6", "--crash", "c1@10s", "--strategy", "range", "--format", "jsonl", "--samples", "9", "--seed", "4"}})
+	if status != 0 {
+		t.Fatalf("exit status %d, stderr %q", status, stderr)
+	}
+	type point struct{ MaxUnownedMs, UnownedPartitionMs, RebalanceMs int64 }
+	var tl struct {
+		Summary struct {
+			Seed          uint64
+			Samples       int
+			P50, P95, Max *point
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &tl); err != nil {
+		t.Fatal(err)
+	}
+	s := tl.Summary
+	if s.Samples != 9 || s.Seed != 4 || s.P50 == nil || s.P95 == nil || s.Max == nil {
+		t.Fatalf("summary %+v: want samples 9, seed 4 and p50, p95, max", s)
+	}
+	if s.P50.UnownedPartitionMs > s.P95.UnownedPartitionMs || s.P95.UnownedPartitionMs > s.Max.UnownedPartitionMs || s.P50.UnownedPartitionMs <= 0 {
+		t.Errorf("unowned partition-ms p50 %d p95 %d max %d: want 0 < p50 <= p95 <= max", s.P50.UnownedPartitionMs, s.P95.UnownedPartitionMs, s.Max.UnownedPartitionMs)
+	}
+	if _, _, status := runCase(cliCase{args: []string{"timeline", "--members", "3", "--topics", "t:6", "--samples", "0"}}); status != 2 {
+		t.Errorf("--samples 0: exit status %d, want 2", status)
+	}
+}
