@@ -30,6 +30,7 @@ type groupState int8
 const (
 	empty groupState = iota
 	preparing
+	syncing // CompletingRebalance: the assignment is on its way to the members
 	stable
 )
 
@@ -112,14 +113,21 @@ func (c *classic) startStable() {
 		}
 	}
 	c.state, c.generation, c.leader = stable, 1, c.ids[0]
-	for _, id := range c.ids {
+	for i, id := range c.ids {
 		m := c.members[id]
 		m.membership = inGroup
 		c.sync(m, sortedCopy(a[id]))
+		// Out of lockstep: its heartbeats and polls run from its phase,
+		// as if it had last beaten and polled one cycle before.
+		ph := phaseOf(c.sc, c.sc.members[i], m.cfg.HeartbeatInterval)
+		m.lastContact = ph.Heartbeat - m.cfg.HeartbeatInterval
+		c.startHeartbeats(m, ph.Heartbeat)
+		m.restart(ph.Poll-m.batch, ph.Poll)
+		c.watchPollInterval(m)
 	}
 }
 
-func (c *classic) settled() bool { return c.state != preparing }
+func (c *classic) settled() bool { return c.state != preparing && c.state != syncing }
 
 // group is the leader's input: the members in the group, with what they
 // claim.
@@ -293,16 +301,18 @@ func (c *classic) watchMetadata() {
 // alive and brings back news: a rebalance in progress, which the member
 // acts on at its next poll, or that it is no longer a member.
 func (c *classic) heartbeat(m *classicMember) {
+	// The news arrives with the response, a round trip after the beat.
+	news := c.now + c.sc.RTT
 	if m.membership == outside {
 		c.step(m.ID, "heartbeat: unknown member")
 		m.proc = lost
-		c.scheduleRejoin(m, m.ID+" joins")
+		c.scheduleRejoinAfter(m, news, m.ID+" joins")
 		return
 	}
 	m.lastContact = c.now
 	if c.state == preparing && m.membership != joining && m.rejoinReason == "" {
 		c.step(m.ID, "heartbeat: rebalance in progress")
-		c.scheduleRejoin(m, m.ID+" rejoins")
+		c.scheduleRejoinAfter(m, news, m.ID+" rejoins")
 	}
 	c.startHeartbeats(m, c.now+m.cfg.HeartbeatInterval)
 }
@@ -315,8 +325,13 @@ func (c *classic) startHeartbeats(m *classicMember, t int64) {
 // scheduleRejoin makes m rejoin at its next poll, after the batch it is
 // processing.
 func (c *classic) scheduleRejoin(m *classicMember, reason string) {
+	c.scheduleRejoinAfter(m, c.now, reason)
+}
+
+// scheduleRejoinAfter makes m rejoin at its first poll at or after t.
+func (c *classic) scheduleRejoinAfter(m *classicMember, t int64, reason string) {
 	m.rejoinReason = reason
-	m.atPoll.set(m.nextPoll(c.now), func() {
+	m.atPoll.set(m.nextPoll(t), func() {
 		if m.alive() {
 			c.rejoin(m)
 		}
@@ -365,7 +380,7 @@ func (c *classic) joinGroup(m *classicMember, reason string) {
 	switch c.state {
 	case empty:
 		c.startRebalance("group forms")
-	case stable:
+	case stable, syncing:
 		c.startRebalance(reason)
 	}
 	c.tryCompleteJoin()
@@ -473,6 +488,24 @@ func (c *classic) completeJoin() {
 		return
 	}
 	c.step(c.leader, "leader assigns generation %d", c.generation)
+	if c.sc.RTT == 0 {
+		c.syncAll(a)
+		return
+	}
+	// The JoinGroup responses, then the SyncGroup round trip: a rebalance
+	// that starts meanwhile (a JoinGroup, a LeaveGroup, an expiry) stops
+	// this timer, and the members, still joining, take part in it.
+	c.state = syncing
+	c.joinPhase.set(c.now+2*c.sc.RTT, func() {
+		c.state = stable
+		c.syncAll(a)
+	})
+}
+
+// syncAll hands every member its assignment; the group is Stable.
+// Cooperative members that had to revoke rejoin at once for the
+// follow-up rebalance.
+func (c *classic) syncAll(a assign.Assignment) {
 	var revoking []*classicMember
 	for _, id := range c.ids {
 		if m := c.members[id]; m.membership != outside {
@@ -559,7 +592,7 @@ func (c *classic) scheduleExpiry(m *classicMember) {
 // expire removes a member whose session timed out.
 func (c *classic) expire(m *classicMember) {
 	c.remove(m, "session timeout: removed")
-	if c.state == stable {
+	if c.state == stable || c.state == syncing {
 		c.startRebalance(m.ID + ": session timeout")
 	}
 	c.tryCompleteJoin()
@@ -568,7 +601,7 @@ func (c *classic) expire(m *classicMember) {
 // leave removes a member that sent LeaveGroup.
 func (c *classic) leave(m *classicMember, reason string) {
 	c.remove(m, "LeaveGroup: removed")
-	if c.state == stable {
+	if c.state == stable || c.state == syncing {
 		c.startRebalance(reason)
 	}
 	c.tryCompleteJoin()

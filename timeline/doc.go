@@ -21,6 +21,20 @@
 //
 // As Kafka's classic group coordinator and Java consumer behave:
 //
+//   - Members are not in lockstep. At a stable start each member has a
+//     [Phase]: when its first heartbeat and its first poll come, given in
+//     [Scenario.Phases] or drawn from [Scenario.Seed] ([DrawPhase]: uniform
+//     over one heartbeat interval and one batch); [Sample] plays many
+//     draws. After a SyncGroup every member that received it restarts its
+//     heartbeat thread and its poll loop from that instant, as the Java
+//     consumer does, so members that went through a rebalance together
+//     are in step until the next one.
+//   - Each request takes a round trip ([Scenario.RTT]; the CLI's default
+//     is [DefaultRTT]): a heartbeat's news arrives a round trip after it
+//     is sent, and the assignment reaches the members two round trips
+//     after the last JoinGroup (its response, then SyncGroup's round
+//     trip); a JoinGroup, LeaveGroup or expiry in between starts a new
+//     join phase, in which the members still waiting count as rejoined.
 //   - Each member's heartbeat thread beats every heartbeat.interval.ms,
 //     counted from when it last received an assignment; the coordinator
 //     expires a member session.timeout.ms after its last heartbeat (or
@@ -44,10 +58,16 @@
 //     result; the group is Stable in a new generation. Members report
 //     what they last received and in which generation, which the sticky
 //     strategies read.
-//   - Eager members revoke everything as they rejoin. Cooperative members
-//     (KIP-429) keep what they own, revoke what the new assignment takes
+//   - The join phase waits for the slowest member: each hears of the
+//     rebalance at its own next heartbeat and rejoins at its own next
+//     poll. Eager members revoke everything as they rejoin (before
+//     JoinGroup), so an eager round stops every partition of the group,
+//     the first rejoiner's longest. Cooperative members (KIP-429) keep
+//     consuming what they own through the first round (poll(Duration)
+//     does not block on the join), revoke what the new assignment takes
 //     away as they receive it, and then rejoin at once for the follow-up
-//     rebalance that hands those partitions out.
+//     rebalance that hands those partitions out; the others hear of the
+//     follow-up at their next heartbeat.
 //   - A dynamic member's close sends LeaveGroup: an immediate rebalance. A
 //     static member's close does not (KIP-345); if it returns while the
 //     coordinator still knows it and the group is Stable, it gets its
@@ -81,14 +101,17 @@
 //
 // # Simplifications
 //
-//   - Requests and assignment take no time: a JoinGroup, SyncGroup or
-//     heartbeat response arrives the instant it is sent.
+//   - Every request has the same round trip; the leader's assignment
+//     takes no time. The members' JoinGroup reach the coordinator when
+//     they are sent. Under the consumer protocol requests are instant.
+//   - A static member's rejoin with its cached assignment (KIP-345) takes
+//     no time.
 //   - Every poll returns a full batch: the members always have a backlog.
 //     A configuration whose batch takes longer than max.poll.interval.ms
 //     is refused.
-//   - In a stable start every member has just received its assignment at
-//     t = 0, so their heartbeats and polls are in phase until the first
-//     rebalance.
+//   - A stable start is the only place phases are drawn; members that
+//     join or restart later start their cycles when they receive their
+//     assignment.
 //   - The poll timeout fires exactly at max.poll.interval.ms after the
 //     last poll (the Java heartbeat thread notices within its retry
 //     backoff).

@@ -91,7 +91,7 @@ func (k *kip848) startStable() {
 		}
 	}
 	k.epoch = 1
-	for _, id := range k.ids {
+	for i, id := range k.ids {
 		m := k.members[id]
 		m.target = sortedCopy(a[id])
 		m.owned = m.target
@@ -99,8 +99,11 @@ func (k *kip848) startStable() {
 			k.holder[tp] = id
 		}
 		k.ledger.take(id, m.owned, 0)
-		m.restart(0, m.batch)
-		k.startHeartbeats(m, k.sc.broker.ConsumerHeartbeatInterval)
+		// Out of lockstep: its heartbeats and polls run from its phase.
+		ph := phaseOf(k.sc, k.sc.members[i], k.sc.broker.ConsumerHeartbeatInterval)
+		m.restart(ph.Poll-m.batch, ph.Poll)
+		m.lastContact = ph.Heartbeat - k.sc.broker.ConsumerHeartbeatInterval
+		k.startHeartbeats(m, ph.Heartbeat)
 	}
 }
 

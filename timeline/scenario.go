@@ -193,7 +193,26 @@ type Scenario struct {
 	// Until, when positive, ends the timeline at that time. Otherwise it
 	// ends once the last event has played out and the group is stable.
 	Until int64
+
+	// Seed draws the phase of every member of a stable start that Phases
+	// does not give ([DrawPhase]). Each seed is one draw; [Sample] plays
+	// many.
+	Seed uint64
+	// Phases gives members' phases at a stable start, by member ID.
+	Phases map[string]Phase
+
+	// RTT is the round trip of one request to the coordinator, in ms:
+	// a heartbeat's news arrives RTT after it is sent, and the members
+	// receive their assignment 2 × RTT after the last JoinGroup (the
+	// JoinGroup response, then the SyncGroup round trip). 0 makes
+	// requests instant; the CLI's default is [DefaultRTT]. Classic only:
+	// under Consumer requests are instant.
+	RTT int64
 }
+
+// DefaultRTT is the request round trip the CLI assumes unless told: a
+// few milliseconds, as between a client and a broker in one data centre.
+const DefaultRTT = 2
 
 // ErrInvalidScenario is wrapped by every error [Simulate] returns for a
 // scenario it cannot play.
@@ -327,6 +346,23 @@ func normalize(sc Scenario) (*normalized, error) {
 			}
 		default:
 			return nil, invalidf("%s: unknown event kind", where)
+		}
+	}
+	if sc.RTT < 0 {
+		return nil, invalidf("negative round trip %d ms", sc.RTT)
+	}
+	for _, id := range slices.Sorted(maps.Keys(sc.Phases)) {
+		i := slices.IndexFunc(n.members, func(m Member) bool { return m.ID == id })
+		if i < 0 || sc.Forming {
+			return nil, invalidf("phase of %q: only members of a stable start have phases", id)
+		}
+		cfg, ph := n.members[i].Config, sc.Phases[id]
+		interval := cfg.HeartbeatInterval
+		if sc.Protocol == Consumer {
+			interval = n.broker.ConsumerHeartbeatInterval
+		}
+		if ph.Heartbeat < 1 || ph.Heartbeat > interval || ph.Poll < 0 || ph.Poll > cfg.BatchMs() {
+			return nil, invalidf("phase of %q: want a first heartbeat in [1, %d] ms and a first poll in [0, %d] ms", id, interval, cfg.BatchMs())
 		}
 	}
 	if sc.Initial != nil && sc.Forming {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -32,6 +33,18 @@ var palette = []string{
 // "250ms", "54.6s", "1m30s".
 func FormatMs(ms int64) string {
 	return (time.Duration(ms) * time.Millisecond).String()
+}
+
+// FormatPartitionMs formats a partition-time, the sum over partitions of
+// the time each went unowned, in partition-seconds: 88000 is
+// "88 partition-seconds" (44 s for 2 partitions, or 88 s for one), 1000
+// "1 partition-second".
+func FormatPartitionMs(ms int64) string {
+	s := strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64)
+	if ms == 1000 {
+		return s + " partition-second"
+	}
+	return s + " partition-seconds"
 }
 
 // WriteSVG draws timelines, one panel each, stacked on one time scale:

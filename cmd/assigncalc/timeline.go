@@ -37,6 +37,9 @@ func timelineCommand(e *env) *cli.Command {
 		&cli.StringFlag{Name: "initial-delay", Value: "3s", Usage: "the broker's group.initial.rebalance.delay.ms as a `DURATION` (classic, empty groups)"},
 		&cli.StringFlag{Name: "consumer-session-timeout", Value: "45s", Usage: "the broker's group.consumer.session.timeout.ms as a `DURATION` (consumer protocol)"},
 		&cli.StringFlag{Name: "consumer-heartbeat-interval", Value: "5s", Usage: "the broker's group.consumer.heartbeat.interval.ms as a `DURATION` (consumer protocol)"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "draw the members' heartbeat and poll phases with seed `N` (each seed is one draw)"},
+		&cli.IntFlag{Name: "samples", Value: 1, Usage: "play `N` draws (seeds --seed to --seed+N-1) and report p50, p95 and max of each figure"},
+		&cli.StringFlag{Name: "rtt", Value: "2ms", Usage: "the round trip of one request to the coordinator as a `DURATION` (classic)"},
 		&cli.BoolFlag{Name: "static", Usage: "make every member static, with its ID as group.instance.id (KIP-345)"},
 		&cli.BoolFlag{Name: "forming", Usage: "start from an empty group that every member joins at 0 (default: stable at 0)"},
 		event("crash", "", "member `ID@TIME` crashes: no more heartbeats, no LeaveGroup; repeatable"),
@@ -87,7 +90,12 @@ func runTimeline(e *env, c *cli.Context, events []change) error {
 	if err != nil {
 		return err
 	}
+	samples := c.Int("samples")
+	if samples < 1 || samples > timeline.MaxSamples {
+		return usagef("--samples %d: want 1 to %d", samples, timeline.MaxSamples)
+	}
 	var tls []*timeline.Timeline
+	var dists []timeline.Distribution
 	prog := e.startProgress("timeline", len(strategies))
 	defer prog.end()
 	for i, s := range strategies {
@@ -95,6 +103,11 @@ func runTimeline(e *env, c *cli.Context, events []change) error {
 		sc := base
 		sc.Strategy = s
 		tl, err := timeline.Simulate(sc)
+		if err == nil && samples > 1 {
+			var d timeline.Distribution
+			d, err = timeline.Sample(sc, samples)
+			dists = append(dists, d)
+		}
 		if errors.Is(err, timeline.ErrInvalidScenario) || errors.Is(err, timeline.ErrNotSettled) {
 			return &usageError{err}
 		}
@@ -110,11 +123,15 @@ func runTimeline(e *env, c *cli.Context, events []change) error {
 		}
 	}
 	if format == formatTable {
-		return timelineTables(e, tls, c.Bool("steps"))
+		return timelineTables(e, tls, dists, base, c.Bool("steps"))
 	}
 	rw := &resultWriter{w: e.stdout, format: format}
-	for _, tl := range tls {
-		line, err := groupfile.AppendTimeline(nil, tl)
+	for i, tl := range tls {
+		d := timeline.Distribution{Samples: 1, Seed: base.Seed}
+		if dists != nil {
+			d = dists[i]
+		}
+		line, err := groupfile.AppendTimeline(nil, tl, d)
 		if err != nil {
 			return err
 		}
@@ -188,6 +205,10 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (timeline.Scenar
 		}
 	}
 	sc.Broker = &broker
+	sc.Seed = c.Uint64("seed")
+	if sc.RTT, err = durationFlag(c, "rtt"); err != nil {
+		return sc, "", err
+	}
 	in, err := readGroup(e, c)
 	if err != nil {
 		return sc, "", err
@@ -396,8 +417,9 @@ func writeSVGFile(path string, tls []*timeline.Timeline) error {
 }
 
 // timelineTables prints the rebalances of every strategy, then one
-// summary line per strategy.
-func timelineTables(e *env, tls []*timeline.Timeline, steps bool) error {
+// summary line per strategy (with --samples, the distributions), then the
+// assumptions the figures rest on.
+func timelineTables(e *env, tls []*timeline.Timeline, dists []timeline.Distribution, sc timeline.Scenario, steps bool) error {
 	rb := &table{
 		header: []string{"STRATEGY", "START", "END", "TOOK", "GENERATION", "REASON"},
 		aligns: []align{left, right, right, right, right, left},
@@ -420,10 +442,31 @@ func timelineTables(e *env, tls []*timeline.Timeline, steps bool) error {
 	}
 	for _, tl := range tls {
 		s := tl.Summary
-		sum.add(tl.Strategy, tl.Protocol.String(), itoa(s.Rebalances), timeline.FormatMs(s.MaxUnownedMs), timeline.FormatMs(s.UnownedPartitionMs), timeline.FormatMs(tl.End))
+		sum.add(tl.Strategy, tl.Protocol.String(), itoa(s.Rebalances), timeline.FormatMs(s.MaxUnownedMs), timeline.FormatPartitionMs(s.UnownedPartitionMs), timeline.FormatMs(tl.End))
 	}
 	if err := sum.render(e.stdout); err != nil {
 		return err
+	}
+	if dists != nil {
+		fmt.Fprintf(e.stdout, "\nOver %d draws (seeds %d to %d), p50 / p95 / max:\n", dists[0].Samples, dists[0].Seed, dists[0].Seed+uint64(dists[0].Samples)-1)
+		dt := &table{
+			header: []string{"STRATEGY", "LONGEST PAUSE", "UNOWNED PARTITION-SECONDS", "REBALANCE TOOK"},
+			aligns: []align{left, right, right, right},
+		}
+		three := func(p timeline.Percentiles, f func(int64) string) string {
+			return f(p.P50) + " / " + f(p.P95) + " / " + f(p.Max)
+		}
+		for i, tl := range tls {
+			d := dists[i]
+			dt.add(tl.Strategy, three(d.LongestPause, timeline.FormatMs), three(d.UnownedPartitionMs, partitionSeconds), three(d.RebalanceMs, timeline.FormatMs))
+		}
+		if err := dt.render(e.stdout); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(e.stdout)
+	for _, line := range assumptions(sc, len(dists) > 0) {
+		fmt.Fprintln(e.stdout, line)
 	}
 	if !steps {
 		return nil
@@ -444,3 +487,31 @@ func timelineTables(e *env, tls []*timeline.Timeline, steps bool) error {
 	}
 	return nil
 }
+
+// assumptions are the lines printed under the tables: what the figures
+// rest on, as package timeline's doc states it.
+func assumptions(sc timeline.Scenario, sampled bool) []string {
+	draw := fmt.Sprintf("the rebalances and the summary are one draw, --seed %d", sc.Seed)
+	if sampled {
+		draw += " (the first of the draws)"
+	}
+	out := []string{"Assumed (a model, not a measurement):"}
+	if sc.Forming {
+		out = append(out, "- the members join at 0 and start their heartbeats and polls when they receive their assignment")
+	} else {
+		out = append(out, "- members out of step: each one's first heartbeat and first poll drawn uniformly over one heartbeat interval and one batch; "+draw)
+	}
+	if sc.Protocol == timeline.Classic {
+		out = append(out,
+			fmt.Sprintf("- every request takes a %s round trip (--rtt); the assignment reaches the members 2 round trips after the last JoinGroup", timeline.FormatMs(sc.RTT)),
+			"- a member hears of a rebalance at its next heartbeat and rejoins at its next poll; the join phase waits for the slowest member, or max.poll.interval.ms",
+			"- eager members revoke everything as they rejoin; cooperative ones keep consuming through the first round, then revoke and rejoin at once for the follow-up")
+	} else {
+		out = append(out, "- requests take no time; a member revokes at its next poll and is given partitions at its next heartbeat once their owner released them")
+	}
+	return append(out, "- every poll returns a full batch: the members always have a backlog")
+}
+
+// partitionSeconds is a partition-time in partition-seconds, without the
+// unit, for a column whose header names it.
+func partitionSeconds(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) }

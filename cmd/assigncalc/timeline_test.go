@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/assigncalc/assigncalc/timeline"
 )
 
 func TestTimelineGolden(t *testing.T) {
@@ -41,12 +44,29 @@ func TestTimelineGolden(t *testing.T) {
 // owns t-0,1,2 and b owns t-3.
 const ownedGroup = `{"topics": {"t": 4}, "members": [{"id": "a", "topics": ["t"], "owned": {"t": [0, 1, 2]}}, {"id": "b", "topics": ["t"], "owned": {"t": [3]}}]}`
 
+// soleSurvivor works out by hand, with Kafka's defaults (session 45 s,
+// heartbeat 3 s, a poll every 500 × 2 ms = 1 s), no round trip and the
+// phases --seed 1 draws, when the crashed member of a group of two, which
+// crashes at 10 s, expires, and when the survivor rejoins, which ends the
+// join phase at once (it is the only member left).
+func soleSurvivor(crashed, survivor string) (expire, rejoin int64) {
+	c := timeline.DrawPhase(1, crashed, 3_000, 1_000)
+	last := c.Heartbeat + (10_000-c.Heartbeat)/3_000*3_000 // its last beat before the crash
+	expire = last + 45_000
+	s := timeline.DrawPhase(1, survivor, 3_000, 1_000)
+	beat := s.Heartbeat + (expire-s.Heartbeat+2_999)/3_000*3_000 // its first beat from then
+	rejoin = s.Poll + (beat-s.Poll+999)/1_000*1_000              // its first poll from then
+	return expire, rejoin
+}
+
 // TestTimelineStartsFromOwned: the timeline starts from what the members
-// own. b crashes at 10 s, its last heartbeat was at 9 s, it expires at
-// 54 s, and a (heartbeats every 3 s, polls every 1 s) rejoins at 54 s and
-// takes t-3: t-3 alone waits, from 10 s to 54 s, whatever the strategy.
+// own. b crashes at 10 s and expires a session timeout after its last
+// heartbeat; a hears of it at its next heartbeat, rejoins at its next poll
+// and takes t-3: t-3 alone waits, from 10 s to then, whatever the
+// strategy.
 func TestTimelineStartsFromOwned(t *testing.T) {
-	stdout, stderr, status := runCase(cliCase{args: []string{"timeline", "--in", "-", "--crash", "b@10s", "--strategy", "range,sticky", "--format", "jsonl"}, stdin: ownedGroup})
+	_, rejoin := soleSurvivor("b", "a")
+	stdout, stderr, status := runCase(cliCase{args: []string{"timeline", "--in", "-", "--crash", "b@10s", "--strategy", "range,sticky", "--format", "jsonl", "--rtt", "0"}, stdin: ownedGroup})
 	if status != 0 {
 		t.Fatalf("exit status %d, stderr %q", status, stderr)
 	}
@@ -58,7 +78,7 @@ func TestTimelineStartsFromOwned(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &tl); err != nil {
 			t.Fatal(err)
 		}
-		want := map[string][][2]int64{"t-0": {}, "t-1": {}, "t-2": {}, "t-3": {{10_000, 54_000}}}
+		want := map[string][][2]int64{"t-0": {}, "t-1": {}, "t-2": {}, "t-3": {{10_000, rejoin}}}
 		got := map[string][][2]int64{}
 		for tp, p := range tl.Partitions {
 			got[tp] = p.Unowned
@@ -69,14 +89,13 @@ func TestTimelineStartsFromOwned(t *testing.T) {
 	}
 }
 
-// TestTimelineJSON works a crash by hand with Kafka's defaults (session
-// 45 s, heartbeat 3 s, a poll every 500 × 2 ms = 1 s) and checks the
-// fields the JSON output promises. c1 crashes at 10 s; its last heartbeat
-// was at 9 s, so it expires at 54 s; c0's heartbeat at 54 s brings the
-// news and its poll at 54 s rejoins, which ends the join phase at once
-// (c0 is the only member left). t-1 waits from 10 s to 54 s.
+// TestTimelineJSON works a crash by hand (soleSurvivor) and checks the
+// fields the JSON output promises: t-1 waits from the crash until c0
+// rejoins; t-0, which c0 revokes as it rejoins and receives back at once,
+// never waits.
 func TestTimelineJSON(t *testing.T) {
-	stdout, stderr, status := runCase(cliCase{args: []string{"timeline", "--members", "2", "--topics", "t:2", "--crash", "c1@10s", "--strategy", "range", "--format", "json"}})
+	expire, rejoin := soleSurvivor("c1", "c0")
+	stdout, stderr, status := runCase(cliCase{args: []string{"timeline", "--members", "2", "--topics", "t:2", "--crash", "c1@10s", "--strategy", "range", "--format", "json", "--rtt", "0"}})
 	if status != 0 {
 		t.Fatalf("exit status %d, stderr %q", status, stderr)
 	}
@@ -109,17 +128,17 @@ func TestTimelineJSON(t *testing.T) {
 		Reason     string
 		Generation int32
 	}
-	if diff := cmp.Diff([]rebalance{{54_000, 54_000, "c1: session timeout", 2}}, []rebalance(tl.Rebalances)); diff != "" {
+	if diff := cmp.Diff([]rebalance{{expire, rejoin, "c1: session timeout", 2}}, []rebalance(tl.Rebalances)); diff != "" {
 		t.Errorf("rebalances mismatch (-want +got):\n%s", diff)
 	}
 	if u := tl.Partitions["t-0"].Unowned; len(u) != 0 {
 		t.Errorf("t-0 unowned %v, want never", u)
 	}
-	if diff := cmp.Diff([]span{{10_000, 54_000}}, tl.Partitions["t-1"].Unowned); diff != "" {
+	if diff := cmp.Diff([]span{{10_000, rejoin}}, tl.Partitions["t-1"].Unowned); diff != "" {
 		t.Errorf("t-1 unowned mismatch (-want +got):\n%s", diff)
 	}
-	if s := tl.Summary; s.Rebalances != 1 || s.MaxUnownedMs != 44_000 || s.UnownedPartitionMs != 44_000 {
-		t.Errorf("summary %+v, want 1 rebalance, 44000 ms longest and in all", s)
+	if s := tl.Summary; s.Rebalances != 1 || s.MaxUnownedMs != rejoin-10_000 || s.UnownedPartitionMs != rejoin-10_000 {
+		t.Errorf("summary %+v, want 1 rebalance, %d ms longest and in all", s, rejoin-10_000)
 	}
 	// The field names are a contract: check them literally too.
 	var compact bytes.Buffer
@@ -127,9 +146,9 @@ func TestTimelineJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, key := range []string{
-		`"rebalances":[{"start":54000,"end":54000,"reason":"c1: session timeout","generation":2}]`,
-		`"t-1":{"unowned":[[10000,54000]]`,
-		`"summary":{"rebalances":1,"maxUnownedMs":44000,"unownedPartitionMs":44000}`,
+		fmt.Sprintf(`"rebalances":[{"start":%d,"end":%d,"reason":"c1: session timeout","generation":2}]`, expire, rejoin),
+		fmt.Sprintf(`"t-1":{"unowned":[[10000,%d]]`, rejoin),
+		fmt.Sprintf(`"summary":{"rebalances":1,"maxUnownedMs":%d,"unownedPartitionMs":%d,"seed":1,"samples":1}`, rejoin-10_000, rejoin-10_000),
 	} {
 		if !strings.Contains(compact.String(), key) {
 			t.Errorf("output lacks %s:\n%s", key, compact.String())
@@ -185,5 +204,36 @@ func TestTimelineHelpHasExample(t *testing.T) {
 	stdout, _, status := runCase(cliCase{args: []string{"timeline", "--help"}})
 	if status != 0 || !strings.Contains(stdout, "Example") || !strings.Contains(stdout, "   assigncalc timeline ") {
 		t.Errorf("assigncalc timeline --help: status %d, no example:\n%s", status, stdout)
+	}
+}
+
+// TestTimelineSamplesJSON: with --samples the JSON summary carries the
+// number of draws and p50, p95 and max of each figure, ordered as
+// percentiles must be.
+func TestTimelineSamplesJSON(t *testing.T) {
+	stdout, stderr, status := runCase(cliCase{args: []string{"timeline", "--members", "3", "--topics", "t:6", "--crash", "c1@10s", "--strategy", "range", "--format", "jsonl", "--samples", "9", "--seed", "4"}})
+	if status != 0 {
+		t.Fatalf("exit status %d, stderr %q", status, stderr)
+	}
+	type point struct{ MaxUnownedMs, UnownedPartitionMs, RebalanceMs int64 }
+	var tl struct {
+		Summary struct {
+			Seed          uint64
+			Samples       int
+			P50, P95, Max *point
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &tl); err != nil {
+		t.Fatal(err)
+	}
+	s := tl.Summary
+	if s.Samples != 9 || s.Seed != 4 || s.P50 == nil || s.P95 == nil || s.Max == nil {
+		t.Fatalf("summary %+v: want samples 9, seed 4 and p50, p95, max", s)
+	}
+	if s.P50.UnownedPartitionMs > s.P95.UnownedPartitionMs || s.P95.UnownedPartitionMs > s.Max.UnownedPartitionMs || s.P50.UnownedPartitionMs <= 0 {
+		t.Errorf("unowned partition-ms p50 %d p95 %d max %d: want 0 < p50 <= p95 <= max", s.P50.UnownedPartitionMs, s.P95.UnownedPartitionMs, s.Max.UnownedPartitionMs)
+	}
+	if _, _, status := runCase(cliCase{args: []string{"timeline", "--members", "3", "--topics", "t:6", "--samples", "0"}}); status != 2 {
+		t.Errorf("--samples 0: exit status %d, want 2", status)
 	}
 }

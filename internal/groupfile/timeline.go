@@ -15,12 +15,20 @@ import (
 //	 "rebalances": [{"start": 0, "end": 3000, "reason": "...", "generation": 1}],
 //	 "partitions": {"t-0": {"unowned": [[0, 3000]], "owners": [[3000, 60000, "c0"]]}},
 //	 "steps": [{"at": 0, "member": "c0", "what": "..."}],
-//	 "summary": {"rebalances": 1, "maxUnownedMs": 3000, "unownedPartitionMs": 3000}}
+//	 "summary": {"rebalances": 1, "maxUnownedMs": 3000, "unownedPartitionMs": 3000,
+//	             "seed": 1, "samples": 1}}
 //
+// The summary is of the draw of the members' phases "seed" names. With
+// d.Samples above 1 it also carries the distribution over the draws:
+//
+//	"samples": 100, "p50": {"maxUnownedMs": ..., "unownedPartitionMs": ..., "rebalanceMs": ...},
+//	"p95": {...}, "max": {...}
+//
+// where rebalanceMs is over every rebalance of every draw.
 // Times are milliseconds. "partitions" keeps tl's order (topic, then
 // partition), which a map would lose; a step of the coordinator's own has
 // no "member". Lists are [] when empty, never null.
-func AppendTimeline(buf []byte, tl *timeline.Timeline) ([]byte, error) {
+func AppendTimeline(buf []byte, tl *timeline.Timeline, d timeline.Distribution) ([]byte, error) {
 	type rebalance struct {
 		Start      int64  `json:"start"`
 		End        int64  `json:"end"`
@@ -32,10 +40,20 @@ func AppendTimeline(buf []byte, tl *timeline.Timeline) ([]byte, error) {
 		Member string `json:"member,omitempty"`
 		What   string `json:"what"`
 	}
-	type summary struct {
-		Rebalances         int   `json:"rebalances"`
+	type point struct {
 		MaxUnownedMs       int64 `json:"maxUnownedMs"`
 		UnownedPartitionMs int64 `json:"unownedPartitionMs"`
+		RebalanceMs        int64 `json:"rebalanceMs"`
+	}
+	type summary struct {
+		Rebalances         int    `json:"rebalances"`
+		MaxUnownedMs       int64  `json:"maxUnownedMs"`
+		UnownedPartitionMs int64  `json:"unownedPartitionMs"`
+		Seed               uint64 `json:"seed"`
+		Samples            int    `json:"samples"`
+		P50                *point `json:"p50,omitempty"`
+		P95                *point `json:"p95,omitempty"`
+		Max                *point `json:"max,omitempty"`
 	}
 	rbs := []rebalance{}
 	for _, r := range tl.Rebalances {
@@ -77,7 +95,15 @@ func AppendTimeline(buf []byte, tl *timeline.Timeline) ([]byte, error) {
 	w.raw(`},"steps":`)
 	w.value(steps)
 	w.raw(`,"summary":`)
-	w.value(summary{tl.Summary.Rebalances, tl.Summary.MaxUnownedMs, tl.Summary.UnownedPartitionMs})
+	sum := summary{Rebalances: tl.Summary.Rebalances, MaxUnownedMs: tl.Summary.MaxUnownedMs,
+		UnownedPartitionMs: tl.Summary.UnownedPartitionMs, Seed: d.Seed, Samples: max(d.Samples, 1)}
+	if d.Samples > 1 {
+		p, u, r := d.LongestPause, d.UnownedPartitionMs, d.RebalanceMs
+		sum.P50 = &point{p.P50, u.P50, r.P50}
+		sum.P95 = &point{p.P95, u.P95, r.P95}
+		sum.Max = &point{p.Max, u.Max, r.Max}
+	}
+	w.value(sum)
 	w.raw("}")
 	return w.buf, w.err
 }
