@@ -238,11 +238,26 @@ type UnsupportedError struct {
 	Client string // the profile's Name
 	What   string // e.g. `strategy "cooperative-sticky"`
 	Reason string // why, from the client's own source or docs
+	Err    error  // ErrNotOffered, ErrMixedProtocols or ErrNotStatic
 }
 
 func (e *UnsupportedError) Error() string {
 	return fmt.Sprintf("client: %s does not support %s: %s", e.Client, e.What, e.Reason)
 }
+
+// Unwrap returns e.Err, for errors.Is.
+func (e *UnsupportedError) Unwrap() error { return e.Err }
+
+// What an [*UnsupportedError] refuses.
+var (
+	// ErrNotOffered: a strategy the client does not have.
+	ErrNotOffered = errors.New("strategy not offered")
+	// ErrMixedProtocols: eager and cooperative strategies in one list, on
+	// a client that refuses it when the consumer starts.
+	ErrMixedProtocols = errors.New("eager and cooperative strategies mixed")
+	// ErrNotStatic: group.instance.id on a client without it.
+	ErrNotStatic = errors.New("no static membership")
+)
 
 // Strategy returns strategy name (a Kafka protocol name) as the client's
 // leader computes it, and how faithful it is (see the package doc). A
@@ -259,7 +274,7 @@ func (p *Profile) Strategy(name string) (assign.Strategy, Fidelity, error) {
 	}
 	if !slices.Contains(p.Strategies, s.Name()) {
 		return nil, Approximate, &UnsupportedError{Client: p.Name, What: fmt.Sprintf("strategy %q", s.Name()),
-			Reason: "it offers " + strings.Join(p.Strategies, ", ")}
+			Reason: "it offers " + strings.Join(p.Strategies, ", "), Err: ErrNotOffered}
 	}
 	switch p {
 	case Assigncalc:
@@ -291,7 +306,7 @@ func (p *Profile) CheckStrategies(names []string) error {
 		}
 		if !slices.Contains(p.Strategies, s.Name()) {
 			return &UnsupportedError{Client: p.Name, What: fmt.Sprintf("strategy %q", s.Name()),
-				Reason: "it offers " + strings.Join(p.Strategies, ", ")}
+				Reason: "it offers " + strings.Join(p.Strategies, ", "), Err: ErrNotOffered}
 		}
 		switch s.Protocol() {
 		case assign.Cooperative:
@@ -306,7 +321,7 @@ func (p *Profile) CheckStrategies(names []string) error {
 	}
 	if !p.Mixed && eager != "" && coop != "" {
 		return &UnsupportedError{Client: p.Name, What: fmt.Sprintf("the strategy list %s", strings.Join(names, ",")),
-			Reason: fmt.Sprintf("it mixes eager %s and cooperative %s, which the consumer refuses at startup", eager, coop)}
+			Reason: fmt.Sprintf("it mixes eager %s and cooperative %s, which the consumer refuses at startup", eager, coop), Err: ErrMixedProtocols}
 	}
 	return nil
 }
@@ -316,7 +331,7 @@ func (p *Profile) CheckStrategies(names []string) error {
 func (p *Profile) CheckMember(m assign.Member) error {
 	if m.InstanceID != "" && !p.Static {
 		return &UnsupportedError{Client: p.Name, What: fmt.Sprintf("static membership (member %q, instance %q)", m.ID, m.InstanceID),
-			Reason: "it has no group.instance.id"}
+			Reason: "it has no group.instance.id", Err: ErrNotStatic}
 	}
 	return nil
 }

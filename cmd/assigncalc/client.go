@@ -29,10 +29,9 @@ func parseClient(c *cli.Context, def string) (*client.Profile, error) {
 	return p, nil
 }
 
-// clientChoice is a strategy as a client computes it.
-type clientChoice struct {
-	strategy assign.Strategy
-	fidelity client.Fidelity
+// parseClientName looks up a client named in the JSON contract.
+func parseClientName(name string) (*client.Profile, error) {
+	return client.Lookup(name)
 }
 
 // forClient returns strategies as p's leader computes them, refusing a

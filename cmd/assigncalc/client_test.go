@@ -131,3 +131,34 @@ func TestClientGolden(t *testing.T) {
 		{name: "client_plan_unknown", args: []string{"plan", "--in", "-", "--client", "kafka-python"}, status: exitInput},
 	})
 }
+
+func TestVoteClientGolden(t *testing.T) {
+	fleet := `{"topics": {"t": 2}, "members": [` +
+		`{"id": "a", "topics": ["t"], "protocols": ["cooperative-sticky", "range"]},` +
+		`{"id": "b", "topics": ["t"], "protocols": ["range"], "client": "kafka-go"},` +
+		`{"id": "c", "topics": ["t"], "protocols": ["cooperative-sticky", "range"], "client": "librdkafka"}]}`
+	runGolden(t, []cliCase{
+		{name: "client_vote_librdkafka_upgrade", args: []string{"vote", "--upgrade", "range", "--to", "cooperative-sticky,range", "--to", "cooperative-sticky", "--client", "librdkafka"}, status: exitUnsafe},
+		{name: "client_vote_librdkafka_upgrade_json", args: []string{"vote", "--upgrade", "range", "--to", "cooperative-sticky,range", "--client", "librdkafka", "--format", "jsonl"}, status: exitUnsafe},
+		{name: "client_vote_librdkafka_one_step", args: []string{"vote", "--upgrade", "range", "--to", "cooperative-sticky", "--client", "librdkafka"}, status: exitUnsafe},
+		{name: "client_vote_kafkago_cooperative", args: []string{"vote", "--upgrade", "range", "--to", "cooperative-sticky", "--client", "kafka-go"}, status: exitInput},
+		{name: "client_vote_kafkago_members", args: []string{"vote", "c1=cooperative-sticky", "c2=range", "--client", "kafka-go"}, status: exitInput},
+		{name: "client_vote_fleet", args: []string{"vote", "--in", "-"}, stdin: fleet, status: exitInput},
+	})
+}
+
+// --client java, vote's default, keeps vote's answers as they were before
+// --client existed.
+func TestVoteClientJavaUnchanged(t *testing.T) {
+	for _, args := range [][]string{
+		{"vote", "--upgrade", "range", "--to", "cooperative-sticky,range", "--to", "cooperative-sticky"},
+		{"vote", "--upgrade", "range", "--to", "cooperative-sticky"},
+		{"vote", "c1=cooperative-sticky,range", "c2=range"},
+	} {
+		out, errOut, status := runCase(cliCase{args: args})
+		jout, jerr, jstatus := runCase(cliCase{args: append(slices.Clone(args), "--client", "java")})
+		if out != jout || errOut != jerr || status != jstatus {
+			t.Errorf("%v: --client java changes the answer:\n%s%s(%d)\nvs\n%s%s(%d)", args, out, errOut, status, jout, jerr, jstatus)
+		}
+	}
+}
