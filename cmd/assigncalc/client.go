@@ -141,3 +141,36 @@ func splitJoined(err error) []error {
 	}
 	return []error{err}
 }
+
+// previewEmulated runs s, client p's own strategy, for the preview, and
+// warns beside it where the client's answer is worse than ours: it
+// throws, is invalid or unbalanced, or moves more partitions from their
+// owners. Java throwing is the command's error (exit 2).
+func previewEmulated(e *env, p *client.Profile, s assign.Strategy, g assign.Group) (outcome, error) {
+	theirs, faults, err := assignEmulated(s, g)
+	ours, ourErr := assign.Lookup(s.Name())
+	if ourErr != nil {
+		return outcome{}, &internalError{ourErr}
+	}
+	mine, ourErr := assignChecked(ours, g)
+	if err != nil {
+		if ourErr == nil {
+			return outcome{}, fmt.Errorf("%w; assigncalc's %s assigns the group", err, s.Name())
+		}
+		return outcome{}, err
+	}
+	if ourErr == nil {
+		for _, f := range faults {
+			e.warnf("%s's %s: %s; assigncalc's %s is valid and balanced", p.Name, s.Name(), f, s.Name())
+		}
+		if owned, err := assign.Owned(g); err == nil && len(owned) > 0 {
+			if a, b := assign.Moved(owned, theirs.target()), assign.Moved(owned, mine.target()); a > b {
+				e.warnf("%s's %s moves %d partitions from their owners; assigncalc's %s moves %d", p.Name, s.Name(), a, s.Name(), b)
+			}
+		}
+		if a, b := assign.Summarize(g, theirs.assignment).Spread, assign.Summarize(g, mine.target()).Spread; s.Protocol() == assign.Eager && a > b {
+			e.warnf("%s's %s leaves a spread of %d; assigncalc's %s, %d", p.Name, s.Name(), a, s.Name(), b)
+		}
+	}
+	return theirs, nil
+}

@@ -162,3 +162,16 @@ func TestVoteClientJavaUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// The preview with --client java shows Java's answer and, beside it, where
+// it is worse than ours: g00003 of the javasticky goldens, where Java
+// hands back a claim of a partition the topic no longer has; g00005,
+// where Java throws.
+func TestPreviewClientGolden(t *testing.T) {
+	runGolden(t, []cliCase{
+		{name: "client_preview_java_invalid", args: []string{"--in", "-", "--client", "java", "--strategy", "sticky", "--compare", "sticky,range"}, stdin: javaGroup(t, "g00003")},
+		{name: "client_preview_java_throws", args: []string{"--in", "-", "--client", "java", "--strategy", "sticky"}, stdin: javaGroup(t, "g00005"), status: exitInput},
+		{name: "client_preview_java_javadoc", args: []string{"--in", "-", "--client", "java", "--strategy", "sticky", "--compare", "sticky"}, stdin: javadocExample1},
+		{name: "client_preview_librdkafka_sticky", args: []string{"--in", "-", "--client", "librdkafka", "--strategy", "sticky"}, stdin: javadocExample1, status: exitInput},
+	})
+}
