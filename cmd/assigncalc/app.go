@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/client"
 	"github.com/assigncalc/assigncalc/internal/describe"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
@@ -156,8 +157,12 @@ func isInputError(err error) bool {
 		ie *assign.InputError
 		ge *groupfile.Error
 		de *describe.Error
+		ce *client.UnsupportedError
+		je *client.JavaError
 	)
 	return errors.As(err, &ue) || errors.As(err, &ie) || errors.As(err, &ge) || errors.As(err, &de) ||
+		errors.As(err, &ce) || errors.As(err, &je) || // Java's leader would fail on the group
+		errors.Is(err, client.ErrTreeBin) || // an answer we cannot reproduce, for this group
 		errors.Is(err, assign.ErrUnknownStrategy) ||
 		errors.Is(err, groupfile.ErrInvalidUTF8) || // a name JSON output cannot carry
 		errors.Is(err, syscall.EISDIR) // --in DIR: opened, then unreadable

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/client"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
 )
@@ -33,9 +34,16 @@ func planCommand(e *env) *cli.Command {
 			"--from-describe reads one live group instead, with what its members own, from the output of\n" +
 			"kafka-consumer-groups.sh --describe as the preview reads it (--topics and --member override the\n" +
 			"partition counts and subscriptions describe output lacks; what was assumed goes to stderr).\n\n" +
+			"--client NAME computes each strategy as that client library's group leader does: java's sticky\n" +
+			"and cooperative-sticky are Kafka's Java assignors reproduced exactly, faults included (the\n" +
+			"result's \"faults\" lists what is unbalanced or invalid; an \"error\" names the exception where Java\n" +
+			"throws); the other libraries' strategies are ours, marked \"approximate\". A member's \"client\" in\n" +
+			"the group file overrides it for that member; the first member, the leader, decides the answer.\n" +
+			"A strategy or a static member the client does not support is an error naming the client.\n\n" +
 			"Examples:\n" +
 			"   assigncalc plan --in groups.jsonl --strategy range,roundrobin --format jsonl\n" +
 			"   assigncalc plan --in groups.jsonl --strategy uniform,server-range --kafka 4.0\n" +
+			"   assigncalc plan --in groups.jsonl --strategy sticky,cooperative-sticky --client java\n" +
 			"   kafka-consumer-groups.sh --describe --group orders | assigncalc plan --from-describe - --strategy all",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "in", Usage: "read groups from `FILE` (- for stdin)"},
@@ -43,6 +51,7 @@ func planCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "strategy", Usage: "assign with strategy `NAME`: " + strategyChoices() + ", the server-side uniform, server-range, or all; repeatable, comma-separated (default: range)"},
 			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: jsonl, json, table, csv (default: table on a terminal, jsonl otherwise)"},
 			&cli.StringFlag{Name: "kafka", Usage: "reproduce the server-side assignors of Kafka `VERSION`: 4.0, 4.1 (default: 4.1; 4.0.1 and later 4.0 patches compute as 4.1)"},
+			clientFlag("assigncalc"),
 		}, describeOverrideFlags()...),
 		Action: func(c *cli.Context) error { return plan(e, c) },
 	}
@@ -104,6 +113,25 @@ func plan(e *env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	defClient, err := parseClient(c, "assigncalc")
+	if err != nil {
+		return err
+	}
+	byClient := map[*client.Profile]clientStrategies{}
+	strategiesFor := func(p *client.Profile) (clientStrategies, error) {
+		if cs, ok := byClient[p]; ok {
+			return cs, nil
+		}
+		ss, fid, err := forClient(e, p, strategies)
+		if err != nil {
+			return clientStrategies{}, err
+		}
+		byClient[p] = clientStrategies{ss, fid}
+		return byClient[p], nil
+	}
+	if _, err := strategiesFor(defClient); err != nil {
+		return err
+	}
 	def := formatJSONL
 	if e.terminal {
 		def = formatTable
@@ -148,11 +176,34 @@ func plan(e *env, c *cli.Context) error {
 				e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(groups, entry.Name), nameList(derived))
 			}
 		}
+		leader, err := leaderClient(defClient, entry.Clients)
+		if err == nil {
+			err = checkFleet(defClient, entry.Group, entry.Clients, entry.Protocols)
+		}
+		var cs clientStrategies
+		if err == nil {
+			cs, err = strategiesFor(leader)
+		}
+		if err != nil {
+			bad++
+			for _, s := range strategies {
+				if werr := out.result(groups, entry.Group, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}); werr != nil {
+					return werr
+				}
+			}
+			continue
+		}
 		groupBad := false
-		for _, s := range strategies {
+		for _, s := range cs.strategies {
 			prog.step(groups, groupLabel(groups, entry.Name)+", "+s.Name())
 			r := groupfile.Result{Name: entry.Name, Strategy: s.Name(), Members: groupfile.MemberIDs(entry.Group)}
-			o, err := assignChecked(s, entry.Group)
+			var o outcome
+			var faults []string
+			if isClientEmulation(s) {
+				o, faults, err = assignEmulated(s, entry.Group)
+			} else {
+				o, err = assignChecked(s, entry.Group)
+			}
 			prog.end() // before the result goes to stdout, on the same terminal
 			var ie *internalError
 			switch {
@@ -164,6 +215,11 @@ func plan(e *env, c *cli.Context) error {
 				r.Err = err
 			default:
 				r = resultOf(entry, o)
+				r.Faults = faults
+				if leader != client.Assigncalc {
+					r.Client = leader.Name
+					r.Approximate = cs.fidelity[s.Name()] == client.Approximate
+				}
 			}
 			if werr := out.result(groups, entry.Group, r); werr != nil {
 				return werr
@@ -185,6 +241,12 @@ func plan(e *env, c *cli.Context) error {
 		return &statusError{code: exitInput, msg: fmt.Sprintf("%d of %d groups had bad input; see the error lines", bad, groups)}
 	}
 	return nil
+}
+
+// clientStrategies are plan's strategies as one client computes them.
+type clientStrategies struct {
+	strategies []assign.Strategy
+	fidelity   map[string]client.Fidelity
 }
 
 // planInput returns the reader of plan's groups: the group file at path,
@@ -303,8 +365,15 @@ func (p *planWriter) result(n int, g assign.Group, r groupfile.Result) error {
 		return err
 	}
 	st := r.Stats
+	strategy := r.Strategy
+	switch {
+	case r.Approximate:
+		strategy += " (" + r.Client + ", approximate)"
+	case r.Client != "":
+		strategy += " (" + r.Client + ")"
+	}
 	if _, err := fmt.Fprintf(p.w, "%s, %s: %d partitions over %d members, min %d, max %d, spread %d, stddev %s, idle %d\n",
-		label, r.Strategy, st.Partitions, st.Members, st.Min, st.Max, st.Spread, formatStdDev(st.StdDev), st.Idle); err != nil {
+		label, strategy, st.Partitions, st.Members, st.Min, st.Max, st.Spread, formatStdDev(st.StdDev), st.Idle); err != nil {
 		return err
 	}
 	// The preview's column order: member, rack, count, partitions.
@@ -323,6 +392,11 @@ func (p *planWriter) result(n int, g assign.Group, r groupfile.Result) error {
 	}
 	if err := t.render(p.w); err != nil {
 		return err
+	}
+	for _, f := range r.Faults {
+		if _, err := fmt.Fprintf(p.w, "%s's answer: %s\n", r.Client, oneLine(f)); err != nil {
+			return err
+		}
 	}
 	_, err := io.WriteString(p.w, "\n")
 	return err

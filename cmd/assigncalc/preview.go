@@ -27,6 +27,7 @@ func previewFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "diff", Usage: "list the partitions the first two compared strategies give to different members"},
 		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
 		&cli.BoolFlag{Name: "all", Usage: "list every member and every partition, even for large groups"},
+		clientFlag("assigncalc"),
 	), consumerFlags()...)
 }
 
@@ -93,10 +94,25 @@ func preview(e *env, c *cli.Context) error {
 		return err
 	}
 	entry.Group = g
+	prof, err := parseClient(c, "assigncalc")
+	if err != nil {
+		return err
+	}
+	if err := checkFleet(prof, g, nil, nil); err != nil {
+		return err
+	}
+	if strategies, _, err = forClient(e, prof, strategies); err != nil {
+		return err
+	}
 	prog := e.startProgress("preview", len(strategies))
 	for i, s := range strategies {
 		prog.step(i+1, s.Name())
-		o, err := assignChecked(s, g)
+		var o outcome
+		if isClientEmulation(s) {
+			o, err = previewEmulated(e, prof, s, g)
+		} else {
+			o, err = assignChecked(s, g)
+		}
 		if err != nil {
 			prog.end()
 			return err

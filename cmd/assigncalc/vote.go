@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/client"
 	"github.com/assigncalc/assigncalc/assign/coordinator"
 	"github.com/assigncalc/assigncalc/churn"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
@@ -31,9 +32,14 @@ func voteCommand(e *env) *cli.Command {
 			"--upgrade range --to cooperative-sticky,range --to cooperative-sticky. With --topics, MOVED\n" +
 			"counts the partitions that change owner at a step where the winning strategy changes. An\n" +
 			"unsafe upgrade (a step refuses a member or falls back to eager) exits with status 3.\n\n" +
+			"--client names the library the members run (default java). A strategy it does not have is an\n" +
+			"error naming it; with --upgrade, a configuration it refuses when the consumer starts (librdkafka:\n" +
+			"eager and cooperative strategies in one list) makes every step restarting with it unsafe. In\n" +
+			"--in, a member's \"client\" overrides --client for that member.\n\n" +
 			"Examples:\n" +
 			"   assigncalc vote c1=cooperative-sticky,range c2=range\n" +
-			"   assigncalc vote --upgrade range --to cooperative-sticky,range --to cooperative-sticky --members 3",
+			"   assigncalc vote --upgrade range --to cooperative-sticky,range --to cooperative-sticky --members 3\n" +
+			"   assigncalc vote --upgrade range --to cooperative-sticky,range --to cooperative-sticky --client librdkafka",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "in", Usage: "read the members and their \"protocols\" from `FILE` in the JSON contract (- for stdin)"},
 			&cli.StringFlag{Name: "coordinator", Value: "java", Usage: "replay the `COORDINATOR`'s tie-break: java (Kafka 4) or scala (before)"},
@@ -44,6 +50,7 @@ func voteCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "topics", Usage: "for --upgrade: topics `NAME:COUNT,...` the members c0..cN-1 subscribe to, to count the partitions that move when the strategy switches"},
 			&cli.BoolFlag{Name: "allow-custom", Usage: "accept strategy names this tool does not know (custom assignors); without it an unknown name is an error"},
 			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
+			clientFlag("java"),
 		},
 		Action: func(c *cli.Context) error { return vote(e, c) },
 	}
@@ -77,14 +84,19 @@ func vote(e *env, c *cli.Context) error {
 	default:
 		return usagef("--kind: unknown group kind %q: want classic or consumer", c.String("kind"))
 	}
+	prof, err := parseClient(c, "java")
+	if err != nil {
+		return err
+	}
 	if c.IsSet("upgrade") {
-		return upgrade(e, c, coord, format)
+		return upgrade(e, c, coord, format, prof)
 	}
 	if c.IsSet("to") {
 		return usagef("--to needs --upgrade")
 	}
 
 	var members []coordinator.VoteMember
+	var clients []string
 	if path := c.String("in"); path != "" {
 		if c.Args().Present() {
 			return usagef("--in cannot be combined with members on the command line")
@@ -98,6 +110,7 @@ func vote(e *env, c *cli.Context) error {
 		if err != nil {
 			return err
 		}
+		clients = entry.Clients
 		any := false
 		for i, m := range entry.Group.Members {
 			members = append(members, coordinator.VoteMember{ID: m.ID, Protocols: entry.Protocols[i]})
@@ -119,9 +132,18 @@ func vote(e *env, c *cli.Context) error {
 			return usagef("vote: give members as ID=STRATEGY,... arguments, --in FILE, or --upgrade")
 		}
 	}
-	for _, m := range members {
+	for i, m := range members {
 		if err := knownStrategies(c, fmt.Sprintf("member %q", m.ID), m.Protocols); err != nil {
 			return err
+		}
+		p := prof
+		if i < len(clients) && clients[i] != "" {
+			if p, err = parseClientName(clients[i]); err != nil {
+				return &usageError{fmt.Errorf("member %q: %w", m.ID, err)}
+			}
+		}
+		if err := p.CheckStrategies(m.Protocols); err != nil {
+			return &usageError{fmt.Errorf("member %q: %w", m.ID, err)}
 		}
 	}
 	r, err := coordinator.Vote(members, coord, kind)
@@ -205,7 +227,7 @@ func writeVote(e *env, format string, members []coordinator.VoteMember, r coordi
 	return nil
 }
 
-func upgrade(e *env, c *cli.Context, coord coordinator.Coordinator, format string) error {
+func upgrade(e *env, c *cli.Context, coord coordinator.Coordinator, format string, prof *client.Profile) error {
 	if c.Args().Present() || c.IsSet("in") {
 		return usagef("--upgrade builds its own members (--members N); it takes no members or --in")
 	}
@@ -216,11 +238,21 @@ func upgrade(e *env, c *cli.Context, coord coordinator.Coordinator, format strin
 	if err := knownStrategies(c, "--upgrade", start); err != nil {
 		return err
 	}
+	if err := prof.CheckStrategies(start); err != nil {
+		// The fleet cannot be running with a list its client refuses.
+		return &usageError{fmt.Errorf("--upgrade: %w", err)}
+	}
 	var phases [][]string
-	for _, to := range c.StringSlice("to") {
+	startup := map[int]string{} // phase -> why the client refuses it at startup
+	for k, to := range c.StringSlice("to") {
 		phase := splitList(to)
 		if err := knownStrategies(c, "--to", phase); err != nil {
 			return err
+		}
+		if err := prof.CheckStrategies(phase); errors.Is(err, client.ErrMixedProtocols) {
+			startup[k] = err.Error()
+		} else if err != nil {
+			return &usageError{fmt.Errorf("--to: %w", err)}
 		}
 		phases = append(phases, phase)
 	}
@@ -247,6 +279,13 @@ func upgrade(e *env, c *cli.Context, coord coordinator.Coordinator, format strin
 		return &internalError{err}
 	}
 	out := groupfile.UpgradeSteps(start, phases, steps)
+	for i := range out {
+		// A member whose client refuses its new configuration does not
+		// start: the step is unsafe whatever the vote would say.
+		if why, ok := startup[out[i].Phase]; ok && out[i].Phase >= 0 {
+			out[i].StartupRefused, out[i].Safe = why, false
+		}
+	}
 	unsafe := 0
 	for _, s := range out {
 		if !s.Safe {
@@ -257,7 +296,14 @@ func upgrade(e *env, c *cli.Context, coord coordinator.Coordinator, format strin
 		return err
 	}
 	if unsafe > 0 {
-		return &statusError{code: exitUnsafe, msg: fmt.Sprintf("unsafe upgrade: %d of %d steps refuse a member or fall back to eager (exit status %d)", unsafe, len(out), exitUnsafe)}
+		msg := fmt.Sprintf("unsafe upgrade: %d of %d steps refuse a member or fall back to eager (exit status %d)", unsafe, len(out), exitUnsafe)
+		for _, s := range out {
+			if s.StartupRefused != "" {
+				msg = fmt.Sprintf("unsafe upgrade: %d of %d steps are unsafe (exit status %d); %s", unsafe, len(out), exitUnsafe, s.StartupRefused)
+				break
+			}
+		}
+		return &statusError{code: exitUnsafe, msg: msg}
 	}
 	return nil
 }
@@ -307,6 +353,8 @@ func writeUpgrade(e *env, format string, out []groupfile.UpgradeStep, withMoves 
 	for _, s := range out {
 		safe := "yes"
 		switch {
+		case s.StartupRefused != "":
+			safe = "no: refused at startup"
 		case len(s.Refused) > 0:
 			safe = "no: members refused"
 		case s.FellBack:

@@ -25,7 +25,8 @@
 //	    "topics": ["t1", "t2"],                  // subscription
 //	    "owned": {"t1": [0, 1]},                 // optional: previously owned partitions
 //	    "generation": 3,                         // optional: generation of owned
-//	    "protocols": ["cooperative-sticky", "range"]}  // optional: for the vote, in preference order
+//	    "protocols": ["cooperative-sticky", "range"],  // optional: for the vote, in preference order
+//	    "client": "librdkafka"}                  // optional: the client library it runs (a fleet may mix them)
 //	 ],
 //	 "topicIds": {"t1": "Yp0cT2sWQ7ChA0qyU5Ckdg"}} // optional: Kafka topic ids, 22-character base64
 //

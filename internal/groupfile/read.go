@@ -23,6 +23,12 @@ type Entry struct {
 	// gives no "protocols".
 	Protocols [][]string
 
+	// Clients holds, for each member of Group.Members (same index), the
+	// client library it runs ("client": a name of package
+	// assign/client's profiles, unchecked here), or "" when not given;
+	// nil when no member gives one.
+	Clients []string
+
 	// Line is the line on which the group's JSON value begins, from 1.
 	Line int
 }
@@ -344,7 +350,7 @@ func (g *groupReader) read(e *Entry) *Error {
 			}
 		case "members":
 			haveMembers = true
-			e.Group.Members, e.Protocols, err = g.members()
+			e.Group.Members, e.Protocols, e.Clients, err = g.members()
 		case "topicIds":
 			var null bool
 			if null, err = g.null(); !null && err == nil {
@@ -421,6 +427,12 @@ func (g *groupReader) partitionRacks() (map[string][][]string, *Error) {
 		path := field("partitionRacks", key)
 		lists := [][]string{}
 		err := g.arr(path, func(p int) *Error {
+			// null is a partition whose replicas' racks are unknown, as
+			// [] is (the javasticky goldens write it so).
+			if null, err := g.null(); null || err != nil {
+				lists = append(lists, nil)
+				return err
+			}
 			racks, err := g.strings(index(path, p))
 			lists = append(lists, racks)
 			return err
@@ -431,29 +443,42 @@ func (g *groupReader) partitionRacks() (map[string][][]string, *Error) {
 	return out, err
 }
 
-func (g *groupReader) members() ([]assign.Member, [][]string, *Error) {
+func (g *groupReader) members() ([]assign.Member, [][]string, []string, *Error) {
 	g.d.skipSpace()
 	off := g.d.pos
 	if null, err := g.null(); null || err != nil {
 		if err == nil {
 			err = g.missing("", "members", off)
 		}
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	members := []assign.Member{}
 	var protocols [][]string
+	var clients []string
+	any := false
 	err := g.arr("members", func(i int) *Error {
-		m, protos, err := g.member(index("members", i))
+		m, x, err := g.member(index("members", i))
 		members = append(members, m)
-		protocols = append(protocols, protos)
+		protocols = append(protocols, x.protocols)
+		clients = append(clients, x.client)
+		any = any || x.client != ""
 		return err
 	})
-	return members, protocols, err
+	if !any {
+		clients = nil
+	}
+	return members, protocols, clients, err
 }
 
-func (g *groupReader) member(path string) (assign.Member, []string, *Error) {
+// memberExtra is what a member of the contract holds beyond assign.Member.
+type memberExtra struct {
+	protocols []string
+	client    string
+}
+
+func (g *groupReader) member(path string) (assign.Member, memberExtra, *Error) {
 	m := assign.Member{Generation: -1}
-	var protocols []string
+	var x memberExtra
 	start := g.d.pos
 	var haveID, haveTopics bool
 	optional := func(read func() *Error) *Error {
@@ -480,22 +505,24 @@ func (g *groupReader) member(path string) (assign.Member, []string, *Error) {
 		case "generation":
 			err = optional(func() (err *Error) { m.Generation, err = g.int32(field(path, key)); return })
 		case "protocols":
-			err = optional(func() (err *Error) { protocols, err = g.strings(field(path, key)); return })
+			err = optional(func() (err *Error) { x.protocols, err = g.strings(field(path, key)); return })
+		case "client":
+			err = optional(func() (err *Error) { x.client, err = g.str(field(path, key)); return })
 		default:
 			err = g.unknown(path, key, keyOff)
 		}
 		return err
 	})
 	if err != nil {
-		return m, protocols, err
+		return m, x, err
 	}
 	switch {
 	case !haveID:
-		return m, protocols, g.missing(path, "id", start)
+		return m, x, g.missing(path, "id", start)
 	case !haveTopics:
-		return m, protocols, g.missing(path, "topics", start)
+		return m, x, g.missing(path, "topics", start)
 	}
-	return m, protocols, nil
+	return m, x, nil
 }
 
 func (g *groupReader) owned(path string) ([]assign.TopicPartition, *Error) {

@@ -89,6 +89,12 @@ type UpgradeStep struct {
 	FellBack  bool     `json:"fellBack"`
 	Safe      bool     `json:"safe"`
 	Moved     *int     `json:"moved,omitempty"` // at a switch of strategy, with --topics
+
+	// StartupRefused, when not "", says why the restarted member's client
+	// refuses its configuration at startup (librdkafka with eager and
+	// cooperative strategies in one list): the member does not come back,
+	// and the step is not safe.
+	StartupRefused string `json:"startupRefused,omitempty"`
 }
 
 // UpgradeSteps are the steps of a rolling upgrade whose members start

@@ -43,6 +43,19 @@ type Result struct {
 	// "assignment".
 	Cooperative *Cooperative
 
+	// Client, when not "", is written as "client" after the rest: the
+	// client library whose leader the strategy reproduces (--client).
+	Client string
+
+	// Approximate, when set, is written as "approximate": true: the
+	// strategy is ours, not shown to equal the client's own.
+	Approximate bool
+
+	// Faults, when not empty, is written as "faults": what the checkers
+	// find wrong with an answer reproduced from a client (Java's sticky
+	// assignors may leave a group unbalanced or give a partition twice).
+	Faults []string
+
 	// Err, when not nil, is written as "error" instead of "assignment".
 	Err error
 }
@@ -124,6 +137,17 @@ func AppendResult(buf []byte, r Result) ([]byte, error) {
 		w.assignment(r.Members, c.Revoked)
 		w.raw(`,"pending":`)
 		w.assignment(r.Members, c.Pending)
+	}
+	if r.Client != "" {
+		w.raw(`,"client":`)
+		w.str(r.Client)
+	}
+	if r.Approximate {
+		w.raw(`,"approximate":true`)
+	}
+	if len(r.Faults) > 0 {
+		w.raw(`,"faults":`)
+		w.strs(r.Faults)
 	}
 	w.raw("}")
 	return w.buf, w.err
@@ -219,6 +243,10 @@ func AppendGroup(buf []byte, e Entry) ([]byte, error) {
 		if i < len(e.Protocols) && e.Protocols[i] != nil {
 			w.raw(`,"protocols":`)
 			w.strs(e.Protocols[i])
+		}
+		if i < len(e.Clients) && e.Clients[i] != "" {
+			w.raw(`,"client":`)
+			w.str(e.Clients[i])
 		}
 		w.raw("}")
 	}

@@ -1,0 +1,337 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/assigncalc/assigncalc/assign"
+)
+
+// Profile is what one client library allows a member of a classic
+// consumer group, as of Release.
+type Profile struct {
+	// Name is the name --client takes: "java", "librdkafka", "franz-go",
+	// "sarama", "kafka-go" or "assigncalc".
+	Name string
+
+	// Release is the release of the library the facts were read from.
+	Release string
+
+	// Strategies are the classic strategies the library offers, by
+	// Kafka's protocol names.
+	Strategies []string
+
+	// Defaults is the library's default strategy list, most preferred
+	// first.
+	Defaults []string
+
+	// Cooperative: the library rebalances cooperatively (KIP-429) with a
+	// cooperative strategy.
+	Cooperative bool
+
+	// Mixed: a member may list eager and cooperative strategies together
+	// (the first step of Kafka's two-step upgrade); when false such a
+	// list is refused when the consumer starts.
+	Mixed bool
+
+	// Static: the library lets a member set group.instance.id (KIP-345).
+	Static bool
+
+	// RackAware lists the classic strategies that read client.rack and
+	// the partitions' replica racks (KIP-881); empty when none do.
+	RackAware []string
+
+	// ConsumerProtocol says how the library supports the consumer group
+	// protocol of KIP-848, "" when it does not.
+	ConsumerProtocol string
+}
+
+// Java is Apache Kafka's Java client.
+//
+//   - Strategies and defaults: ConsumerConfig's partition.assignment.strategy
+//     defaults to [RangeAssignor, CooperativeStickyAssignor] since Kafka 3.0
+//     (KIP-726); StickyAssignor and RoundRobinAssignor ship beside them.
+//   - Cooperative and mixed lists: KIP-429 (2.4); ConsumerCoordinator takes
+//     the highest protocol every configured assignor supports, so
+//     [cooperative-sticky, range] runs eagerly: Kafka's documented
+//     two-step upgrade.
+//   - Static membership: KIP-345 (2.3), group.instance.id.
+//   - Racks: KIP-881 (3.5) for RangeAssignor and the sticky assignors.
+//   - KIP-848: group.protocol=consumer, generally available in 4.0 and
+//     opt-in (the default stays classic).
+var Java = &Profile{
+	Name: "java", Release: "Apache Kafka 4.0",
+	Strategies:       []string{"range", "roundrobin", "sticky", "cooperative-sticky"},
+	Defaults:         []string{"range", "cooperative-sticky"},
+	Cooperative:      true,
+	Mixed:            true,
+	Static:           true,
+	RackAware:        []string{"range", "sticky", "cooperative-sticky"},
+	ConsumerProtocol: "generally available in 4.0, opt-in (group.protocol=consumer)",
+}
+
+// Librdkafka is librdkafka, the C client under confluent-kafka-go,
+// confluent-kafka-python, confluent-kafka-dotnet and karafka. Read from
+// librdkafka v2.15.0 (commit 4c3b017c3de8):
+//
+//   - Strategies and defaults: CONFIGURATION.md's partition.assignment.strategy,
+//     "Available strategies: range, roundrobin, cooperative-sticky",
+//     default "range,roundrobin" (src/rdkafka_conf.c). There is no eager
+//     sticky.
+//   - Cooperative: KIP-429 incremental rebalancing with cooperative-sticky
+//     since v1.6.0 (CHANGELOG.md).
+//   - Mixed lists: refused at startup, "All partition.assignment.strategy
+//     (%s) assignors must have the same protocol type, online migration
+//     between assignors with different protocol types is not supported"
+//     (rd_kafka_assignors_init, src/rdkafka_assignor.c).
+//   - Static membership: group.instance.id (src/rdkafka_conf.c).
+//   - Racks: KIP-881 rack-aware assignment since v2.2.0 (CHANGELOG.md, #4184,
+//     #4291, #4252), in the range and sticky assignors
+//     (src/rdkafka_range_assignor.c, src/rdkafka_sticky_assignor.c); not in
+//     roundrobin.
+//   - KIP-848: "General Availability" in v2.12.0, not enabled by default:
+//     group.protocol defaults to classic (CHANGELOG.md).
+var Librdkafka = &Profile{
+	Name: "librdkafka", Release: "librdkafka 2.15.0",
+	Strategies:       []string{"range", "roundrobin", "cooperative-sticky"},
+	Defaults:         []string{"range", "roundrobin"},
+	Cooperative:      true,
+	Mixed:            false,
+	Static:           true,
+	RackAware:        []string{"range", "cooperative-sticky"},
+	ConsumerProtocol: "generally available in 2.12.0, opt-in (group.protocol=consumer)",
+}
+
+// FranzGo is twmb/franz-go's kgo. Read from v1.21.6 (commit adb3a18abe14),
+// the newest the snapshot we read holds; issue 26's BalanceRacks and
+// ServerSideBalancer of 1.22 are not in it and are not recorded here.
+//
+//   - Strategies and defaults: RangeBalancer, RoundRobinBalancer,
+//     StickyBalancer, CooperativeStickyBalancer; the default balancers are
+//     [CooperativeStickyBalancer()] (pkg/kgo/config.go).
+//   - Mixed lists: accepted; "If you use both cooperative and eager
+//     balancers, the group runs cooperatively only if all members support
+//     cooperative balancing" (kgo.Balancers' doc).
+//   - Static membership: kgo.InstanceID.
+//   - Racks: since v1.21.0 "Both the range and sticky balancers now
+//     understand consumer racks" with kgo.Rack (CHANGELOG.md); franz-go
+//     reads each partition's leader's rack, not every replica's as
+//     KIP-881's Java code does.
+//   - KIP-848: hidden; an opt-in through a context key since v1.19.0, and
+//     v1.21.0's notes say it stays off "until KIP-1251 is released in
+//     Kafka 4.3" (CHANGELOG.md).
+var FranzGo = &Profile{
+	Name: "franz-go", Release: "franz-go 1.21.6",
+	Strategies:       []string{"range", "roundrobin", "sticky", "cooperative-sticky"},
+	Defaults:         []string{"cooperative-sticky"},
+	Cooperative:      true,
+	Mixed:            true,
+	Static:           true,
+	RackAware:        []string{"range", "sticky", "cooperative-sticky"},
+	ConsumerProtocol: "hidden opt-in since 1.19.0 (a context key), not enabled by any option",
+}
+
+// Sarama is IBM/sarama. Read from v1.60.1 (commit bd98b3aec677):
+//
+//   - Strategies and defaults: NewBalanceStrategyRange, ...RoundRobin,
+//     ...Sticky, and NewBalanceStrategyCooperativeSticky, added by commit
+//     44147ce7 (#3671), first tagged v1.60.1; the default GroupStrategies
+//     are [NewBalanceStrategyRange()] (config.go).
+//   - Mixed lists: accepted; selectRebalanceProtocol (rebalance_protocol.go)
+//     runs eagerly when every strategy supports eager, and the
+//     cooperative strategy supports both, its doc giving the two-step
+//     upgrade [CooperativeSticky, Range] then [CooperativeSticky].
+//   - Static membership: Consumer.Group.InstanceId, KIP-345 in v1.34.0
+//     (CHANGELOG.md, #2230).
+//   - Racks: none in the balance strategies (Config.RackID serves fetching
+//     from the nearest replica).
+//   - KIP-848: none (no ConsumerGroupHeartbeat in the consumer group).
+var Sarama = &Profile{
+	Name: "sarama", Release: "sarama 1.60.1",
+	Strategies:  []string{"range", "roundrobin", "sticky", "cooperative-sticky"},
+	Defaults:    []string{"range"},
+	Cooperative: true,
+	Mixed:       true,
+	Static:      true,
+}
+
+// KafkaGo is segmentio/kafka-go. Read from v0.4.50 (commit 3ce29796ef96),
+// the newest the snapshot we read holds:
+//
+//   - Strategies and defaults: RangeGroupBalancer, RoundRobinGroupBalancer
+//     and RackAffinityGroupBalancer (groupbalancer.go); the default
+//     GroupBalancers are [Range, RoundRobin] (consumergroup.go). No sticky,
+//     no cooperative rebalancing.
+//   - Static membership: none; ConsumerGroupConfig has no instance id.
+//   - Racks: only RackAffinityGroupBalancer, which is not a Kafka strategy
+//     (its protocol name is "rack-affinity") and is not modelled here.
+//   - KIP-848: none.
+var KafkaGo = &Profile{
+	Name: "kafka-go", Release: "kafka-go 0.4.50",
+	Strategies: []string{"range", "roundrobin"},
+	Defaults:   []string{"range", "roundrobin"},
+}
+
+// Assigncalc is this module's own strategies: package assign's, used in
+// any client through the adapters.
+var Assigncalc = &Profile{
+	Name: "assigncalc", Release: "this module",
+	Strategies:  []string{"range", "roundrobin", "sticky", "cooperative-sticky"},
+	Defaults:    []string{"range"},
+	Cooperative: true,
+	Mixed:       true,
+	Static:      true,
+	RackAware:   []string{"range", "sticky", "cooperative-sticky"},
+}
+
+// Profiles returns every profile, in the order of [Names].
+func Profiles() []*Profile {
+	return []*Profile{Java, Librdkafka, FranzGo, Sarama, KafkaGo, Assigncalc}
+}
+
+// Names returns the names [Lookup] knows.
+func Names() []string {
+	var out []string
+	for _, p := range Profiles() {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// ErrUnknownClient is wrapped by Lookup's error for a name it does not know.
+var ErrUnknownClient = errors.New("client: unknown client")
+
+// Lookup returns the profile named name (see [Profile.Name]).
+func Lookup(name string) (*Profile, error) {
+	for _, p := range Profiles() {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("%w %q: want one of %s", ErrUnknownClient, name, strings.Join(Names(), ", "))
+}
+
+// Fidelity says how closely a strategy reproduces a client's leader.
+type Fidelity int8
+
+const (
+	// Exact: the same answer as the client's leader on every group.
+	Exact Fidelity = iota
+	// Approximate: package assign's own strategy of the same name, which
+	// no test here compares with the client's code.
+	Approximate
+)
+
+func (f Fidelity) String() string {
+	if f == Exact {
+		return "exact"
+	}
+	return "approximate"
+}
+
+// UnsupportedError reports something a client does not have or refuses:
+// a strategy it does not offer, static membership, or a strategy list it
+// refuses at startup.
+type UnsupportedError struct {
+	Client string // the profile's Name
+	What   string // e.g. `strategy "cooperative-sticky"`
+	Reason string // why, from the client's own source or docs
+	Err    error  // ErrNotOffered, ErrMixedProtocols or ErrNotStatic
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("client: %s does not support %s: %s", e.Client, e.What, e.Reason)
+}
+
+// Unwrap returns e.Err, for errors.Is.
+func (e *UnsupportedError) Unwrap() error { return e.Err }
+
+// What an [*UnsupportedError] refuses.
+var (
+	// ErrNotOffered: a strategy the client does not have.
+	ErrNotOffered = errors.New("strategy not offered")
+	// ErrMixedProtocols: eager and cooperative strategies in one list, on
+	// a client that refuses it when the consumer starts.
+	ErrMixedProtocols = errors.New("eager and cooperative strategies mixed")
+	// ErrNotStatic: group.instance.id on a client without it.
+	ErrNotStatic = errors.New("no static membership")
+)
+
+// Strategy returns strategy name (a Kafka protocol name) as the client's
+// leader computes it, and how faithful it is (see the package doc). A
+// strategy the client does not offer yields an [*UnsupportedError]; a name
+// [assign.Lookup] does not know, its error.
+func (p *Profile) Strategy(name string) (assign.Strategy, Fidelity, error) {
+	s, err := assign.Lookup(name)
+	if err != nil {
+		return nil, Approximate, err
+	}
+	if s.Protocol() == assign.ServerAssigned || s.Protocol() == assign.Share {
+		// The broker computes these; the client has no say.
+		return s, Exact, nil
+	}
+	if !slices.Contains(p.Strategies, s.Name()) {
+		return nil, Approximate, &UnsupportedError{Client: p.Name, What: fmt.Sprintf("strategy %q", s.Name()),
+			Reason: "it offers " + strings.Join(p.Strategies, ", "), Err: ErrNotOffered}
+	}
+	switch p {
+	case Assigncalc:
+		return s, Exact, nil
+	case Java:
+		switch s.Name() {
+		case "sticky":
+			return JavaSticky{}, Exact, nil
+		case "cooperative-sticky":
+			return JavaSticky{Cooperative: true}, Exact, nil
+		}
+		return s, Exact, nil // Range and RoundRobin reproduce Java's
+	}
+	return s, Approximate, nil
+}
+
+// CheckStrategies returns an [*UnsupportedError] when the client refuses
+// a consumer configured with names (its partition.assignment.strategy,
+// most preferred first): a strategy it does not offer, or, for a client
+// that does not allow it ([Profile.Mixed]), eager and cooperative
+// strategies in one list. Names this package does not know are custom
+// assignors and are not judged.
+func (p *Profile) CheckStrategies(names []string) error {
+	var eager, coop string
+	for _, n := range names {
+		s, err := assign.Lookup(n)
+		if err != nil {
+			continue
+		}
+		if !slices.Contains(p.Strategies, s.Name()) {
+			return &UnsupportedError{Client: p.Name, What: fmt.Sprintf("strategy %q", s.Name()),
+				Reason: "it offers " + strings.Join(p.Strategies, ", "), Err: ErrNotOffered}
+		}
+		switch s.Protocol() {
+		case assign.Cooperative:
+			if coop == "" {
+				coop = s.Name()
+			}
+		case assign.Eager:
+			if eager == "" {
+				eager = s.Name()
+			}
+		}
+	}
+	if !p.Mixed && eager != "" && coop != "" {
+		return &UnsupportedError{Client: p.Name, What: fmt.Sprintf("the strategy list %s", strings.Join(names, ",")),
+			Reason: fmt.Sprintf("it mixes eager %s and cooperative %s, which the consumer refuses at startup", eager, coop), Err: ErrMixedProtocols}
+	}
+	return nil
+}
+
+// CheckMember returns an [*UnsupportedError] when m needs what the client
+// lacks: static membership (an InstanceID) on a client without it.
+func (p *Profile) CheckMember(m assign.Member) error {
+	if m.InstanceID != "" && !p.Static {
+		return &UnsupportedError{Client: p.Name, What: fmt.Sprintf("static membership (member %q, instance %q)", m.ID, m.InstanceID),
+			Reason: "it has no group.instance.id", Err: ErrNotStatic}
+	}
+	return nil
+}
