@@ -183,7 +183,7 @@ func layout(tls []*Timeline) (*picture, error) {
 	}
 	p.pickMembers()
 
-	parts := partitionScores(tls)
+	parts := partitionScores(tls, p.colours)
 	p.all = len(parts)
 	p.titles = make([][]string, len(tls))
 	for i, tl := range tls {
@@ -197,8 +197,10 @@ func layout(tls []*Timeline) (*picture, error) {
 	if p.measure() > svgMaxHeight {
 		slices.SortFunc(tps, func(a, b assign.TopicPartition) int {
 			sa, sb := parts[a], parts[b]
-			return cmp.Or(cmp.Compare(sb.unowned, sa.unowned), cmp.Compare(sb.owners, sa.owners), a.Compare(b))
+			return cmp.Or(cmp.Compare(sb.unowned, sa.unowned), cmp.Compare(sb.coloured, sa.coloured), cmp.Compare(sb.owners, sa.owners), a.Compare(b))
 		})
+		// Among partitions unowned as long, those a member with a colour
+		// owned come first: a row of grey says little.
 		// Start from what the room allows with the note as it will read,
 		// then give up rows while the note's wrapping still overflows.
 		p.shown, p.rest = nil, len(tps)
@@ -363,11 +365,17 @@ func (p *picture) drawPanel(b *bytes.Buffer, tl *Timeline, title []string, y int
 		rows += svgBand
 	}
 
+	lastLabel := math.Inf(-1)
 	for _, r := range tl.Rebalances {
 		w := max(p.x(r.End)-p.x(r.Start), 1)
 		fmt.Fprintf(b, `<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="#bbbbbb" fill-opacity="0.35"><title>%s</title></rect>`,
 			p.x(r.Start), top, w, rows, escape(fmt.Sprintf("%s-%s: %s (generation %d)", FormatMs(r.Start), FormatMs(r.End), r.Reason, r.Generation)))
-		fmt.Fprintf(b, `<text x="%.1f" y="%d" font-size="9" fill="#555">g%d</text>`+"\n", p.x(r.Start), top-2, r.Generation)
+		// A label that would overprint the one before is left to the tooltip.
+		if p.x(r.Start)-lastLabel >= 18 {
+			fmt.Fprintf(b, `<text x="%.1f" y="%d" font-size="9" fill="#555">g%d</text>`, p.x(r.Start), top-2, r.Generation)
+			lastLabel = p.x(r.Start)
+		}
+		b.WriteString("\n")
 	}
 
 	for i, tp := range p.shown {
@@ -461,11 +469,12 @@ func panelTitle(tl *Timeline) string {
 
 // partitionScore is how much a partition suffered in all the timelines.
 type partitionScore struct {
-	unowned int64 // its unowned time
-	owners  int   // its spans of ownership
+	unowned  int64 // its unowned time
+	owners   int   // its spans of ownership
+	coloured int   // those of a member with a colour of its own
 }
 
-func partitionScores(tls []*Timeline) map[assign.TopicPartition]partitionScore {
+func partitionScores(tls []*Timeline, colours map[string]string) map[assign.TopicPartition]partitionScore {
 	out := map[assign.TopicPartition]partitionScore{}
 	for _, tl := range tls {
 		for _, part := range tl.Partitions {
@@ -474,6 +483,11 @@ func partitionScores(tls []*Timeline) map[assign.TopicPartition]partitionScore {
 				s.unowned += u.Len()
 			}
 			s.owners += len(part.Owners)
+			for _, o := range part.Owners {
+				if _, ok := colours[o.Member]; ok {
+					s.coloured++
+				}
+			}
 			out[part.TopicPartition] = s
 		}
 	}

@@ -16,6 +16,8 @@ import (
 
 	"github.com/srwiley/oksvg"
 	"github.com/srwiley/rasterx"
+	"golang.org/x/image/math/fixed"
+	"golang.org/x/image/vector"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/timeline"
@@ -273,7 +275,66 @@ func render(t *testing.T, svg []byte) *image.RGBA {
 	w, h := int(icon.ViewBox.W), int(icon.ViewBox.H)
 	icon.SetTarget(0, 0, float64(w), float64(h))
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	scanner := rasterx.NewScannerGV(w, h, img, img.Bounds())
-	icon.Draw(rasterx.NewDasher(w, h, scanner), 1)
+	icon.Draw(rasterx.NewDasher(w, h, &boxScanner{dst: img}), 1)
 	return img
+}
+
+// boxScanner is a rasterx.Scanner that rasterizes each path within its
+// own bounding box. rasterx's ScannerGV rasterizes the whole image for
+// every path, which for a picture of thousands of small rectangles takes
+// seconds.
+type boxScanner struct {
+	dst   *image.RGBA
+	src   image.Image
+	path  []fixed.Point26_6 // the points, with a move marked by moves
+	moves []int             // indices in path where a subpath starts
+}
+
+func (s *boxScanner) Start(a fixed.Point26_6) {
+	s.moves = append(s.moves, len(s.path))
+	s.path = append(s.path, a)
+}
+func (s *boxScanner) Line(b fixed.Point26_6)  { s.path = append(s.path, b) }
+func (s *boxScanner) Clear()                  { s.path, s.moves = s.path[:0], s.moves[:0] }
+func (s *boxScanner) SetBounds(int, int)      { s.Clear() }
+func (s *boxScanner) SetWinding(bool)         {} // our SVG has only rectangles and lines
+func (s *boxScanner) SetClip(image.Rectangle) {}
+func (s *boxScanner) GetPathExtent() fixed.Rectangle26_6 {
+	r := fixed.Rectangle26_6{Min: fixed.Point26_6{X: math.MaxInt32, Y: math.MaxInt32}, Max: fixed.Point26_6{X: math.MinInt32, Y: math.MinInt32}}
+	for _, p := range s.path {
+		r.Min.X, r.Min.Y = min(r.Min.X, p.X), min(r.Min.Y, p.Y)
+		r.Max.X, r.Max.Y = max(r.Max.X, p.X), max(r.Max.Y, p.Y)
+	}
+	return r
+}
+func (s *boxScanner) SetColor(c any) {
+	if c, ok := c.(color.Color); ok {
+		s.src = image.NewUniform(c)
+	}
+}
+func (s *boxScanner) Draw() {
+	if len(s.path) == 0 || s.src == nil {
+		return
+	}
+	e := s.GetPathExtent()
+	box := image.Rect(e.Min.X.Floor(), e.Min.Y.Floor(), e.Max.X.Ceil(), e.Max.Y.Ceil()).Intersect(s.dst.Bounds())
+	if box.Empty() {
+		return
+	}
+	r := vector.NewRasterizer(box.Dx(), box.Dy())
+	next := 0
+	for i, p := range s.path {
+		x, y := float32(p.X)/64-float32(box.Min.X), float32(p.Y)/64-float32(box.Min.Y)
+		if next < len(s.moves) && s.moves[next] == i {
+			if i > 0 {
+				r.ClosePath()
+			}
+			r.MoveTo(x, y)
+			next++
+			continue
+		}
+		r.LineTo(x, y)
+	}
+	r.ClosePath()
+	r.Draw(s.dst, box, s.src, image.Point{})
 }
