@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -116,6 +117,10 @@ func FormatPartitionMs(ms int64) string {
 	return s + " partition-seconds"
 }
 
+// ErrTooManyPanels is wrapped by [WriteSVG] when the timelines asked for
+// cannot be drawn one below the other within the picture's height.
+var ErrTooManyPanels = errors.New("too many timelines for one picture")
+
 // WriteSVG draws timelines, one panel each, stacked on one time scale:
 // a row per partition with its owners' spans coloured by member, its
 // unowned spans in red, and each rebalance as a shaded band marked with
@@ -212,7 +217,7 @@ func layout(tls []*Timeline) (*picture, error) {
 			}
 		}
 		if n < 1 {
-			return nil, fmt.Errorf("timeline: WriteSVG: %d timelines do not fit one picture %d units tall; draw fewer at once", len(tls), svgMaxHeight)
+			return nil, fmt.Errorf("timeline: WriteSVG: %w: %d timelines do not fit one picture %d units tall; draw fewer at once", ErrTooManyPanels, len(tls), svgMaxHeight)
 		}
 		p.shown = slices.SortedFunc(slices.Values(tps[:n]), assign.TopicPartition.Compare)
 	}

@@ -81,3 +81,23 @@ func TestSVGWellFormed(t *testing.T) {
 		t.Errorf("%d red spans, want %d (one per unowned span and the legend's)", red, wantRed)
 	}
 }
+
+// TestWriteSVGTooManyPanels: more timelines than one picture's height can
+// hold are refused with ErrTooManyPanels, which the command line reports
+// as bad input.
+func TestWriteSVGTooManyPanels(t *testing.T) {
+	tl, err := timeline.Simulate(timeline.Scenario{Topics: map[string]int32{"t": 2}, Members: []timeline.Member{{ID: "c0"}}, Strategy: assign.Range{}, Until: 10_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tls := make([]*timeline.Timeline, 400)
+	for i := range tls {
+		tls[i] = tl
+	}
+	if err := timeline.WriteSVG(io.Discard, tls...); !errors.Is(err, timeline.ErrTooManyPanels) {
+		t.Errorf("WriteSVG(400 timelines) = %v, want ErrTooManyPanels", err)
+	}
+	if err := timeline.WriteSVG(io.Discard, tl); err != nil {
+		t.Errorf("WriteSVG(one timeline) = %v", err)
+	}
+}

@@ -411,6 +411,9 @@ func writeSVGFile(path string, tls []*timeline.Timeline) error {
 	}
 	if err := timeline.WriteSVG(f, tls...); err != nil {
 		f.Close()
+		if errors.Is(err, timeline.ErrTooManyPanels) {
+			return usagef("--svg: %v", err) // fewer strategies would fit
+		}
 		return err
 	}
 	return f.Close()
