@@ -44,6 +44,10 @@ type env struct {
 	// set it to make work look long).
 	now func() time.Time
 
+	// tick is how often progress is rewritten during one long
+	// computation; 0 for progressTick (tests shorten it).
+	tick time.Duration
+
 	// assumed holds what notef printed, for the machine formats' "assumed"
 	// (what was assumed is a figure, not only a message).
 	assumed []string

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/client"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
 )
@@ -27,6 +28,12 @@ func checkCommand(e *env) *cli.Command {
 			"--from-describe judges instead what a live group's members own, as listed in the output of\n" +
 			"kafka-consumer-groups.sh --describe, as the stable assignment each strategy of --strategy\n" +
 			"would have to make.\n\n" +
+			"--client NAME: OURS is the strategy as that library's group leader computes it (java's sticky\n" +
+			"assignors reproduced exactly, faults included; the other libraries' are ours, marked approximate\n" +
+			"on stderr), the group's first member leading (a member's \"client\" in --in overrides NAME). A\n" +
+			"result for a strategy the leader's client lacks, or a group whose members need what their client\n" +
+			"lacks, fails naming the client. The checks stay assigncalc's: an unbalanced answer Java's leader\n" +
+			"does give fails them, and OURS \"same\" then says Java gives it.\n\n" +
 			"Example:\n" +
 			"   assigncalc check --in testdata/groups.jsonl --results testdata/kafka-java-range-roundrobin.jsonl\n" +
 			"   kafka-consumer-groups.sh --describe --group orders | assigncalc check --from-describe - --strategy sticky",
@@ -36,6 +43,7 @@ func checkCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "from-describe", Usage: "check instead what a live group's members own, read from `FILE` (- for stdin) as the preview's --from-describe reads it"},
 			&cli.StringFlag{Name: "strategy", Value: "all", Usage: "with --from-describe: judge the group's assignment as strategies `NAME,...` (or all) would have to make it"},
 			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
+			clientFlag("assigncalc"),
 		}, describeOverrideFlags()...),
 		Action: func(c *cli.Context) error { return check(e, c) },
 	}
@@ -88,7 +96,53 @@ func check(e *env, c *cli.Context) error {
 		return err
 	}
 
-	return checkAll(e, format, groups, results, nil)
+	cc, err := newCheckClients(e, c)
+	if err != nil {
+		return err
+	}
+	return checkAll(e, format, groups, results, nil, cc)
+}
+
+// checkClients computes OURS as each group's leader's client does.
+type checkClients struct {
+	e   *env
+	def *client.Profile
+	// noted holds the client/strategy pairs whose approximation stderr
+	// has mentioned.
+	noted map[[2]string]bool
+}
+
+func newCheckClients(e *env, c *cli.Context) (*checkClients, error) {
+	def, err := parseClient(c, "assigncalc")
+	if err != nil {
+		return nil, err
+	}
+	return &checkClients{e: e, def: def, noted: make(map[[2]string]bool)}, nil
+}
+
+// strategy returns r's strategy as en's leader computes it; nil (and no
+// error) for a strategy we do not know, which only assign.Verify judges.
+// The error is what the leader's client refuses.
+func (cc *checkClients) strategy(en groupfile.Entry, name string) (assign.Strategy, error) {
+	if _, err := assign.Lookup(name); err != nil {
+		return nil, nil
+	}
+	leader, err := leaderClient(cc.def, en.Clients)
+	if err == nil {
+		err = checkFleet(cc.def, en.Group, en.Clients, en.Protocols)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s, f, err := leader.Strategy(name)
+	if err != nil {
+		return nil, err
+	}
+	if k := [2]string{leader.Name, s.Name()}; f == client.Approximate && !cc.noted[k] {
+		cc.noted[k] = true
+		cc.e.notef("--client %s: OURS for %s is assigncalc's own, not shown to equal %s's (approximate)", leader.Name, s.Name(), leader.Name)
+	}
+	return s, nil
 }
 
 // checkAll judges every result and reports; any failure is exitFailed,
@@ -96,17 +150,21 @@ func check(e *env, c *cli.Context) error {
 // wrong command line. owned, when not nil, is what the members own,
 // the assignment every result holds (check --from-describe); the
 // verdicts carry it and what was assumed.
-func checkAll(e *env, format string, groups map[string]groupfile.Entry, results []groupfile.Result, owned *groupfile.MemberPartitions) error {
+func checkAll(e *env, format string, groups map[string]groupfile.Entry, results []groupfile.Result, owned *groupfile.MemberPartitions, cc *checkClients) error {
 	var verdicts []groupfile.Verdict
 	bad := 0
-	for _, r := range results {
-		v := checkResult(groups, r)
+	prog := e.startProgress("check", len(results))
+	defer prog.end()
+	for i, r := range results {
+		var v groupfile.Verdict
+		prog.during(i+1, r.Name+", "+r.Strategy, func() { v = checkResult(groups, r, cc) })
 		v.Owned, v.Assumed = owned, e.assumed
 		if !v.Valid {
 			bad++
 		}
 		verdicts = append(verdicts, v)
 	}
+	prog.end()
 	if err := writeChecks(e, format, verdicts); err != nil {
 		return err
 	}
@@ -131,6 +189,10 @@ func checkDescribed(e *env, c *cli.Context, format string) error {
 	if err != nil {
 		return err
 	}
+	cc, err := newCheckClients(e, c)
+	if err != nil {
+		return err
+	}
 	g := in.Group
 	if err := g.Validate(); err != nil {
 		return err
@@ -150,12 +212,12 @@ func checkDescribed(e *env, c *cli.Context, format string) error {
 		}
 		results = append(results, r)
 	}
-	return checkAll(e, format, groups, results, &groupfile.MemberPartitions{Members: groupfile.MemberIDs(g), Assignment: owned})
+	return checkAll(e, format, groups, results, &groupfile.MemberPartitions{Members: groupfile.MemberIDs(g), Assignment: owned}, cc)
 }
 
 // checkResult judges one result against its group: the checkers that
 // apply to its strategy are the library's choice (assign.Check).
-func checkResult(groups map[string]groupfile.Entry, r groupfile.Result) groupfile.Verdict {
+func checkResult(groups map[string]groupfile.Entry, r groupfile.Result, cc *checkClients) groupfile.Verdict {
 	v := groupfile.Verdict{Name: r.Name, Strategy: r.Strategy, Ours: "-"}
 	fail := func(problems ...string) groupfile.Verdict {
 		v.Problems = problems
@@ -177,11 +239,21 @@ func checkResult(groups map[string]groupfile.Entry, r groupfile.Result) groupfil
 	if lookupErr != nil {
 		s = nil // a strategy we do not know: only assign.Verify applies
 	}
+	// OURS: the strategy as the leader's client computes it.
+	theirs, err := cc.strategy(en, r.Strategy)
+	if err != nil {
+		return fail(oneLine(err.Error()))
+	}
 	var target assign.Assignment
 	if r.Cooperative != nil {
 		target = r.Cooperative.Target
 	}
 	if err := assign.Check(s, g, r.Assignment, target); err != nil {
+		if theirs != nil && cc.def != client.Assigncalc {
+			// Under a client, whether its leader gives this very answer
+			// is worth knowing even when the answer fails.
+			v.Ours, v.Differences = oursVersus(theirs, g, r.Assignment)
+		}
 		var problems []string
 		if j, ok := err.(interface{ Unwrap() []error }); ok {
 			for _, e := range j.Unwrap() {
@@ -193,16 +265,32 @@ func checkResult(groups map[string]groupfile.Entry, r groupfile.Result) groupfil
 		return fail(problems...)
 	}
 	v.Valid = true
-	if s != nil {
-		if o, err := assignChecked(s, g); err == nil {
-			v.Ours = "same"
-			for _, d := range assign.Moves(r.Assignment, o.assignment) {
-				v.Ours = "differs"
-				v.Differences = append(v.Differences, groupfile.DifferenceOf(d))
-			}
-		}
+	if theirs != nil {
+		v.Ours, v.Differences = oursVersus(theirs, g, r.Assignment)
 	}
 	return v
+}
+
+// oursVersus compares a, a result for g, with what s assigns: "same",
+// "differs" with the differences, or "-" when s fails on g (Java
+// throwing, say).
+func oursVersus(s assign.Strategy, g assign.Group, a assign.Assignment) (string, []groupfile.Difference) {
+	var o outcome
+	var err error
+	if isClientEmulation(s) {
+		o, _, err = assignEmulated(s, g)
+	} else {
+		o, err = assignChecked(s, g)
+	}
+	if err != nil {
+		return "-", nil
+	}
+	ours, diffs := "same", []groupfile.Difference(nil)
+	for _, d := range assign.Moves(a, o.assignment) {
+		ours = "differs"
+		diffs = append(diffs, groupfile.DifferenceOf(d))
+	}
+	return ours, diffs
 }
 
 func writeChecks(e *env, format string, vs []groupfile.Verdict) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/coordinator"
@@ -22,6 +23,7 @@ func migrateCommand(e *env) *cli.Command {
 		&cli.BoolFlag{Name: "moves", Usage: "list each partition that changes owner and the heartbeat rounds it waits"},
 		&cli.BoolFlag{Name: "all", Usage: "list every member, even for large groups"},
 		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
+		clientFlag("assigncalc"),
 	)
 	return &cli.Command{
 		Name:      "migrate",
@@ -34,6 +36,11 @@ func migrateCommand(e *env) *cli.Command {
 			"per member what it revokes and receives, and per heartbeat round (members heartbeating in\n" +
 			"the order listed) how many members are stable, must revoke (UNREVOKED), or wait for\n" +
 			"partitions others hold (UNRELEASED), and how many partitions nobody consumes (IDLE).\n\n" +
+			"--client NAME computes --from as that library's group leader does (java's sticky assignors\n" +
+			"exactly; the other libraries' are ours, marked approximate), the first member leading (a\n" +
+			"member's \"client\" in --in overrides NAME); a strategy or static membership the client lacks is\n" +
+			"an error naming it. Where Java's classic answer is invalid, unbalanced or moves more than ours, a\n" +
+			"warning says so.\n\n" +
 			"Example:\n" +
 			"   assigncalc migrate --members 3 --topics t1:8 --from roundrobin\n" +
 			"   kafka-consumer-groups.sh --describe --group orders --members --verbose | assigncalc migrate --from-describe - --to server-range",
@@ -85,6 +92,10 @@ func migrate(e *env, c *cli.Context) error {
 	if err := g.Validate(); err != nil {
 		return err
 	}
+	leader, err := groupLeader(c, g, entry.Clients, entry.Protocols)
+	if err != nil {
+		return err
+	}
 	warnUnknownTopics(e, g, nil)
 	strategies := []assign.Strategy{to}
 	if g, err = forServer(e, c, g, strategies, nil); err != nil {
@@ -92,18 +103,37 @@ func migrate(e *env, c *cli.Context) error {
 	}
 	to = strategies[0]
 
-	from := "owned"
+	from, fromLabel := "owned", ""
 	owns := slices.ContainsFunc(g.Members, func(m assign.Member) bool { return len(m.Owned) > 0 })
 	if classic == nil && !owns {
 		classic = assign.Range{}
 		e.notef("the members own nothing: the classic group is taken to use range, Kafka's default (--from names another)")
 	}
 	if classic != nil {
-		_, first, err := churn.NewChurn(classic, g)
+		cs, fid, err := forClient(e, leader, []assign.Strategy{classic})
+		if err != nil {
+			return err
+		}
+		classic = cs[0]
+		prog := e.startProgress("migrate", 1)
+		var first churn.Step
+		prog.during(1, "from "+classic.Name(), func() {
+			if isClientEmulation(classic) {
+				// The warnings where the client's answer is worse than ours.
+				_, err = previewEmulated(e, leader, classic, g)
+			}
+			if err == nil {
+				_, first, err = churn.NewChurn(classic, g)
+			}
+		})
+		prog.end()
+		if err != nil && isClientEmulation(classic) {
+			return emulationError(leader, classic, "--from", err)
+		}
 		if err != nil {
 			return strategyError(classic, err)
 		}
-		g, from = first.Group, classic.Name()
+		g, from, fromLabel = first.Group, classic.Name(), clientLabel(leader, fid, classic)
 	}
 	m, err := coordinator.PreviewMigration(g, to)
 	if err != nil {
@@ -112,7 +142,7 @@ func migrate(e *env, c *cli.Context) error {
 	if err := assign.Check(to, g, m.Target, nil); err != nil {
 		return &internalError{fmt.Errorf("%s: %w", to.Name(), err)}
 	}
-	mv := migrationView{entry: entry, group: g, from: from, to: to, m: m, assignor: in.assignor}
+	mv := migrationView{entry: entry, group: g, from: from, fromLabel: fromLabel, to: to, m: m, assignor: in.assignor}
 	switch format {
 	case formatJSON, formatJSONL:
 		return mv.writeJSON(e, format)
@@ -147,8 +177,12 @@ type migrationView struct {
 	entry groupfile.Entry
 	group assign.Group // members owning their classic assignment
 	from  string       // the classic strategy, or "owned"
-	to    assign.Strategy
-	m     coordinator.Migration
+
+	// fromLabel is the classic strategy as the table names it, with
+	// --client's library ("sticky (java)"); "" for from itself.
+	fromLabel string
+	to        assign.Strategy
+	m         coordinator.Migration
 
 	// assignor is the broker's assignor of a group already on the
 	// consumer protocol, "" for a classic group.
@@ -176,6 +210,9 @@ func (v migrationView) headline() string {
 		total += len(ps)
 	}
 	from := v.from + " (classic)"
+	if l, ok := strings.CutSuffix(v.fromLabel, ")"); ok {
+		from = l + ", classic)" // "sticky (java, classic)"
+	}
 	switch {
 	case v.assignor != "":
 		from = "what the members own (consumer protocol, " + v.assignor + ")"

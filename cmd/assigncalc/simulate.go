@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/client"
 	"github.com/assigncalc/assigncalc/assign/coordinator"
 	"github.com/assigncalc/assigncalc/churn"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
@@ -55,6 +56,7 @@ func simulateCommand(e *env) *cli.Command {
 		&cli.BoolFlag{Name: "moves", Usage: "list, per step and strategy, each partition that changed owner and why"},
 		&cli.StringSliceFlag{Name: "compare", Aliases: []string{"strategy"}, Usage: "simulate strategies `NAME,...` or all (default: all: the classic strategies, and with --protocol consumer uniform and server-range)"},
 		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
+		clientFlag("assigncalc"),
 	)
 	flags = append(flags, consumerFlags()...)
 	return &cli.Command{
@@ -72,6 +74,12 @@ func simulateCommand(e *env) *cli.Command {
 			"change gives one target, which members reach by heartbeats (KIP-848); ROUNDS counts the\n" +
 			"heartbeat rounds, REVOKED what members revoke, and the partitions that nobody consumes for\n" +
 			"some rounds (revoked by one member, received by another later) are listed under the table.\n\n" +
+			"--client NAME plays each strategy as that library's group leader computes it (java's sticky and\n" +
+			"cooperative-sticky are Kafka's Java assignors reproduced exactly; the other libraries' are ours,\n" +
+			"marked approximate); a member's \"client\" in --in overrides it, the first member leading. The\n" +
+			"default list keeps the strategies the client has; one named in --compare that it lacks is an\n" +
+			"error naming the client. Where Java's answer moves more or is less balanced than ours from the\n" +
+			"same group, a warning says so; an invalid answer, or Java throwing, ends the simulation.\n\n" +
 			"Example:\n" +
 			"   assigncalc simulate --members 3 --topics t1:12 --leave c0 --join c9 --grow t1:+4\n" +
 			"   assigncalc simulate --member c0#i0 --member c1 --topics t:4 --restart i0 --restart c1 --moves\n" +
@@ -88,6 +96,12 @@ type simStep struct {
 	strategy string
 	protocol assign.RebalanceProtocol
 	churn.Step
+
+	// label is the strategy as the tables show it, with --client's
+	// library; client and approximate go to the machine formats.
+	label       string
+	client      string
+	approximate bool
 }
 
 func simulate(e *env, c *cli.Context, changes []change) (err error) {
@@ -120,6 +134,17 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	if err := g.Validate(); err != nil {
 		return err
 	}
+	leader, err := groupLeader(c, g, entry.Clients, entry.Protocols)
+	if err != nil {
+		return err
+	}
+	if !c.IsSet("compare") {
+		strategies = offeredBy(leader, strategies)
+	}
+	strategies, fidelity, err := forClient(e, leader, strategies)
+	if err != nil {
+		return err
+	}
 	var grown []string // topics a --grow may create: they need ids too
 	for _, ch := range changes {
 		if name, _, ok := strings.Cut(ch.arg, ":"); ch.kind == "grow" && ok {
@@ -143,14 +168,22 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	prog := e.startProgress("simulate", (len(changes)+1)*len(strategies))
 	defer prog.end()
 	churns := make([]*churn.Churn, len(strategies))
+	vs := versusOurs{e: e, leader: leader}
 	for i, s := range strategies {
-		prog.step(i+1, "start, "+s.Name())
-		ch, first, err := churn.NewChurn(s, g)
+		var ch *churn.Churn
+		var first churn.Step
+		prog.during(i+1, "start, "+s.Name(), func() { ch, first, err = churn.NewChurn(s, g) })
 		if err != nil {
+			if isClientEmulation(s) {
+				return emulationError(leader, s, "start", err)
+			}
 			return strategyError(s, err)
 		}
 		churns[i] = ch
-		results = append(results, simStep{0, "start", s.Name(), s.Protocol(), first})
+		if isClientEmulation(s) {
+			vs.compare(s, "start", g, nil, first)
+		}
+		results = append(results, clientStep(leader, fidelity, s, simStep{step: 0, change: "start", Step: first}))
 	}
 	restarts := make(map[string]int) // member ID => restarts so far, for new member.ids
 	for n, flagged := range changes {
@@ -158,16 +191,24 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 		if err != nil {
 			return err
 		}
-		for i, churn := range churns {
-			prog.step((n+1)*len(strategies)+i+1, fmt.Sprintf("step %d (%s), %s", n+1, flagged, strategies[i].Name()))
-			step, err := churn.Apply(ch)
+		for i, cn := range churns {
+			s := strategies[i]
+			before := cn.Group()
+			var step churn.Step
+			prog.during((n+1)*len(strategies)+i+1, fmt.Sprintf("step %d (%s), %s", n+1, flagged, s.Name()), func() { step, err = cn.Apply(ch) })
 			if err != nil {
+				if isClientEmulation(s) {
+					return emulationError(leader, s, fmt.Sprintf("step %d (%s)", n+1, flagged), err)
+				}
 				if isInputError(err) {
 					return fmt.Errorf("--%s %s: %w", flagged.kind, flagged.arg, err)
 				}
-				return strategyError(strategies[i], err)
+				return strategyError(s, err)
 			}
-			results = append(results, simStep{n + 1, flagged.String(), strategies[i].Name(), strategies[i].Protocol(), step})
+			if isClientEmulation(s) {
+				vs.compare(s, fmt.Sprintf("step %d (%s)", n+1, flagged), before, &ch, step)
+			}
+			results = append(results, clientStep(leader, fidelity, s, simStep{step: n + 1, change: flagged.String(), Step: step}))
 		}
 		warnUnknownTopics(e, churns[0].Group(), warned)
 	}
@@ -177,6 +218,49 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 		return writeMoves(e, format, entry.Name, results, start)
 	}
 	return writeSimulation(e, format, entry.Name, results, start)
+}
+
+// clientStep is st, a step of s, with what --client says of s.
+func clientStep(p *client.Profile, fidelity map[string]client.Fidelity, s assign.Strategy, st simStep) simStep {
+	st.strategy, st.protocol, st.label = s.Name(), s.Protocol(), clientLabel(p, fidelity, s)
+	if f, ok := fidelity[s.Name()]; ok && p != client.Assigncalc {
+		st.client, st.approximate = p.Name, f == client.Approximate
+	}
+	return st
+}
+
+// versusOurs says, on stderr, where a client's emulated strategy does
+// worse in a step than ours would from the same group: moves more
+// partitions, or leaves a wider spread (Java's StickyAssignor can).
+type versusOurs struct {
+	e      *env
+	leader *client.Profile
+}
+
+// compare judges theirs, the step s took at where from before (the group
+// as the step found it; ch the change, nil for the first rebalance),
+// against our strategy of the same name from the same group.
+func (v versusOurs) compare(s assign.Strategy, where string, before assign.Group, ch *churn.Change, theirs churn.Step) {
+	ours, err := assign.Lookup(s.Name())
+	if err != nil {
+		return
+	}
+	oc, mine, err := churn.NewChurn(ours, before)
+	if err == nil && ch != nil {
+		// before owns the client's last answer: ours starting there
+		// keeps it where it is balanced, then takes the same change.
+		mine, err = oc.Apply(*ch)
+	}
+	if err != nil {
+		v.e.warnf("%s: %s's %s: assigncalc's %s fails from the same group: %v", where, v.leader.Name, s.Name(), s.Name(), err)
+		return
+	}
+	if a, b := len(theirs.Moves), len(mine.Moves); a > b {
+		v.e.warnf("%s: %s's %s moves %d partitions; assigncalc's %s, from the same group, %d", where, v.leader.Name, s.Name(), a, s.Name(), b)
+	}
+	if a, b := assign.Summarize(theirs.Group, theirs.After).Spread, assign.Summarize(mine.Group, mine.After).Spread; a > b {
+		v.e.warnf("%s: %s's %s leaves a spread of %d; assigncalc's %s, %d", where, v.leader.Name, s.Name(), a, s.Name(), b)
+	}
 }
 
 // strategyError classifies an error of the churn model: bad input stays
@@ -295,7 +379,7 @@ func writeSimulation(e *env, format, name string, results []simStep, start simSt
 		if i > 0 && results[i-1].step == r.step {
 			step, ch = "", ""
 		}
-		t.add(step, ch, r.strategy, itoa(len(r.Moves)), itoa(r.Affected()), itoa(r.Revoked), itoa(r.Rounds), itoa(spread(r)))
+		t.add(step, ch, r.label, itoa(len(r.Moves)), itoa(r.Affected()), itoa(r.Revoked), itoa(r.Rounds), itoa(spread(r)))
 	}
 	if err := t.render(e.stdout); err != nil {
 		return err
@@ -389,7 +473,7 @@ func writeMoves(e *env, format, name string, results []simStep, start simStart) 
 			step, ch = "", ""
 		}
 		if len(r.Moves) == 0 {
-			t.add(step, ch, r.strategy, "-", "nothing moved")
+			t.add(step, ch, r.label, "-", "nothing moved")
 		}
 		for k, mv := range r.Moves {
 			why := mv.Reason.String()
@@ -399,7 +483,7 @@ func writeMoves(e *env, format, name string, results []simStep, start simStart) 
 			case mv.Deferred:
 				why += "; revoked now, reassigned next round"
 			}
-			strategy := r.strategy
+			strategy := r.label
 			if k > 0 {
 				step, ch, strategy = "", "", ""
 			}
@@ -427,7 +511,7 @@ func stopOf(stops []coordinator.Stop, tp assign.TopicPartition) (coordinator.Sto
 func writeSimJSON(e *env, format, name string, results []simStep, withMoves bool, start simStart) error {
 	rw := &resultWriter{w: e.stdout, format: format}
 	for _, r := range results {
-		res := groupfile.Result{Name: name, Strategy: r.strategy, Members: groupfile.MemberIDs(r.Group), Assignment: r.After}
+		res := groupfile.Result{Name: name, Strategy: r.strategy, Members: groupfile.MemberIDs(r.Group), Assignment: r.After, Client: r.client, Approximate: r.approximate}
 		step := groupfile.SimulateStepOf(r.step, r.change, r.Step, withMoves)
 		if r.step == 0 {
 			step.Owned, step.Assumed = start.owned, start.assumed

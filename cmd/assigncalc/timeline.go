@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/client"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/assigncalc/assigncalc/timeline"
 	"github.com/urfave/cli/v2"
@@ -53,6 +54,7 @@ func timelineCommand(e *env) *cli.Command {
 		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl (default: table)"},
 		&cli.BoolFlag{Name: "steps", Usage: "also list, per strategy, every step that mattered (table format)"},
 		&cli.StringFlag{Name: "svg", Usage: "also draw the timelines into `FILE` as SVG"},
+		clientFlag("assigncalc"),
 	)
 	flags = append(flags, serverFlags()...)
 	return &cli.Command{
@@ -66,6 +68,10 @@ func timelineCommand(e *env) *cli.Command {
 			"next owner receives it.\n\n" +
 			"Without --forming the group starts Stable at 0, with what the members own in --in or\n" +
 			"--from-describe, or else with each strategy's own assignment.\n\n" +
+			"--client NAME computes each rebalance's assignment as that library's group leader does (java's\n" +
+			"sticky assignors exactly, the other libraries' marked approximate); a member's \"client\" in --in\n" +
+			"overrides it, the first member leading. The default list keeps the strategies the client has; a\n" +
+			"strategy or static membership it lacks is an error naming the client.\n\n" +
 			"Example:\n" +
 			"   assigncalc timeline --members 3 --topics t:6 --crash c1@10s\n" +
 			"   assigncalc timeline --members 3 --topics t:6 --static --restart c1@10s+20s --svg restart.svg",
@@ -82,11 +88,18 @@ func runTimeline(e *env, c *cli.Context, events []change) error {
 	if err != nil {
 		return err
 	}
-	base, assignor, err := scenarioFromFlags(e, c, events)
+	base, assignor, leader, err := scenarioFromFlags(e, c, events)
 	if err != nil {
 		return err
 	}
 	strategies, err := timelineStrategies(e, c, &base, assignor)
+	if err != nil {
+		return err
+	}
+	if !c.IsSet("strategy") {
+		strategies = offeredBy(leader, strategies)
+	}
+	strategies, fidelity, err := forClient(e, leader, strategies)
 	if err != nil {
 		return err
 	}
@@ -98,32 +111,49 @@ func runTimeline(e *env, c *cli.Context, events []change) error {
 	var dists []timeline.Distribution
 	prog := e.startProgress("timeline", len(strategies))
 	defer prog.end()
+	var labels []string // the strategies as the tables show them
 	for i, s := range strategies {
-		prog.step(i+1, s.Name())
 		sc := base
 		sc.Strategy = s
-		tl, err := timeline.Simulate(sc)
-		if err == nil && samples > 1 {
-			var d timeline.Distribution
-			d, err = timeline.Sample(sc, samples)
-			dists = append(dists, d)
-		}
+		var tl *timeline.Timeline
+		prog.during(i+1, s.Name(), func() {
+			tl, err = timeline.Simulate(sc)
+			if err == nil && samples > 1 {
+				var d timeline.Distribution
+				d, err = timeline.Sample(sc, samples)
+				dists = append(dists, d)
+			}
+		})
 		if errors.Is(err, timeline.ErrInvalidScenario) || errors.Is(err, timeline.ErrNotSettled) {
 			return &usageError{err}
+		}
+		if err != nil && isClientEmulation(s) {
+			return emulationError(leader, s, "timeline", err)
 		}
 		if err != nil {
 			return err
 		}
 		tls = append(tls, tl)
+		labels = append(labels, clientLabel(leader, fidelity, s))
 	}
 	prog.end()
-	if path := c.String("svg"); path != "" {
-		if err := writeSVGFile(path, tls); err != nil {
-			return err
+	if format == formatTable || c.String("svg") != "" {
+		// The pictures and tables name the client; the machine formats
+		// keep "strategy" the protocol name.
+		shown := make([]*timeline.Timeline, len(tls))
+		for i, tl := range tls {
+			t := *tl
+			t.Strategy = labels[i]
+			shown[i] = &t
 		}
-	}
-	if format == formatTable {
-		return timelineTables(e, tls, dists, base, c.Bool("steps"))
+		if path := c.String("svg"); path != "" {
+			if err := writeSVGFile(path, shown); err != nil {
+				return err
+			}
+		}
+		if format == formatTable {
+			return timelineTables(e, shown, dists, base, c.Bool("steps"))
+		}
 	}
 	rw := &resultWriter{w: e.stdout, format: format}
 	for i, tl := range tls {
@@ -177,19 +207,18 @@ func timelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario, assignor 
 
 // scenarioFromFlags builds the scenario the flags describe, without its
 // strategy.
-func scenarioFromFlags(e *env, c *cli.Context, events []change) (timeline.Scenario, string, error) {
-	var sc timeline.Scenario
+func scenarioFromFlags(e *env, c *cli.Context, events []change) (sc timeline.Scenario, assignor string, leader *client.Profile, err error) {
 	switch p := c.String("protocol"); p {
 	case "classic":
 		sc.Protocol = timeline.Classic
 	case "consumer":
 		sc.Protocol = timeline.Consumer
 	default:
-		return sc, "", usagef("--protocol: unknown protocol %q: want classic or consumer", p)
+		return sc, "", nil, usagef("--protocol: unknown protocol %q: want classic or consumer", p)
 	}
 	cfg, err := configFromFlags(c)
 	if err != nil {
-		return sc, "", err
+		return sc, "", nil, err
 	}
 	var broker timeline.Broker
 	for _, d := range []struct {
@@ -201,26 +230,26 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (timeline.Scenar
 		{"consumer-heartbeat-interval", &broker.ConsumerHeartbeatInterval},
 	} {
 		if *d.to, err = durationFlag(c, d.flag); err != nil {
-			return sc, "", err
+			return sc, "", nil, err
 		}
 	}
 	sc.Broker = &broker
 	sc.Seed = c.Uint64("seed")
 	if sc.RTT, err = durationFlag(c, "rtt"); err != nil {
-		return sc, "", err
+		return sc, "", nil, err
 	}
 	in, err := readGroup(e, c)
 	if err != nil {
-		return sc, "", err
+		return sc, "", nil, err
 	}
 	entry := in.Entry
 	if consumer, err := protocolOf(e, c, in); err != nil {
-		return sc, "", err
+		return sc, "", nil, err
 	} else if consumer {
 		sc.Protocol = timeline.Consumer
 	}
 	if err := entry.Group.Validate(); err != nil {
-		return sc, "", err
+		return sc, "", nil, err
 	}
 	warnUnknownTopics(e, entry.Group, nil)
 	sc.Topics = entry.Group.Topics
@@ -231,20 +260,30 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (timeline.Scenar
 		}
 		sc.Members = append(sc.Members, tm)
 	}
+	// What the client must allow: each member as it will run (--static
+	// makes it static).
+	checked := entry.Group
+	checked.Members = slices.Clone(entry.Group.Members)
+	for i := range checked.Members {
+		checked.Members[i].InstanceID = sc.Members[i].InstanceID
+	}
+	if leader, err = groupLeader(c, checked, entry.Clients, entry.Protocols); err != nil {
+		return sc, "", nil, err
+	}
 	sc.Forming = c.Bool("forming")
 	if !sc.Forming {
 		sc.Initial = ownedAssignment(e, entry.Group)
 	}
 	if c.IsSet("until") {
 		if sc.Until, err = durationFlag(c, "until"); err != nil {
-			return sc, "", err
+			return sc, "", nil, err
 		}
 	}
 	known := slices.Clone(entry.Group.Members) // and those that join, whenever they do
 	for _, ch := range events {
 		ev, err := parseEvent(ch, &cfg, c.Bool("static"))
 		if err != nil {
-			return sc, "", err
+			return sc, "", nil, err
 		}
 		if ev.Kind == timeline.Join {
 			known = append(known, assign.Member{ID: ev.Member, InstanceID: ev.InstanceID})
@@ -256,10 +295,10 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (timeline.Scenar
 			continue
 		}
 		if sc.Events[i].Member, err = memberRef(events[i].kind, ev.Member, known, in.clientIDs); err != nil {
-			return sc, "", err
+			return sc, "", nil, err
 		}
 	}
-	return sc, in.assignor, nil
+	return sc, in.assignor, leader, nil
 }
 
 // ownedAssignment is what the members of g own (from --in or

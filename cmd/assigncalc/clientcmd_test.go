@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCheckClientJavaAgreesWithKafka feeds check --client java the answers
+// Kafka's own StickyAssignor gave on the 300 javasticky goldens (written by
+// the oracle of assign/internal/javasticky, not by this code): OURS must
+// read "same" on every group Java assigns, however unbalanced, and "-"
+// where Java throws. Without --client, OURS compares with assigncalc's
+// sticky, which differs on some of them: the flag changes the comparison.
+func TestCheckClientJavaAgreesWithKafka(t *testing.T) {
+	data, err := os.ReadFile(javaStickyData + "sticky.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results bytes.Buffer
+	for line := range strings.Lines(string(data)) {
+		// The oracle writes no strategy; check matches by name and strategy.
+		results.WriteString(strings.Replace(line, "{", `{"strategy":"sticky",`, 1))
+	}
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	if err := os.WriteFile(path, results.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	verdicts := func(args ...string) []struct{ Name, Ours, Problem string } {
+		stdout, stderr, status := runCase(cliCase{args: append([]string{"check", "--in", javaStickyData + "groups.jsonl", "--results", path, "--format", "jsonl"}, args...)})
+		if status != exitOK && status != exitFailed {
+			t.Fatalf("status %d, stderr %s", status, stderr)
+		}
+		var out []struct{ Name, Ours, Problem string }
+		for line := range strings.Lines(stdout) {
+			var v struct{ Name, Ours, Problem string }
+			if err := json.Unmarshal([]byte(line), &v); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, v)
+		}
+		if len(out) != 300 {
+			t.Fatalf("%d verdicts, want 300", len(out))
+		}
+		return out
+	}
+	differ := 0
+	for _, v := range verdicts() {
+		if v.Ours == "differs" {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Fatal("assigncalc's sticky equals Java's on every golden: the test cannot tell --client java from the default")
+	}
+	for _, v := range verdicts("--client", "java") {
+		if strings.Contains(v.Problem, "assigned to both") || strings.Contains(v.Problem, "repeated") {
+			// Java lists a partition under two members, or twice under
+			// one: check's comparison (assign.Moves) takes one owner per
+			// partition and cannot say "same" of such an answer.
+			continue
+		}
+		thrown := strings.Contains(v.Problem, "the result is an error")
+		if (thrown && v.Ours != "-") || (!thrown && v.Ours != "same") {
+			t.Errorf("%s: OURS %q (problem %q), want Java's own answer to read same", v.Name, v.Ours, v.Problem)
+		}
+	}
+}
+
+func TestSimulateTimelineCheckMigrateClientGolden(t *testing.T) {
+	spread := javaGroup(t, "g00020") // Java's sticky leaves a spread of 2
+	static := `{"topics": {"t": 2}, "members": [{"id": "a", "instance": "i-a", "topics": ["t"]}, {"id": "b", "topics": ["t"]}]}`
+	fleet := `{"topics": {"t": 4}, "members": [` +
+		`{"id": "a", "topics": ["t"], "client": "java"},` +
+		`{"id": "b", "topics": ["t"], "client": "kafka-go", "instance": "i-b"}]}`
+	runGolden(t, []cliCase{
+		{name: "client_simulate_java_spread", args: []string{"simulate", "--in", "-", "--client", "java", "--compare", "sticky,cooperative-sticky"}, stdin: spread},
+		{name: "client_simulate_java_javadoc", args: []string{"simulate", "--in", "-", "--client", "java", "--compare", "sticky", "--leave", "C2", "--format", "jsonl"}, stdin: javadocExample1},
+		{name: "client_simulate_java_throws", args: []string{"simulate", "--in", "-", "--client", "java", "--compare", "sticky"}, stdin: javaGroup(t, "g00005"), status: exitInput},
+		{name: "client_simulate_java_invalid", args: []string{"simulate", "--in", "-", "--client", "java", "--compare", "sticky"}, stdin: javaGroup(t, "g00003"), status: exitInput},
+		{name: "client_simulate_kafkago_default", args: []string{"simulate", "--members", "3", "--topics", "t:6", "--leave", "c1", "--client", "kafka-go"}},
+		{name: "client_simulate_kafkago_sticky", args: []string{"simulate", "--members", "3", "--topics", "t:6", "--leave", "c1", "--client", "kafka-go", "--compare", "sticky"}, status: exitInput},
+		{name: "client_simulate_fleet", args: []string{"simulate", "--in", "-", "--leave", "a"}, stdin: fleet, status: exitInput},
+		{name: "client_timeline_java", args: []string{"timeline", "--members", "3", "--topics", "t:6", "--crash", "c1@10s", "--client", "java", "--strategy", "sticky,cooperative-sticky"}},
+		{name: "client_timeline_librdkafka_default", args: []string{"timeline", "--members", "2", "--topics", "t:2", "--crash", "c1@1s", "--client", "librdkafka"}},
+		{name: "client_timeline_kafkago_static", args: []string{"timeline", "--members", "2", "--topics", "t:2", "--crash", "c1@1s", "--client", "kafka-go", "--static"}, status: exitInput},
+		{name: "client_check_kafkago_cooperative", args: []string{"check", "--from-describe", "-", "--strategy", "cooperative-sticky", "--client", "kafka-go"}, stdin: describeTwoMembers, status: exitFailed},
+		{name: "client_migrate_java_spread", args: []string{"migrate", "--in", "-", "--from", "sticky", "--client", "java"}, stdin: spread},
+		{name: "client_migrate_kafkago_static", args: []string{"migrate", "--in", "-", "--from", "range", "--client", "kafka-go"}, stdin: static, status: exitInput},
+	})
+}
+
+// A live group of two members, as kafka-consumer-groups.sh --describe
+// prints it.
+const describeTwoMembers = `GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID
+g      t      0          5               5               0    m1           /h1   c1
+g      t      1          5               5               0    m2           /h2   c2
+`
+
+// TestProgressDuringEmulation: one long computation (Java's sticky on a
+// group of 800 members over 800 topics, a single step) rewrites the
+// progress line while it runs, with the seconds the step has taken, and
+// clears it at the end. The fake clock advances 600ms a read, so the line
+// is due at once; the ticker fires every millisecond.
+func TestProgressDuringEmulation(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	now := time.Unix(0, 0)
+	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, stderrTerminal: true, tick: time.Millisecond,
+		now: func() time.Time { now = now.Add(600 * time.Millisecond); return now }}
+	// 800 members over 800 topics of 3 partitions, three topics each.
+	var b strings.Builder
+	b.WriteString(`{"topics": {`)
+	for i := range 800 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"t` + itoa(i) + `": 3`)
+	}
+	b.WriteString(`}, "members": [`)
+	for i := range 800 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"id": "c` + itoa(i) + `", "topics": ["t` + itoa(i) + `", "t` + itoa(i*7%800) + `", "t` + itoa((i*13+5)%800) + `"]}`)
+	}
+	b.WriteString("]}")
+	e.stdin = strings.NewReader(b.String())
+	if status := runEnv(e, []string{"assigncalc", "simulate", "--in", "-", "--compare", "sticky", "--client", "java"}); status != 0 {
+		t.Fatalf("exit status %d, stderr %q", status, stderr.String())
+	}
+	got := stderr.String()
+	if !strings.Contains(got, "\r\x1b[Kassigncalc: simulate: start, sticky, ") {
+		t.Errorf("stderr %q: no progress rewritten during the step", clip(got))
+	}
+	if !strings.HasSuffix(got, "\r\x1b[K") {
+		t.Errorf("stderr %q: the progress line is not cleared at the end", clip(got))
+	}
+}
