@@ -153,7 +153,7 @@ func TestKIP848Errors(t *testing.T) {
 			t.Errorf("ParseKafkaVersion(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"3.9", "4", "4.2", "4.0.x", "4.0.1.2", ""} {
+	for _, in := range []string{"3.9", "4", "4.5", "4.0.x", "4.0.1.2", ""} {
 		if _, err := ParseKafkaVersion(in); !errors.Is(err, ErrUnknownKafkaVersion) {
 			t.Errorf("ParseKafkaVersion(%q): %v, want ErrUnknownKafkaVersion", in, err)
 		}
