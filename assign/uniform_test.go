@@ -280,11 +280,11 @@ func TestLookupUnknownListsEveryName(t *testing.T) {
 	if !errors.Is(err, ErrUnknownStrategy) {
 		t.Fatalf("Lookup(sticky-ish): %v, want ErrUnknownStrategy", err)
 	}
-	const want = "want one of range, roundrobin, sticky, cooperative-sticky, uniform, server-range, or a Java class name"
+	const want = "want one of range, roundrobin, sticky, cooperative-sticky, uniform, server-range, simple, or a Java class name"
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("Lookup's message %q lacks %q", err, want)
 	}
-	for _, name := range []string{"range", "roundrobin", "sticky", "cooperative-sticky", "uniform", "server-range"} {
+	for _, name := range []string{"range", "roundrobin", "sticky", "cooperative-sticky", "uniform", "server-range", "simple"} {
 		if s, err := Lookup(name); err != nil || s.Name() != name {
 			t.Errorf("Lookup(%q) = %v, %v", name, s, err)
 		}
