@@ -8,7 +8,7 @@ import (
 
 // The example of [assign.Simple]'s doc: two members and six partitions
 // share nothing; five members and two partitions share each partition
-// three ways. Kafka's SimpleAssignor gives the same answers
+// three ways, which [assign.Summarize] counts. Kafka's SimpleAssignor gives the same answers
 // (testdata/share/scenarios.jsonl holds both groups).
 func ExampleSimple() {
 	t0, _ := assign.ParseTopicID("Yp0cT2sWQ7ChA0qyU5Ckdg")
@@ -38,6 +38,8 @@ func ExampleSimple() {
 		fmt.Println(m.ID+":", a[m.ID])
 	}
 	fmt.Println(assign.VerifyShare(shared, a))
+	st := assign.Summarize(shared, a)
+	fmt.Println("shared:", st.Shared, "most:", st.MaxSharing)
 	// Output:
 	// C0: [t0-2 t1-0 t1-2]
 	// C1: [t0-0 t0-1 t1-1]
@@ -47,4 +49,5 @@ func ExampleSimple() {
 	// C3: [t0-0 t0-1]
 	// C4: [t0-0]
 	// <nil>
+	// shared: map[t0-0:3 t0-1:3] most: 3
 }

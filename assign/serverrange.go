@@ -43,7 +43,7 @@ import (
 //	C1: t0-2 t1-2
 type ServerRange struct {
 	// Kafka is the version whose assignor to reproduce; the zero value is
-	// Kafka41. Both versions compute the same.
+	// the newest, Kafka44. Every version computes the same.
 	Kafka KafkaVersion
 }
 

@@ -187,6 +187,7 @@ func (b *partitionTable) hash(pid int32) int32 {
 // compare orders partitions of equal hash code in a tree bucket, where
 // Java falls back on identity hash codes: by topic id, then partition.
 func (b *partitionTable) compare(x, y int32) int {
+	b.sg.identityTie = true
 	tx, ty := b.sg.topicOfPid(x), b.sg.topicOfPid(y)
 	if c := b.sg.ids[tx].Compare(b.sg.ids[ty]); c != 0 {
 		return c

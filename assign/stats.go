@@ -20,6 +20,15 @@ type Stats struct {
 	// most and the fewest of its partitions held by any member subscribed
 	// to it (members of g that list the topic in Topics).
 	TopicSpread map[string]int
+
+	// Shared maps each partition held by two or more members to how many
+	// hold it; a partition absent from it is held by one member or none.
+	// Only a share group's answer ([Share], [Simple]) shares partitions,
+	// so for every other strategy it is nil.
+	Shared map[TopicPartition]int
+	// MaxSharing is the most members holding any one partition: 1 when
+	// nothing is shared, 0 when nothing is assigned.
+	MaxSharing int
 }
 
 // Summarize computes the [Stats] of a, an assignment of g. Members of g
@@ -75,6 +84,7 @@ func Summarize(g Group, a Assignment) Stats {
 			}
 		}
 	}
+	s.Shared, s.MaxSharing = sharing(g, a)
 	s.Spread = s.Max - s.Min
 	mean := sum / float64(s.Members)
 	s.StdDev = math.Sqrt(max(0, sumSq/float64(s.Members)-mean*mean))
@@ -84,6 +94,37 @@ func Summarize(g Group, a Assignment) Stats {
 		}
 	}
 	return s
+}
+
+// sharing counts the members of g holding each partition in a, with one
+// counter a partition per topic of g rather than a map of every
+// partition, which a large classic group would pay for.
+func sharing(g Group, a Assignment) (map[TopicPartition]int, int) {
+	var shared map[TopicPartition]int
+	holders := make(map[string][]int32, len(g.Topics))
+	most := 0
+	for _, m := range g.Members {
+		for _, tp := range a[m.ID] {
+			n := g.Topics[tp.Topic]
+			if tp.Partition < 0 || tp.Partition >= n {
+				continue // not a partition of g: Verify's concern, not ours
+			}
+			h := holders[tp.Topic]
+			if h == nil {
+				h = make([]int32, n)
+				holders[tp.Topic] = h
+			}
+			h[tp.Partition]++
+			if k := int(h[tp.Partition]); k > 1 {
+				if shared == nil {
+					shared = make(map[TopicPartition]int)
+				}
+				shared[tp] = k
+			}
+			most = max(most, int(h[tp.Partition]))
+		}
+	}
+	return shared, most
 }
 
 // Owned returns what the members of g owned before this rebalance, as an

@@ -33,6 +33,7 @@ func TestSummarize(t *testing.T) {
 		Members: 3, Partitions: 4, Min: 0, Max: 3, Spread: 3, StdDev: math.Sqrt(14) / 3, Idle: 1,
 		Counts:      map[string]int{"a": 3, "b": 1, "c": 0},
 		TopicSpread: map[string]int{"t0": 2, "t1": 1},
+		MaxSharing:  1,
 	}
 	got := Summarize(g, a)
 	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); diff != "" {

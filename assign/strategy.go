@@ -129,7 +129,8 @@ const javaClassPrefix = "org.apache.kafka.clients.consumer."
 // "roundrobin", "sticky", "cooperative-sticky") or by the Java class name of
 // the assignor ("org.apache.kafka.clients.consumer.RangeAssignor", ...),
 // or one of the KIP-848 server-side assignors [ServerStrategies] by its
-// name here, "uniform" or "server-range", for the default Kafka version.
+// name here, "uniform" or "server-range", for the default Kafka version,
+// or the share groups' assignor [ShareStrategies], "simple".
 // Surrounding spaces are ignored, as Kafka's config parser ignores them.
 func Lookup(name string) (Strategy, error) {
 	name = strings.TrimSpace(name)
@@ -138,13 +139,14 @@ func Lookup(name string) (Strategy, error) {
 			return s, nil
 		}
 	}
-	for _, s := range ServerStrategies() {
+	others := append(ServerStrategies(), ShareStrategies()...)
+	for _, s := range others {
 		if name == s.Name() {
 			return s, nil
 		}
 	}
 	names := StrategyNames()
-	for _, s := range ServerStrategies() {
+	for _, s := range others {
 		names = append(names, s.Name())
 	}
 	return nil, fmt.Errorf("assign: %w %q: want one of %s, or a Java class name such as %sRangeAssignor",
@@ -152,10 +154,17 @@ func Lookup(name string) (Strategy, error) {
 }
 
 // ServerStrategies returns the KIP-848 server-side assignors, for the
-// default Kafka version ([Kafka41]). They are not in [Strategies], which
+// default Kafka version ([Kafka44]). They are not in [Strategies], which
 // lists the client-side assignors a classic group's leader runs.
 func ServerStrategies() []Strategy {
 	return []Strategy{Uniform{}, ServerRange{}}
+}
+
+// ShareStrategies returns the assignors of KIP-932's share groups: the
+// group coordinator's only one, [Simple]. Their answers may give one
+// partition to several members ([Share]).
+func ShareStrategies() []Strategy {
+	return []Strategy{Simple{}}
 }
 
 // Strategies returns every strategy this package implements, in Kafka's

@@ -115,7 +115,7 @@ import (
 // consumer protocol costs.
 type Uniform struct {
 	// Kafka is the version whose assignor to reproduce; the zero value is
-	// Kafka41.
+	// the newest, Kafka44.
 	Kafka KafkaVersion
 }
 
@@ -194,14 +194,36 @@ func (u Uniform) solve(g Group) (*serverGroup, error) {
 	return sg, nil
 }
 
-// KafkaVersion selects the Kafka release whose server-side assignor
-// [Uniform] and [ServerRange] reproduce. The zero value is Kafka41.
+// KafkaVersion selects the Kafka release whose group-coordinator
+// assignors [Uniform] and [ServerRange] reproduce. The zero value is the
+// newest, [Kafka44].
+//
+// What changes between versions, read from the history of the builders
+// (UniformHomogeneousAssignmentBuilder, UniformHeterogeneousAssignmentBuilder,
+// RangeAssignor, AssignorHelpers) on the 4.0 to 4.4 branches of Apache
+// Kafka: only 4.0.0's uniform homogeneous builder differs (KAFKA-18688,
+// commit c16c240bd1, in 4.1.0 and backported to 4.0.1). After it the
+// builders' code is the same: 4.2 brought cleanups (fd9b5514ad: a
+// private class became a record, held in a list and never hashed; a
+// local lost its initializer) and helpers only the share assignor calls
+// (KAFKA-19362), 4.3 a Javadoc fix to RangeAssignor (aaca67ceed). Kafka
+// 4.2, 4.3 and 4.4's own classes answer the goldens of
+// testdata/kip848 byte for byte as 4.1's do, so Kafka41 to Kafka44 share
+// one implementation. 4.2 is the first release with share groups'
+// [Simple] assignor (KIP-932), the same in 4.2, 4.3 and 4.4.
 type KafkaVersion int8
 
 const (
+	// Kafka44 is Apache Kafka 4.4, the newest release.
+	Kafka44 KafkaVersion = iota
+	// Kafka43 is Apache Kafka 4.3: the assignors of 4.4.
+	Kafka43
+	// Kafka42 is Apache Kafka 4.2: the assignors of 4.4.
+	Kafka42
 	// Kafka41 is Apache Kafka 4.1.0, and 4.0.1 and later 4.0.x releases,
-	// which carry the same uniform assignor (KAFKA-18688).
-	Kafka41 KafkaVersion = iota
+	// which carry the same uniform assignor (KAFKA-18688): the assignors
+	// of 4.4.
+	Kafka41
 	// Kafka40 is Apache Kafka 4.0.0.
 	Kafka40
 )
@@ -210,20 +232,18 @@ const (
 // does not reproduce.
 var ErrUnknownKafkaVersion = errors.New("unknown Kafka version")
 
-// String returns "4.1" or "4.0".
+// String returns the release: "4.4", "4.3", "4.2", "4.1" or "4.0".
 func (v KafkaVersion) String() string {
-	switch v {
-	case Kafka41:
-		return "4.1"
-	case Kafka40:
-		return "4.0"
+	if v.check() != nil {
+		return fmt.Sprintf("KafkaVersion(%d)", int8(v))
 	}
-	return fmt.Sprintf("KafkaVersion(%d)", int8(v))
+	return "4." + strconv.Itoa(int(4-v))
 }
 
-// ParseKafkaVersion reads a Kafka release, "4.0" or "4.1" or with a
+// ParseKafkaVersion reads a Kafka release, "4.0" to "4.4" or with a
 // patch number: "4.0.0" is Kafka40, and 4.0.1 and later 4.0 patches, which
-// ship 4.1's uniform assignor (KAFKA-18688), are Kafka41, as is any 4.1.x.
+// ship 4.1's uniform assignor (KAFKA-18688), are Kafka41; any 4.N.x is
+// 4.N otherwise.
 func ParseKafkaVersion(s string) (KafkaVersion, error) {
 	s = strings.TrimSpace(s)
 	major, patch, hasPatch := s, "", false
@@ -235,19 +255,26 @@ func ParseKafkaVersion(s string) (KafkaVersion, error) {
 			major = ""
 		}
 	}
-	switch {
-	case major == "4.1":
+	switch major {
+	case "4.4":
+		return Kafka44, nil
+	case "4.3":
+		return Kafka43, nil
+	case "4.2":
+		return Kafka42, nil
+	case "4.1":
 		return Kafka41, nil
-	case major == "4.0" && (!hasPatch || strings.TrimLeft(patch, "0") == ""):
+	case "4.0":
+		if hasPatch && strings.TrimLeft(patch, "0") != "" {
+			return Kafka41, nil
+		}
 		return Kafka40, nil
-	case major == "4.0":
-		return Kafka41, nil
 	}
-	return Kafka41, fmt.Errorf("assign: %w %q: want 4.0 or 4.1", ErrUnknownKafkaVersion, s)
+	return Kafka44, fmt.Errorf("assign: %w %q: want 4.0, 4.1, 4.2, 4.3 or 4.4", ErrUnknownKafkaVersion, s)
 }
 
 func (v KafkaVersion) check() error {
-	if v != Kafka41 && v != Kafka40 {
+	if v < Kafka44 || v > Kafka40 {
 		return &InputError{Index: -1, Partition: -1, Err: fmt.Errorf("%w %d", ErrUnknownKafkaVersion, int8(v))}
 	}
 	return nil

@@ -97,14 +97,14 @@ func (sg *serverGroup) quotas(v KafkaVersion, total int32, free []int32) ([]unfi
 		quota, free = sg.keepUpTo(m, quota, free)
 		// KAFKA-18688: give the +1 back unless the members left, this
 		// one included, are no more than the +1s left.
-		if v == Kafka41 && quota > 0 && plusOne && members-pos > extra {
+		if v != Kafka40 && quota > 0 && plusOne && members-pos > extra {
 			quota--
 			plusOne = false
 		}
 		if quota > 0 {
 			below = append(below, unfilled{pos, quota})
 		}
-		if v == Kafka41 && plusOne {
+		if v != Kafka40 && plusOne {
 			extra--
 		}
 	}

@@ -153,7 +153,7 @@ func TestKIP848Errors(t *testing.T) {
 			t.Errorf("ParseKafkaVersion(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"3.9", "4", "4.2", "4.0.x", "4.0.1.2", ""} {
+	for _, in := range []string{"3.9", "4", "4.5", "4.0.x", "4.0.1.2", ""} {
 		if _, err := ParseKafkaVersion(in); !errors.Is(err, ErrUnknownKafkaVersion) {
 			t.Errorf("ParseKafkaVersion(%q): %v, want ErrUnknownKafkaVersion", in, err)
 		}
@@ -280,11 +280,11 @@ func TestLookupUnknownListsEveryName(t *testing.T) {
 	if !errors.Is(err, ErrUnknownStrategy) {
 		t.Fatalf("Lookup(sticky-ish): %v, want ErrUnknownStrategy", err)
 	}
-	const want = "want one of range, roundrobin, sticky, cooperative-sticky, uniform, server-range, or a Java class name"
+	const want = "want one of range, roundrobin, sticky, cooperative-sticky, uniform, server-range, simple, or a Java class name"
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("Lookup's message %q lacks %q", err, want)
 	}
-	for _, name := range []string{"range", "roundrobin", "sticky", "cooperative-sticky", "uniform", "server-range"} {
+	for _, name := range []string{"range", "roundrobin", "sticky", "cooperative-sticky", "uniform", "server-range", "simple"} {
 		if s, err := Lookup(name); err != nil || s.Name() != name {
 			t.Errorf("Lookup(%q) = %v, %v", name, s, err)
 		}

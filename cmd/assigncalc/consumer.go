@@ -25,7 +25,7 @@ func consumerFlags() []cli.Flag {
 // the topic ids they need.
 func serverFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "kafka", Usage: "reproduce the server-side assignors of Kafka `VERSION`: 4.0, 4.1 (default: 4.1)"},
+		&cli.StringFlag{Name: "kafka", Usage: "reproduce the server-side assignors of Kafka `VERSION`: 4.0 to 4.4 (default: 4.4, the newest)"},
 		&cli.StringSliceFlag{Name: "topic-id", Usage: "topic `NAME=ID`: its Kafka topic id, the 22-character TopicId kafka-topics.sh --describe prints (the server-side assignors depend on it; missing ids are derived from the names, with a warning); repeatable"},
 	}
 }

@@ -28,7 +28,7 @@ func migrateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "migrate",
 		Usage:     "preview what switching a classic group to group.protocol=consumer (KIP-848) moves",
-		UsageText: "assigncalc migrate GROUP-FLAGS [--from STRATEGY] [--to uniform|server-range] [--kafka 4.0|4.1] [--topic-id NAME=ID ...] [--moves] ...",
+		UsageText: "assigncalc migrate GROUP-FLAGS [--from STRATEGY] [--to uniform|server-range] [--kafka 4.0|4.1|4.2|4.3|4.4] [--topic-id NAME=ID ...] [--moves] ...",
 		Description: "Kafka converts a classic group to the consumer protocol by taking what each member holds as\n" +
 			"its current target; the group coordinator's assignor (--to) then computes the first target,\n" +
 			"which members reach by heartbeats: each revokes what the target takes away, and receives a\n" +
@@ -169,7 +169,7 @@ func kafkaOf(s assign.Strategy) assign.KafkaVersion {
 	if v, ok := s.(assign.KafkaVersioned); ok {
 		return v.KafkaVersion()
 	}
-	return assign.Kafka41
+	return assign.Kafka44
 }
 
 // migrationView is a migration with what its layout needs.

@@ -19,7 +19,7 @@ func planCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "plan",
 		Usage:     "assign a batch of groups read as JSON: one result per group and strategy",
-		UsageText: "assigncalc plan --in FILE|- | --from-describe FILE|- [--strategy NAME,...|all] [--kafka 4.0|4.1] [--format jsonl|json|table|csv]",
+		UsageText: "assigncalc plan --in FILE|- | --from-describe FILE|- [--strategy NAME,...|all] [--kafka 4.0|4.1|4.2|4.3|4.4] [--format jsonl|json|table|csv]",
 		Description: "Reads groups in the JSON contract (one object, or JSON lines of many groups) and prints,\n" +
 			"for each group and strategy, {\"name\", \"strategy\", \"assignment\", \"stats\"} or {\"name\", \"strategy\", \"error\"}.\n" +
 			"A group with bad content gets an error line and the others still run; malformed JSON stops\n" +
@@ -50,7 +50,7 @@ func planCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "from-describe", Usage: "assign instead the one group read from `FILE` (- for stdin): a paste of kafka-consumer-groups.sh --describe [--members --verbose] or rpk group describe, or CSV member,topic,partition[,lag]"},
 			&cli.StringSliceFlag{Name: "strategy", Usage: "assign with strategy `NAME`: " + strategyChoices() + ", the server-side uniform, server-range, or all; repeatable, comma-separated (default: range)"},
 			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: jsonl, json, table, csv (default: table on a terminal, jsonl otherwise)"},
-			&cli.StringFlag{Name: "kafka", Usage: "reproduce the server-side assignors of Kafka `VERSION`: 4.0, 4.1 (default: 4.1; 4.0.1 and later 4.0 patches compute as 4.1)"},
+			&cli.StringFlag{Name: "kafka", Usage: "reproduce the server-side assignors of Kafka `VERSION`: 4.0 to 4.4 (default: 4.4, the newest; 4.0.1 and later patches compute as 4.1 to 4.4 do)"},
 			clientFlag("assigncalc"),
 		}, describeOverrideFlags()...),
 		Action: func(c *cli.Context) error { return plan(e, c) },
@@ -276,7 +276,7 @@ func planInput(e *env, c *cli.Context, path, described string) (next func() (gro
 // withKafkaVersion sets the Kafka version named by --kafka (version) on
 // the server-side strategies, and reports whether there are any.
 func withKafkaVersion(strategies []assign.Strategy, version string) (bool, error) {
-	v := assign.Kafka41
+	var v assign.KafkaVersion // the zero value: the newest Kafka
 	if version != "" {
 		var err error
 		if v, err = assign.ParseKafkaVersion(version); err != nil {
