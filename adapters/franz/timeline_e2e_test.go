@@ -101,9 +101,11 @@ type tlGroup struct {
 	mu       sync.Mutex
 	owner    map[assign.TopicPartition]string
 	receipts []tlReceipt
+	releases []tlReceipt // every revocation or loss, when its callback ran (timeline_band_e2e_test.go)
 	live     map[string]*tlConsumer
-	dropped  map[string]bool // member IDs whose group requests kfake drops
-	beats848 int             // ConsumerGroupHeartbeat requests seen: the group speaks KIP-848
+	dropped  map[string]bool          // member IDs whose group requests kfake drops
+	beats848 int                      // ConsumerGroupHeartbeat requests seen: the group speaks KIP-848
+	lastBeat map[string]time.Duration // member ID => when its last heartbeat reached kfake (timeline_band_e2e_test.go)
 }
 
 type tlReceipt struct {
@@ -135,7 +137,7 @@ func newTLGroup(ctx context.Context, t *testing.T, bal tlBalancer) *tlGroup {
 	}
 	g := &tlGroup{
 		t: t, ctx: ctx, cluster: c, addrs: c.ListenAddrs(), bal: bal, began: time.Now(),
-		owner: make(map[assign.TopicPartition]string), live: make(map[string]*tlConsumer), dropped: make(map[string]bool),
+		owner: make(map[assign.TopicPartition]string), live: make(map[string]*tlConsumer), dropped: make(map[string]bool), lastBeat: make(map[string]time.Duration),
 	}
 	g.dropCrashed()
 	t.Cleanup(func() {
@@ -177,6 +179,9 @@ func (g *tlGroup) dropCrashed() {
 			drop := g.dropped[member(r)]
 			if _, ok := r.(*kmsg.ConsumerGroupHeartbeatRequest); ok {
 				g.beats848++
+			}
+			if key == kmsg.Heartbeat.Int16() || key == kmsg.ConsumerGroupHeartbeat.Int16() {
+				g.lastBeat[member(r)] = g.since()
 			}
 			g.mu.Unlock()
 			if drop {
@@ -240,6 +245,7 @@ func (g *tlGroup) release(name string, r map[string][]int32) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, tp := range flat(r) {
+		g.releases = append(g.releases, tlReceipt{name, tp, g.since()})
 		if g.owner[tp] == name {
 			delete(g.owner, tp)
 		}
