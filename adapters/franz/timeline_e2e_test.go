@@ -97,13 +97,17 @@ type tlGroup struct {
 	addrs   []string
 	bal     tlBalancer
 	began   time.Time
+	hb      time.Duration // heartbeat.interval.ms (and the broker's KIP-848 one)
+	session time.Duration // session.timeout.ms (and the broker's KIP-848 one)
 
 	mu       sync.Mutex
 	owner    map[assign.TopicPartition]string
 	receipts []tlReceipt
+	releases []tlReceipt // every revocation or loss, when its callback ran (timeline_band_e2e_test.go)
 	live     map[string]*tlConsumer
-	dropped  map[string]bool // member IDs whose group requests kfake drops
-	beats848 int             // ConsumerGroupHeartbeat requests seen: the group speaks KIP-848
+	dropped  map[string]bool          // member IDs whose group requests kfake drops
+	beats848 int                      // ConsumerGroupHeartbeat requests seen: the group speaks KIP-848
+	lastBeat map[string]time.Duration // member ID => when its last heartbeat reached kfake (timeline_band_e2e_test.go)
 }
 
 type tlReceipt struct {
@@ -120,11 +124,17 @@ type tlConsumer struct {
 }
 
 func newTLGroup(ctx context.Context, t *testing.T, bal tlBalancer) *tlGroup {
+	return newTLGroupHB(ctx, t, bal, tlHeartbeat, tlSession)
+}
+
+// newTLGroupHB is newTLGroup with heartbeat interval hb and session
+// timeout session (timeline_band_e2e_test.go uses longer ones).
+func newTLGroupHB(ctx context.Context, t *testing.T, bal tlBalancer, hb, session time.Duration) *tlGroup {
 	// Kafka's group.min.session.timeout.ms is 6 s; our session is 3 s.
 	opts := []kfake.Opt{kfake.NumBrokers(1), kfake.BrokerConfigs(map[string]string{
 		"group.min.session.timeout.ms":         "1000",
-		"group.consumer.session.timeout.ms":    strconv.FormatInt(tlSession.Milliseconds(), 10),
-		"group.consumer.heartbeat.interval.ms": strconv.FormatInt(tlHeartbeat.Milliseconds(), 10),
+		"group.consumer.session.timeout.ms":    strconv.FormatInt(session.Milliseconds(), 10),
+		"group.consumer.heartbeat.interval.ms": strconv.FormatInt(hb.Milliseconds(), 10),
 	})}
 	for _, name := range slices.Sorted(maps.Keys(tlTopics)) {
 		opts = append(opts, kfake.SeedTopics(tlTopics[name], name))
@@ -134,8 +144,8 @@ func newTLGroup(ctx context.Context, t *testing.T, bal tlBalancer) *tlGroup {
 		t.Fatalf("kfake.NewCluster: %v", err)
 	}
 	g := &tlGroup{
-		t: t, ctx: ctx, cluster: c, addrs: c.ListenAddrs(), bal: bal, began: time.Now(),
-		owner: make(map[assign.TopicPartition]string), live: make(map[string]*tlConsumer), dropped: make(map[string]bool),
+		t: t, ctx: ctx, cluster: c, addrs: c.ListenAddrs(), bal: bal, began: time.Now(), hb: hb, session: session,
+		owner: make(map[assign.TopicPartition]string), live: make(map[string]*tlConsumer), dropped: make(map[string]bool), lastBeat: make(map[string]time.Duration),
 	}
 	g.dropCrashed()
 	t.Cleanup(func() {
@@ -178,6 +188,9 @@ func (g *tlGroup) dropCrashed() {
 			if _, ok := r.(*kmsg.ConsumerGroupHeartbeatRequest); ok {
 				g.beats848++
 			}
+			if key == kmsg.Heartbeat.Int16() || key == kmsg.ConsumerGroupHeartbeat.Int16() {
+				g.lastBeat[member(r)] = g.since()
+			}
 			g.mu.Unlock()
 			if drop {
 				return nil, errors.New("the member crashed"), true
@@ -196,8 +209,8 @@ func (g *tlGroup) start(name, instance string) {
 		kgo.ConsumerGroup("timeline"),
 		kgo.ConsumeTopics(slices.Sorted(maps.Keys(tlTopics))...),
 		kgo.Balancers(g.bal.new()),
-		kgo.SessionTimeout(tlSession),
-		kgo.HeartbeatInterval(tlHeartbeat),
+		kgo.SessionTimeout(g.session),
+		kgo.HeartbeatInterval(g.hb),
 		kgo.RebalanceTimeout(tlRebalance),
 		kgo.FetchMaxWait(50 * time.Millisecond),
 		kgo.OnPartitionsAssigned(func(_ context.Context, _ *kgo.Client, a map[string][]int32) {
@@ -240,6 +253,7 @@ func (g *tlGroup) release(name string, r map[string][]int32) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, tp := range flat(r) {
+		g.releases = append(g.releases, tlReceipt{name, tp, g.since()})
 		if g.owner[tp] == name {
 			delete(g.owner, tp)
 		}
@@ -366,7 +380,7 @@ func (g *tlGroup) stable() (assign.Assignment, error) {
 		}
 		a[o] = append(a[o], tp)
 	}
-	if n := len(g.receipts); n > 0 && g.since()-g.receipts[n-1].at < 2*tlHeartbeat {
+	if n := len(g.receipts); n > 0 && g.since()-g.receipts[n-1].at < 2*g.hb {
 		return nil, errors.New("partitions were received less than two heartbeats ago")
 	}
 	return a, nil

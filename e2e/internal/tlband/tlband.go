@@ -1,0 +1,219 @@
+// Package tlband holds what the timeline e2e tests of sarama and kafka-go
+// share: a partition's unowned time, measured from when members received
+// and gave up partitions, and the band package timeline predicts for the
+// same scenario (issue 27, item 4). adapters/franz has its own copy in
+// its tests, in its own module.
+package tlband
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/timeline"
+)
+
+// Change is a member receiving (Own) or giving up a partition, at a time
+// since the test began.
+type Change struct {
+	At     time.Duration
+	Member string
+	TP     assign.TopicPartition
+	Own    bool
+}
+
+// Unowned returns, for each of tps, how long it had no owner between at
+// and end, replaying changes from the assignment initial the group had at
+// at. Of changes at one instant, releases go first: a member that gives up
+// and receives a partition in one instant left no gap.
+func Unowned(initial assign.Assignment, changes []Change, tps []assign.TopicPartition, at, end time.Duration) map[assign.TopicPartition]time.Duration {
+	byTP := make(map[assign.TopicPartition][]Change)
+	for _, c := range changes {
+		if c.At >= at && c.At <= end {
+			byTP[c.TP] = append(byTP[c.TP], c)
+		}
+	}
+	out := make(map[assign.TopicPartition]time.Duration)
+	for _, tp := range tps {
+		owners := make(map[string]bool)
+		for m, owned := range initial {
+			if slices.Contains(owned, tp) {
+				owners[m] = true
+			}
+		}
+		cs := byTP[tp]
+		slices.SortStableFunc(cs, func(x, y Change) int {
+			switch {
+			case x.At != y.At:
+				return int(x.At - y.At)
+			case x.Own == y.Own:
+				return 0
+			case !x.Own:
+				return -1
+			}
+			return 1
+		})
+		var unowned time.Duration
+		last := at
+		for _, c := range cs {
+			if len(owners) == 0 {
+				unowned += c.At - last
+			}
+			last = c.At
+			if c.Own {
+				owners[c.Member] = true
+			} else {
+				delete(owners, c.Member)
+			}
+		}
+		if len(owners) == 0 {
+			unowned += end - last
+		}
+		out[tp] = unowned
+	}
+	return out
+}
+
+// Phase is a member's heartbeat phase in a model whose event comes at
+// eventAt ms: its next heartbeat is due hb after its last one (lastBeat,
+// as the broker saw it), and the model's heartbeats come at the phase
+// plus whole intervals.
+func Phase(lastBeat, at time.Duration, eventAt int64, hb time.Duration) timeline.Phase {
+	next := eventAt + (lastBeat + hb - at).Milliseconds()
+	h := hb.Milliseconds()
+	return timeline.Phase{Heartbeat: ((next-1)%h+h)%h + 1}
+}
+
+// Prediction is what the model says of one scenario on one group.
+type Prediction struct {
+	Band   map[assign.TopicPartition][2]int64 // [p5, p95] of each partition's unowned ms
+	Totals [3]int64                           // p5, p50 and p95 of the total, partition-ms
+	Exact  int64                              // the total under the phases measured
+}
+
+// Predict plays sc (its events at their offsets from eventAt) with the
+// phases measured, then draws times with every phase shifted by one
+// amount drawn from seeds 1 to draws: the members keep their measured
+// offsets from each other, and the event falls anywhere in their cycle.
+// Unowned time counts from eventAt.
+func Predict(sc timeline.Scenario, eventAt int64, real map[string]timeline.Phase, hb time.Duration, draws int) (Prediction, error) {
+	events := make([]timeline.Event, len(sc.Events))
+	for i, e := range sc.Events {
+		e.At += eventAt
+		events[i] = e
+	}
+	sc.Events = events
+	h := hb.Milliseconds()
+	var pr Prediction
+	per := make(map[assign.TopicPartition][]int64)
+	var totals []int64
+	for seed := range uint64(draws + 1) {
+		sc.Seed = seed
+		sc.Phases = real
+		if seed > 0 {
+			shift := timeline.DrawPhase(seed, "group", h, 0).Heartbeat - 1
+			sc.Phases = make(map[string]timeline.Phase, len(real))
+			for name, p := range real {
+				sc.Phases[name] = timeline.Phase{Heartbeat: (p.Heartbeat-1+shift)%h + 1}
+			}
+		}
+		tl, err := timeline.Simulate(sc)
+		if err != nil {
+			return Prediction{}, fmt.Errorf("timeline.Simulate (seed %d): %w", seed, err)
+		}
+		var total int64
+		for _, p := range tl.Partitions {
+			var ms int64
+			for _, s := range p.Unowned {
+				if s.To > eventAt {
+					ms += s.To - max(s.From, eventAt)
+				}
+			}
+			if seed > 0 {
+				per[p.TopicPartition] = append(per[p.TopicPartition], ms)
+			}
+			total += ms
+		}
+		if seed == 0 {
+			pr.Exact = total
+			continue
+		}
+		totals = append(totals, total)
+	}
+	pr.Band = make(map[assign.TopicPartition][2]int64)
+	for tp, xs := range per {
+		pr.Band[tp] = [2]int64{nearestRank(xs, 5), nearestRank(xs, 95)}
+	}
+	pr.Totals = [3]int64{nearestRank(totals, 5), nearestRank(totals, 50), nearestRank(totals, 95)}
+	return pr, nil
+}
+
+func nearestRank(xs []int64, p int) int64 {
+	s := slices.Sorted(slices.Values(xs))
+	return s[(p*len(s)+99)/100-1]
+}
+
+// Check compares each partition's measured unowned time with the band
+// widened by tol on each side. It returns one line per partition for the
+// log, the measured total in partition-ms, and an error per partition
+// outside.
+func Check(measured map[assign.TopicPartition]time.Duration, pr Prediction, tps []assign.TopicPartition, tol time.Duration) (log string, total int64, errs []string) {
+	var lines []string
+	for _, tp := range tps {
+		m, b := measured[tp], pr.Band[tp]
+		total += m.Milliseconds()
+		verdict := "ok"
+		if m < time.Duration(b[0])*time.Millisecond-tol || m > time.Duration(b[1])*time.Millisecond+tol {
+			verdict = "OUT"
+			errs = append(errs, fmt.Sprintf("%s unowned %v, the model's [p5, p95] is [%d ms, %d ms] (tolerance ±%v)", tp, m.Round(time.Millisecond), b[0], b[1], tol))
+		}
+		lines = append(lines, fmt.Sprintf("%s: %v in [%d ms, %d ms] %s", tp, m.Round(time.Millisecond), b[0], b[1], verdict))
+	}
+	return strings.Join(lines, "\n\t"), total, errs
+}
+
+// Result is one scenario under one protocol.
+type Result struct {
+	Measured map[assign.TopicPartition]time.Duration
+	Total    int64 // measured, partition-ms
+	Pred     Prediction
+}
+
+// Order checks that the model and the measurement order eager and
+// cooperative the same way. The model orders them strictly when the
+// [p5, p95] bands of their totals do not overlap and its answer on the
+// measured phases puts the same one ahead by more than tie partition-ms
+// (on this machine a draw can split members that are in step within a
+// millisecond, which the exact answer sees and the band does not); then
+// the measured totals must differ the same way. Otherwise the measured totals must differ by no more than tie
+// plus tol for each partition unowned at all in either.
+func Order(eager, coop Result, tie int64, tol time.Duration) (log string, err error) {
+	median := eager.Pred.Totals[1] - coop.Pred.Totals[1]
+	exact := eager.Pred.Exact - coop.Pred.Exact
+	meas := eager.Total - coop.Total
+	log = fmt.Sprintf("unowned partition-time measured eager %d ms, cooperative %d ms; model on the measured phases %d ms and %d ms; model medians %d ms and %d ms",
+		eager.Total, coop.Total, eager.Pred.Exact, coop.Pred.Exact, eager.Pred.Totals[1], coop.Pred.Totals[1])
+	switch {
+	case eager.Pred.Totals[0] > coop.Pred.Totals[2] && exact > tie:
+		if meas <= 0 {
+			err = fmt.Errorf("the model puts eager above cooperative (medians %+d, measured phases %+d partition-ms), the measurement %+d ms", median, exact, meas)
+		}
+	case eager.Pred.Totals[2] < coop.Pred.Totals[0] && exact < -tie:
+		if meas >= 0 {
+			err = fmt.Errorf("the model puts eager below cooperative (medians %+d, measured phases %+d partition-ms), the measurement %+d ms", median, exact, meas)
+		}
+	default:
+		inPlay := 0
+		for tp, d := range eager.Measured {
+			if d > 0 || coop.Measured[tp] > 0 {
+				inPlay++
+			}
+		}
+		if limit := tie + int64(inPlay)*tol.Milliseconds(); meas > limit || meas < -limit {
+			err = fmt.Errorf("the model does not order eager and cooperative (medians %+d, measured phases %+d partition-ms), the measurement has them %+d ms apart (limit %d)", median, exact, meas, limit)
+		}
+	}
+	return log, err
+}
