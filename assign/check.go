@@ -55,8 +55,12 @@ func Check(s Strategy, g Group, round, target Assignment) error {
 		if target != nil {
 			whole = g.WithEveryMember(target)
 		}
+		members := make(map[string]bool, len(g.Members)) // one look-up per member of round, not a scan of g (issue 30)
+		for _, m := range g.Members {
+			members[m.ID] = true
+		}
 		for _, id := range slices.Sorted(maps.Keys(round)) {
-			if !slices.ContainsFunc(g.Members, func(m Member) bool { return m.ID == id }) {
+			if !members[id] {
 				errs = append(errs, invalidf("member %q is not in the group", id))
 				break
 			}
