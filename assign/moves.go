@@ -70,7 +70,12 @@ func (r MoveReason) String() string {
 // a partition to two members counts it as its holder's whose ID sorts
 // last.
 func Moves(before, after Assignment) []Move {
-	var out []Move
+	n := 0 // counted first: growing a million moves by append cost more than a second walk
+	changedHands(before, after, true, func(TopicPartition, string, string) { n++ })
+	if n == 0 {
+		return nil
+	}
+	out := make([]Move, 0, n)
 	changedHands(before, after, true, func(tp TopicPartition, from, to string) {
 		out = append(out, Move{Partition: tp, From: from, To: to})
 	})
@@ -116,10 +121,25 @@ func sortMoves(moves []Move) []Move {
 		keys[k] = keyed{r<<32 | uint64(uint32(m.Partition.Partition)^1<<31), int32(k)}
 	}
 	slices.SortFunc(keys, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
-	out := make([]Move, len(moves))
-	for k, kd := range keys {
-		out[k] = moves[kd.at]
+	// Put moves in the order of keys in place, cycle by cycle, rather
+	// than into a second slice of moves.
+	for k := range keys {
+		if keys[k].at < 0 {
+			continue
+		}
+		held := moves[k]
+		for j := k; ; {
+			from := keys[j].at
+			keys[j].at = -1
+			if int(from) == k {
+				moves[j] = held
+				break
+			}
+			moves[j] = moves[from]
+			j = int(from)
+		}
 	}
+	out := moves
 	for i := 0; i < len(keys); {
 		j := i + 1
 		for j < len(keys) && keys[j].key == keys[i].key {
