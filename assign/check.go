@@ -72,7 +72,7 @@ func Check(s Strategy, g Group, round, target Assignment) error {
 	if whole != nil {
 		faults := verifyAll(g, whole)
 		if len(faults) == 0 && s.Traits().Balanced {
-			if err := VerifyBalanced(g, whole); err != nil {
+			if err := verifyBalancedOnly(g, whole); err != nil { // verifyAll found no fault
 				faults = append(faults, err)
 			}
 		}

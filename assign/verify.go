@@ -122,6 +122,12 @@ func VerifyBalanced(g Group, a Assignment) error {
 	if err := Verify(g, a); err != nil {
 		return err
 	}
+	return verifyBalancedOnly(g, a)
+}
+
+// verifyBalancedOnly is VerifyBalanced for an a that [Verify] has
+// passed: [Check] verifies first and need not verify twice.
+func verifyBalancedOnly(g Group, a Assignment) error {
 	cg, _ := compileUnordered(g, ownedIgnored)
 	n := len(g.Members)
 	count := make([]int, n)
