@@ -68,6 +68,7 @@ func verifyEach(g Group, a Assignment, fault func(error) bool) error {
 			}
 			continue
 		}
+		lastTopic, t, known, subscribed := "", int32(0), false, false
 		for k, tp := range list {
 			if k > 0 && list[k-1].Compare(tp) >= 0 {
 				if !fault(invalidf("member %q: %s listed after %s: not sorted, or repeated", m.ID, tp, list[k-1])) {
@@ -77,14 +78,20 @@ func verifyEach(g Group, a Assignment, fault func(error) bool) error {
 					continue // a repeat, not a second owner
 				}
 			}
-			t, ok := cg.topicIndex(tp.Topic)
-			if !ok || tp.Partition < 0 || tp.Partition >= cg.numParts[t] {
+			if k == 0 || tp.Topic != lastTopic { // lists come topic by topic: one look-up per run
+				lastTopic = tp.Topic
+				t, known = cg.topicIndex(tp.Topic)
+				if known {
+					_, subscribed = slices.BinarySearch(cg.subs[i], t)
+				}
+			}
+			if !known || tp.Partition < 0 || tp.Partition >= cg.numParts[t] {
 				if !fault(invalidf("member %q: %s does not exist or nobody subscribes to its topic", m.ID, tp)) {
 					return nil
 				}
 				continue
 			}
-			if _, subscribed := slices.BinarySearch(cg.subs[i], t); !subscribed {
+			if !subscribed {
 				if !fault(invalidf("member %q: %s of a topic it does not subscribe to", m.ID, tp)) {
 					return nil
 				}
