@@ -65,7 +65,7 @@ func Check(s Strategy, g Group, round, target Assignment) error {
 				break
 			}
 		}
-		if err := VerifyCooperative(g, round); err != nil {
+		if err := verifyCooperative(g, round, ownedUnread); err != nil { // g is valid: Owned is not read again
 			errs = append(errs, err)
 		}
 	}
@@ -126,7 +126,7 @@ const MaxFaults = 10
 func verifyAll(g Group, a Assignment) []error {
 	var out []error
 	n := 0
-	if err := verifyEach(g, a, func(fault error) bool {
+	if err := verifyEach(g, a, ownedUnread, func(fault error) bool { // Check validated g
 		if n++; n <= MaxFaults {
 			out = append(out, fault)
 		}

@@ -29,7 +29,7 @@ var ErrInvalidAssignment = errors.New("invalid assignment")
 // partitions in list order. g must be valid (see [Group.Validate]).
 func Verify(g Group, a Assignment) error {
 	var first error
-	if err := verifyEach(g, a, func(fault error) bool { first = fault; return false }); err != nil {
+	if err := verifyEach(g, a, ownedIgnored, func(fault error) bool { first = fault; return false }); err != nil {
 		return err
 	}
 	return first
@@ -38,8 +38,11 @@ func Verify(g Group, a Assignment) error {
 // verifyEach checks a as [Verify] does, calling fault with each fault in
 // the order Verify looks, until fault returns false. Its error is
 // compile's, for an invalid g.
-func verifyEach(g Group, a Assignment, fault func(error) bool) error {
-	cg, err := compileUnordered(g, ownedIgnored)
+//
+// use is ownedIgnored, or ownedUnread where g was validated just before
+// (Check), so as not to read every Owned list again.
+func verifyEach(g Group, a Assignment, use ownedRead, fault func(error) bool) error {
+	cg, err := compileUnordered(g, use)
 	if err != nil {
 		return err
 	}
@@ -133,9 +136,10 @@ func VerifyBalanced(g Group, a Assignment) error {
 }
 
 // verifyBalancedOnly is VerifyBalanced for an a that [Verify] has
-// passed: [Check] verifies first and need not verify twice.
+// passed: [Check] verifies first and need not verify twice. g is valid,
+// so its Owned lists are not read again.
 func verifyBalancedOnly(g Group, a Assignment) error {
-	cg, _ := compileUnordered(g, ownedIgnored)
+	cg, _ := compileUnordered(g, ownedUnread)
 	n := len(g.Members)
 	count := make([]int, n)
 	holders := make([][]int32, len(cg.topics)) // topic => members holding one of its partitions
@@ -250,7 +254,14 @@ func invalidf(format string, args ...any) error {
 // [ErrInvalidAssignment] naming the first offending partition in
 // [TopicPartition.Compare] order.
 func VerifyCooperative(g Group, a Assignment) error {
-	cg, err := compileUnordered(g, ownedIgnored) // validates g; only its partition numbers are used
+	return verifyCooperative(g, a, ownedIgnored)
+}
+
+// verifyCooperative is VerifyCooperative; use is ownedIgnored, which
+// validates g's Owned lists, or ownedUnread where g was validated just
+// before ([Check]).
+func verifyCooperative(g Group, a Assignment, use ownedRead) error {
+	cg, err := compileUnordered(g, use) // validates g; only its partition numbers are used
 	if err != nil {
 		return err
 	}
