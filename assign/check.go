@@ -55,20 +55,24 @@ func Check(s Strategy, g Group, round, target Assignment) error {
 		if target != nil {
 			whole = g.WithEveryMember(target)
 		}
+		members := make(map[string]bool, len(g.Members)) // one look-up per member of round, not a scan of g (issue 30)
+		for _, m := range g.Members {
+			members[m.ID] = true
+		}
 		for _, id := range slices.Sorted(maps.Keys(round)) {
-			if !slices.ContainsFunc(g.Members, func(m Member) bool { return m.ID == id }) {
+			if !members[id] {
 				errs = append(errs, invalidf("member %q is not in the group", id))
 				break
 			}
 		}
-		if err := VerifyCooperative(g, round); err != nil {
+		if err := verifyCooperative(g, round, ownedUnread); err != nil { // g is valid: Owned is not read again
 			errs = append(errs, err)
 		}
 	}
 	if whole != nil {
 		faults := verifyAll(g, whole)
 		if len(faults) == 0 && s.Traits().Balanced {
-			if err := VerifyBalanced(g, whole); err != nil {
+			if err := verifyBalancedOnly(g, whole); err != nil { // verifyAll found no fault
 				faults = append(faults, err)
 			}
 		}
@@ -122,7 +126,7 @@ const MaxFaults = 10
 func verifyAll(g Group, a Assignment) []error {
 	var out []error
 	n := 0
-	if err := verifyEach(g, a, func(fault error) bool {
+	if err := verifyEach(g, a, ownedUnread, func(fault error) bool { // Check validated g
 		if n++; n <= MaxFaults {
 			out = append(out, fault)
 		}

@@ -94,6 +94,20 @@ func compile(g Group, use ownedRead) (*compiledGroup, error) {
 // instead of their Owned lists when owned is not nil
 // ([AssignPackedOwned]); see compileOwned.
 func compileWith(g Group, use ownedRead, owned *OwnedRuns) (*compiledGroup, error) {
+	return compileGroup(g, use, owned, true)
+}
+
+// compileUnordered is compile without Kafka's member order (kafkaOrder
+// is nil), for the checkers that read a group by member index only:
+// sorting the members is most of compile's time on a group of many
+// members with few partitions, and [Check] compiles several times
+// (TestCheckScales in cmd/assigncalc bounds plan's allocations).
+func compileUnordered(g Group, use ownedRead) (*compiledGroup, error) {
+	return compileGroup(g, use, nil, false)
+}
+
+// compileGroup is compileWith, which orders the members only with order.
+func compileGroup(g Group, use ownedRead, owned *OwnedRuns, order bool) (*compiledGroup, error) {
 	if err := checkMembers(g.Members); err != nil {
 		return nil, err
 	}
@@ -105,7 +119,9 @@ func compileWith(g Group, use ownedRead, owned *OwnedRuns) (*compiledGroup, erro
 	if err := cg.compileSubs(meta, metaParts); err != nil {
 		return nil, err
 	}
-	cg.orderMembers()
+	if order {
+		cg.orderMembers()
+	}
 	cg.internRacks()
 	if err := cg.compileOwned(use, owned); err != nil {
 		return nil, err

@@ -164,7 +164,7 @@ func topicError(topic string, err error) *InputError {
 // rack list whose length differs from its topic's partition count, and a
 // partition listed twice in one member's Owned.
 func (g Group) Validate() error {
-	_, err := compile(g, ownedIgnored)
+	_, err := compileUnordered(g, ownedIgnored)
 	return err
 }
 

@@ -107,6 +107,13 @@ func (cg *compiledGroup) keepsEveryClaim() bool {
 // With every set, lister records the lister of every listed partition,
 // whatever the shape of its Owned (see [ownedKeptPacked]).
 func (cg *compiledGroup) readKept(every bool) bool {
+	return cg.readKeptWith(every, false)
+}
+
+// readKeptWith is readKept; with general set, every Owned list is read
+// by listedFrom from its start, without listed's fast path: the
+// reference TestKeptFastPathMatchesGeneral holds the fast path to.
+func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 	g := cg.g
 	parts := uint32(cg.start[len(cg.topics)])
 	kc := &keptClaims{
@@ -131,9 +138,12 @@ func (cg *compiledGroup) readKept(every bool) bool {
 		r.pids = r.pids[:0]
 		var count int32
 		var shape uint8
-		if cg.own.given == nil {
+		switch {
+		case cg.own.given == nil && general:
+			count, shape = r.listedFrom(i, g.Members[i].Owned, 0, 0)
+		case cg.own.given == nil:
 			count, shape = r.listed(i, g.Members[i].Owned)
-		} else {
+		default:
 			count, shape = r.runs(i)
 		}
 		kc.count[i], kc.shape[i] = count, shape
@@ -221,15 +231,83 @@ func (r *keptReader) claim(i int, pid uint32) {
 }
 
 // listed reads member i's Owned list, owned, and returns how many of its
-// partitions exist and its shape.
+// partitions exist and its shape. Lists in order (what Carry and every
+// client give) are read by inOrder, which keeps no runs and no pids;
+// only where a list leaves that order is its prefix read again for them
+// (BenchmarkChurnShapes, where members own one partition of each of
+// many topics; TestKeptFastPathMatchesGeneral holds the two to one answer).
 func (r *keptReader) listed(i int, owned []TopicPartition) (count int32, shape uint8) {
+	k, count := r.inOrder(i, owned)
+	if k == len(owned) {
+		r.firstRun = len(r.kc.runs)
+		return count, inOrder
+	}
+	return r.listedFrom(i, owned, k, count)
+}
+
+// inOrder claims the partitions of owned for member i as long as the
+// list is in order (topics ascending in Go order, partitions ascending
+// within each, all existing), and returns how many it claimed: the
+// length of that prefix, which is also its count.
+func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32) {
+	cg, kc := r.cg, r.kc
+	listed, lister, every := kc.listed, r.lister, kc.every
+	after, goRank := r.after, r.goRank
+	twice := uint64(0)
+	lastTopic, ti, known := "", int32(0), false // "" is never a known topic
+	lastRank, start, np, lastPart := int32(-1), int32(0), uint32(0), int32(-1)
+	for k, tp := range owned {
+		if tp.Topic != lastTopic {
+			next, ok := cg.topicAfter(after, ti, known, tp.Topic)
+			if !ok || goRank[next] <= lastRank {
+				r.twice |= twice
+				return k, int32(k)
+			}
+			ti, known, lastRank, lastTopic, lastPart = next, true, goRank[next], tp.Topic, -1
+			start, np = cg.start[ti], uint32(cg.numParts[ti])
+		}
+		if uint32(tp.Partition) >= np || tp.Partition <= lastPart {
+			r.twice |= twice
+			return k, int32(k)
+		}
+		lastPart = tp.Partition
+		pid := uint32(start + tp.Partition)
+		w, bit := pid/64, uint64(1)<<(pid%64)
+		twice |= listed[w] & bit
+		listed[w] |= bit
+		if every {
+			lister[pid] = int32(i) + 1
+		}
+	}
+	r.twice |= twice
+	return len(owned), int32(len(owned))
+}
+
+// listedFrom reads member i's Owned list from position k on, inOrder
+// having claimed owned[:k] (count partitions, in order): it first
+// records that prefix's runs and pids as startRun and claim would have,
+// then reads the rest partition by partition.
+func (r *keptReader) listedFrom(i int, owned []TopicPartition, k int, count int32) (int32, uint8) {
 	cg := r.cg
 	r.firstRun, r.lastRank = len(r.kc.runs), -1
 	lastTopic, ti, known := "", int32(0), false // "" is never a known topic
 	start, np, lastPart := int32(0), uint32(0), int32(-1)
-	for k, tp := range owned {
+	shape := inOrder
+	for j, tp := range owned[:k] {
 		if tp.Topic != lastTopic {
-			ti, known, shape = r.startRun(i, int32(k), tp.Topic, ti, known, shape)
+			ti, known, shape = r.startRun(i, int32(j), tp.Topic, ti, known, shape)
+			lastTopic, start = tp.Topic, cg.start[ti]
+		}
+		if !r.kc.every {
+			r.pids = append(r.pids, start+tp.Partition)
+		}
+	}
+	if k > 0 {
+		lastPart, np = owned[k-1].Partition, uint32(cg.numParts[ti])
+	}
+	for j, tp := range owned[k:] {
+		if tp.Topic != lastTopic {
+			ti, known, shape = r.startRun(i, int32(k+j), tp.Topic, ti, known, shape)
 			lastTopic, lastPart = tp.Topic, -1
 			if known {
 				start, np = cg.start[ti], uint32(cg.numParts[ti])
@@ -358,36 +436,49 @@ func (cg *compiledGroup) keepAndDeal() (Assignment, error) {
 		}
 	}
 	backing := make([]TopicPartition, parts)
-	lists := make([][]TopicPartition, n) // member index => its list
-	var keepAt []int32                   // member index => where its kept partitions start in its list; with lister only
+	out := make(Assignment, n)
+	var lists [][]TopicPartition // member index => its list, while some member is scattered (fillListed writes it)
+	var keepAt []int32           // member index => where its kept partitions start in its list; with lister only
 	if kc.lister != nil {
-		keepAt = make([]int32, n)
+		lists, keepAt = make([][]TopicPartition, n), make([]int32, n)
 	}
 	at := int32(0)
 	var slot []int32 // scratch for copyRuns
 	for rk, m := range cg.kafkaOrder {
 		got := dealtOff[rk+1] - dealtOff[rk]
 		size := kc.count[m] + got
-		lists[m] = backing[at : at+size : at+size]
+		list := backing[at : at+size : at+size]
 		at += size
 		// The kept partitions go last, so that merging the dealt ones in
 		// front never overwrites a kept one not yet read.
 		switch owned := cg.g.Members[m].Owned; kc.shape[m] {
 		case inOrder:
-			copy(lists[m][got:], owned)
+			copy(list[got:], owned)
 		case inRuns:
 			if slot == nil {
 				slot = make([]int32, len(cg.topics))
 			}
-			cg.copyRuns(lists[m][got:], owned, kc.runs[kc.runOff[m]:kc.runOff[m+1]], slot)
+			cg.copyRuns(list[got:], owned, kc.runs[kc.runOff[m]:kc.runOff[m+1]], slot)
 		default:
 			keepAt[m] = got
 		}
+		if lists != nil {
+			lists[m] = list
+			continue
+		}
+		// Nobody is scattered: the list is done but for the dealt
+		// partitions (BenchmarkChurnShapes, one pass as at 3ec48c8).
+		if len(list) == 0 {
+			list = nil
+		} else if got > 0 {
+			cg.mergeDealt(list, dealt[dealtOff[rk]:dealtOff[rk+1]], goRank)
+		}
+		out[cg.g.Members[m].ID] = list
 	}
-	if kc.lister != nil {
-		cg.fillListed(lists, keepAt)
+	if lists == nil {
+		return out, nil
 	}
-	out := make(Assignment, n)
+	cg.fillListed(lists, keepAt)
 	for rk, m := range cg.kafkaOrder {
 		list := lists[m]
 		if len(list) == 0 {

@@ -1,5 +1,11 @@
 package assign
 
+import (
+	"iter"
+	"maps"
+	"slices"
+)
+
 // slots holds one value of type T for every partition in a set named by
 // TopicPartition: in a dense array per topic where the partition numbers
 // are dense enough (Kafka's always are), in a map otherwise, so that
@@ -67,4 +73,56 @@ func (s *slots[T]) at(tp TopicPartition) *T {
 		return nil
 	}
 	return s.sparse[tp]
+}
+
+// all returns every slot, in no particular order.
+func (s *slots[T]) all() iter.Seq2[int, T] {
+	return func(yield func(int, T) bool) {
+		k := 0
+		for _, vs := range s.dense {
+			for _, v := range vs {
+				if !yield(k, v) {
+					return
+				}
+				k++
+			}
+		}
+		for _, v := range s.sparse {
+			if !yield(k, *v) {
+				return
+			}
+			k++
+		}
+	}
+}
+
+// inOrder calls f with every partition and its slot in
+// [TopicPartition.Compare] order, including, for a dense topic, the
+// partitions below its largest that were not given (with zero slots).
+func (s *slots[T]) inOrder(f func(TopicPartition, T)) {
+	var byTopic map[string][]TopicPartition // sparse partitions by topic
+	for tp := range s.sparse {
+		if byTopic == nil {
+			byTopic = make(map[string][]TopicPartition)
+		}
+		byTopic[tp.Topic] = append(byTopic[tp.Topic], tp)
+	}
+	topics := slices.Sorted(maps.Keys(s.dense))
+	for t := range byTopic {
+		topics = append(topics, t) // a topic is dense or sparse, never both
+	}
+	slices.Sort(topics)
+	for _, t := range topics {
+		if vs, ok := s.dense[t]; ok {
+			for p, v := range vs {
+				f(TopicPartition{t, int32(p)}, v)
+			}
+			continue
+		}
+		tps := byTopic[t]
+		slices.SortFunc(tps, TopicPartition.Compare)
+		for _, tp := range tps {
+			f(tp, *s.sparse[tp])
+		}
+	}
 }

@@ -29,7 +29,7 @@ var ErrInvalidAssignment = errors.New("invalid assignment")
 // partitions in list order. g must be valid (see [Group.Validate]).
 func Verify(g Group, a Assignment) error {
 	var first error
-	if err := verifyEach(g, a, func(fault error) bool { first = fault; return false }); err != nil {
+	if err := verifyEach(g, a, ownedIgnored, func(fault error) bool { first = fault; return false }); err != nil {
 		return err
 	}
 	return first
@@ -38,14 +38,21 @@ func Verify(g Group, a Assignment) error {
 // verifyEach checks a as [Verify] does, calling fault with each fault in
 // the order Verify looks, until fault returns false. Its error is
 // compile's, for an invalid g.
-func verifyEach(g Group, a Assignment, fault func(error) bool) error {
-	cg, err := compile(g, ownedIgnored)
+//
+// use is ownedIgnored, or ownedUnread where g was validated just before
+// (Check), so as not to read every Owned list again.
+func verifyEach(g Group, a Assignment, use ownedRead, fault func(error) bool) error {
+	cg, err := compileUnordered(g, use)
 	if err != nil {
 		return err
 	}
 	if len(a) != len(g.Members) {
+		members := make(map[string]bool, len(g.Members)) // a look-up per member of a, not a scan of g
+		for _, m := range g.Members {
+			members[m.ID] = true
+		}
 		for _, id := range slices.Sorted(maps.Keys(a)) {
-			if !slices.ContainsFunc(g.Members, func(m Member) bool { return m.ID == id }) {
+			if !members[id] {
 				if !fault(invalidf("member %q is not in the group", id)) {
 					return nil
 				}
@@ -64,6 +71,7 @@ func verifyEach(g Group, a Assignment, fault func(error) bool) error {
 			}
 			continue
 		}
+		lastTopic, t, known, subscribed := "", int32(0), false, false
 		for k, tp := range list {
 			if k > 0 && list[k-1].Compare(tp) >= 0 {
 				if !fault(invalidf("member %q: %s listed after %s: not sorted, or repeated", m.ID, tp, list[k-1])) {
@@ -73,14 +81,20 @@ func verifyEach(g Group, a Assignment, fault func(error) bool) error {
 					continue // a repeat, not a second owner
 				}
 			}
-			t, ok := cg.topicIndex(tp.Topic)
-			if !ok || tp.Partition < 0 || tp.Partition >= cg.numParts[t] {
+			if k == 0 || tp.Topic != lastTopic { // lists come topic by topic: one look-up per run
+				lastTopic = tp.Topic
+				t, known = cg.topicIndex(tp.Topic)
+				if known {
+					_, subscribed = slices.BinarySearch(cg.subs[i], t)
+				}
+			}
+			if !known || tp.Partition < 0 || tp.Partition >= cg.numParts[t] {
 				if !fault(invalidf("member %q: %s does not exist or nobody subscribes to its topic", m.ID, tp)) {
 					return nil
 				}
 				continue
 			}
-			if _, subscribed := slices.BinarySearch(cg.subs[i], t); !subscribed {
+			if !subscribed {
 				if !fault(invalidf("member %q: %s of a topic it does not subscribe to", m.ID, tp)) {
 					return nil
 				}
@@ -118,7 +132,14 @@ func VerifyBalanced(g Group, a Assignment) error {
 	if err := Verify(g, a); err != nil {
 		return err
 	}
-	cg, _ := compile(g, ownedIgnored)
+	return verifyBalancedOnly(g, a)
+}
+
+// verifyBalancedOnly is VerifyBalanced for an a that [Verify] has
+// passed: [Check] verifies first and need not verify twice. g is valid,
+// so its Owned lists are not read again.
+func verifyBalancedOnly(g Group, a Assignment) error {
+	cg, _ := compileUnordered(g, ownedUnread)
 	n := len(g.Members)
 	count := make([]int, n)
 	holders := make([][]int32, len(cg.topics)) // topic => members holding one of its partitions
@@ -233,46 +254,79 @@ func invalidf(format string, args ...any) error {
 // [ErrInvalidAssignment] naming the first offending partition in
 // [TopicPartition.Compare] order.
 func VerifyCooperative(g Group, a Assignment) error {
-	if err := g.Validate(); err != nil {
+	return verifyCooperative(g, a, ownedIgnored)
+}
+
+// verifyCooperative is VerifyCooperative; use is ownedIgnored, which
+// validates g's Owned lists, or ownedUnread where g was validated just
+// before ([Check]).
+func verifyCooperative(g Group, a Assignment, use ownedRead) error {
+	cg, err := compileUnordered(g, use) // validates g; only its partition numbers are used
+	if err != nil {
 		return err
 	}
+	// The partitions of subscribed topics are looked up by number, in
+	// arrays; any other a partition of Owned or a names (of a topic
+	// nobody subscribes to, or that does not exist), in maps. Maps for
+	// all cost most of the preview's time on a million partitions
+	// (TestPreviewScales in cmd/assigncalc bounds its allocations).
+	parts := cg.start[len(cg.topics)]
+	gen := make([]int32, parts)      // pid => the newest generation claiming it
+	claimant := make([]int32, parts) // pid => 1 + the member claiming it at gen; 0 for nobody, -1 for several
 	type claim struct {
-		gen     int32
-		members []string // IDs listing the partition at gen
+		gen      int32
+		claimant int32
 	}
-	newest := make(map[TopicPartition]*claim)
-	for _, m := range g.Members {
+	others := make(map[TopicPartition]*claim)
+	cur := pidCursor{cg: cg}
+	newest := func(tp TopicPartition) (*int32, *int32) {
+		if pid, ok := cur.pid(tp); ok {
+			return &gen[pid], &claimant[pid]
+		}
+		c := others[tp]
+		if c == nil {
+			c = &claim{}
+			others[tp] = c
+		}
+		return &c.gen, &c.claimant
+	}
+	for i, m := range g.Members {
 		for _, tp := range m.Owned {
-			c := newest[tp]
+			gen, c := newest(tp)
 			switch {
-			case c == nil || m.Generation > c.gen:
-				newest[tp] = &claim{gen: m.Generation, members: []string{m.ID}}
-			case m.Generation == c.gen:
-				c.members = append(c.members, m.ID)
+			case *c == 0 || m.Generation > *gen:
+				*gen, *c = m.Generation, int32(i)+1
+			case m.Generation == *gen:
+				*c = -1 // compile refused a member listing a partition twice
 			}
 		}
 	}
 	type fault struct {
-		tp  TopicPartition
-		msg string
+		tp          TopicPartition
+		m, other    int32 // member indices: the one getting tp, the one getting it before (-1 if none)
+		gen, holder int32 // tp's newest claim
 	}
 	var faults []fault
-	given := make(map[TopicPartition]string) // partition => member ID getting it
-	for _, m := range g.Members {
+	given := make([]int32, parts) // pid => 1 + the member getting it
+	givenOthers := make(map[TopicPartition]int32)
+	for i, m := range g.Members {
 		for _, tp := range a[m.ID] {
-			if other, twice := given[tp]; twice {
-				faults = append(faults, fault{tp, fmt.Sprintf("%s is assigned to both %q and %q", tp, other, m.ID)})
+			var to *int32
+			if pid, ok := cur.pid(tp); ok {
+				to = &given[pid]
+			} else {
+				v := givenOthers[tp]
+				to = &v
+				givenOthers[tp] = int32(i) + 1
+			}
+			if *to != 0 {
+				faults = append(faults, fault{tp: tp, m: int32(i), other: *to - 1})
 				continue
 			}
-			given[tp] = m.ID
-			c := newest[tp]
-			switch {
-			case c == nil || len(c.members) == 1 && c.members[0] == m.ID:
-				// Nobody owns it, or m is its owner.
-			case len(c.members) > 1:
-				faults = append(faults, fault{tp, fmt.Sprintf("%s is assigned to %q while %q claim it at generation %d, its newest", tp, m.ID, c.members, c.gen)})
-			default:
-				faults = append(faults, fault{tp, fmt.Sprintf("%s is assigned to %q while %q still owns it at generation %d, its newest", tp, m.ID, c.members[0], c.gen)})
+			*to = int32(i) + 1
+			gen, c := newest(tp)
+			if *c != 0 && *c != int32(i)+1 {
+				faults = append(faults, fault{tp: tp, m: int32(i), other: -1, gen: *gen, holder: *c})
 			}
 		}
 	}
@@ -280,7 +334,44 @@ func VerifyCooperative(g Group, a Assignment) error {
 		return nil
 	}
 	f := slices.MinFunc(faults, func(a, b fault) int { return a.tp.Compare(b.tp) })
-	return invalidf("not cooperative: %s", f.msg)
+	id := g.Members[f.m].ID
+	switch {
+	case f.other >= 0:
+		return invalidf("not cooperative: %s is assigned to both %q and %q", f.tp, g.Members[f.other].ID, id)
+	case f.holder < 0:
+		var tied []string // the members claiming f.tp at its newest generation, in g's order
+		for _, m := range g.Members {
+			if m.Generation == f.gen && slices.Contains(m.Owned, f.tp) {
+				tied = append(tied, m.ID)
+			}
+		}
+		return invalidf("not cooperative: %s is assigned to %q while %q claim it at generation %d, its newest", f.tp, id, tied, f.gen)
+	default:
+		return invalidf("not cooperative: %s is assigned to %q while %q still owns it at generation %d, its newest", f.tp, id, g.Members[f.holder-1].ID, f.gen)
+	}
+}
+
+// pidCursor numbers the partitions of a list sorted by topic, as
+// compiledGroup.start does, looking a topic's name up only when it
+// changes.
+type pidCursor struct {
+	cg    *compiledGroup
+	topic string
+	t     int32
+	known bool
+}
+
+// pid returns tp's number, and false when its topic is not a subscribed
+// one or it has no such partition.
+func (c *pidCursor) pid(tp TopicPartition) (int32, bool) {
+	if tp.Topic != c.topic || c.topic == "" {
+		c.topic = tp.Topic
+		c.t, c.known = c.cg.topicIndex(tp.Topic)
+	}
+	if !c.known || tp.Partition < 0 || tp.Partition >= c.cg.numParts[c.t] {
+		return 0, false
+	}
+	return c.cg.start[c.t] + tp.Partition, true
 }
 
 // CheckCooperative applies the check Kafka's consumer applies to a

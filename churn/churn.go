@@ -596,8 +596,9 @@ func moves(s assign.Strategy, g assign.Group, before, after assign.Assignment, d
 	for i := range g.Members {
 		members[g.Members[i].ID] = &g.Members[i]
 	}
-	var out []assign.Move
-	for _, mv := range assign.Moves(before, after) {
+	all := assign.Moves(before, after)
+	out := all[:0] // filtered in place: a million moves grown by append cost more than the rest of simulate
+	for _, mv := range all {
 		if mv.From == "" || mv.To == "" {
 			continue
 		}
@@ -619,6 +620,9 @@ func moves(s assign.Strategy, g assign.Group, before, after assign.Assignment, d
 			mv.Reason = assign.ReasonLayout
 		}
 		out = append(out, mv)
+	}
+	if len(out) == 0 {
+		return nil // as before the filtering went in place
 	}
 	return out
 }

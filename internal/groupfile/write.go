@@ -258,6 +258,11 @@ func AppendGroup(buf []byte, e Entry) ([]byte, error) {
 type writer struct {
 	buf []byte
 	err error
+
+	// members is the list of members assignment last wrote in, listed
+	// its set and distinct the list without repeats.
+	members, distinct []string
+	listed            map[string]bool
 }
 
 func (w *writer) raw(s string) { w.buf = append(w.buf, s...) }
@@ -290,35 +295,59 @@ func (w *writer) strs(ss []string) {
 // order; members absent from a get {}.
 func (w *writer) assignment(members []string, a assign.Assignment) {
 	w.raw("{")
-	listed := make(map[string]bool, len(members))
+	if w.listed == nil || !sameSlice(w.members, members) {
+		// Once per list of members, not per assignment: a cooperative
+		// result writes four assignments over one list (issue 30).
+		w.members, w.distinct = members, members
+		w.listed = make(map[string]bool, len(members))
+		for k, id := range members {
+			switch {
+			case !w.listed[id]:
+				w.listed[id] = true
+				if len(w.distinct) < k { // after a repeat
+					w.distinct = append(w.distinct, id)
+				}
+			case len(w.distinct) == len(members): // the first repeat
+				w.distinct = slices.Clone(members[:k])
+			}
+		}
+	}
 	first := true
-	member := func(id string) {
+	member := func(id string, list []assign.TopicPartition) {
 		if !first {
 			w.raw(",")
 		}
 		first = false
 		w.str(id)
 		w.raw(":")
-		w.partitions(a[id])
+		w.partitions(list)
 	}
-	for _, id := range members {
-		if listed[id] {
-			continue
+	found := 0 // members of a among the listed ones
+	for _, id := range w.distinct {
+		list, ok := a[id]
+		if ok {
+			found++
 		}
-		listed[id] = true
-		member(id)
+		member(id, list)
 	}
-	var extra []string
-	for id := range a {
-		if !listed[id] {
-			extra = append(extra, id)
+	if found < len(a) {
+		var extra []string
+		for id := range a {
+			if !w.listed[id] {
+				extra = append(extra, id)
+			}
 		}
-	}
-	slices.Sort(extra)
-	for _, id := range extra {
-		member(id)
+		slices.Sort(extra)
+		for _, id := range extra {
+			member(id, a[id])
+		}
 	}
 	w.raw("}")
+}
+
+// sameSlice reports whether a and b are one slice.
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // partitions appends {"topic": [p, ...], ...} with topics and partitions

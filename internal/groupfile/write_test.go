@@ -269,3 +269,27 @@ func ExampleWriteResult() {
 	// Output:
 	// {"name":"demo","strategy":"range","assignment":{"c1":{},"c0":{"t1":[0,1,2]}}}
 }
+
+// TestAssignmentMembersRepeatedAndExtra: an assignment is written in its
+// member list's order with each member once, members it lacks as {},
+// then its members the list lacks in Go string order, whether the four
+// assignments of a cooperative result share the list or not.
+func TestAssignmentMembersRepeatedAndExtra(t *testing.T) {
+	one := assign.Assignment{"b": {{Topic: "t", Partition: 1}}, "z": {{Topic: "t", Partition: 2}}, "x": nil, "a": {{Topic: "t", Partition: 0}}}
+	other := assign.Assignment{"c": {{Topic: "t", Partition: 3}}}
+	members := []string{"b", "c", "b", "a", "c"}
+	const wantOne = `{"b":{"t":[1]},"c":{},"a":{"t":[0]},"x":{},"z":{"t":[2]}}`
+	const wantOther = `{"b":{},"c":{"t":[3]},"a":{}}`
+	var w writer
+	for _, c := range []struct {
+		members []string
+		a       assign.Assignment
+		want    string
+	}{{members, one, wantOne}, {members, other, wantOther}, {slices.Clone(members), one, wantOne}, {[]string{"z"}, one, `{"z":{"t":[2]},"a":{"t":[0]},"b":{"t":[1]},"x":{}}`}} {
+		w.buf = w.buf[:0]
+		w.assignment(c.members, c.a)
+		if string(w.buf) != c.want {
+			t.Errorf("assignment(%q, %v) = %s; want %s", c.members, c.a, w.buf, c.want)
+		}
+	}
+}
