@@ -49,7 +49,6 @@ import (
 	"fmt"
 	"log"
 	"maps"
-	"reflect"
 	"slices"
 	"sync"
 
@@ -62,17 +61,17 @@ import (
 // Errors of [Strategy], and those the leader reports through [OnError].
 var (
 	// ErrNilStrategy: Strategy was given no strategy.
-	ErrNilStrategy = errors.New("nil strategy")
+	ErrNilStrategy = wire.ErrNilStrategy
 	// ErrServerAssigned: the strategy is one of the group coordinator's
 	// (KIP-848), which a client's leader cannot run: it needs the topics'
 	// ids and the members' current targets, which the classic protocol
 	// does not carry.
-	ErrServerAssigned = errors.New("the strategy is a group coordinator's (KIP-848 server-side), which a classic group's leader cannot run")
+	ErrServerAssigned = wire.ErrServerAssigned
 	// ErrShared: two members sent the same sticky history from the same
 	// generation, which happens when one strategy serves several consumer
 	// groups (the history of whichever synced last). Each member then
 	// claims the others' partitions and stickiness is lost.
-	ErrShared = errors.New("members sent identical sticky history from the same generation: is one strategy shared by several consumer groups? Call Strategy once per sarama.NewConsumerGroup")
+	ErrShared = fmt.Errorf("%w: is one strategy shared by several consumer groups? Call Strategy once per sarama.NewConsumerGroup", wire.ErrSharedHistory)
 )
 
 // An Option configures a strategy built by [Strategy].
@@ -120,11 +119,8 @@ func OnError(f func(error)) Option {
 // ([ErrServerAssigned]), here rather than at the first rebalance. When s
 // fails at run time, see [OnError].
 func Strategy(s assign.Strategy, opts ...Option) (sarama.BalanceStrategy, error) {
-	if isNil(s) {
-		return nil, fmt.Errorf("assignsarama: %w", ErrNilStrategy)
-	}
-	if s.Protocol() == assign.ServerAssigned {
-		return nil, fmt.Errorf("assignsarama: %s: %w", s.Name(), ErrServerAssigned)
+	if err := wire.CheckLeader(s); err != nil {
+		return nil, fmt.Errorf("assignsarama: %w", err)
 	}
 	base := &strategy{s: s}
 	for _, o := range opts {
@@ -147,19 +143,6 @@ func MustStrategy(s assign.Strategy, opts ...Option) sarama.BalanceStrategy {
 		panic(err)
 	}
 	return b
-}
-
-// isNil reports whether s is nil or a nil pointer (or other nil value)
-// whose methods would dereference it.
-func isNil(s assign.Strategy) bool {
-	if s == nil {
-		return true
-	}
-	switch v := reflect.ValueOf(s); v.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
-		return v.IsNil()
-	}
-	return false
 }
 
 type strategy struct {
@@ -246,7 +229,7 @@ func (b *strategy) plan(members map[string]sarama.ConsumerGroupMemberMetadata, t
 		return nil, err
 	}
 	if b.s.Name() == "sticky" {
-		if err := sharedHistory(g); err != nil {
+		if err := wire.SharedHistory(g, ErrShared); err != nil {
 			b.report(fmt.Errorf("assignsarama: %s: %w", b.s.Name(), err))
 		}
 	}
@@ -266,39 +249,6 @@ func (b *strategy) plan(members map[string]sarama.ConsumerGroupMemberMetadata, t
 		plan[p.MemberID(i)] = m
 	}
 	return plan, nil
-}
-
-// sharedHistory returns an error wrapping [ErrShared] when two members
-// claim the same non-empty partitions from the same known generation. In
-// one group that happens only when they share their history: each
-// partition has one owner per generation. (Members whose user data has no
-// generation, StickyAssignor's version 0, may claim what they owned in
-// different generations, so they are not compared.)
-func sharedHistory(g assign.Group) error {
-	// Members are keyed by generation, count and first partition, which
-	// no two honest members share; only members that collide are compared
-	// whole, so that a large group costs a map entry per member.
-	type key struct {
-		gen   int32
-		n     int
-		first assign.TopicPartition
-	}
-	seen := make(map[key]int, len(g.Members)) // key => index of the first member with it
-	for i, m := range g.Members {
-		if len(m.Owned) == 0 || m.Generation < 0 {
-			continue
-		}
-		k := key{m.Generation, len(m.Owned), m.Owned[0]}
-		j, ok := seen[k]
-		if !ok {
-			seen[k] = i
-			continue
-		}
-		if slices.Equal(g.Members[j].Owned, m.Owned) {
-			return fmt.Errorf("members %q and %q both claim %d partitions from generation %d: %w", g.Members[j].ID, m.ID, len(m.Owned), m.Generation, ErrShared)
-		}
-	}
-	return nil
 }
 
 // partitionCount returns n when ps holds exactly the IDs 0..n-1.

@@ -37,10 +37,8 @@
 package franz
 
 import (
-	"errors"
 	"fmt"
 	"log"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -55,17 +53,17 @@ import (
 // Errors of [Balancer], and those the leader reports through [OnError].
 var (
 	// ErrNilStrategy: Balancer was given no strategy.
-	ErrNilStrategy = errors.New("nil strategy")
+	ErrNilStrategy = wire.ErrNilStrategy
 	// ErrServerAssigned: the strategy is one of the group coordinator's
 	// (KIP-848), which a client's leader cannot run: it needs the topics'
 	// ids and the members' current targets, which the classic protocol
 	// does not carry. kgo.ServerSideBalancer lets the broker assign.
-	ErrServerAssigned = errors.New("the strategy is a group coordinator's (KIP-848 server-side), which a classic group's leader cannot run")
+	ErrServerAssigned = wire.ErrServerAssigned
 	// ErrShared: two members sent the same sticky history from the same
 	// generation, which happens when one balancer serves several clients
 	// (the history of whichever client synced last). Each member then
 	// claims the others' partitions and stickiness is lost.
-	ErrShared = errors.New("members sent identical sticky history from the same generation: is one balancer shared by several clients? Call Balancer once per kgo.NewClient")
+	ErrShared = fmt.Errorf("%w: is one balancer shared by several clients? Call Balancer once per kgo.NewClient", wire.ErrSharedHistory)
 )
 
 // An Option configures a balancer built by [Balancer].
@@ -114,11 +112,8 @@ func OnError(f func(error)) Option {
 // The result keeps state for "sticky" (see the package documentation): use
 // one balancer per client.
 func Balancer(s assign.Strategy, opts ...Option) (kgo.GroupBalancer, error) {
-	if isNil(s) {
-		return nil, fmt.Errorf("franz: %w", ErrNilStrategy)
-	}
-	if s.Protocol() == assign.ServerAssigned {
-		return nil, fmt.Errorf("franz: %s: %w", s.Name(), ErrServerAssigned)
+	if err := wire.CheckLeader(s); err != nil {
+		return nil, fmt.Errorf("franz: %w", err)
 	}
 	b := &balancer{s: s}
 	for _, o := range opts {
@@ -139,19 +134,6 @@ func MustBalancer(s assign.Strategy, opts ...Option) kgo.GroupBalancer {
 		panic(err)
 	}
 	return b
-}
-
-// isNil reports whether s is nil or a nil pointer (or other nil value)
-// whose methods would dereference it.
-func isNil(s assign.Strategy) bool {
-	if s == nil {
-		return true
-	}
-	switch v := reflect.ValueOf(s); v.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
-		return v.IsNil()
-	}
-	return false
 }
 
 type balancer struct {
@@ -268,42 +250,9 @@ func (b *balancer) MemberBalancer(members []kmsg.JoinGroupResponseMember) (kgo.G
 	}
 	mb := &memberBalancer{b: b, g: g}
 	if b.s.Name() == "sticky" {
-		mb.shared = sharedHistory(g)
+		mb.shared = wire.SharedHistory(g, ErrShared)
 	}
 	return mb, topics, nil
-}
-
-// sharedHistory returns an error wrapping [ErrShared] when two members
-// claim the same non-empty partitions from the same known generation. In
-// one group that happens only when they share their history: each
-// partition has one owner per generation. (Members whose user data has no
-// generation, StickyAssignor's version 0, may claim what they owned in
-// different generations, so they are not compared.)
-func sharedHistory(g assign.Group) error {
-	// Members are keyed by generation, count and first partition, which
-	// no two honest members share; only members that collide are compared
-	// whole, so that a large group costs a map entry per member.
-	type key struct {
-		gen   int32
-		n     int
-		first assign.TopicPartition
-	}
-	seen := make(map[key]int, len(g.Members)) // key => index of the first member with it
-	for i, m := range g.Members {
-		if len(m.Owned) == 0 || m.Generation < 0 {
-			continue
-		}
-		k := key{m.Generation, len(m.Owned), m.Owned[0]}
-		j, ok := seen[k]
-		if !ok {
-			seen[k] = i
-			continue
-		}
-		if slices.Equal(g.Members[j].Owned, m.Owned) {
-			return fmt.Errorf("members %q and %q both claim %d partitions from generation %d: %w", g.Members[j].ID, m.ID, len(m.Owned), m.Generation, ErrShared)
-		}
-	}
-	return nil
 }
 
 // readable works around clients that declare subscription version 1 but

@@ -122,17 +122,17 @@ var (
 	// exactly 0..n-1.
 	ErrPartitionIDs = errors.New("partition IDs are not 0..n-1")
 	// ErrNilStrategy: Balancer was given no strategy.
-	ErrNilStrategy = errors.New("nil strategy")
+	ErrNilStrategy = wire.ErrNilStrategy
 	// ErrServerAssigned: the strategy is one of the group coordinator's
 	// (KIP-848), which a client's leader cannot run: it needs the topics'
 	// ids and the members' current targets, which the classic protocol
 	// does not carry.
-	ErrServerAssigned = errors.New("the strategy is a group coordinator's (KIP-848 server-side), which a classic group's leader cannot run")
+	ErrServerAssigned = wire.ErrServerAssigned
 	// ErrShared: two members sent the same sticky history from the same
 	// generation, which happens when one balancer serves several Readers
 	// (the history of whichever learnt last). Each member then claims the
 	// others' partitions and stickiness is lost.
-	ErrShared = errors.New("members sent identical sticky history from the same generation: is one balancer shared by several Readers? Call Balancer once per kafka.NewReader")
+	ErrShared = fmt.Errorf("%w: is one balancer shared by several Readers? Call Balancer once per kafka.NewReader", wire.ErrSharedHistory)
 	// ErrNoLogger: a sticky balancer is joining again without having
 	// learnt what its member was assigned, because the Reader's Logger is
 	// not [GroupBalancer.Logger] (nor is [GroupBalancer.Assigned] called).
@@ -201,11 +201,8 @@ type GroupBalancer struct {
 // with "sticky" ([ErrRackSticky]). It returns the concrete type so that the
 // caller can reach [GroupBalancer.Logger]; use one balancer per Reader.
 func Balancer(s assign.Strategy, opts ...Option) (*GroupBalancer, error) {
-	if isNil(s) {
-		return nil, fmt.Errorf("kafkago: %w", ErrNilStrategy)
-	}
-	if s.Protocol() == assign.ServerAssigned {
-		return nil, fmt.Errorf("kafkago: %s: %w", s.Name(), ErrServerAssigned)
+	if err := wire.CheckLeader(s); err != nil {
+		return nil, fmt.Errorf("kafkago: %w", err)
 	}
 	b := &GroupBalancer{s: s, name: s.Name(), joined: wire.DefaultGeneration, lastGen: wire.DefaultGeneration}
 	for _, o := range opts {
@@ -229,19 +226,6 @@ func MustBalancer(s assign.Strategy, opts ...Option) *GroupBalancer {
 		panic(err)
 	}
 	return b
-}
-
-// isNil reports whether s is nil or a nil pointer (or other nil value)
-// whose methods would dereference it.
-func isNil(s assign.Strategy) bool {
-	if s == nil {
-		return true
-	}
-	switch v := reflect.ValueOf(s); v.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
-		return v.IsNil()
-	}
-	return false
 }
 
 // report hands err to the OnError function, or to the log.
@@ -335,7 +319,7 @@ func (b *GroupBalancer) assign(members []kafka.GroupMember, partitions []kafka.P
 		return nil, fmt.Errorf("kafkago: %s: %w", b.name, err)
 	}
 	if b.name == "sticky" {
-		if err := sharedHistory(g); err != nil {
+		if err := wire.SharedHistory(g, ErrShared); err != nil {
 			b.report(fmt.Errorf("kafkago: %s: %w", b.name, err))
 		}
 	}
@@ -347,39 +331,6 @@ func (b *GroupBalancer) assign(members []kafka.GroupMember, partitions []kafka.P
 		return nil, fmt.Errorf("kafkago: %s: %w", b.name, err)
 	}
 	return into(p), nil
-}
-
-// sharedHistory returns an error wrapping [ErrShared] when two members
-// claim the same non-empty partitions from the same known generation. In
-// one group that happens only when they share their history: each
-// partition has one owner per generation. (Members whose user data has no
-// generation, StickyAssignor's version 0, may claim what they owned in
-// different generations, so they are not compared.)
-func sharedHistory(g assign.Group) error {
-	// Members are keyed by generation, count and first partition, which
-	// no two honest members share; only members that collide are compared
-	// whole, so that a large group costs a map entry per member.
-	type key struct {
-		gen   int32
-		n     int
-		first assign.TopicPartition
-	}
-	seen := make(map[key]int, len(g.Members)) // key => index of the first member with it
-	for i, m := range g.Members {
-		if len(m.Owned) == 0 || m.Generation < 0 {
-			continue
-		}
-		k := key{m.Generation, len(m.Owned), m.Owned[0]}
-		j, ok := seen[k]
-		if !ok {
-			seen[k] = i
-			continue
-		}
-		if slices.Equal(g.Members[j].Owned, m.Owned) {
-			return fmt.Errorf("members %q and %q both claim %d partitions from generation %d: %w", g.Members[j].ID, m.ID, len(m.Owned), m.Generation, ErrShared)
-		}
-	}
-	return nil
 }
 
 // into converts p, s.Assign's answer in packed form, into kafka-go's
