@@ -104,7 +104,12 @@ func (b *constrained) assignOwned() {
 		slices.Sort(keys)
 		owned := b.current[c][:0] // the list is not read again
 		for _, k := range keys {
-			owned = append(owned, x.id(int32(uint32(k)), int32(uint32(k>>32)^1<<31)))
+			r, n := int32(uint32(k)), int32(uint32(k>>32)^1<<31)
+			if n >= 0 && n < x.base[r+1]-x.base[r] {
+				owned = append(owned, x.base[r]+n)
+			} else {
+				owned = append(owned, x.id(r, n))
+			}
 		}
 		keep := len(owned)
 		switch {

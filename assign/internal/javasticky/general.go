@@ -59,6 +59,21 @@ func newGeneral(s *leader, current [][]pid) *general {
 		maxSize:       make([]int, n),
 	}
 	b.takes = make([]uint64, n*b.words)
+	perTopic := make([]int, nt)
+	for _, c := range s.order {
+		for _, r := range s.ranks[c] {
+			perTopic[r]++
+		}
+	}
+	sum := 0
+	for _, k := range perTopic {
+		sum += k
+	}
+	slab := make([]int, 0, sum)
+	for r, k := range perTopic {
+		b.potential[r] = slab[len(slab):len(slab):len(slab)+k]
+		slab = slab[:len(slab)+k]
+	}
 	for _, c := range s.order {
 		b.inMap[c] = true
 		b.potentialList[c] = s.ranks[c]
@@ -196,25 +211,17 @@ func (b *general) unassignedPartitions(assigned []pid) ([]pid, bool) {
 	}
 	keys := make([]uint64, len(assigned))
 	for k, p := range assigned {
-		r, n := b.x.topicPart(p)
+		r, n := b.topic(p), p-b.x.base[b.topic(p)]
+		if int(p) >= b.x.total {
+			_, n = b.x.topicPart(p)
+		}
 		keys[k] = place[r]<<32 | uint64(uint32(n)^1<<31)
 	}
-	order := make([]int, len(assigned))
-	for k := range order {
-		order[k] = k
-	}
-	slices.SortFunc(order, func(i, j int) int {
-		switch {
-		case keys[i] < keys[j]:
-			return -1
-		case keys[i] > keys[j]:
-			return 1
-		}
-		return 0
-	})
-	sorted := make([]pid, len(assigned))
-	for k, i := range order {
-		sorted[k] = assigned[i]
+	slices.Sort(keys)
+	sorted := assigned // the list is not read again
+	for k, key := range keys {
+		r := b.topic(b.sortedAll[key>>32])
+		sorted[k] = b.x.id(r, int32(uint32(key)^1<<31))
 	}
 	var out []pid
 	k, direct := 0, false
