@@ -71,7 +71,7 @@ func newGeneral(s *leader, current [][]pid) *general {
 	}
 	slab := make([]int, 0, sum)
 	for r, k := range perTopic {
-		b.potential[r] = slab[len(slab):len(slab):len(slab)+k]
+		b.potential[r] = slab[len(slab) : len(slab) : len(slab)+k]
 		slab = slab[:len(slab)+k]
 	}
 	for _, c := range s.order {
