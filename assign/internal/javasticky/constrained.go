@@ -151,9 +151,24 @@ func (b *constrained) unassignedPartitions() []pid {
 		}
 		return out
 	}
+	out := make([]pid, 0, max(0, int(total)-len(b.assigned)))
+	if b.allBelow(total) {
+		// Every assigned partition is one of the walk's: the walk then
+		// matches each in turn and returns the others, which a mark per
+		// partition finds without sorting.
+		mark := make([]bool, total)
+		for _, p := range b.assigned {
+			mark[p] = true
+		}
+		for p := range total {
+			if !mark[p] {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
 	sorted := b.assigned
 	b.s.idx.sortByTopic(sorted) // stable in Java; values are distinct
-	out := make([]pid, 0, int(total)-len(sorted))
 	k := 0
 	direct := false
 	for p := range total {
@@ -166,6 +181,17 @@ func (b *constrained) unassignedPartitions() []pid {
 		}
 	}
 	return out
+}
+
+// allBelow reports whether every assigned partition is numbered below
+// total, none a claim past its topic's end.
+func (b *constrained) allBelow(total pid) bool {
+	for _, p := range b.assigned {
+		if p >= total {
+			return false
+		}
+	}
+	return true
 }
 
 func (b *constrained) assignRackAwareRoundRobin(unassigned []pid) []pid {

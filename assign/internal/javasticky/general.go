@@ -199,6 +199,23 @@ func (b *general) unassignedPartitions(assigned []pid) ([]pid, bool) {
 	if len(assigned) == 0 {
 		return b.sortedAll, true
 	}
+	total := pid(b.x.total)
+	if !slices.ContainsFunc(assigned, func(p pid) bool { return p >= total }) {
+		// Every assigned partition is one of sortedAll's, distinct: the
+		// walk below matches each in turn and returns the others, which
+		// a mark per partition finds without sorting.
+		mark := make([]bool, total)
+		for _, p := range assigned {
+			mark[p] = true
+		}
+		out := make([]pid, 0, len(b.sortedAll)-len(assigned))
+		for _, p := range b.sortedAll {
+			if !mark[p] {
+				out = append(out, p)
+			}
+		}
+		return out, false
+	}
 	// Java sorts by number of potential members, topic, partition,
 	// stably; the values are distinct, so the keys sort alike: a topic's
 	// place in sortedAll, then the partition (offset, for claims of
