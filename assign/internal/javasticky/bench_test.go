@@ -94,7 +94,8 @@ func benchGroups(sh benchShape, cooperative bool) ([]string, []assign.Group, err
 }
 
 // BenchmarkJavaSticky times Assign on the shapes of benchShapes, fresh
-// and churned, on the constrained path (homogeneous) and the general one.
+// and churned, on the constrained path (homogeneous) and the general one,
+// and reports the process's CPU time per call (cpu-ms/op).
 // testdata/oracle/Bench.java times Kafka's classes on the same groups;
 // bench/RESULTS.md sets the two side by side.
 func BenchmarkJavaSticky(b *testing.B) {
@@ -108,10 +109,18 @@ func BenchmarkJavaSticky(b *testing.B) {
 				for k, g := range groups {
 					b.Run("churn="+churns[k], func(b *testing.B) {
 						b.ReportAllocs()
+						cpu := processCPU()
 						for b.Loop() {
 							if _, err := Assign(g, st.cooperative, Kafka38); err != nil {
 								b.Fatal(err)
 							}
+						}
+						// On a loaded machine wall time mostly measures the
+						// wait for a core; CPU time per call, the collector's
+						// included, is what testdata/oracle/Bench.java's cpu
+						// figure is set beside.
+						if cpu >= 0 {
+							b.ReportMetric(float64(processCPU()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 						}
 					})
 				}

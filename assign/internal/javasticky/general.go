@@ -38,6 +38,10 @@ type general struct {
 	owners []int32
 	has    []uint32
 	stamp  uint32
+	// balancedKnown holds while no partition moved since isBalanced
+	// last answered balancedAnswer; performReassignments clears it.
+	balancedKnown  bool
+	balancedAnswer bool
 }
 
 type prevClaim struct {
@@ -282,6 +286,18 @@ func (b *general) updatePrev(prev []prevClaim, c int, gen int32) {
 // isBalanced is Java's: loads differ by at most one, or no member could
 // take a partition of its topics from a member holding two more.
 func (b *general) isBalanced() bool {
+	// isBalanced reads only the assignment, which changes in the loop
+	// of performReassignments only when a partition moves: between
+	// moves Java's answer (and any exception) is the one it gave last.
+	if b.balancedKnown {
+		return b.balancedAnswer
+	}
+	b.balancedAnswer = b.computeBalanced()
+	b.balancedKnown = true
+	return b.balancedAnswer
+}
+
+func (b *general) computeBalanced() bool {
 	if b.ts.len() == 0 {
 		throw("NoSuchElementException", "null")
 	}
@@ -456,6 +472,7 @@ func (b *general) canParticipate(c int) bool {
 }
 
 func (b *general) performReassignments(list []pid, prev []prevClaim) bool {
+	b.balancedKnown = false
 	performed := false
 	ri := &b.s.rack
 	for modified := true; modified; {
@@ -519,6 +536,7 @@ func (b *general) reassignTo(p pid, newConsumer int) {
 }
 
 func (b *general) processMovement(p pid, newConsumer int) {
+	b.balancedKnown = false
 	old := int(b.owner[p])
 	if old < 0 {
 		npe("currentPartitionConsumer.get(partition) is null")
