@@ -136,11 +136,11 @@ func newLeader(g assign.Group, cooperative bool) *leader {
 	// numbers rather than strings.
 	nameID := map[string]int32{}
 	var names []string
-	claimed, listed := 0, 0
-	for _, m := range g.Members {
-		listed += len(m.Topics)
-	}
-	subSlab := make([]int32, 0, listed)
+	claimed := 0
+	// Grown as needed rather than sized for every member's list: members
+	// sharing a subscription take no room (sizing it was 0.8 MB per call
+	// on homogeneous-1000x100x100, with rankSlab).
+	var subSlab []int32
 	for i, m := range g.Members {
 		s.ids[i] = m.ID
 		claimed += len(m.Owned)
@@ -184,7 +184,7 @@ func newLeader(g assign.Group, cooperative bool) *leader {
 	}
 	s.idx = newPindex(known, counts)
 	s.total = s.idx.total
-	rankSlab := make([]int32, 0, len(subSlab))
+	var rankSlab []int32
 	for i, ts := range s.topics {
 		if i > 0 && len(ts) > 0 && len(s.topics[i-1]) > 0 && &ts[0] == &s.topics[i-1][0] {
 			s.ranks[i] = s.ranks[i-1]
