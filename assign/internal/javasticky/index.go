@@ -141,15 +141,6 @@ func (x *pindex) sortByTopic(ids []pid) {
 	})
 }
 
-// tps returns the partitions of ids, in their order; never nil.
-func (x *pindex) tps(ids []pid) []tp {
-	out := make([]tp, len(ids))
-	for k, i := range ids {
-		out[k] = x.tp(i)
-	}
-	return out
-}
-
 // output returns each member's partitions sorted by
 // assign.TopicPartition.Compare, in one allocation.
 func (x *pindex) output(lists [][]pid) [][]tp {

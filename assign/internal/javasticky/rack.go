@@ -100,16 +100,6 @@ func useRackAware(consumerRacks map[string]int, partitionRacks map[string]bool, 
 	return false
 }
 
-// mismatch is racksMismatch: the member has a rack (rack-aware) and the
-// partition has no replica there.
-func (ri *rackInfo) mismatch(c int, p tp) bool {
-	r, ok := ri.consumerRacks[c]
-	if !ok {
-		return false
-	}
-	return !ri.partitionRacks[p][r]
-}
-
 // racksOf is partitionRacks.get(p) by pid.
 func (ri *rackInfo) racksOf(p pid) map[string]bool {
 	if int(p) < len(ri.pidRacks) {
@@ -126,7 +116,8 @@ func (ri *rackInfo) numOf(p pid) int {
 	return 0
 }
 
-// mismatchPid is mismatch by pid.
+// mismatchPid is racksMismatch: the member has a rack (rack-aware) and
+// the partition has no replica there.
 func (ri *rackInfo) mismatchPid(c int, p pid) bool {
 	r, ok := ri.consumerRacks[c]
 	if !ok {
