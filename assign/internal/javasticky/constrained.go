@@ -12,27 +12,30 @@ import (
 // racks first when rack-aware.
 type constrained struct {
 	s            *leader
-	current      [][]tp // consumerToOwnedPartitions
-	multiple     map[tp]bool
-	maybeRevoked map[tp]int
-	under        []int // unfilledMembersWithUnderMinQuotaPartitions
-	exact        []int // unfilledMembersWithExactlyMinQuotaPartitions
+	current      [][]pid // consumerToOwnedPartitions
+	multiple     []bool  // by pid
+	maybeRevoked []int32 // by pid: the member that may revoke it, or -1
+	under        []int   // unfilledMembersWithUnderMinQuotaPartitions
+	exact        []int   // unfilledMembersWithExactlyMinQuotaPartitions
 	minQuota     int
 	maxQuota     int
 	expectedOver int
 	currentOver  int
-	assignment   [][]tp
-	assigned     []tp
-	transferring map[tp]int // partitionsTransferringOwnership
+	assignment   [][]pid
+	assigned     []pid
+	transferring map[pid]int // partitionsTransferringOwnership
 }
 
-func newConstrained(s *leader, current [][]tp, multiple map[tp]bool) *constrained {
+func newConstrained(s *leader, current [][]pid, multiple []bool) *constrained {
 	n := len(s.ids)
 	b := &constrained{
 		s: s, current: current, multiple: multiple,
-		maybeRevoked: map[tp]int{},
-		assignment:   make([][]tp, n),
-		transferring: map[tp]int{},
+		maybeRevoked: make([]int32, s.idx.size()),
+		assignment:   make([][]pid, n),
+		transferring: map[pid]int{},
+	}
+	for i := range b.maybeRevoked {
+		b.maybeRevoked[i] = -1
 	}
 	if n == 0 {
 		// Java computes totalPartitionsCount % 0.
@@ -44,13 +47,13 @@ func newConstrained(s *leader, current [][]tp, multiple map[tp]bool) *constraine
 	return b
 }
 
-func (b *constrained) build() [][]tp {
+func (b *constrained) build() [][]pid {
 	b.assignOwned()
 	unassigned := b.unassignedPartitions()
 	slices.SortStableFunc(b.under, b.s.compareIDs)
 	slices.SortStableFunc(b.exact, b.s.compareIDs)
-	if nc := b.s.rack.numConsumers; len(nc) > 0 {
-		slices.SortStableFunc(unassigned, func(x, y tp) int { return nc[x] - nc[y] })
+	if ri := &b.s.rack; len(ri.numConsumers) > 0 {
+		slices.SortStableFunc(unassigned, func(x, y pid) int { return ri.numOf(x) - ri.numOf(y) })
 	}
 	unassigned = b.assignRackAwareRoundRobin(unassigned)
 	b.assignRoundRobin(unassigned)
@@ -73,56 +76,64 @@ func (b *constrained) consumerToOwnedOrder() []int {
 }
 
 func (b *constrained) assignOwned() {
+	x := b.s.idx
+	var keys []uint64
+	// Members are given their partitions as slices of one slab: each
+	// keeps at most maxQuota of its own and is dealt up to maxQuota.
+	slab := make([]pid, 0, len(b.s.ids)*b.maxQuota)
 	for _, c := range b.consumerToOwnedOrder() {
-		var owned []tp
+		// Java sorts by partition, then topic (KAFKA-16277), stably;
+		// distinct values sort the same unstably, here as keys.
+		keys = keys[:0]
+		r := int32(-1)
 		for _, p := range b.current[c] {
-			if b.s.rack.mismatch(c, p) {
-				b.maybeRevoked[p] = c
+			if b.s.rack.mismatchPid(c, p) {
+				b.maybeRevoked[p] = int32(c)
 				continue
 			}
-			owned = append(owned, p)
-		}
-		// Java's sort is stable; this order is total on distinct values, so
-		// an unstable sort, far faster than slices.SortStableFunc's merge
-		// on BenchmarkJavaSticky/shape=homogeneous-1000x100x100/churn=leave1,
-		// leaves the same list.
-		slices.SortFunc(owned, func(x, y tp) int {
-			if x.Partition != y.Partition {
-				if x.Partition < y.Partition {
-					return -1
-				}
-				return 1
+			if b.multiple[p] {
+				continue // removed after the sort in Java: the rest keep their order
 			}
-			return jvm.CompareStrings(x.Topic, y.Topic)
-		})
-		for p := range b.multiple { // removing each of a set: order is not observable
-			removeFirst(&owned, p)
+			r = x.topicNear(r, p)
+			n := p - x.base[r]
+			if int(p) >= x.total {
+				_, n = x.topicPart(p)
+			}
+			keys = append(keys, uint64(uint32(n)^1<<31)<<32|uint64(r))
 		}
+		slices.Sort(keys)
+		owned := b.current[c][:0] // the list is not read again
+		for _, k := range keys {
+			r, n := int32(uint32(k)), int32(uint32(k>>32)^1<<31)
+			if n >= 0 && n < x.base[r+1]-x.base[r] {
+				owned = append(owned, x.base[r]+n)
+			} else {
+				owned = append(owned, x.id(r, n))
+			}
+		}
+		keep := len(owned)
 		switch {
 		case len(owned) < b.minQuota:
-			b.assignment[c] = append(b.assignment[c], owned...)
-			b.assigned = append(b.assigned, owned...)
 			b.under = append(b.under, c)
 		case len(owned) >= b.maxQuota && b.currentOver < b.expectedOver:
 			b.currentOver++
 			if b.currentOver == b.expectedOver {
 				b.exact = b.exact[:0]
 			}
-			b.assignment[c] = append(b.assignment[c], owned[:b.maxQuota]...)
-			b.assigned = append(b.assigned, owned[:b.maxQuota]...)
-			for _, p := range owned[b.maxQuota:] {
-				b.maybeRevoked[p] = c
-			}
+			keep = b.maxQuota
 		default:
-			b.assignment[c] = append(b.assignment[c], owned[:b.minQuota]...)
-			b.assigned = append(b.assigned, owned[:b.minQuota]...)
-			for _, p := range owned[b.minQuota:] {
-				b.maybeRevoked[p] = c
-			}
+			keep = b.minQuota
 			if b.currentOver < b.expectedOver {
 				b.exact = append(b.exact, c)
 			}
 		}
+		for _, p := range owned[keep:] {
+			b.maybeRevoked[p] = int32(c)
+		}
+		mine := append(slab[len(slab):len(slab):len(slab)+b.maxQuota], owned[:keep]...)
+		slab = slab[:len(slab)+b.maxQuota]
+		b.assignment[c] = mine
+		b.assigned = append(b.assigned, mine...)
 	}
 }
 
@@ -131,42 +142,59 @@ func (b *constrained) assignOwned() {
 // ones. Like Java's, a kept claim of a partition the topic no longer has
 // stops the walk's pointer, and every later partition counts as
 // unassigned.
-func (b *constrained) unassignedPartitions() []tp {
-	topics := b.s.sortedTopics()
-	var out []tp
+func (b *constrained) unassignedPartitions() []pid {
+	total := pid(b.s.total)
 	if len(b.assigned) == 0 {
-		for _, t := range topics {
-			for p := range b.s.counts[t] {
-				out = append(out, tp{Topic: t, Partition: p})
+		out := make([]pid, total)
+		for i := range out {
+			out[i] = pid(i)
+		}
+		return out
+	}
+	out := make([]pid, 0, max(0, int(total)-len(b.assigned)))
+	if b.allBelow(total) {
+		// Every assigned partition is one of the walk's: the walk then
+		// matches each in turn and returns the others, which a mark per
+		// partition finds without sorting.
+		mark := make([]bool, total)
+		for _, p := range b.assigned {
+			mark[p] = true
+		}
+		for p := range total {
+			if !mark[p] {
+				out = append(out, p)
 			}
 		}
 		return out
 	}
 	sorted := b.assigned
-	// Stable in Java; total on distinct values here (see assignOwned).
-	slices.SortFunc(sorted, func(x, y tp) int {
-		if c := jvm.CompareStrings(x.Topic, y.Topic); c != 0 {
-			return c
-		}
-		return int(x.Partition) - int(y.Partition)
-	})
+	b.s.idx.sortByTopic(sorted) // stable in Java; values are distinct
 	k := 0
 	direct := false
-	for _, t := range topics {
-		for p := range b.s.counts[t] {
-			if direct || sorted[k] != (tp{Topic: t, Partition: p}) {
-				out = append(out, tp{Topic: t, Partition: p})
-			} else if k+1 < len(sorted) {
-				k++
-			} else {
-				direct = true
-			}
+	for p := range total {
+		if direct || sorted[k] != p {
+			out = append(out, p)
+		} else if k+1 < len(sorted) {
+			k++
+		} else {
+			direct = true
 		}
 	}
 	return out
 }
 
-func (b *constrained) assignRackAwareRoundRobin(unassigned []tp) []tp {
+// allBelow reports whether every assigned partition is numbered below
+// total, none a claim past its topic's end.
+func (b *constrained) allBelow(total pid) bool {
+	for _, p := range b.assigned {
+		if p >= total {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *constrained) assignRackAwareRoundRobin(unassigned []pid) []pid {
 	ri := &b.s.rack
 	if len(ri.consumerRacks) == 0 {
 		return unassigned
@@ -215,7 +243,7 @@ func (b *constrained) assignRackAwareRoundRobin(unassigned []tp) []tp {
 // assignRoundRobin deals the rest, walking the under-quota members with a
 // LinkedList iterator whose remove() Java calls even when the member came
 // from the other list: iterator mirrors ListItr's cursor and lastReturned.
-func (b *constrained) assignRoundRobin(unassigned []tp) {
+func (b *constrained) assignRoundRobin(unassigned []pid) {
 	cursor, last := 0, -1
 	for _, p := range unassigned {
 		var consumer int
@@ -246,9 +274,9 @@ func (b *constrained) assignRoundRobin(unassigned []tp) {
 	}
 }
 
-func (b *constrained) assignNew(p tp, consumer int) int {
+func (b *constrained) assignNew(p pid, consumer int) int {
 	b.assignment[consumer] = append(b.assignment[consumer], p)
-	if prev, ok := b.maybeRevoked[p]; ok && prev != consumer || b.multiple[p] {
+	if prev := b.maybeRevoked[p]; prev >= 0 && int(prev) != consumer || b.multiple[p] {
 		b.transferring[p] = consumer
 	}
 	return len(b.assignment[consumer])

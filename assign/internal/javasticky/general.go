@@ -2,8 +2,6 @@ package javasticky
 
 import (
 	"slices"
-
-	"github.com/assigncalc/assigncalc/assign/internal/jvm"
 )
 
 // general is AbstractStickyAssignor.GeneralAssignmentBuilder, the path
@@ -11,90 +9,138 @@ import (
 // each unassigned partition to the least loaded member that can take it,
 // then move partitions one at a time from the more to the less loaded
 // until Java's isBalanced holds, and keep the result only if its balance
-// score improved.
+// score improved. Java's maps keyed by member names and TopicPartitions
+// are slices here, indexed by member and by pid.
 type general struct {
 	s       *leader
-	current [][]tp // currentAssignment
-	inMap   []bool // the member is a key of currentAssignment
-	// owner is currentPartitionConsumer; -1 is absent.
-	owner          map[tp]int
-	potential      map[string][]int // topic2AllPotentialConsumers
-	potentialTopic []map[string]bool
-	potentialList  [][]string // consumer2AllPotentialTopics
-	sortedAll      []tp       // sortedAllPartitions
-	ts             treeSet    // sortedCurrentSubscriptions
-	revocation     bool       // revocationRequired
-	moves          movements
-	treeBin        bool
+	x       *pindex
+	current [][]pid // currentAssignment
+	inMap   []bool  // the member is a key of currentAssignment
+	owner   []int32 // currentPartitionConsumer by pid; -1 is absent
+	// potential is topic2AllPotentialConsumers by topic rank.
+	potential [][]int
+	// takes is, per member, a bit per topic rank: the member's
+	// consumer2AllPotentialTopics as a set (words words per member).
+	takes         []uint64
+	words         int
+	potentialList [][]int32 // consumer2AllPotentialTopics, ranks in String order
+	maxSize       []int     // getMaxAssignmentSize per member
+	idRank        []int32   // member => place of its id in String.compareTo order
+	topicOf       []int32   // pid => topic rank, below total
+	sortedAll     []pid     // sortedAllPartitions
+	ts            treeSet   // sortedCurrentSubscriptions
+	revocation    bool      // revocationRequired
+	moves         movements
+	treeBin       bool
 
-	// isBalanced's dense arrays: base is each topic's first index;
-	// owners, a partition's owner; has, stamp when the member in hand
-	// holds it.
-	base      map[string]topicRange
-	lastTopic string
-	last      topicRange
-	owners    []int32
-	has       []uint32
-	stamp     uint32
-}
-
-// topicRange is where a topic's partitions lie in isBalanced's arrays.
-type topicRange struct {
-	base  int
-	count int32
+	// isBalanced's scratch: owners, a partition's owner; has, stamp when
+	// the member in hand holds it.
+	owners []int32
+	has    []uint32
+	stamp  uint32
+	// balancedKnown holds while no partition moved since isBalanced
+	// last answered balancedAnswer; performReassignments clears it.
+	balancedKnown  bool
+	balancedAnswer bool
 }
 
 type prevClaim struct {
-	consumer   int
+	consumer   int32 // -1: no claim
 	generation int32
 }
 
-func newGeneral(s *leader, current [][]tp) *general {
+func newGeneral(s *leader, current [][]pid) *general {
 	n := len(s.ids)
+	x := s.idx
+	nt := len(x.names)
 	b := &general{
-		s: s, current: current,
-		inMap:          make([]bool, n),
-		owner:          map[tp]int{},
-		potential:      make(map[string][]int, len(s.counts)),
-		potentialTopic: make([]map[string]bool, n),
-		potentialList:  make([][]string, n),
+		s: s, x: x, current: current,
+		inMap:         make([]bool, n),
+		owner:         make([]int32, x.size()),
+		potential:     make([][]int, nt),
+		words:         (nt + 63) / 64,
+		potentialList: make([][]int32, n),
+		maxSize:       make([]int, n),
 	}
-	for t := range s.counts {
-		b.potential[t] = nil
+	b.takes = make([]uint64, n*b.words)
+	perTopic := make([]int, nt)
+	for _, c := range s.order {
+		for _, r := range s.ranks[c] {
+			perTopic[r]++
+		}
+	}
+	sum := 0
+	for _, k := range perTopic {
+		sum += k
+	}
+	slab := make([]int, 0, sum)
+	for r, k := range perTopic {
+		b.potential[r] = slab[len(slab) : len(slab) : len(slab)+k]
+		slab = slab[:len(slab)+k]
 	}
 	for _, c := range s.order {
 		b.inMap[c] = true
-		b.potentialTopic[c] = map[string]bool{}
-		for _, t := range s.topics[c] {
-			if _, ok := s.counts[t]; ok {
-				b.potentialList[c] = append(b.potentialList[c], t)
-				b.potentialTopic[c][t] = true
-				b.potential[t] = append(b.potential[t], c)
-			}
+		b.potentialList[c] = s.ranks[c]
+		for _, r := range s.ranks[c] {
+			b.takes[c*b.words+int(r)/64] |= 1 << (r % 64)
+			b.potential[r] = append(b.potential[r], c)
+			b.maxSize[c] += int(x.count(r))
 		}
+	}
+	for i := range b.owner {
+		b.owner[i] = -1
 	}
 	for _, c := range s.order {
 		for _, p := range current[c] {
-			b.owner[p] = c
+			b.owner[p] = int32(c)
 		}
 	}
-	topics := s.sortedTopics()
-	slices.SortStableFunc(topics, func(x, y string) int {
-		if d := len(b.potential[x]) - len(b.potential[y]); d != 0 {
+	byID := make([]int, n)
+	for c := range byID {
+		byID[c] = c
+	}
+	slices.SortFunc(byID, s.compareIDs)
+	b.idRank = make([]int32, n)
+	for k, c := range byID {
+		b.idRank[c] = int32(k)
+	}
+	// Topics in String order, stably sorted by number of potential
+	// members: by that number, then rank.
+	topics := make([]int32, nt)
+	for r := range topics {
+		topics[r] = int32(r)
+	}
+	slices.SortFunc(topics, func(a, c int32) int {
+		if d := len(b.potential[a]) - len(b.potential[c]); d != 0 {
 			return d
 		}
-		return jvm.CompareStrings(x, y)
+		return int(a - c)
 	})
-	b.base = make(map[string]topicRange, len(topics))
-	for _, t := range topics {
-		b.base[t] = topicRange{len(b.sortedAll), s.counts[t]}
-		for p := range s.counts[t] {
-			b.sortedAll = append(b.sortedAll, tp{Topic: t, Partition: p})
+	b.sortedAll = make([]pid, 0, x.total)
+	b.topicOf = make([]int32, x.total)
+	for _, r := range topics {
+		for p := x.base[r]; p < x.base[r+1]; p++ {
+			b.sortedAll = append(b.sortedAll, p)
+			b.topicOf[p] = r
 		}
 	}
 	b.ts = treeSet{less: b.less}
-	b.moves = movements{byPartition: map[tp]pair{}, byTopic: map[string]map[pair]*jvm.ChurnSet[tp]{}, s: s}
+	b.moves = movements{byPartition: map[pid]pair{}, byTopic: map[int32]map[pair]*churnSet{}, x: x}
 	return b
+}
+
+// canTake reports whether topic r is one of member c's potential topics.
+func (b *general) canTake(c int, r int32) bool {
+	return b.takes[c*b.words+int(r)/64]&(1<<(r%64)) != 0
+}
+
+// topic is the rank of p's topic.
+func (b *general) topic(p pid) int32 {
+	if int(p) < len(b.topicOf) {
+		return b.topicOf[p]
+	}
+	r, _ := b.x.topicPart(p)
+	return r
 }
 
 // less is SubscriptionComparator: by number of partitions, then id.
@@ -102,20 +148,23 @@ func (b *general) less(x, y int) int {
 	if d := len(b.cur(x)) - len(b.cur(y)); d != 0 {
 		return d
 	}
-	return b.s.compareIDs(x, y)
+	return int(b.idRank[x] - b.idRank[y])
 }
 
 // cur is currentAssignment.get(c).size() and friends: Java dereferences
 // null for a member no longer in the map.
-func (b *general) cur(c int) []tp {
+func (b *general) cur(c int) []pid {
 	if c < 0 || !b.inMap[c] {
 		npe("currentAssignment.get(consumer) is null")
 	}
 	return b.current[c]
 }
 
-func (b *general) build() [][]tp {
-	prev := map[tp]prevClaim{}
+func (b *general) build() [][]pid {
+	prev := make([]prevClaim, b.x.total)
+	for i := range prev {
+		prev[i].consumer = -1
+	}
 	b.prepopulate(prev)
 	assigned := b.assignOwned()
 	unassigned, aliased := b.unassignedPartitions(assigned)
@@ -127,16 +176,15 @@ func (b *general) build() [][]tp {
 	return b.current
 }
 
-func (b *general) assignOwned() []tp {
-	var assigned []tp
+// assignOwned keeps each member's claims of its topics on its racks.
+// Every claim is of a topic of partitionsPerTopic: allSubscriptionsEqual
+// dropped the others, as Java's loop here does.
+func (b *general) assignOwned() []pid {
+	var assigned []pid
 	for _, c := range b.s.order {
-		kept := b.current[c][:0:0]
+		kept := b.current[c][:0] // filtered in place: the list is ours
 		for _, p := range b.current[c] {
-			if _, ok := b.potential[p.Topic]; !ok {
-				delete(b.owner, p)
-				continue
-			}
-			if !b.s.subscribed[c][p.Topic] || b.s.rack.mismatch(c, p) {
+			if !b.canTake(c, b.topic(p)) || b.s.rack.mismatchPid(c, p) {
 				b.revocation = true
 				continue
 			}
@@ -151,27 +199,57 @@ func (b *general) assignOwned() []tp {
 // unassignedPartitions is the general getUnassignedPartitions; aliased
 // reports that it returned sortedAllPartitions itself, as Java does when
 // nothing is assigned (the two lists are then one).
-func (b *general) unassignedPartitions(assigned []tp) ([]tp, bool) {
+func (b *general) unassignedPartitions(assigned []pid) ([]pid, bool) {
 	if len(assigned) == 0 {
 		return b.sortedAll, true
 	}
-	// Stable in Java; total on distinct values here (see
-	// constrained.assignOwned).
-	slices.SortFunc(assigned, func(x, y tp) int {
-		if d := len(b.potential[x.Topic]) - len(b.potential[y.Topic]); d != 0 {
-			return d
+	total := pid(b.x.total)
+	if !slices.ContainsFunc(assigned, func(p pid) bool { return p >= total }) {
+		// Every assigned partition is one of sortedAll's, distinct: the
+		// walk below matches each in turn and returns the others, which
+		// a mark per partition finds without sorting.
+		mark := make([]bool, total)
+		for _, p := range assigned {
+			mark[p] = true
 		}
-		if d := jvm.CompareStrings(x.Topic, y.Topic); d != 0 {
-			return d
+		out := make([]pid, 0, len(b.sortedAll)-len(assigned))
+		for _, p := range b.sortedAll {
+			if !mark[p] {
+				out = append(out, p)
+			}
 		}
-		return int(x.Partition) - int(y.Partition)
-	})
-	var out []tp
+		return out, false
+	}
+	// Java sorts by number of potential members, topic, partition,
+	// stably; the values are distinct, so the keys sort alike: a topic's
+	// place in sortedAll, then the partition (offset, for claims of
+	// negative partitions).
+	place := make([]uint64, len(b.x.names))
+	for k := 0; k < len(b.sortedAll); {
+		r := b.topic(b.sortedAll[k])
+		place[r] = uint64(k)
+		k += int(b.x.count(r))
+	}
+	keys := make([]uint64, len(assigned))
+	for k, p := range assigned {
+		r, n := b.topic(p), p-b.x.base[b.topic(p)]
+		if int(p) >= b.x.total {
+			_, n = b.x.topicPart(p)
+		}
+		keys[k] = place[r]<<32 | uint64(uint32(n)^1<<31)
+	}
+	slices.Sort(keys)
+	sorted := assigned // the list is not read again
+	for k, key := range keys {
+		r := b.topic(b.sortedAll[key>>32])
+		sorted[k] = b.x.id(r, int32(uint32(key)^1<<31))
+	}
+	var out []pid
 	k, direct := 0, false
 	for _, p := range b.sortedAll {
-		if direct || assigned[k] != p {
+		if direct || sorted[k] != p {
 			out = append(out, p)
-		} else if k+1 < len(assigned) {
+		} else if k+1 < len(sorted) {
 			k++
 		} else {
 			direct = true
@@ -180,7 +258,7 @@ func (b *general) unassignedPartitions(assigned []tp) ([]tp, bool) {
 	return out, false
 }
 
-func (b *general) prepopulate(prev map[tp]prevClaim) {
+func (b *general) prepopulate(prev []prevClaim) {
 	for _, c := range b.s.order {
 		switch {
 		case b.s.hasClaimGen[c] && b.s.claimGen[c] < b.s.maxGen:
@@ -191,10 +269,16 @@ func (b *general) prepopulate(prev map[tp]prevClaim) {
 	}
 }
 
-func (b *general) updatePrev(prev map[tp]prevClaim, c int, gen int32) {
+// updatePrev records c's claims as previous assignments. A claim past
+// its topic's end is left out: Java only ever looks up the partitions of
+// sortedAllPartitions.
+func (b *general) updatePrev(prev []prevClaim, c int, gen int32) {
 	for _, p := range b.s.claims[c] {
-		if old, ok := prev[p]; !ok || gen > old.generation {
-			prev[p] = prevClaim{c, gen}
+		if int(p) >= len(prev) {
+			continue
+		}
+		if old := prev[p]; old.consumer < 0 || gen > old.generation {
+			prev[p] = prevClaim{int32(c), gen}
 		}
 	}
 }
@@ -202,6 +286,18 @@ func (b *general) updatePrev(prev map[tp]prevClaim, c int, gen int32) {
 // isBalanced is Java's: loads differ by at most one, or no member could
 // take a partition of its topics from a member holding two more.
 func (b *general) isBalanced() bool {
+	// isBalanced reads only the assignment, which changes in the loop
+	// of performReassignments only when a partition moves: between
+	// moves Java's answer (and any exception) is the one it gave last.
+	if b.balancedKnown {
+		return b.balancedAnswer
+	}
+	b.balancedAnswer = b.computeBalanced()
+	b.balancedKnown = true
+	return b.balancedAnswer
+}
+
+func (b *general) computeBalanced() bool {
 	if b.ts.len() == 0 {
 		throw("NoSuchElementException", "null")
 	}
@@ -210,17 +306,15 @@ func (b *general) isBalanced() bool {
 		return true
 	}
 	// Java fills a HashMap of every partition's owner and a HashSet of
-	// each member's partitions on every call; dense arrays indexed by
-	// partition (topic base + number) reach the same verdict in a fraction
-	// of the time (BenchmarkJavaSticky/shape=heterogeneous-100x20x10, where
-	// this call was most of the time). A partition past its topic's count
-	// is never looked up, so it is left out.
+	// each member's partitions on every call; arrays indexed by pid
+	// reach the same verdict. A claim past its topic's end is never
+	// looked up, so it is left out.
 	all := b.scratchOwner()
 	for _, c := range b.s.order {
 		if b.inMap[c] {
 			for _, p := range b.current[c] {
-				if i, ok := b.index(p); ok {
-					all[i] = int32(c)
+				if int(p) < len(all) {
+					all[p] = int32(c)
 				}
 			}
 		}
@@ -228,22 +322,21 @@ func (b *general) isBalanced() bool {
 	for _, c := range b.ts.items {
 		mine := b.current[c]
 		count := len(mine)
-		if count == b.maxAssignmentSize(c) {
+		if count == b.maxSize[c] {
 			continue
 		}
 		b.stamp++
 		for _, p := range mine {
-			if i, ok := b.index(p); ok {
-				b.has[i] = b.stamp
+			if int(p) < len(all) {
+				b.has[p] = b.stamp
 			}
 		}
-		for _, t := range b.potentialList[c] {
-			base := b.base[t].base
-			for i := range int(b.s.counts[t]) {
-				if b.has[base+i] == b.stamp {
+		for _, r := range b.potentialList[c] {
+			for i := b.x.base[r]; i < b.x.base[r+1]; i++ {
+				if b.has[i] == b.stamp {
 					continue
 				}
-				other := all[base+i]
+				other := all[i]
 				if other < 0 {
 					npe("allPartitions.get(topicPartition) is null")
 				}
@@ -256,28 +349,11 @@ func (b *general) isBalanced() bool {
 	return true
 }
 
-// index is p's place in the dense arrays of isBalanced, if p is a
-// partition of a topic of partitionsPerTopic. Lists hold runs of one
-// topic, so the last topic's range is kept to spare a lookup.
-func (b *general) index(p tp) (int, bool) {
-	if p.Topic != b.lastTopic {
-		r, ok := b.base[p.Topic]
-		if !ok {
-			return 0, false
-		}
-		b.lastTopic, b.last = p.Topic, r
-	}
-	if p.Partition < 0 || p.Partition >= b.last.count {
-		return 0, false
-	}
-	return b.last.base + int(p.Partition), true
-}
-
 // scratchOwner returns isBalanced's owner array, every entry -1.
 func (b *general) scratchOwner() []int32 {
 	if b.owners == nil {
-		b.owners = make([]int32, b.s.total)
-		b.has = make([]uint32, b.s.total)
+		b.owners = make([]int32, b.x.total)
+		b.has = make([]uint32, b.x.total)
 	}
 	for i := range b.owners {
 		b.owners[i] = -1
@@ -285,20 +361,9 @@ func (b *general) scratchOwner() []int32 {
 	return b.owners
 }
 
-func (b *general) maxAssignmentSize(c int) int {
-	if len(b.potentialList[c]) == len(b.s.counts) {
-		return b.s.total
-	}
-	sum := 0
-	for _, t := range b.potentialList[c] {
-		sum += int(b.s.counts[t])
-	}
-	return sum
-}
-
 // balanceScore is getBalanceScore: the sum over pairs of members of the
 // difference of their loads, computed from the sorted loads.
-func (b *general) balanceScore(current [][]tp, in []bool) int {
+func (b *general) balanceScore(current [][]pid, in []bool) int {
 	var loads []int
 	for c := range current {
 		if in[c] {
@@ -314,12 +379,13 @@ func (b *general) balanceScore(current [][]tp, in []bool) int {
 	return int(int32(score))
 }
 
-func (b *general) maybeAssignPartition(p tp, rackAware bool) bool {
+func (b *general) maybeAssignPartition(p pid, rackAware bool) bool {
+	r := b.topic(p)
 	for _, c := range b.ts.items {
-		if b.potentialTopic[c][p.Topic] && (!rackAware || !b.s.rack.mismatch(c, p)) {
+		if b.canTake(c, r) && (!rackAware || !b.s.rack.mismatchPid(c, p)) {
 			b.ts.remove(c)
 			b.current[c] = append(b.cur(c), p)
-			b.owner[p] = c
+			b.owner[p] = int32(c)
 			b.ts.add(c)
 			return true
 		}
@@ -327,10 +393,10 @@ func (b *general) maybeAssignPartition(p tp, rackAware bool) bool {
 	return false
 }
 
-func (b *general) maybeAssign(list []tp, rackAware, removeAssigned bool) []tp {
+func (b *general) maybeAssign(list []pid, rackAware, removeAssigned bool) []pid {
 	kept := list[:0:0]
 	for _, p := range list {
-		if len(b.potential[p.Topic]) == 0 {
+		if len(b.potential[b.topic(p)]) == 0 {
 			kept = append(kept, p)
 			continue
 		}
@@ -341,7 +407,7 @@ func (b *general) maybeAssign(list []tp, rackAware, removeAssigned bool) []tp {
 	return kept
 }
 
-func (b *general) balance(prev map[tp]prevClaim, unassigned []tp, aliased bool) {
+func (b *general) balance(prev []prevClaim, unassigned []pid, aliased bool) {
 	initializing := len(b.cur(b.ts.last())) == 0
 	toAssign := unassigned
 	if len(b.s.rack.consumerRacks) > 0 {
@@ -349,7 +415,7 @@ func (b *general) balance(prev map[tp]prevClaim, unassigned []tp, aliased bool) 
 	}
 	b.maybeAssign(toAssign, false, false)
 
-	fixed := func(p tp) bool { return len(b.potential[p.Topic]) < 2 }
+	fixed := func(p pid) bool { return len(b.potential[b.topic(p)]) < 2 }
 	b.sortedAll = slices.DeleteFunc(b.sortedAll, fixed)
 	if aliased {
 		unassigned = b.sortedAll
@@ -366,17 +432,14 @@ func (b *general) balance(prev map[tp]prevClaim, unassigned []tp, aliased bool) 
 		}
 	}
 
-	preCurrent := make([][]tp, len(b.current))
+	preCurrent := make([][]pid, len(b.current))
 	preIn := slices.Clone(b.inMap)
 	for c := range b.current {
 		if b.inMap[c] {
 			preCurrent[c] = slices.Clone(b.current[c])
 		}
 	}
-	preOwner := make(map[tp]int, len(b.owner))
-	for p, c := range b.owner {
-		preOwner[p] = c
-	}
+	preOwner := slices.Clone(b.owner)
 
 	if !b.revocation {
 		b.performReassignments(unassigned, prev)
@@ -397,38 +460,38 @@ func (b *general) balance(prev map[tp]prevClaim, unassigned []tp, aliased bool) 
 
 func (b *general) canParticipate(c int) bool {
 	mine := b.cur(c)
-	if len(mine) < b.maxAssignmentSize(c) {
+	if len(mine) < b.maxSize[c] {
 		return true
 	}
 	for _, p := range mine {
-		if len(b.potential[p.Topic]) >= 2 {
+		if len(b.potential[b.topic(p)]) >= 2 {
 			return true
 		}
 	}
 	return false
 }
 
-func (b *general) performReassignments(list []tp, prev map[tp]prevClaim) bool {
+func (b *general) performReassignments(list []pid, prev []prevClaim) bool {
+	b.balancedKnown = false
 	performed := false
+	ri := &b.s.rack
 	for modified := true; modified; {
 		modified = false
 		for i := 0; i < len(list) && !b.isBalanced(); i++ {
 			p := list[i]
-			consumer, ok := b.owner[p]
-			if !ok {
-				consumer = -1
-			}
-			if pc, ok := prev[p]; ok && len(b.cur(consumer)) > len(b.cur(pc.consumer))+1 {
-				b.reassignTo(p, pc.consumer)
+			consumer := int(b.owner[p])
+			if pc := prev[p]; pc.consumer >= 0 && len(b.cur(consumer)) > len(b.cur(int(pc.consumer)))+1 {
+				b.reassignTo(p, int(pc.consumer))
 				performed, modified = true, true
 				continue
 			}
 			found := false
-			if r, ok := b.s.rack.consumerRacks[consumer]; ok {
-				racks := b.s.rack.partitionRacks[p]
+			potential := b.potential[b.topic(p)]
+			if r, ok := ri.consumerRacks[consumer]; ok {
+				racks := ri.racksOf(p)
 				if len(racks) > 0 && racks[r] {
-					for _, other := range b.potential[p.Topic] {
-						or, ok := b.s.rack.consumerRacks[other]
+					for _, other := range potential {
+						or, ok := ri.consumerRacks[other]
 						if !ok || !racks[or] {
 							continue
 						}
@@ -441,7 +504,7 @@ func (b *general) performReassignments(list []tp, prev map[tp]prevClaim) bool {
 				}
 			}
 			if !found {
-				for _, other := range b.potential[p.Topic] {
+				for _, other := range potential {
 					if len(b.cur(consumer)) > len(b.cur(other))+1 {
 						b.reassign(p)
 						performed, modified = true, true
@@ -455,28 +518,27 @@ func (b *general) performReassignments(list []tp, prev map[tp]prevClaim) bool {
 }
 
 // reassign gives p to the least loaded member that can take it.
-func (b *general) reassign(p tp) {
+func (b *general) reassign(p pid) {
+	r := b.topic(p)
 	for _, c := range b.ts.items {
-		if b.potentialTopic[c][p.Topic] {
+		if b.canTake(c, r) {
 			b.reassignTo(p, c)
 			return
 		}
 	}
-	npe("no consumer for " + p.String())
+	npe("no consumer for " + b.x.tp(p).String())
 }
 
-func (b *general) reassignTo(p tp, newConsumer int) {
-	old, ok := b.owner[p]
-	if !ok {
-		old = -1
-	}
+func (b *general) reassignTo(p pid, newConsumer int) {
+	old := int(b.owner[p])
 	moved := b.moves.actualPartitionToMove(p, old, newConsumer)
 	b.processMovement(moved, newConsumer)
 }
 
-func (b *general) processMovement(p tp, newConsumer int) {
-	old, ok := b.owner[p]
-	if !ok {
+func (b *general) processMovement(p pid, newConsumer int) {
+	b.balancedKnown = false
+	old := int(b.owner[p])
+	if old < 0 {
 		npe("currentPartitionConsumer.get(partition) is null")
 	}
 	b.ts.remove(old)
@@ -487,7 +549,7 @@ func (b *general) processMovement(p tp, newConsumer int) {
 		npe("currentAssignment.get(oldConsumer) is null")
 	}
 	b.current[newConsumer] = append(b.cur(newConsumer), p)
-	b.owner[p] = newConsumer
+	b.owner[p] = int32(newConsumer)
 	b.ts.add(newConsumer)
 	b.ts.add(old)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/internal/jvm"
@@ -82,37 +83,36 @@ func Assign(g assign.Group, cooperative bool, v Version) (a assign.Assignment, e
 	}
 	a = make(assign.Assignment, len(g.Members))
 	for i, m := range g.Members {
-		var ps []tp // nil when the member gets nothing, as assign.Assignment says
-		if len(out[i]) > 0 {
-			ps = slices.Clone(out[i])
-			slices.SortFunc(ps, assign.TopicPartition.Compare)
+		if len(out[i]) == 0 {
+			out[i] = nil // nil when the member gets nothing, as assign.Assignment says
 		}
-		a[m.ID] = ps
+		a[m.ID] = out[i]
 	}
 	return a, nil
 }
 
 // leader is what the Java leader holds: the subscriptions, the cluster
 // metadata as partitionsPerTopic, and each member's MemberData. Members
-// are known by their index in Group.Members.
+// are known by their index in Group.Members, partitions by their pid.
 type leader struct {
 	cooperative bool
 	ids         []string
-	order       []int             // iteration order of the subscriptions HashMap
-	topics      [][]string        // subscription topics, sorted, distinct
-	subscribed  []map[string]bool // the same as sets
-	owned       [][]tp            // ownedPartitions (cooperative) or nil
-	claims      [][]tp            // MemberData.partitions
-	claimGen    []int32           // MemberData.generation, DEFAULT_GENERATION when absent
-	hasClaimGen []bool            // MemberData.generation.isPresent()
-	subGen      []int32           // Subscription.generationId().orElse(-1)
-	counts      map[string]int32  // partitionsPerTopic: subscribed topics with partitions
+	order       []int     // iteration order of the subscriptions HashMap
+	topics      [][]int32 // subscription topics, by place in String order, sorted, distinct
+	ranks       [][]int32 // the ranks of those of partitionsPerTopic, ascending
+	// claims is MemberData.partitions, sorted by (topic, partition), less
+	// the partitions of topics partitionsPerTopic lacks: Java drops those
+	// before anything reads them. For cooperative-sticky they are the
+	// ownedPartitions too.
+	claims      [][]pid
+	claimGen    []int32 // MemberData.generation, DEFAULT_GENERATION when absent
+	hasClaimGen []bool  // MemberData.generation.isPresent()
+	subGen      []int32 // Subscription.generationId().orElse(-1)
+	idx         *pindex
 	racks       map[string][][]string
 	total       int // totalPartitionsCount
-	topicHash   map[string]int32
 	rack        rackInfo
 	maxGen      int32
-	treeBin     bool
 }
 
 const defaultGeneration = -1
@@ -122,57 +122,114 @@ func newLeader(g assign.Group, cooperative bool) *leader {
 	s := &leader{
 		cooperative: cooperative,
 		ids:         make([]string, n),
-		topics:      make([][]string, n),
-		subscribed:  make([]map[string]bool, n),
-		owned:       make([][]tp, n),
-		claims:      make([][]tp, n),
+		topics:      make([][]int32, n),
+		ranks:       make([][]int32, n),
+		claims:      make([][]pid, n),
 		claimGen:    make([]int32, n),
 		hasClaimGen: make([]bool, n),
 		subGen:      make([]int32, n),
-		counts:      map[string]int32{},
 		racks:       g.PartitionRacks,
-		topicHash:   map[string]int32{},
 		maxGen:      defaultGeneration,
 	}
+	// Topic names are numbered as first met, then placed in
+	// String.compareTo order, so that each subscription is sorted as
+	// numbers rather than strings.
+	nameID := map[string]int32{}
+	var names []string
+	claimed := 0
+	// Grown as needed rather than sized for every member's list: members
+	// sharing a subscription take no room (sizing it was 0.8 MB per call
+	// on homogeneous-1000x100x100, with rankSlab).
+	var subSlab []int32
 	for i, m := range g.Members {
 		s.ids[i] = m.ID
+		claimed += len(m.Owned)
 		// Members listed one after another with the same subscription
-		// share its sorted list and set: building them per member was
-		// most of the time of the constrained path on
+		// share its sorted list: building them per member was most of
+		// the time of the constrained path on
 		// BenchmarkJavaSticky/shape=homogeneous-1000x100x100.
-		if i > 0 && slices.Equal(m.Topics, g.Members[i-1].Topics) {
-			s.topics[i], s.subscribed[i] = s.topics[i-1], s.subscribed[i-1]
-		} else {
-			ts := slices.Clone(m.Topics)
-			slices.SortFunc(ts, jvm.CompareStrings)
-			ts = slices.Compact(ts)
-			s.topics[i] = ts
-			s.subscribed[i] = make(map[string]bool, len(ts))
-			for _, t := range ts {
-				s.subscribed[i][t] = true
-				if c := g.Topics[t]; c > 0 {
-					s.counts[t] = c
-				}
+		if i > 0 && sameStrings(m.Topics, g.Members[i-1].Topics) {
+			s.topics[i] = s.topics[i-1]
+			continue
+		}
+		start := len(subSlab)
+		for _, t := range m.Topics {
+			id, ok := nameID[t]
+			if !ok {
+				id = int32(len(names))
+				nameID[t] = id
+				names = append(names, t)
+			}
+			subSlab = append(subSlab, id)
+		}
+		s.topics[i] = subSlab[start:len(subSlab):len(subSlab)]
+	}
+	byName := make([]int32, len(names))
+	for k := range byName {
+		byName[k] = int32(k)
+	}
+	slices.SortFunc(byName, func(a, b int32) int { return jvm.CompareStrings(names[a], names[b]) })
+	place := make([]int32, len(names)) // name id => place in String order
+	var known []string                 // partitionsPerTopic's topics in String order
+	var counts []int32
+	rankOf := make([]int32, len(names)) // place => rank in known, or -1
+	for k, id := range byName {
+		place[id] = int32(k)
+		rankOf[k] = -1
+		if c := g.Topics[names[id]]; c > 0 {
+			rankOf[k] = int32(len(known))
+			known = append(known, names[id])
+			counts = append(counts, c)
+		}
+	}
+	s.idx = newPindex(known, counts)
+	s.total = s.idx.total
+	var rankSlab []int32
+	for i, ts := range s.topics {
+		if i > 0 && len(ts) > 0 && len(s.topics[i-1]) > 0 && &ts[0] == &s.topics[i-1][0] {
+			s.ranks[i] = s.ranks[i-1]
+			continue
+		}
+		for k, id := range ts {
+			ts[k] = place[id]
+		}
+		slices.Sort(ts)
+		ts = slices.Compact(ts)
+		s.topics[i] = ts
+		start := len(rankSlab)
+		for _, pl := range ts {
+			if r := rankOf[pl]; r >= 0 {
+				rankSlab = append(rankSlab, r)
 			}
 		}
-		owned := slices.Clone(m.Owned)
-		slices.SortFunc(owned, func(a, b tp) int {
-			if c := jvm.CompareStrings(a.Topic, b.Topic); c != 0 {
-				return c
+		s.ranks[i] = rankSlab[start:len(rankSlab):len(rankSlab)]
+	}
+	slab := make([]pid, 0, claimed)
+	lastTopic, lastRank := "", int32(-1)
+	for i, m := range g.Members {
+		start := len(slab)
+		for _, p := range m.Owned {
+			if p.Topic != lastTopic || lastRank < 0 {
+				r, ok := s.idx.rank[p.Topic]
+				if !ok {
+					continue
+				}
+				lastTopic, lastRank = p.Topic, r
 			}
-			return int(a.Partition) - int(b.Partition)
-		})
+			slab = append(slab, s.idx.id(lastRank, p.Partition))
+		}
+		claims := slab[start:len(slab):len(slab)]
+		s.idx.sortByTopic(claims)
 		gen := m.Generation
 		if gen < 0 {
 			gen = defaultGeneration
 		}
 		s.subGen[i] = gen
 		if cooperative {
-			s.owned[i] = owned
-			s.claims[i] = owned
+			s.claims[i] = claims
 			s.claimGen[i], s.hasClaimGen[i] = gen, true // generationId, or the generation in the user data
-		} else if len(owned) > 0 {
-			s.claims[i] = owned
+		} else if len(m.Owned) > 0 {
+			s.claims[i] = claims
 			s.claimGen[i], s.hasClaimGen[i] = gen, m.Generation >= 0
 			if !s.hasClaimGen[i] {
 				s.claimGen[i] = defaultGeneration
@@ -181,10 +238,6 @@ func newLeader(g assign.Group, cooperative bool) *leader {
 			s.claimGen[i] = defaultGeneration
 		}
 	}
-	for t, c := range s.counts {
-		s.total += int(c)
-		s.topicHash[t] = jvm.StringHash(t)
-	}
 	s.order = jvm.StringMapOrderDistinct(s.ids)
 	s.rack = newRackInfo(s, g)
 	return s
@@ -192,87 +245,103 @@ func newLeader(g assign.Group, cooperative bool) *leader {
 
 // assign is AbstractStickyAssignor.assignPartitions, then for
 // cooperative-sticky CooperativeStickyAssignor's adjustment. It returns
-// each member's list and whether a HashSet tree bin was met.
+// each member's list, sorted by assign.TopicPartition.Compare, and
+// whether a HashSet tree bin was met.
 func (s *leader) assign() ([][]tp, bool) {
 	n := len(s.ids)
-	ownedByMember := make([][]tp, n) // consumerToOwnedPartitions
-	multiple := map[tp]bool{}        // partitionsWithMultiplePreviousOwners
-	var out [][]tp
-	var transferring map[tp]int
+	ownedByMember := make([][]pid, n)      // consumerToOwnedPartitions
+	multiple := make([]bool, s.idx.size()) // partitionsWithMultiplePreviousOwners
 	if s.allSubscriptionsEqual(ownedByMember, multiple) {
 		b := newConstrained(s, ownedByMember, multiple)
-		out = b.build()
-		transferring = b.transferring
-	} else {
-		b := newGeneral(s, ownedByMember)
-		out = b.build()
-		if b.treeBin {
-			return nil, true
+		out := b.build()
+		if s.cooperative {
+			for p, c := range b.transferring { // each entry removes one distinct partition: order is not observable
+				removeFirst(&out[c], p)
+			}
 		}
+		return s.idx.output(out), false
+	}
+	b := newGeneral(s, ownedByMember)
+	out := b.build()
+	if b.treeBin {
+		return nil, true
 	}
 	if s.cooperative {
-		if transferring == nil {
-			transferring = s.computeTransferring(out)
-		}
-		for p, c := range transferring { // each entry removes one distinct partition: order is not observable
-			removeFirst(&out[c], p)
-		}
+		s.removeTransferring(out)
 	}
-	return out, false
+	return s.idx.output(out), false
 }
 
 // allSubscriptionsEqual is AbstractStickyAssignor.allSubscriptionsEqual:
 // whether every subscription is the same set of names (a member with no
 // topics resets the reference, as in Java), and each member's claims that
 // survive the generation rules.
-func (s *leader) allSubscriptionsEqual(ownedByMember [][]tp, multiple map[tp]bool) bool {
+func (s *leader) allSubscriptionsEqual(ownedByMember [][]pid, multiple []bool) bool {
 	equal := true
-	var reference map[string]bool
-	var referenceList []string
-	prevOwner := map[tp]int{}
+	var reference []int32
+	prevOwner := make([]int32, s.idx.size())
+	for i := range prevOwner {
+		prevOwner[i] = -1
+	}
+	claimed := 0
+	for _, c := range s.claims {
+		claimed += len(c)
+	}
+	// Each claim is appended at most once, to its claimant's list.
+	slab := make([]pid, claimed)
 	for _, c := range s.order {
 		if len(reference) == 0 {
-			reference, referenceList = s.subscribed[c], s.topics[c]
-		} else if equal && !sameSet(reference, referenceList, s.topics[c]) {
+			reference = s.topics[c]
+		} else if equal && !sameSet(reference, s.topics[c]) {
 			equal = false
 		}
 		gen := s.claimGen[c]
 		s.maxGen = max(s.maxGen, gen)
-		ownedByMember[c] = []tp{}
+		k := len(s.claims[c])
+		ownedByMember[c], slab = slab[:0:k], slab[k:]
 		for _, p := range s.claims[c] {
-			if _, ok := s.counts[p.Topic]; !ok {
-				continue
-			}
-			other, claimed := prevOwner[p]
+			other := prevOwner[p]
 			switch {
-			case !claimed:
+			case other < 0:
 				ownedByMember[c] = append(ownedByMember[c], p)
-				prevOwner[p] = c
+				prevOwner[p] = int32(c)
 			case gen == s.subGen[other]:
 				multiple[p] = true
 				removeFirst(&ownedByMember[other], p)
-				prevOwner[p] = c
+				prevOwner[p] = int32(c)
 			case gen > s.subGen[other]:
 				ownedByMember[c] = append(ownedByMember[c], p)
 				removeFirst(&ownedByMember[other], p)
-				prevOwner[p] = c
+				prevOwner[p] = int32(c)
 			}
 		}
 	}
 	return equal
 }
 
-// sameSet reports whether set, a member's subscription, holds the same
-// names as list, another's; sameList is the first's own list.
-func sameSet(set map[string]bool, sameList, list []string) bool {
-	if len(set) != len(list) {
+// sameSet reports whether two subscriptions, sorted and without repeats,
+// are the same set of names.
+func sameSet(a, b []int32) bool {
+	if len(a) != len(b) {
 		return false
 	}
-	if len(list) > 0 && len(sameList) > 0 && &list[0] == &sameList[0] {
+	if len(a) > 0 && &a[0] == &b[0] {
 		return true // one list shared by members with one subscription (newLeader)
 	}
-	for _, t := range list {
-		if !set[t] {
+	return slices.Equal(a, b)
+}
+
+// sameStrings is slices.Equal for lists of names that, listed member
+// after member, usually hold the very same strings: equal data pointers
+// settle most comparisons without a call to compare bytes, which was a
+// quarter of BenchmarkJavaSticky/shape=homogeneous-1000x100x100/churn=join1.
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i, s := range a {
+		t := b[i]
+		if len(s) != len(t) || unsafe.StringData(s) != unsafe.StringData(t) && s != t {
 			return false
 		}
 	}
@@ -281,7 +350,7 @@ func sameSet(set map[string]bool, sameList, list []string) bool {
 
 // removeFirst is ArrayList.remove(Object): it removes the first element
 // equal to p, if any.
-func removeFirst(list *[]tp, p tp) bool {
+func removeFirst(list *[]pid, p pid) bool {
 	if i := slices.Index(*list, p); i >= 0 {
 		*list = slices.Delete(*list, i, i+1)
 		return true
@@ -289,48 +358,44 @@ func removeFirst(list *[]tp, p tp) bool {
 	return false
 }
 
-// computeTransferring is CooperativeStickyAssignor's
-// computePartitionsTransferringOwnership for the general path: partitions
-// a member gains that some member gives up.
-func (s *leader) computeTransferring(out [][]tp) map[tp]int {
-	added := map[tp]int{}
-	revoked := map[tp]bool{}
+// removeTransferring is CooperativeStickyAssignor's
+// computePartitionsTransferringOwnership for the general path, partitions
+// a member gains that some member gives up, taken out of what the members
+// gain (the last member in the subscriptions' order to gain one, as
+// Java's map keeps).
+func (s *leader) removeTransferring(out [][]pid) {
+	size := s.idx.size()
+	ownedBy := make([]int32, size) // c+1 while member c is in hand
+	assignedTo := make([]int32, size)
+	addedTo := make([]int32, size) // c+1: the last member to gain it
+	revoked := make([]bool, size)
+	var added []pid
 	for _, c := range s.order {
-		owned := make(map[tp]bool, len(s.owned[c]))
-		for _, p := range s.owned[c] {
-			owned[p] = true
+		mark := int32(c + 1)
+		for _, p := range s.claims[c] {
+			ownedBy[p] = mark
 		}
-		assigned := make(map[tp]bool, len(out[c]))
 		for _, p := range out[c] {
-			assigned[p] = true
-			if !owned[p] {
-				added[p] = c
+			assignedTo[p] = mark
+			if ownedBy[p] != mark {
+				if addedTo[p] == 0 {
+					added = append(added, p)
+				}
+				addedTo[p] = mark
 			}
 		}
-		for _, p := range s.owned[c] {
-			if !assigned[p] {
+		for _, p := range s.claims[c] {
+			if assignedTo[p] != mark {
 				revoked[p] = true
 			}
 		}
 	}
-	for p := range added {
-		if !revoked[p] {
-			delete(added, p)
+	for _, p := range added { // each removes one distinct partition: order is not observable
+		if revoked[p] {
+			removeFirst(&out[addedTo[p]-1], p)
 		}
 	}
-	return added
 }
 
 // compareIDs is String.compareTo on member ids.
 func (s *leader) compareIDs(a, b int) int { return jvm.CompareStrings(s.ids[a], s.ids[b]) }
-
-// sortedTopics returns the topics of partitionsPerTopic in String.compareTo
-// order.
-func (s *leader) sortedTopics() []string {
-	ts := make([]string, 0, len(s.counts))
-	for t := range s.counts {
-		ts = append(ts, t)
-	}
-	slices.SortFunc(ts, jvm.CompareStrings)
-	return ts
-}

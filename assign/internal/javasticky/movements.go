@@ -5,51 +5,63 @@ import "github.com/assigncalc/assigncalc/assign/internal/jvm"
 // pair is ConsumerPair: a partition moved from src to dst.
 type pair struct{ src, dst int }
 
+// churnSet is a HashSet<TopicPartition> of partitions known by pid.
+type churnSet = jvm.ChurnSet[pid]
+
 // movements is AbstractStickyAssignor.PartitionMovements: where each
 // partition moved during the balancing, by partition and by topic and
 // pair, so that moving a partition back along a pair moves the one that
 // came that way, the first of its HashSet.
 type movements struct {
-	byPartition map[tp]pair
-	byTopic     map[string]map[pair]*jvm.ChurnSet[tp]
-	s           *leader
+	byPartition map[pid]pair
+	byTopic     map[int32]map[pair]*churnSet // by topic rank
+	x           *pindex
+	topicHash   []int32 // String.hashCode by topic rank, filled at the first record
 	treeBin     bool
 }
 
-func (m *movements) removeRecord(p tp) pair {
+func (m *movements) removeRecord(p pid) pair {
 	pr := m.byPartition[p]
 	delete(m.byPartition, p)
-	topic := m.byTopic[p.Topic]
+	r, _ := m.x.topicPart(p)
+	topic := m.byTopic[r]
 	set := topic[pr]
 	set.Remove(p)
 	if set.Len() == 0 {
 		delete(topic, pr)
 	}
 	if len(topic) == 0 {
-		delete(m.byTopic, p.Topic)
+		delete(m.byTopic, r)
 	}
 	return pr
 }
 
-func (m *movements) addRecord(p tp, pr pair) {
+func (m *movements) addRecord(p pid, pr pair) {
 	m.byPartition[p] = pr
-	topic := m.byTopic[p.Topic]
+	r, n := m.x.topicPart(p)
+	topic := m.byTopic[r]
 	if topic == nil {
-		topic = map[pair]*jvm.ChurnSet[tp]{}
-		m.byTopic[p.Topic] = topic
+		topic = map[pair]*churnSet{}
+		m.byTopic[r] = topic
 	}
 	set := topic[pr]
 	if set == nil {
-		set = &jvm.ChurnSet[tp]{}
+		set = &churnSet{}
 		topic[pr] = set
 	}
-	set.Add(p, jvm.TopicPartitionHash(jvm.StringHash(p.Topic), p.Partition))
+	if m.topicHash == nil {
+		m.topicHash = make([]int32, len(m.x.names))
+		for k, t := range m.x.names {
+			m.topicHash[k] = jvm.StringHash(t)
+		}
+	}
+	set.Add(p, jvm.TopicPartitionHash(m.topicHash[r], n))
 	if set.Treeified {
 		m.treeBin = true
 	}
 }
 
-func (m *movements) move(p tp, old, newConsumer int) {
+func (m *movements) move(p pid, old, newConsumer int) {
 	if _, ok := m.byPartition[p]; ok {
 		existing := m.removeRecord(p)
 		if existing.src != newConsumer {
@@ -60,8 +72,9 @@ func (m *movements) move(p tp, old, newConsumer int) {
 	m.addRecord(p, pair{old, newConsumer})
 }
 
-func (m *movements) actualPartitionToMove(p tp, old, newConsumer int) tp {
-	topic, ok := m.byTopic[p.Topic]
+func (m *movements) actualPartitionToMove(p pid, old, newConsumer int) pid {
+	r, _ := m.x.topicPart(p)
+	topic, ok := m.byTopic[r]
 	if !ok {
 		return p
 	}

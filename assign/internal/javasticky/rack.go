@@ -15,6 +15,11 @@ type rackInfo struct {
 	// when rack-aware assignment is not used, and the constrained path
 	// then still sorts the unassigned partitions by it.
 	numConsumers map[tp]int
+	// The same by pid, for the constrained path: pidRacks is nil unless
+	// rack-aware, pidNum nil when numConsumers is; a claim past its
+	// topic's end has neither, as in Java's maps.
+	pidRacks []map[string]bool
+	pidNum   []int
 }
 
 func newRackInfo(s *leader, g assign.Group) rackInfo {
@@ -32,9 +37,9 @@ func newRackInfo(s *leader, g assign.Group) rackInfo {
 	}
 	partitionRacks := map[tp]map[string]bool{}
 	allRacks := map[string]bool{} // partitionsByRack.keySet()
-	for t, n := range s.counts {
+	for k, t := range s.idx.names {
 		racks := s.racks[t]
-		for p := range n {
+		for p := range s.idx.count(int32(k)) {
 			set := map[string]bool{}
 			if int(p) < len(racks) {
 				for _, r := range racks[p] {
@@ -53,9 +58,22 @@ func newRackInfo(s *leader, g assign.Group) rackInfo {
 		}
 		ri.numConsumers[p] = sum
 	}
+	ri.pidNum = make([]int, s.total)
+	x := s.idx
+	for r, t := range x.names {
+		for p := range x.count(int32(r)) {
+			ri.pidNum[x.base[r]+p] = ri.numConsumers[tp{Topic: t, Partition: p}]
+		}
+	}
 	if useRackAware(consumersByRack, allRacks, partitionRacks) {
 		ri.consumerRacks = memberRack
 		ri.partitionRacks = partitionRacks
+		ri.pidRacks = make([]map[string]bool, s.total)
+		for r, t := range x.names {
+			for p := range x.count(int32(r)) {
+				ri.pidRacks[x.base[r]+p] = partitionRacks[tp{Topic: t, Partition: p}]
+			}
+		}
 	}
 	return ri
 }
@@ -82,20 +100,36 @@ func useRackAware(consumerRacks map[string]int, partitionRacks map[string]bool, 
 	return false
 }
 
-// mismatch is racksMismatch: the member has a rack (rack-aware) and the
-// partition has no replica there.
-func (ri *rackInfo) mismatch(c int, p tp) bool {
+// racksOf is partitionRacks.get(p) by pid.
+func (ri *rackInfo) racksOf(p pid) map[string]bool {
+	if int(p) < len(ri.pidRacks) {
+		return ri.pidRacks[p]
+	}
+	return nil
+}
+
+// numOf is numConsumers.get(p) by pid; 0 where Go's map gives 0.
+func (ri *rackInfo) numOf(p pid) int {
+	if int(p) < len(ri.pidNum) {
+		return ri.pidNum[p]
+	}
+	return 0
+}
+
+// mismatchPid is racksMismatch: the member has a rack (rack-aware) and
+// the partition has no replica there.
+func (ri *rackInfo) mismatchPid(c int, p pid) bool {
 	r, ok := ri.consumerRacks[c]
 	if !ok {
 		return false
 	}
-	return !ri.partitionRacks[p][r]
+	return !ri.racksOf(p)[r]
 }
 
 // nextRackConsumer returns the index in list, searching round from first,
 // of the first member on a rack of p's replicas, or -1.
-func (ri *rackInfo) nextRackConsumer(p tp, list []int, first int) int {
-	racks := ri.partitionRacks[p]
+func (ri *rackInfo) nextRackConsumer(p pid, list []int, first int) int {
+	racks := ri.racksOf(p)
 	if len(racks) == 0 {
 		return -1
 	}

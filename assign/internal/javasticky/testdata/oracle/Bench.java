@@ -22,7 +22,11 @@ import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscrip
  * group is built once as Oracle builds it (the leader's GroupSubscription and
  * Cluster), outside the timed calls; every call gets a fresh assignor, as a
  * leader does. The JIT is warmed with as many untimed calls as timed ones, and
- * the median is printed in milliseconds. A call still running after
+ * the median is printed in milliseconds: of the wall time, of the CPU time
+ * of the whole JVM during the call (the assigning thread, the collector's
+ * and the compiler's threads) and of the assigning thread alone, so that
+ * on a loaded machine the work can be set beside the Go benchmark's CPU
+ * time per call. A call still running after
  * LIMIT_SECONDS is reported as not finished and ends the run (the JVM cannot
  * stop it), so put such groups last.
  */
@@ -40,7 +44,7 @@ public final class Bench {
             String name = String.valueOf(g.get("name"));
             Oracle.Group group = new Oracle.Group(g, cooperative, new ArrayList<>());
             GroupSubscription subscription = new GroupSubscription(group.subscriptions);
-            long[] t = new long[runs];
+            long[] t = new long[runs], cpu = new long[runs], threadCpu = new long[runs];
             for (int i = 0; i < 2 * runs; i++) {
                 long took = call(group, subscription, cooperative, limitNanos);
                 if (took < 0) {
@@ -51,12 +55,21 @@ public final class Bench {
                 if (i == 0 && took * 2 * runs > 4 * limitNanos) {
                     // A slow group: its one call is warm-up enough.
                     t = new long[] {took};
+                    cpu = new long[] {lastCpu[0]};
+                    threadCpu = new long[] {lastCpu[1]};
                     break;
                 }
-                if (i >= runs) t[i - runs] = took;
+                if (i >= runs) {
+                    t[i - runs] = took;
+                    cpu[i - runs] = lastCpu[0];
+                    threadCpu[i - runs] = lastCpu[1];
+                }
             }
             Arrays.sort(t);
-            System.out.printf("%s %.3f ms (median of %d)%n", name, t[t.length / 2] / 1e6, t.length);
+            Arrays.sort(cpu);
+            Arrays.sort(threadCpu);
+            System.out.printf("%s %.3f ms (median of %d) cpu %.3f ms thread-cpu %.3f ms%n", name, t[t.length / 2] / 1e6, t.length,
+                    cpu[cpu.length / 2] / 1e6, threadCpu[threadCpu.length / 2] / 1e6);
             System.out.flush();
         }
     }
@@ -66,15 +79,26 @@ public final class Bench {
      * thread (so that starting the thread is not counted); -1 when it
      * outlives the limit.
      */
+    /** The JVM's and the assigning thread's CPU time during the last call. */
+    static final long[] lastCpu = new long[2];
+
+    static long processCpu() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
     static long call(Oracle.Group group, GroupSubscription subscription, boolean cooperative, long limitNanos) throws InterruptedException {
         ConsumerPartitionAssignor assignor = cooperative ? new CooperativeStickyAssignor() : new StickyAssignor();
         List<RuntimeException> thrown = new ArrayList<>();
         long[] took = {-1};
         Thread th = new Thread(() -> {
             try {
+                java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+                long cpu0 = processCpu(), thread0 = mx.getCurrentThreadCpuTime();
                 long start = System.nanoTime();
                 assignor.assign(group.cluster, subscription);
                 took[0] = System.nanoTime() - start;
+                lastCpu[1] = mx.getCurrentThreadCpuTime() - thread0;
+                lastCpu[0] = processCpu() - cpu0;
             } catch (RuntimeException e) {
                 thrown.add(e);
             }

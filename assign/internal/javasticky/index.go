@@ -1,0 +1,182 @@
+package javasticky
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/assigncalc/assigncalc/assign"
+)
+
+// pid is a partition known by a dense number rather than its topic's name:
+// the partitions of partitionsPerTopic are numbered 0..total-1, topics in
+// String.compareTo order and each topic's partitions in order, so that
+// sorting numbers sorts by (topic, partition) as Java's comparators do
+// and a partition's facts live in slices instead of maps keyed by
+// strings. A claim of a partition its topic no longer has, which Java
+// keeps, gets a number past total.
+type pid = int32
+
+// pindex numbers the partitions (see pid).
+type pindex struct {
+	names  []string         // topics of partitionsPerTopic, String.compareTo order
+	rank   map[string]int32 // name => place in names
+	base   []int32          // topic => its first pid; base[len(names)] is total
+	goRank []int32          // topic => place in Go's string order, for the output
+	total  int
+	// Past total: the claims of partitions their topic does not have.
+	extraTopic, extraPart []int32
+	extra                 map[uint64]pid
+}
+
+// newPindex numbers the partitions of topics names, in String.compareTo
+// order, of counts[i] partitions each.
+func newPindex(names []string, counts []int32) *pindex {
+	x := &pindex{names: names, rank: make(map[string]int32, len(names))}
+	x.base = make([]int32, len(names)+1)
+	for r, t := range names {
+		x.rank[t] = int32(r)
+		x.base[r+1] = x.base[r] + counts[r]
+	}
+	x.total = int(x.base[len(names)])
+	x.goRank = make([]int32, len(names))
+	byGo := make([]int32, len(names))
+	for r := range byGo {
+		byGo[r] = int32(r)
+	}
+	slices.SortFunc(byGo, func(a, b int32) int { return strings.Compare(names[a], names[b]) })
+	for k, r := range byGo {
+		x.goRank[r] = int32(k)
+	}
+	return x
+}
+
+// count is the number of partitions of topic r.
+func (x *pindex) count(r int32) int32 { return x.base[r+1] - x.base[r] }
+
+// id numbers partition p of topic r.
+func (x *pindex) id(r, p int32) pid {
+	if p >= 0 && p < x.count(r) {
+		return x.base[r] + p
+	}
+	k := uint64(r)<<32 | uint64(p)
+	if i, ok := x.extra[k]; ok {
+		return i
+	}
+	if x.extra == nil {
+		x.extra = map[uint64]pid{}
+	}
+	i := pid(x.total + len(x.extraTopic))
+	x.extra[k] = i
+	x.extraTopic = append(x.extraTopic, r)
+	x.extraPart = append(x.extraPart, p)
+	return i
+}
+
+// size is the number of partitions numbered, claims past a topic's end
+// included: the length of a slice indexed by pid.
+func (x *pindex) size() int { return x.total + len(x.extraTopic) }
+
+// topicPart returns the topic (rank) and number of partition i.
+func (x *pindex) topicPart(i pid) (int32, int32) {
+	if int(i) >= x.total {
+		e := int(i) - x.total
+		return x.extraTopic[e], x.extraPart[e]
+	}
+	r, _ := slices.BinarySearch(x.base, i+1)
+	return int32(r - 1), i - x.base[r-1]
+}
+
+// topicNear is topicPart's topic of i, looked up first in topic r and
+// the next: lists sorted by topic walk the topics in order.
+func (x *pindex) topicNear(r int32, i pid) int32 {
+	if int(i) < x.total && r >= 0 {
+		if i >= x.base[r] && i < x.base[r+1] {
+			return r
+		}
+		if i >= x.base[r+1] && int(r)+2 < len(x.base) && i < x.base[r+2] {
+			return r + 1
+		}
+	}
+	t, _ := x.topicPart(i)
+	return t
+}
+
+// tp is partition i as a TopicPartition.
+func (x *pindex) tp(i pid) tp {
+	r, p := x.topicPart(i)
+	return tp{Topic: x.names[r], Partition: p}
+}
+
+// key orders partitions by (topic, partition), as Java compares them: a
+// claim of a negative partition before its topic's first, one past the
+// topic's end after its last (topics have partitions), in number order.
+func (x *pindex) key(i pid) uint64 {
+	const mid = 1 << 31
+	if int(i) < x.total {
+		return uint64(i)<<32 | mid
+	}
+	r, p := x.topicPart(i)
+	if p < 0 {
+		return uint64(x.base[r])<<32 | uint64(mid+int64(p))
+	}
+	return uint64(x.base[r+1]-1)<<32 | uint64(mid+int64(p-x.count(r)+1))
+}
+
+// sortByTopic sorts ids by (topic, partition); ids are distinct, so an
+// unstable sort leaves what Java's stable one does.
+func (x *pindex) sortByTopic(ids []pid) {
+	if len(x.extraTopic) == 0 {
+		slices.Sort(ids)
+		return
+	}
+	slices.SortFunc(ids, func(a, b pid) int {
+		ka, kb := x.key(a), x.key(b)
+		switch {
+		case ka < kb:
+			return -1
+		case ka > kb:
+			return 1
+		}
+		return 0
+	})
+}
+
+// output returns each member's partitions sorted by
+// assign.TopicPartition.Compare, in one allocation.
+func (x *pindex) output(lists [][]pid) [][]tp {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	slab := make([]tp, n)
+	javaOrderIsGoOrder := true
+	for r, g := range x.goRank {
+		if g != int32(r) {
+			javaOrderIsGoOrder = false
+			break
+		}
+	}
+	out := make([][]tp, len(lists))
+	for c, l := range lists {
+		if len(l) == 0 {
+			continue
+		}
+		dst := slab[:len(l):len(l)]
+		slab = slab[len(l):]
+		x.sortByTopic(l) // Java's (topic, partition) order
+		r := int32(-1)
+		for k, i := range l {
+			r = x.topicNear(r, i)
+			n := i - x.base[r]
+			if int(i) >= x.total {
+				_, n = x.topicPart(i)
+			}
+			dst[k] = tp{Topic: x.names[r], Partition: n}
+		}
+		if !javaOrderIsGoOrder {
+			slices.SortFunc(dst, assign.TopicPartition.Compare)
+		}
+		out[c] = dst
+	}
+	return out
+}
