@@ -38,8 +38,12 @@
 //   - "uniform", [Uniform], and "server-range", [ServerRange]: the
 //     assignors Kafka 4.x's group coordinator runs itself for groups on the
 //     consumer protocol (KIP-848, group.protocol=consumer), reproduced
-//     exactly for Kafka 4.0 and 4.1, to preview what the broker will
+//     exactly for Kafka 4.0 to 4.4, to preview what the broker will
 //     assign ([ServerStrategies] lists them).
+//   - "simple", [Simple]: the assignor of Kafka 4.2 to 4.4's share groups
+//     (KIP-932), which may give one partition to several members;
+//     [VerifyShare] states what a valid share assignment is
+//     ([ShareStrategies] lists it).
 //
 // Range and RoundRobin return exactly what Kafka's Java client returns for
 // the same input, member order (static members first, Java's UTF-16 string
@@ -98,6 +102,9 @@
 //     switches.
 //   - [github.com/assigncalc/assigncalc/timeline]: many rounds in time:
 //     heartbeats, polls and timeouts.
+//   - [github.com/assigncalc/assigncalc/assign/client]: what each client
+//     library allows, and each one's strategies as its leader computes
+//     them (Java's sticky assignors exactly).
 //   - [github.com/assigncalc/assigncalc/assign/assigntest]: generators of
 //     groups for tests.
 //
