@@ -241,7 +241,7 @@ func Simulate(sc Scenario) (*Timeline, error) {
 // broker could go through.
 func settleMargin(n *normalized) int64 {
 	b := n.broker
-	longest := b.InitialRebalanceDelay + b.ConsumerSessionTimeout + b.ConsumerHeartbeatInterval + b.ConsumerAssignmentInterval
+	longest := b.InitialRebalanceDelay + b.ConsumerSessionTimeout + b.ConsumerHeartbeatInterval
 	configs := []*Config{}
 	for _, m := range n.members {
 		configs = append(configs, m.Config)
