@@ -336,7 +336,7 @@ func (k *kip848) bump(reason string) {
 	k.epoch++
 	if !k.mayCompute() {
 		k.beginRebalance(reason, k.epoch)
-		k.step("", "group epoch %d: %s; target after the assignment interval, at %d ms", k.epoch, reason, k.computedAt+k.sc.broker.ConsumerAssignmentInterval)
+		k.step("", "group epoch %d: %s; its target waits for the assignment interval, until %s", k.epoch, reason, FormatMs(k.computedAt+k.sc.broker.ConsumerAssignmentInterval))
 		return
 	}
 	if !k.computeTarget() {
