@@ -84,8 +84,7 @@
 // from Kafka 4.3 at most once per group.consumer.assignment.interval.ms
 // ([Broker].ConsumerAssignmentInterval, KIP-1263), a later target then
 // waiting for the first heartbeat after the interval. [Scenario].Kafka
-// picks the release; the differences are listed in kip848.go and the
-// README.
+// picks the release and lists what differs between releases.
 // Each member reconciles at its heartbeats (the broker's
 // group.consumer.heartbeat.interval.ms): it first revokes what its target
 // no longer holds, at its next poll (the callback runs in poll), and

@@ -191,8 +191,10 @@ type Scenario struct {
 	// the newest, [assign.Kafka44]): from 4.2 a member's own pending
 	// revocations are no longer unreleased partitions (KAFKA-19449,
 	// coordinator.NextAssignment); from 4.3 targets are computed at most
-	// once per [Broker].ConsumerAssignmentInterval (KIP-1263). The
-	// server-side assignors take their version from Strategy.
+	// once per [Broker].ConsumerAssignmentInterval (KIP-1263). 4.3's
+	// per-partition assignment epochs (KIP-1251) change which offset
+	// commits the coordinator accepts, which the timeline does not model.
+	// The server-side assignors take their version from Strategy.
 	Kafka assign.KafkaVersion
 
 	// Forming starts from an empty group that every member joins at t = 0.
