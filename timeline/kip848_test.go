@@ -1,6 +1,7 @@
 package timeline_test
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -255,6 +256,21 @@ func TestKIP848ByKafkaVersion(t *testing.T) {
 	} {
 		if diff := cmp.Diff(outcomeOf(simulate(t, same.b)), outcomeOf(simulate(t, same.a))); diff != "" {
 			t.Errorf("Kafka %v differs from %v (-%v +%v):\n%s", same.a.Kafka, same.b.Kafka, same.b.Kafka, same.a.Kafka, diff)
+		}
+	}
+}
+
+// TestKafkaVersionRefused: an unknown release or a negative assignment
+// interval is an invalid scenario, not a panic.
+func TestKafkaVersionRefused(t *testing.T) {
+	negative := kipBroker
+	negative.ConsumerAssignmentInterval = -1
+	for _, sc := range []timeline.Scenario{
+		{Members: []timeline.Member{member("c0")}, Topics: map[string]int32{"t": 1}, Protocol: timeline.Consumer, Kafka: 9},
+		{Members: []timeline.Member{member("c0")}, Topics: map[string]int32{"t": 1}, Protocol: timeline.Consumer, Broker: &negative},
+	} {
+		if _, err := timeline.Simulate(sc); !errors.Is(err, timeline.ErrInvalidScenario) {
+			t.Errorf("Kafka %v, interval %d: error %v, want ErrInvalidScenario", sc.Kafka, negative.ConsumerAssignmentInterval, err)
 		}
 	}
 }
