@@ -80,7 +80,11 @@
 //
 // No join or sync phase. Every change (a member joining or leaving, a
 // session timeout, a new subscription, new partitions) bumps the group
-// epoch and the coordinator computes a new target assignment at once.
+// epoch and the coordinator computes a new target assignment at once;
+// from Kafka 4.3 at most once per group.consumer.assignment.interval.ms
+// ([Broker].ConsumerAssignmentInterval, KIP-1263), a later target then
+// waiting for the first heartbeat after the interval. [Scenario].Kafka
+// picks the release and lists what differs between releases.
 // Each member reconciles at its heartbeats (the broker's
 // group.consumer.heartbeat.interval.ms): it first revokes what its target
 // no longer holds, at its next poll (the callback runs in poll), and

@@ -16,7 +16,9 @@ import (
 // method:
 //
 //	bump       a change: new group epoch, new target (server-side assignor)
-//	heartbeat  the coordinator answers with the member's assignment
+//	           unless the assignment interval defers it (Kafka 4.3+)
+//	heartbeat  computes a deferred target once the interval is over, then
+//	           the coordinator answers with the member's assignment
 //	reconcile  what that assignment is: first what to revoke; once it is
 //	           revoked, the target partitions nobody else still holds
 //	revoke     the member revokes at its next poll (the callback runs in
@@ -25,6 +27,29 @@ import (
 //	leave      a dynamic member leaves (epoch -1) and frees them at once; a
 //	           static one (epoch -2) keeps them for a session timeout
 //	pollTimeout max.poll.interval.ms: the member leaves as on close
+//
+// What changes by Kafka version (Scenario.Kafka):
+//
+//   - 4.0 and 4.1: a partition a member has just revoked and that its
+//     target gives back (the target changed while it revoked) counts as
+//     unreleased during the heartbeat that acknowledges the revocation; the
+//     member gets it at its next heartbeat. 4.2 and later grant it in that
+//     heartbeat (KAFKA-19449, coordinator.NextAssignment).
+//   - 4.3 and later: the coordinator computes a target at most once per
+//     group.consumer.assignment.interval.ms (KIP-1263, default 1000 ms;
+//     GroupMetadataManager.canComputeNextTargetAssignment). A change within
+//     the interval of the last computation bumps the group epoch at once,
+//     but members reconcile towards the old target until the first
+//     heartbeat at or after the interval's end computes the new one; a
+//     member that joins meanwhile gets nothing yet. A stable start counts
+//     as computed long before t = 0.
+//   - 4.3's per-partition assignment epochs (KIP-1251) change which offset
+//     commits the coordinator accepts, not what a member holds or
+//     consumes; the timeline models no commits, so nothing here changes.
+//
+// As before 4.3, a target that may be computed is computed at the change
+// itself; Kafka computes it at the next heartbeat of any member, which
+// gives the same target unless two changes come between two heartbeats.
 
 // kipMember is one consumer and the consumer-protocol coordinator's record
 // of it. Its atPoll timer runs onPoll; its pendingTopics are a
@@ -34,6 +59,7 @@ type kipMember struct {
 
 	target   []assign.TopicPartition
 	revoking []assign.TopicPartition // asked to revoke, not yet acknowledged
+	revoked  []assign.TopicPartition // revoked, acknowledged by the heartbeat under way
 	onPoll   []func()                // what it does at its next poll
 }
 
@@ -44,6 +70,13 @@ type kip848 struct {
 	ids     []string                         // keys of members, sorted
 	holder  map[assign.TopicPartition]string // partition => the member the coordinator counts as holding it
 	epoch   int32
+
+	// The last target: its group epoch, and when it was computed (KIP-1263's
+	// interval runs from then); computed is false until the timeline
+	// computes one.
+	targetEpoch int32
+	computedAt  int64
+	computed    bool
 }
 
 func newKIP848(e *engine, n *normalized) *kip848 {
@@ -90,7 +123,7 @@ func (k *kip848) startStable() {
 			return
 		}
 	}
-	k.epoch = 1
+	k.epoch, k.targetEpoch = 1, 1
 	for i, id := range k.ids {
 		m := k.members[id]
 		m.target = sortedCopy(a[id])
@@ -109,9 +142,10 @@ func (k *kip848) startStable() {
 
 // settled reports whether every member has reached its target.
 func (k *kip848) settled() bool {
+	deferred := k.targetEpoch < k.epoch // a target not yet computed
 	for _, id := range k.ids {
 		m := k.members[id]
-		if m.membership == inGroup && (!m.alive() || len(m.revoking) > 0 || !slices.Equal(m.owned, m.target)) {
+		if m.membership == inGroup && (deferred || !m.alive() || len(m.revoking) > 0 || !slices.Equal(m.owned, m.target)) {
 			return false
 		}
 	}
@@ -296,21 +330,49 @@ func (k *kip848) remove(m *kipMember) {
 	m.target = nil
 }
 
-// bump starts a new group epoch with a new target assignment.
+// bump starts a new group epoch with a new target assignment, or, within
+// the assignment interval, one whose target a later heartbeat computes.
 func (k *kip848) bump(reason string) {
 	k.epoch++
+	if !k.mayCompute() {
+		k.beginRebalance(reason, k.epoch)
+		k.step("", "group epoch %d: %s; its target waits for the assignment interval, until %s", k.epoch, reason, FormatMs(k.computedAt+k.sc.broker.ConsumerAssignmentInterval))
+		return
+	}
+	if !k.computeTarget() {
+		return
+	}
+	k.beginRebalance(reason, k.epoch)
+	k.step("", "group epoch %d: %s", k.epoch, reason)
+}
+
+// mayCompute reports whether the coordinator may compute a target now:
+// always before Kafka 4.3; from 4.3 when none was computed yet, the
+// interval is 0, or the interval since the last one is over
+// (canComputeNextTargetAssignment).
+func (k *kip848) mayCompute() bool {
+	interval := k.sc.broker.ConsumerAssignmentInterval
+	if v := k.sc.Kafka; v != assign.Kafka43 && v != assign.Kafka44 {
+		return true
+	}
+	return !k.computed || interval == 0 || k.now >= k.computedAt+interval
+}
+
+// computeTarget runs the assignor for the group epoch and gives every
+// member its target; false on an error, which it records.
+func (k *kip848) computeTarget() bool {
 	a, err := k.sc.Strategy.Assign(k.group())
 	if err != nil {
 		k.err = fmt.Errorf("timeline: %s at %d ms: %w", k.sc.Strategy.Name(), k.now, err)
-		return
+		return false
 	}
 	for _, id := range k.ids {
 		if m := k.members[id]; m.membership != outside {
 			m.target = sortedCopy(a[id])
 		}
 	}
-	k.beginRebalance(reason, k.epoch)
-	k.step("", "group epoch %d: %s", k.epoch, reason)
+	k.targetEpoch, k.computedAt, k.computed = k.epoch, k.now, true
+	return true
 }
 
 // maybeSettled closes the open rebalance once every member has reached
@@ -333,6 +395,12 @@ func (k *kip848) startHeartbeats(m *kipMember, t int64) {
 func (k *kip848) heartbeat(m *kipMember) {
 	m.lastContact = k.now
 	k.startHeartbeats(m, k.now+k.sc.broker.ConsumerHeartbeatInterval)
+	if k.targetEpoch < k.epoch && k.mayCompute() {
+		if !k.computeTarget() {
+			return
+		}
+		k.step(m.ID, "heartbeat: the coordinator computes the target of group epoch %d", k.epoch)
+	}
 	// The heartbeat reports what the member owns: what the coordinator
 	// counted as its and it no longer owns (a restarted static member's
 	// old partitions) is free.
@@ -341,7 +409,9 @@ func (k *kip848) heartbeat(m *kipMember) {
 			delete(k.holder, tp)
 		}
 	}
-	if revoke, grant := k.reconcile(m); len(revoke) > 0 {
+	revoke, grant := k.reconcile(m)
+	m.revoked = nil
+	if len(revoke) > 0 {
 		m.revoking = revoke
 		k.step(m.ID, "heartbeat: must revoke %s", list(revoke))
 		k.atNextPoll(m, func() { k.revoke(m) })
@@ -361,16 +431,17 @@ func (k *kip848) heartbeat(m *kipMember) {
 // reconcile is the coordinator's reconciliation rule at one heartbeat of
 // m: what m must revoke, and what it is given. A member that has yet to
 // acknowledge a revocation gets nothing new; otherwise the rule is the
-// library's one, [coordinator.NextAssignment]: first revoke what it owns
-// outside its target, and only once it owns nothing outside it take the
-// partitions of its target that no other member still holds. It reads
-// m.revoking, m.owned, m.target and k.holder and writes nothing:
-// heartbeat applies the answer.
+// library's one, [coordinator.NextAssignment] under Scenario.Kafka: first
+// revoke what it owns outside its target, and only once it owns nothing
+// outside it take the partitions of its target that no other member still
+// holds (nor, before 4.2, that it is itself just done revoking). It reads
+// m.revoking, m.revoked, m.owned, m.target and k.holder and writes
+// nothing: heartbeat applies the answer.
 func (k *kip848) reconcile(m *kipMember) (revoke, grant []assign.TopicPartition) {
 	if len(m.revoking) > 0 {
 		return nil, nil
 	}
-	revoke, grant, _ = coordinator.NextAssignment(m.owned, m.target, func(tp assign.TopicPartition) bool {
+	revoke, grant, _ = coordinator.NextAssignment(k.sc.Kafka, m.owned, m.revoked, m.target, func(tp assign.TopicPartition) bool {
 		h, held := k.holder[tp]
 		return held && h != m.ID
 	})
@@ -388,7 +459,7 @@ func (k *kip848) revoke(m *kipMember) {
 	}
 	k.step(m.ID, "revokes %s, acknowledges", list(m.revoking))
 	m.owned = minus(m.owned, m.revoking)
-	m.revoking = nil
+	m.revoked, m.revoking = sortedCopy(m.revoking), nil
 	k.heartbeat(m)
 }
 

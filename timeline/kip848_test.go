@@ -1,6 +1,7 @@
 package timeline_test
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -135,6 +136,141 @@ func TestKIP848UniformIsTheDefault(t *testing.T) {
 		}
 		if cmp.Equal(sticky, tl.Final) {
 			t.Errorf("ids %v: Sticky answers as Uniform does; the test cannot tell them apart", ids)
+		}
+	}
+}
+
+// TestKIP848ByKafkaVersion works by hand the two rules of the consumer
+// protocol's coordinator that changed in Kafka 4.x, on kipBroker, Range
+// standing in as the assignor (over c0..c3 and four partitions each gets
+// one, c0 t-0 to c3 t-3) and handConfig's poll loop (a batch of 700 ms).
+func TestKIP848ByKafkaVersion(t *testing.T) {
+	two := assign.Assignment{"c0": tps("t", 0, 1), "c1": tps("t", 2, 3)}
+	join := func(id string, at int64) timeline.Event {
+		return timeline.Event{At: at, Kind: timeline.Join, Member: id, Topics: []string{"t"}, Config: &handConfig}
+	}
+	withInterval := kipBroker
+	withInterval.ConsumerAssignmentInterval = 1_000
+	// c0 heartbeats at 1800 + 2000k and polls at 700k; c1 heartbeats at
+	// 2000k and polls at 600 + 700k. Every heartbeat, an acknowledging one
+	// too, puts the member's next one an interval later.
+	apart := map[string]timeline.Phase{"c0": {Heartbeat: 1_800, Poll: 700}, "c1": {Heartbeat: 2_000, Poll: 600}}
+	twoJoins := func(v assign.KafkaVersion) timeline.Scenario {
+		return timeline.Scenario{
+			Members: []timeline.Member{member("c0"), member("c1")},
+			Topics:  map[string]int32{"t": 4}, Protocol: timeline.Consumer, Strategy: assign.Range{}, Broker: &withInterval,
+			Kafka: v, Initial: two, Phases: apart,
+			Events: []timeline.Event{join("c2", 3_000), join("c3", 3_500)},
+		}
+	}
+	// c2 joins at 3000; c1 is told at its heartbeat at 4000 to revoke
+	// t-3, its target's since c2 came, and does at its poll at 4200. c2
+	// leaves at 4100, before that poll: the new target gives t-3 back to
+	// c1, which revokes it all the same and acknowledges at 4200.
+	giveBack := func(v assign.KafkaVersion) timeline.Scenario {
+		return timeline.Scenario{
+			Members: []timeline.Member{member("c0"), member("c1")},
+			Topics:  map[string]int32{"t": 4}, Protocol: timeline.Consumer, Strategy: assign.Range{}, Broker: &kipBroker,
+			Kafka: v, Initial: two,
+			Events: []timeline.Event{join("c2", 3_000), {At: 4_100, Kind: timeline.Close, Member: "c2"}},
+		}
+	}
+	tests := []struct {
+		name string
+		sc   timeline.Scenario
+		want outcome
+	}{
+		{
+			// Before 4.3 each join computes a target at once. At 3500
+			// (c3 joins) every member's target is its one partition. c0's
+			// heartbeat at 3800 asks it to revoke t-1 (poll 4200); c1's at
+			// 4000 to revoke t-2,3 (poll 4100). At 4100 c1 acknowledges
+			// but t-1 is still c0's; c0 releases it at 4200; c1 gets it at
+			// its next heartbeat, 6100. c2 gets t-2 at 5000, c3 t-3 at 5500.
+			name: "4.2: a target at every join",
+			sc:   twoJoins(assign.Kafka42),
+			want: outcome{
+				Rebalances: []timeline.Rebalance{{Start: 3_000, End: 3_500, Reason: "c2 joins", Generation: 2}, {Start: 3_500, End: 6_100, Reason: "c3 joins", Generation: 3}},
+				Unowned:    map[string][]timeline.Span{"t-1": {span(4_200, 6_100)}, "t-2": {span(4_100, 5_000)}, "t-3": {span(4_100, 5_500)}},
+				Summary:    timeline.Summary{Rebalances: 2, MaxUnownedMs: 1_900, UnownedPartitionMs: 1_900 + 900 + 1_400},
+			},
+		},
+		{
+			// KIP-1263: c2's join computes the target at 3000 (c0 t-0,1,
+			// c1 t-2, c2 t-3). c3's join at 3500 bumps the epoch, but the
+			// next target waits until 4000: c3 gets nothing, and c0's
+			// heartbeat at 3800 still carries its old target, so it keeps
+			// t-1. c1's heartbeat at 4000 computes the target and is told
+			// to revoke t-2,3 (poll 4100); c2 gets t-2 at 5000 and c3 t-3
+			// at 5500. c0 hears at 5800 and revokes t-1 at 6300; c1, whose
+			// heartbeats run from its acknowledgement at 4100, gets it at
+			// 8100.
+			name: "4.4: the second join's target waits for the interval",
+			sc:   twoJoins(assign.Kafka44),
+			want: outcome{
+				Rebalances: []timeline.Rebalance{{Start: 3_000, End: 3_500, Reason: "c2 joins", Generation: 2}, {Start: 3_500, End: 8_100, Reason: "c3 joins", Generation: 3}},
+				Unowned:    map[string][]timeline.Span{"t-1": {span(6_300, 8_100)}, "t-2": {span(4_100, 5_000)}, "t-3": {span(4_100, 5_500)}},
+				Summary:    timeline.Summary{Rebalances: 2, MaxUnownedMs: 1_800, UnownedPartitionMs: 1_800 + 900 + 1_400},
+			},
+		},
+		{
+			// KAFKA-19449 not yet fixed: during the acknowledging heartbeat
+			// at 4200 the coordinator still counts t-3 as c1's pending
+			// revocation, so it is unreleased; c1 gets it back at its next
+			// heartbeat, 6200.
+			name: "4.1: an own revoked partition comes back a heartbeat later",
+			sc:   giveBack(assign.Kafka41),
+			want: outcome{
+				Rebalances: []timeline.Rebalance{{Start: 3_000, End: 4_100, Reason: "c2 joins", Generation: 2}, {Start: 4_100, End: 6_200, Reason: "c2 leaves", Generation: 3}},
+				Unowned:    map[string][]timeline.Span{"t-3": {span(4_200, 6_200)}},
+				Summary:    timeline.Summary{Rebalances: 2, MaxUnownedMs: 2_000, UnownedPartitionMs: 2_000},
+			},
+		},
+		{
+			// Fixed: the acknowledging heartbeat at 4200 gives t-3 back.
+			name: "4.2: an own revoked partition comes back at once",
+			sc:   giveBack(assign.Kafka42),
+			want: outcome{
+				Rebalances: []timeline.Rebalance{{Start: 3_000, End: 4_100, Reason: "c2 joins", Generation: 2}, {Start: 4_100, End: 4_200, Reason: "c2 leaves", Generation: 3}},
+				Unowned:    map[string][]timeline.Span{},
+				Summary:    timeline.Summary{Rebalances: 2},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := outcomeOf(simulate(t, tt.sc))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Simulate mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// The versions that share a rule share the outcome: 4.0 as 4.1 and
+	// 4.3 as 4.4 on the interval; 4.3 and 4.4 (their interval 0 here) as
+	// 4.2 on the give-back.
+	for _, same := range []struct{ a, b timeline.Scenario }{
+		{twoJoins(assign.Kafka43), twoJoins(assign.Kafka44)},
+		{giveBack(assign.Kafka40), giveBack(assign.Kafka41)},
+		{giveBack(assign.Kafka43), giveBack(assign.Kafka42)},
+		{giveBack(assign.Kafka44), giveBack(assign.Kafka42)},
+	} {
+		if diff := cmp.Diff(outcomeOf(simulate(t, same.b)), outcomeOf(simulate(t, same.a))); diff != "" {
+			t.Errorf("Kafka %v differs from %v (-%v +%v):\n%s", same.a.Kafka, same.b.Kafka, same.b.Kafka, same.a.Kafka, diff)
+		}
+	}
+}
+
+// TestKafkaVersionRefused: an unknown release or a negative assignment
+// interval is an invalid scenario, not a panic.
+func TestKafkaVersionRefused(t *testing.T) {
+	negative := kipBroker
+	negative.ConsumerAssignmentInterval = -1
+	for _, sc := range []timeline.Scenario{
+		{Members: []timeline.Member{member("c0")}, Topics: map[string]int32{"t": 1}, Protocol: timeline.Consumer, Kafka: 9},
+		{Members: []timeline.Member{member("c0")}, Topics: map[string]int32{"t": 1}, Protocol: timeline.Consumer, Broker: &negative},
+	} {
+		if _, err := timeline.Simulate(sc); !errors.Is(err, timeline.ErrInvalidScenario) {
+			t.Errorf("Kafka %v, interval %d: error %v, want ErrInvalidScenario", sc.Kafka, negative.ConsumerAssignmentInterval, err)
 		}
 	}
 }

@@ -71,11 +71,19 @@ type Broker struct {
 	InitialRebalanceDelay     int64 // group.initial.rebalance.delay.ms (classic, empty groups only)
 	ConsumerSessionTimeout    int64 // group.consumer.session.timeout.ms (consumer protocol)
 	ConsumerHeartbeatInterval int64 // group.consumer.heartbeat.interval.ms (consumer protocol)
+
+	// ConsumerAssignmentInterval is group.consumer.assignment.interval.ms
+	// (consumer protocol, Kafka 4.3 and later, KIP-1263): the coordinator
+	// computes a new target assignment at most once per interval. 0 makes
+	// it compute one at every change, as Kafka before 4.3 does; before 4.3
+	// the value is ignored.
+	ConsumerAssignmentInterval int64
 }
 
-// DefaultBroker returns Kafka's broker defaults.
+// DefaultBroker returns Kafka's broker defaults (the assignment interval
+// of Kafka 4.3 and later).
 func DefaultBroker() Broker {
-	return Broker{InitialRebalanceDelay: 3_000, ConsumerSessionTimeout: 45_000, ConsumerHeartbeatInterval: 5_000}
+	return Broker{InitialRebalanceDelay: 3_000, ConsumerSessionTimeout: 45_000, ConsumerHeartbeatInterval: 5_000, ConsumerAssignmentInterval: 1_000}
 }
 
 // Member is one consumer of the group.
@@ -178,6 +186,17 @@ type Scenario struct {
 	// Broker is the coordinator's configuration; nil means [DefaultBroker].
 	Broker *Broker
 
+	// Kafka is the brokers' release, which decides how the consumer
+	// protocol's coordinator reconciles (Consumer only; the zero value is
+	// the newest, [assign.Kafka44]): from 4.2 a member's own pending
+	// revocations are no longer unreleased partitions (KAFKA-19449,
+	// coordinator.NextAssignment); from 4.3 targets are computed at most
+	// once per [Broker].ConsumerAssignmentInterval (KIP-1263). 4.3's
+	// per-partition assignment epochs (KIP-1251) change which offset
+	// commits the coordinator accepts, which the timeline does not model.
+	// The server-side assignors take their version from Strategy.
+	Kafka assign.KafkaVersion
+
 	// Forming starts from an empty group that every member joins at t = 0.
 	// Otherwise the group is Stable at t = 0, in generation 1, with the
 	// assignment Initial gives (partitions it leaves out start unowned)
@@ -251,8 +270,11 @@ func normalize(sc Scenario) (*normalized, error) {
 		}
 	}
 	b := n.broker
-	if b.InitialRebalanceDelay < 0 || b.ConsumerSessionTimeout <= 0 || b.ConsumerHeartbeatInterval <= 0 {
-		return nil, invalidf("broker: delays must be positive (initial delay may be 0)")
+	if b.InitialRebalanceDelay < 0 || b.ConsumerSessionTimeout <= 0 || b.ConsumerHeartbeatInterval <= 0 || b.ConsumerAssignmentInterval < 0 {
+		return nil, invalidf("broker: delays must be positive (initial delay and assignment interval may be 0)")
+	}
+	if _, err := assign.ParseKafkaVersion(sc.Kafka.String()); err != nil {
+		return nil, invalidf("%v", err)
 	}
 	if len(sc.Topics) == 0 {
 		return nil, invalidf("no topics")

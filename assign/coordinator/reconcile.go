@@ -63,7 +63,7 @@ const MaxReconcileRounds = 16
 var ErrNotReconciled = errors.New("assign: reconciliation did not end")
 
 // Reconcile runs the KIP-848 coordinator's reconciliation
-// (CurrentAssignmentBuilder, Kafka 4.0 and 4.1 alike) from members that
+// (CurrentAssignmentBuilder, every Kafka 4.x alike here) from members that
 // are stable at epoch epoch holding current, towards target at epoch+1,
 // and returns the members after each round of heartbeats, until every
 // member is stable at the target epoch.
@@ -84,7 +84,19 @@ var ErrNotReconciled = errors.New("assign: reconciliation did not end")
 // The coordinator sees each heartbeat's outcome before the next one, so
 // a partition released early in a round can be given later in the same
 // round.
+//
+// The one rule that differs between Kafka versions ([NextAssignment],
+// KAFKA-19449) concerns a member whose target gives back a partition it
+// is revoking. Towards one fixed target that never happens: a member
+// revokes only what its target lacks. So every version reconciles alike
+// here, and Reconcile takes no version.
 func Reconcile(current, target assign.Assignment, order []string, epoch int32) ([]ReconcileRound, error) {
+	return reconcile(assign.Kafka44, current, target, order, epoch)
+}
+
+// reconcile is [Reconcile] under the rule of Kafka v; a test shows every
+// version gives the same rounds.
+func reconcile(v assign.KafkaVersion, current, target assign.Assignment, order []string, epoch int32) ([]ReconcileRound, error) {
 	members := make([]Reconciling, len(order))
 	targets := make([][]assign.TopicPartition, len(order)) // sorted, as NextAssignment reads them
 	holder := make(map[assign.TopicPartition]int)          // partition => member index, assigned or pending revocation
@@ -113,10 +125,9 @@ func Reconcile(current, target assign.Assignment, order []string, epoch int32) (
 				for _, tp := range m.PendingRevocation {
 					delete(holder, tp)
 				}
-				m.PendingRevocation = nil
 				m.Epoch++
 			}
-			m.next(targets[i], targetEpoch, i, holder)
+			m.next(v, targets[i], targetEpoch, i, holder)
 		}
 		round := ReconcileRound{Members: make([]Reconciling, len(members))}
 		for i, m := range members {
@@ -136,8 +147,10 @@ func Reconcile(current, target assign.Assignment, order []string, epoch int32) (
 
 // next is one heartbeat of member i, whose client reports owning exactly
 // its Assigned partitions, applied to m ([NextAssignment]).
-func (m *Reconciling) next(target []assign.TopicPartition, targetEpoch int32, i int, holder map[assign.TopicPartition]int) {
-	revoke, grant, unreleased := NextAssignment(m.Assigned, target, func(tp assign.TopicPartition) bool {
+func (m *Reconciling) next(v assign.KafkaVersion, target []assign.TopicPartition, targetEpoch int32, i int, holder map[assign.TopicPartition]int) {
+	revoked := m.PendingRevocation
+	m.PendingRevocation = nil
+	revoke, grant, unreleased := NextAssignment(v, m.Assigned, revoked, target, func(tp assign.TopicPartition) bool {
 		h, held := holder[tp]
 		return held && h != i
 	})
@@ -160,10 +173,12 @@ func (m *Reconciling) next(target []assign.TopicPartition, targetEpoch int32, i 
 }
 
 // NextAssignment is the coordinator's answer to one heartbeat of a member
-// reconciling towards its target (CurrentAssignmentBuilder's
-// computeNextAssignment, Kafka 4.0 and 4.1 alike): the one rule that
-// [Reconcile], the churn model and package timeline share. owned is what
-// the member reports owning, target its target; both sorted by
+// reconciling towards its target under Kafka v (CurrentAssignmentBuilder's
+// computeNextAssignment): the one rule that [Reconcile], the churn model
+// and package timeline share. owned is what the member reports owning,
+// target its target, revoked what it was asked to revoke and, by this
+// heartbeat, has (the coordinator's partitionsPendingRevocation of the
+// member; nil if it was revoking nothing); all sorted by
 // [assign.TopicPartition.Compare]. heldElsewhere reports whether the
 // coordinator counts another member as holding a partition, assigned or
 // pending revocation.
@@ -174,15 +189,32 @@ func (m *Reconciling) next(target []assign.TopicPartition, targetEpoch int32, i 
 // holds (KIP-848: a partition goes to its new owner only once the old one
 // has released it), and unreleased reports that some of its target is
 // still held elsewhere. Both lists are sorted; nil when empty.
-func NextAssignment(owned, target []assign.TopicPartition, heldElsewhere func(assign.TopicPartition) bool) (revoke, grant []assign.TopicPartition, unreleased bool) {
+//
+// What differs by version is a partition of revoked that the target gives
+// back to the member (its target changed while it revoked). The
+// coordinator updates who holds a partition only after the heartbeat, so
+// during it the member's own pending revocation still counts as held.
+// Kafka 4.0 and 4.1 count that as unreleased: the member waits a
+// heartbeat for its own partition. Kafka 4.2 grants it at once
+// (KAFKA-19449, commit 02bd3420da: computeNextAssignment's test for
+// unreleased partitions skips the member's own partitionsPendingRevocation).
+// The fix was also backported to the 4.0 and 4.1 branches (7ed2403653,
+// 77dd47d310) for their later patch releases; [assign.Kafka40] and
+// [assign.Kafka41] here are the releases before it.
+func NextAssignment(v assign.KafkaVersion, owned, revoked, target []assign.TopicPartition, heldElsewhere func(assign.TopicPartition) bool) (revoke, grant []assign.TopicPartition, unreleased bool) {
 	if revoke = minus(owned, target); len(revoke) > 0 {
 		return revoke, nil, false
 	}
+	ownHeld := v == assign.Kafka40 || v == assign.Kafka41 // before KAFKA-19449
 	for _, tp := range target {
 		if _, mine := slices.BinarySearchFunc(owned, tp, assign.TopicPartition.Compare); mine {
 			continue
 		}
 		if heldElsewhere(tp) {
+			unreleased = true
+			continue
+		}
+		if _, own := slices.BinarySearchFunc(revoked, tp, assign.TopicPartition.Compare); own && ownHeld {
 			unreleased = true
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/assigntest"
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 func renderRounds(rounds []ReconcileRound) []string {
@@ -117,9 +118,83 @@ func TestNextAssignment(t *testing.T) {
 		{"everything from nothing", nil, assigntest.TPs("t", 0, 1), nil, assigntest.TPs("t", 0, 1), false},
 	}
 	for _, tc := range tests {
-		revoke, grant, unreleased := NextAssignment(tc.owned, tc.target, held)
+		revoke, grant, unreleased := NextAssignment(assign.Kafka44, tc.owned, nil, tc.target, held)
 		if !cmp.Equal(tc.wantRevoke, revoke) || !cmp.Equal(tc.wantGet, grant) || unreleased != tc.wantUnreleased {
 			t.Errorf("%s: revoke %v, grant %v, unreleased %v; want %v, %v, %v", tc.name, revoke, grant, unreleased, tc.wantRevoke, tc.wantGet, tc.wantUnreleased)
 		}
 	}
+}
+
+// TestNextAssignmentOwnRevocation is KAFKA-19449, worked by hand from
+// CurrentAssignmentBuilder.computeNextAssignment. Member A owned t-0 and
+// t-1 and was asked to revoke t-0, which a new target gave to B; before A
+// revoked, B left and the next target gives t-0 back to A. A's heartbeat
+// acknowledging the revocation reports owning t-1; its pending revocation
+// is t-0 and its target t-0, t-1. New assigned = {t-1} ∩ target = {t-1};
+// nothing to revoke; pending assignment = {t-0}. The coordinator still
+// records t-0 as held (A's pending revocation, until this heartbeat's
+// outcome is written), so:
+//
+//   - Kafka 4.0 and 4.1 remove t-0 from the pending assignment as
+//     unreleased: A goes to UNRELEASED_PARTITIONS with nothing new and gets
+//     t-0 at its next heartbeat;
+//   - Kafka 4.2, 4.3 and 4.4 skip the member's own pending revocation: A
+//     gets t-0 at once and is STABLE.
+func TestNextAssignmentOwnRevocation(t *testing.T) {
+	nobody := func(assign.TopicPartition) bool { return false }
+	owned, revoked, target := assigntest.TPs("t", 1), assigntest.TPs("t", 0), assigntest.TPs("t", 0, 1)
+	tests := []struct {
+		v              assign.KafkaVersion
+		wantGrant      []assign.TopicPartition
+		wantUnreleased bool
+	}{
+		{assign.Kafka40, nil, true},
+		{assign.Kafka41, nil, true},
+		{assign.Kafka42, assigntest.TPs("t", 0), false},
+		{assign.Kafka43, assigntest.TPs("t", 0), false},
+		{assign.Kafka44, assigntest.TPs("t", 0), false},
+	}
+	for _, tc := range tests {
+		revoke, grant, unreleased := NextAssignment(tc.v, owned, revoked, target, nobody)
+		if revoke != nil || !cmp.Equal(tc.wantGrant, grant) || unreleased != tc.wantUnreleased {
+			t.Errorf("Kafka %v: revoke %v, grant %v, unreleased %v; want nil, %v, %v", tc.v, revoke, grant, unreleased, tc.wantGrant, tc.wantUnreleased)
+		}
+	}
+	// A partition another member holds stays unreleased in every version:
+	// the fix skips only the member's own pending revocations.
+	held := func(tp assign.TopicPartition) bool { return tp.Partition == 0 }
+	for _, v := range []assign.KafkaVersion{assign.Kafka40, assign.Kafka44} {
+		if _, grant, unreleased := NextAssignment(v, owned, nil, target, held); grant != nil || !unreleased {
+			t.Errorf("Kafka %v, t-0 held by another: grant %v, unreleased %v; want nil, true", v, grant, unreleased)
+		}
+	}
+}
+
+// TestReconcileSameInEveryVersion: towards one fixed target a member never
+// revokes a partition its target holds, so KAFKA-19449 cannot apply and
+// Kafka 4.0's rule gives the rounds 4.4's does, on random groups of up to
+// five members and twelve partitions, each heartbeat order random.
+func TestReconcileSameInEveryVersion(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ids := []string{"A", "B", "C", "D", "E"}[:rapid.IntRange(1, 5).Draw(t, "members")]
+		parts := rapid.IntRange(0, 12).Draw(t, "partitions")
+		current, target := assign.Assignment{}, assign.Assignment{}
+		for p := range parts {
+			tp := assign.TopicPartition{Topic: "t", Partition: int32(p)}
+			if c := rapid.IntRange(-1, len(ids)-1).Draw(t, "owner"); c >= 0 {
+				current[ids[c]] = append(current[ids[c]], tp)
+			}
+			to := rapid.IntRange(0, len(ids)-1).Draw(t, "target")
+			target[ids[to]] = append(target[ids[to]], tp)
+		}
+		order := rapid.Permutation(ids).Draw(t, "order")
+		old, errOld := reconcile(assign.Kafka40, current, target, order, 1)
+		now, errNow := reconcile(assign.Kafka44, current, target, order, 1)
+		if errOld != nil || errNow != nil {
+			t.Fatalf("errors: %v, %v", errOld, errNow)
+		}
+		if diff := cmp.Diff(renderRounds(now), renderRounds(old)); diff != "" {
+			t.Fatalf("Kafka 4.0 against 4.4 (-4.4 +4.0):\n%s", diff)
+		}
+	})
 }

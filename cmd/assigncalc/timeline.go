@@ -38,6 +38,7 @@ func timelineCommand(e *env) *cli.Command {
 		&cli.StringFlag{Name: "initial-delay", Value: "3s", Usage: "the broker's group.initial.rebalance.delay.ms as a `DURATION` (classic, empty groups)"},
 		&cli.StringFlag{Name: "consumer-session-timeout", Value: "45s", Usage: "the broker's group.consumer.session.timeout.ms as a `DURATION` (consumer protocol)"},
 		&cli.StringFlag{Name: "consumer-heartbeat-interval", Value: "5s", Usage: "the broker's group.consumer.heartbeat.interval.ms as a `DURATION` (consumer protocol)"},
+		&cli.StringFlag{Name: "consumer-assignment-interval", Value: "1s", Usage: "the broker's group.consumer.assignment.interval.ms as a `DURATION`: at most one target assignment per interval (consumer protocol, Kafka 4.3 and later, KIP-1263; 0 computes one at every change)"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "draw the members' heartbeat and poll phases with seed `N` (each seed is one draw)"},
 		&cli.IntFlag{Name: "samples", Value: 1, Usage: "play `N` draws (seeds --seed to --seed+N-1) and report p50, p95 and max of each figure"},
 		&cli.StringFlag{Name: "rtt", Value: "2ms", Usage: "the round trip of one request to the coordinator as a `DURATION` (classic)"},
@@ -56,7 +57,14 @@ func timelineCommand(e *env) *cli.Command {
 		&cli.StringFlag{Name: "svg", Usage: "also draw the timelines into `FILE` as SVG"},
 		clientFlag("assigncalc"),
 	)
-	flags = append(flags, serverFlags()...)
+	for _, f := range serverFlags() {
+		if f.Names()[0] == "kafka" {
+			// Here the version also decides the coordinator's
+			// reconciliation, whatever the assignor.
+			f = &cli.StringFlag{Name: "kafka", Usage: "the brokers run Kafka `VERSION`, 4.0 to 4.4 (default: 4.4, the newest), with --protocol consumer: the server-side assignors of that release, and its coordinator's reconciliation (from 4.2 a member's own revoked partitions come back at once, KAFKA-19449; from 4.3 at most one target per --consumer-assignment-interval, KIP-1263)"}
+		}
+		flags = append(flags, f)
+	}
 	return &cli.Command{
 		Name:      "timeline",
 		Usage:     "predict when rebalances start, how long they last and how long partitions go unconsumed",
@@ -186,10 +194,29 @@ func timelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario, assignor 
 	if err != nil {
 		return nil, err
 	}
+	server := false
 	for _, s := range out {
 		if s.Protocol() == assign.ServerAssigned && sc.Protocol != timeline.Consumer {
 			return nil, usagef("--strategy %s: the server-side assignor needs --protocol consumer", s.Name())
 		}
+		_, versioned := s.(assign.KafkaVersioned)
+		server = server || versioned
+	}
+	if v := c.String("kafka"); v != "" && sc.Protocol == timeline.Consumer {
+		if sc.Kafka, err = assign.ParseKafkaVersion(v); err != nil {
+			return nil, &usageError{fmt.Errorf("--kafka: %w", err)}
+		}
+	}
+	if c.IsSet("consumer-assignment-interval") && sc.Protocol == timeline.Consumer && sc.Kafka != assign.Kafka43 && sc.Kafka != assign.Kafka44 {
+		return nil, usagef("--consumer-assignment-interval: Kafka %s has no assignment interval (KIP-1263 came in 4.3)", sc.Kafka)
+	}
+	if sc.Protocol == timeline.Consumer && !server {
+		// A classic strategy standing in for the assignor: --kafka is
+		// the coordinator's alone.
+		if len(c.StringSlice("topic-id")) > 0 {
+			return nil, usagef("--topic-id: applies to the server-side strategies uniform and server-range only")
+		}
+		return out, nil
 	}
 	var grown []string // topics a --grow may create: they need ids too
 	for _, ev := range sc.Events {
@@ -228,6 +255,7 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (sc timeline.Sce
 		{"initial-delay", &broker.InitialRebalanceDelay},
 		{"consumer-session-timeout", &broker.ConsumerSessionTimeout},
 		{"consumer-heartbeat-interval", &broker.ConsumerHeartbeatInterval},
+		{"consumer-assignment-interval", &broker.ConsumerAssignmentInterval},
 	} {
 		if *d.to, err = durationFlag(c, d.flag); err != nil {
 			return sc, "", nil, err
@@ -549,7 +577,8 @@ func assumptions(sc timeline.Scenario, sampled bool) []string {
 			"- a member hears of a rebalance at its next heartbeat and rejoins at its next poll; the join phase waits for the slowest member, or max.poll.interval.ms",
 			"- eager members revoke everything as they rejoin; cooperative ones keep consuming through the first round, then revoke and rejoin at once for the follow-up")
 	} else {
-		out = append(out, "- requests take no time; a member revokes at its next poll and is given partitions at its next heartbeat once their owner released them")
+		out = append(out, "- requests take no time; a member revokes at its next poll and is given partitions at its next heartbeat once their owner released them",
+			kafkaAssumption(sc))
 	}
 	return append(out, "- every poll returns a full batch: the members always have a backlog")
 }
@@ -557,3 +586,25 @@ func assumptions(sc timeline.Scenario, sampled bool) []string {
 // partitionSeconds is a partition-time in partition-seconds, without the
 // unit, for a column whose header names it.
 func partitionSeconds(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) }
+
+// kafkaAssumption says how the coordinator of sc's Kafka release
+// reconciles, where releases differ.
+func kafkaAssumption(sc timeline.Scenario) string {
+	v := sc.Kafka
+	regained := "a member's own revoked partitions that its new target gives back come back at once (KAFKA-19449, from 4.2)"
+	if v == assign.Kafka40 || v == assign.Kafka41 {
+		regained = "a member's own revoked partitions that its new target gives back come back a heartbeat later (fixed in 4.2, KAFKA-19449)"
+	}
+	interval := "a new target at every change (the assignment interval came in 4.3)"
+	if v == assign.Kafka43 || v == assign.Kafka44 {
+		b := timeline.DefaultBroker()
+		if sc.Broker != nil {
+			b = *sc.Broker
+		}
+		interval = fmt.Sprintf("at most one target per %s (--consumer-assignment-interval, KIP-1263)", timeline.FormatMs(b.ConsumerAssignmentInterval))
+		if b.ConsumerAssignmentInterval == 0 {
+			interval = "a new target at every change (--consumer-assignment-interval 0)"
+		}
+	}
+	return fmt.Sprintf("- Kafka %s's coordinator (--kafka): %s; %s", v, interval, regained)
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,6 +20,8 @@ import (
 
 func TestTimelineGolden(t *testing.T) {
 	crash := []string{"timeline", "--members", "3", "--topics", "t:6", "--crash", "c1@10s", "--processing", "1.3ms/record"}
+	giveBack := []string{"timeline", "--members", "2", "--topics", "t:4", "--join", "c2@3s", "--close", "c2@3200ms", "--protocol", "consumer", "--strategy", "range",
+		"--consumer-heartbeat-interval", "2s", "--processing", "7ms/record", "--max-poll-records", "100", "--steps"}
 	runGolden(t, []cliCase{
 		{name: "timeline_crash", args: crash},
 		{name: "timeline_crash_steps", args: append(crash, "--strategy", "range", "--steps")},
@@ -36,6 +39,18 @@ func TestTimelineGolden(t *testing.T) {
 		{name: "timeline_bad_processing", args: []string{"timeline", "--members", "2", "--topics", "t:2", "--processing", "fast"}, status: 2},
 		{name: "timeline_uniform_classic", args: []string{"timeline", "--members", "2", "--topics", "t:2", "--strategy", "uniform"}, status: 2},
 		{name: "timeline_shrink", args: []string{"timeline", "--members", "2", "--topics", "t:4", "--grow", "t:2@1s"}, status: 2},
+		// One scenario under the rules of three releases (worked by hand
+		// in package timeline's TestKIP848ByKafkaVersion): c2 joins at 3s,
+		// c1 is told to revoke t-3 and, before it does, c2 leaves and the
+		// new target gives t-3 back. 4.1 holds t-3 back for a heartbeat,
+		// 4.2 gives it back at the acknowledgement, 4.4 waits for the
+		// assignment interval to compute that target.
+		{name: "timeline_consumer_kafka41", args: append(slices.Clone(giveBack), "--kafka", "4.1")},
+		{name: "timeline_consumer_kafka42", args: append(slices.Clone(giveBack), "--kafka", "4.2")},
+		{name: "timeline_consumer_kafka44", args: giveBack},
+		{name: "timeline_consumer_kafka44_no_interval", args: append(slices.Clone(giveBack), "--consumer-assignment-interval", "0")},
+		{name: "timeline_bad_interval_version", args: append(slices.Clone(giveBack), "--kafka", "4.2", "--consumer-assignment-interval", "2s"), status: 2},
+		{name: "timeline_bad_kafka", args: append(slices.Clone(giveBack), "--kafka", "3.9"), status: 2},
 		{name: "timeline_never_settles", args: []string{"timeline", "--members", "2", "--topics", "t:4", "--heartbeat-interval", "20s", "--session-timeout", "60s", "--max-poll-interval", "10s", "--processing", "1ms/record", "--max-poll-records", "1", "--join", "c2@1s"}, status: 2},
 	})
 }
