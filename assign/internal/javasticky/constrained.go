@@ -85,7 +85,6 @@ func (b *constrained) assignOwned() {
 		// Java sorts by partition, then topic (KAFKA-16277), stably;
 		// distinct values sort the same unstably, here as keys.
 		keys = keys[:0]
-		r := int32(-1)
 		for _, p := range b.current[c] {
 			if b.s.rack.mismatchPid(c, p) {
 				b.maybeRevoked[p] = int32(c)
@@ -94,11 +93,7 @@ func (b *constrained) assignOwned() {
 			if b.multiple[p] {
 				continue // removed after the sort in Java: the rest keep their order
 			}
-			r = x.topicNear(r, p)
-			n := p - x.base[r]
-			if int(p) >= x.total {
-				_, n = x.topicPart(p)
-			}
+			r, n := x.topicPart(p)
 			keys = append(keys, uint64(uint32(n)^1<<31)<<32|uint64(r))
 		}
 		slices.Sort(keys)
