@@ -27,6 +27,7 @@ type pindex struct {
 	// on a churned homogeneous group of 1000 members of 100 topics.
 	topicOf []int32
 	goRank  []int32 // topic => place in Go's string order, for the output
+	byGo    []int32 // place in Go's string order => topic
 	total   int
 	// Past total: the claims of partitions their topic does not have.
 	extraTopic, extraPart []int32
@@ -59,6 +60,7 @@ func newPindex(names []string, counts []int32) *pindex {
 	for k, r := range byGo {
 		x.goRank[r] = int32(k)
 	}
+	x.byGo = byGo
 	return x
 }
 
