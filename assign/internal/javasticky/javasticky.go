@@ -222,7 +222,7 @@ func newLeader(g assign.Group, cooperative bool) *leader {
 				if nextGo < len(x.byGo) && x.names[x.byGo[nextGo]] == p.Topic {
 					r, ok = x.byGo[nextGo], true
 				} else {
-					r, ok = x.rank[p.Topic]
+					r, ok = x.lookup(p.Topic)
 				}
 				if !ok {
 					continue
