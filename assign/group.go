@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // TopicPartition names one partition of one topic.
@@ -164,8 +165,52 @@ func topicError(topic string, err error) *InputError {
 // rack list whose length differs from its topic's partition count, and a
 // partition listed twice in one member's Owned.
 func (g Group) Validate() error {
-	_, err := compileUnordered(g, ownedIgnored)
+	// Most groups are settled without interning a subscription: only
+	// the subscribed topics' total can then be refused (the metadata's
+	// total bounds it), and only a repeat in an Owned list, which a list
+	// in strictly ascending order, as every Assignment is, cannot hold.
+	// Interning the subscriptions was 40% of javasticky's Assign on a
+	// group of 1000 members of 100 topics (issue 26). Otherwise the
+	// whole compile finds the first problem, in its order.
+	if err := checkMembers(g.Members); err != nil {
+		return err
+	}
+	_, metaParts, err := checkMetadata(&g)
+	if err != nil {
+		return err
+	}
+	total := int64(0)
+	for _, n := range metaParts {
+		total += int64(n)
+	}
+	if total <= MaxPartitions && everyOwnedAscending(g.Members) {
+		return nil
+	}
+	_, err = compileUnordered(g, ownedIgnored)
 	return err
+}
+
+// everyOwnedAscending reports whether every member lists its Owned in
+// strictly ascending [TopicPartition.Compare] order, and so names no
+// partition twice. Names equal by their data pointer, as a member's
+// partitions of one topic usually are, are not compared byte by byte.
+func everyOwnedAscending(members []Member) bool {
+	for i := range members {
+		owned := members[i].Owned
+		for k := 1; k < len(owned); k++ {
+			a, b := &owned[k-1], &owned[k]
+			if len(a.Topic) == len(b.Topic) && unsafe.StringData(a.Topic) == unsafe.StringData(b.Topic) {
+				if a.Partition >= b.Partition {
+					return false
+				}
+				continue
+			}
+			if c := strings.Compare(a.Topic, b.Topic); c > 0 || c == 0 && a.Partition >= b.Partition {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Carry returns g with every member owning what a gives it, at

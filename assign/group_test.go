@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -70,6 +71,16 @@ func TestValidateRefuses(t *testing.T) {
 			message: `assign: member "a" (at index 0): topic "t": partition 2: partition owned twice by one member`,
 		},
 		{
+			// In ascending order but for the repeat, its names equal
+			// strings in arrays of their own (as decoded from the wire).
+			name: "partition owned twice, listed in order",
+			g: Group{Topics: map[string]int32{"t": 4}, Members: []Member{
+				{ID: "a", Topics: sub, Owned: []TopicPartition{{"t", 0}, {strings.Clone("t"), 2}, {strings.Clone("t"), 2}}},
+			}},
+			want:    ErrDuplicateOwned,
+			message: `assign: member "a" (at index 0): topic "t": partition 2: partition owned twice by one member`,
+		},
+		{
 			name:    "too many partitions",
 			g:       Group{Topics: map[string]int32{"t": MaxPartitions, "u": 1}, Members: []Member{{ID: "a", Topics: []string{"t", "u"}}}},
 			want:    ErrTooManyPartitions,
@@ -114,6 +125,9 @@ func TestValidateTolerates(t *testing.T) {
 			{ID: "b", Topics: []string{"t"}, Owned: []TopicPartition{{"t", 0}}},
 		}}},
 		{"empty rack lists", Group{Topics: map[string]int32{"t": 2}, PartitionRacks: map[string][][]string{"t": {nil, {}}}}},
+		// Validate settles most groups by the metadata's total; past the
+		// cap only the subscribed topics count.
+		{"more partitions than MaxPartitions in topics nobody subscribes to", Group{Topics: map[string]int32{"t": MaxPartitions, "u": 1}, Members: []Member{{ID: "a", Topics: []string{"t"}}}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -174,7 +188,7 @@ func TestCompileInterns(t *testing.T) {
 }
 
 // TestDuplicateOwnedFound checks the duplicate-claim check of compile, in
-// each of its uses, whose fast path trusts lists sorted topic by topic,
+// each of its uses, and of Validate, whose fast path trusts lists sorted topic by topic,
 // against a map of what each member listed, on lists of every shape:
 // sorted, shuffled, with repeats, with topics that nobody subscribes to or
 // that no longer exist.
@@ -195,7 +209,11 @@ func TestDuplicateOwnedFound(t *testing.T) {
 				m.Topics, m.Generation = g.Members[0].Topics, g.Members[0].Generation
 			}
 			m.Owned = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) TopicPartition {
-				return TopicPartition{rapid.SampledFrom(topics).Draw(t, "topic"), rapid.Int32Range(-1, 4).Draw(t, "partition")}
+				topic := rapid.SampledFrom(topics).Draw(t, "topic")
+				if rapid.Bool().Draw(t, "copied") {
+					topic = strings.Clone(topic) // equal names in arrays of their own
+				}
+				return TopicPartition{topic, rapid.Int32Range(-1, 4).Draw(t, "partition")}
 			}), 0, 8).Draw(t, "owned")
 			if rapid.Bool().Draw(t, "sorted") {
 				slices.SortFunc(m.Owned, TopicPartition.Compare)
@@ -220,6 +238,11 @@ func TestDuplicateOwnedFound(t *testing.T) {
 				}
 				seen[tp] = true
 			}
+		}
+		// Validate's fast path trusts lists in strictly ascending order.
+		var got *InputError
+		if err := g.Validate(); want == nil && err != nil || want != nil && (!errors.As(err, &got) || *got != *want) {
+			t.Fatalf("Validate() = %v, want %v", err, want)
 		}
 		for _, use := range []ownedRead{ownedIgnored, ownedListed, ownedResolved, ownedKeptIfLossless} {
 			_, err := compile(g, use)

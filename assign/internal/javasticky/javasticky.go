@@ -206,17 +206,31 @@ func newLeader(g assign.Group, cooperative bool) *leader {
 	}
 	slab := make([]pid, 0, claimed)
 	lastTopic, lastRank := "", int32(-1)
+	x := s.idx
 	for i, m := range g.Members {
 		start := len(slab)
+		// Owned lists are sorted in Go's order, and a member of a
+		// homogeneous group owns a partition of most topics: the topic
+		// after the one before in that order is tried before the map,
+		// whose lookups were an eighth of Assign on
+		// homogeneous-100x10x100 leave1.
+		nextGo := 0 // place in Go's order of the topic to try first
 		for _, p := range m.Owned {
 			if p.Topic != lastTopic || lastRank < 0 {
-				r, ok := s.idx.rank[p.Topic]
+				var r int32
+				var ok bool
+				if nextGo < len(x.byGo) && x.names[x.byGo[nextGo]] == p.Topic {
+					r, ok = x.byGo[nextGo], true
+				} else {
+					r, ok = x.lookup(p.Topic)
+				}
 				if !ok {
 					continue
 				}
 				lastTopic, lastRank = p.Topic, r
+				nextGo = int(x.goRank[r]) + 1
 			}
-			slab = append(slab, s.idx.id(lastRank, p.Partition))
+			slab = append(slab, x.id(lastRank, p.Partition))
 		}
 		claims := slab[start:len(slab):len(slab)]
 		s.idx.sortByTopic(claims)
