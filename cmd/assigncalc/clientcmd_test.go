@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -101,16 +103,64 @@ g      t      0          5               5               0    m1           /h1  
 g      t      1          5               5               0    m2           /h2   c2
 `
 
-// TestProgressDuringEmulation: one long computation (Java's sticky on a
-// group of 800 members over 800 topics, a single step) rewrites the
-// progress line while it runs, with the seconds the step has taken, and
-// clears it at the end. The fake clock advances 600ms a read, so the line
-// is due at once; the ticker fires every millisecond.
-func TestProgressDuringEmulation(t *testing.T) {
-	var stdout, stderr bytes.Buffer
+// TestProgressDuring: while one long computation runs (Java's sticky on
+// a large group, a single step), during rewrites the progress line with
+// the seconds the step has taken, and end clears it. The work here lasts
+// until the line has been rewritten (at most ten seconds), so the test
+// does not depend on how fast the computation is; the fake clock
+// advances 600ms a read, so the line is due at once, and the ticker
+// fires every millisecond.
+func TestProgressDuring(t *testing.T) {
+	var mu sync.Mutex
+	var stderr bytes.Buffer
+	written := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return stderr.String()
+	}
+	var clockMu sync.Mutex
 	now := time.Unix(0, 0)
-	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, stderrTerminal: true, tick: time.Millisecond,
-		now: func() time.Time { now = now.Add(600 * time.Millisecond); return now }}
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderrTerminal: true, tick: time.Millisecond,
+		stderr: writerFunc(func(b []byte) (int, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			return stderr.Write(b)
+		}),
+		now: func() time.Time {
+			clockMu.Lock()
+			defer clockMu.Unlock()
+			now = now.Add(600 * time.Millisecond)
+			return now
+		}}
+	p := e.startProgress("simulate", 2)
+	p.during(0, "start, sticky", func() {
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			if strings.Contains(written(), "start, sticky, ") {
+				return
+			}
+		}
+	})
+	p.end()
+	got := written()
+	if !strings.Contains(got, "\r\x1b[Kassigncalc: simulate: start, sticky, ") {
+		t.Errorf("stderr %q: no progress rewritten during the step", clip(got))
+	}
+	if !strings.HasSuffix(got, "\r\x1b[K") {
+		t.Errorf("stderr %q: the progress line is not cleared at the end", clip(got))
+	}
+}
+
+// writerFunc is an io.Writer made of a function.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
+
+// TestEmulationWithProgress: simulate --client java on a group of 800
+// members over 800 topics runs its Java steps under the progress
+// mechanism (TestProgressDuring holds what it shows) and answers.
+func TestEmulationWithProgress(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, stderrTerminal: true, tick: time.Millisecond}
 	// 800 members over 800 topics of 3 partitions, three topics each.
 	var b strings.Builder
 	b.WriteString(`{"topics": {`)
@@ -132,11 +182,7 @@ func TestProgressDuringEmulation(t *testing.T) {
 	if status := runEnv(e, []string{"assigncalc", "simulate", "--in", "-", "--compare", "sticky", "--client", "java"}); status != 0 {
 		t.Fatalf("exit status %d, stderr %q", status, stderr.String())
 	}
-	got := stderr.String()
-	if !strings.Contains(got, "\r\x1b[Kassigncalc: simulate: start, sticky, ") {
-		t.Errorf("stderr %q: no progress rewritten during the step", clip(got))
-	}
-	if !strings.HasSuffix(got, "\r\x1b[K") {
-		t.Errorf("stderr %q: the progress line is not cleared at the end", clip(got))
+	if !strings.Contains(stdout.String(), "sticky (java)") {
+		t.Errorf("stdout %q: no sticky (java) column", clip(stdout.String()))
 	}
 }
