@@ -267,68 +267,28 @@ func tlkPartitions() []assign.TopicPartition {
 	return out
 }
 
-// stable returns who owns what once every live member is in one
-// generation, owns a partition, every partition has exactly one live
-// owner, and nothing changed for two heartbeats.
+// stable returns who owns what once the group has settled
+// ([tlband.Stable]).
 func (g *tlkGroup) stable() (assign.Assignment, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	a := make(assign.Assignment)
-	gen := int32(-2)
+	gens := make(map[string]int32, len(g.live))
 	for name, m := range g.live {
-		_, gn := m.meta()
-		if gn < 0 || (gen != -2 && gn != gen) {
-			return nil, false
-		}
-		gen = gn
-		a[name] = nil
+		_, gens[name] = m.meta()
 	}
-	for _, tp := range tlkPartitions() {
-		if len(g.owners[tp]) != 1 {
-			return nil, false
-		}
-		for o := range g.owners[tp] {
-			if _, ok := a[o]; !ok {
-				return nil, false
-			}
-			a[o] = append(a[o], tp)
-		}
+	since := time.Duration(-1)
+	if n := len(g.changes); n > 0 {
+		since = g.since() - g.changes[n-1].At
 	}
-	for _, tps := range a {
-		if len(tps) == 0 {
-			return nil, false
-		}
-	}
-	if n := len(g.changes); n > 0 && g.since()-g.changes[n-1].At < 2*tlkHeartbeat {
-		return nil, false
-	}
-	return a, true
+	return tlband.Stable(gens, g.owners, tlkPartitions(), since, tlkHeartbeat)
 }
 
 func (g *tlkGroup) settle(what string) assign.Assignment {
 	g.t.Helper()
-	for range tlkMaxTicks {
-		if a, ok := g.stable(); ok {
-			return a
-		}
-		select {
-		case <-g.ctx.Done():
-			g.t.Fatalf("%s: the group did not settle", what)
-		case <-time.After(tlkTick):
-		}
-	}
-	g.t.Fatalf("%s: the group did not settle after %d checks", what, tlkMaxTicks)
-	return nil
+	return tlband.Settle(g.ctx, g.t, what, g.stable, tlkMaxTicks, tlkTick)
 }
 
-func (g *tlkGroup) sleepUntil(t time.Duration) {
-	if d := t - g.since(); d > 0 {
-		select {
-		case <-time.After(d):
-		case <-g.ctx.Done():
-		}
-	}
-}
+func (g *tlkGroup) sleepUntil(t time.Duration) { tlband.SleepUntil(g.ctx, g.began, t) }
 
 func (g *tlkGroup) phases(at time.Duration) map[string]timeline.Phase {
 	g.mu.Lock()

@@ -272,68 +272,28 @@ func tlsPartitions() []assign.TopicPartition {
 	return out
 }
 
-// stable returns who owns what once every live member is in one
-// generation, owns a partition, every partition has exactly one live
-// owner, and nothing changed for two heartbeats.
+// stable returns who owns what once the group has settled
+// ([tlband.Stable]).
 func (g *tlsGroup) stable() (assign.Assignment, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	a := make(assign.Assignment)
-	gen := int32(-2)
+	gens := make(map[string]int32, len(g.live))
 	for name, m := range g.live {
-		_, gn := m.meta()
-		if gn < 0 || (gen != -2 && gn != gen) {
-			return nil, false
-		}
-		gen = gn
-		a[name] = nil
+		_, gens[name] = m.meta()
 	}
-	for _, tp := range tlsPartitions() {
-		if len(g.owners[tp]) != 1 {
-			return nil, false
-		}
-		for o := range g.owners[tp] {
-			if _, ok := a[o]; !ok {
-				return nil, false
-			}
-			a[o] = append(a[o], tp)
-		}
+	since := time.Duration(-1)
+	if n := len(g.changes); n > 0 {
+		since = g.since() - g.changes[n-1].At
 	}
-	for _, tps := range a {
-		if len(tps) == 0 {
-			return nil, false
-		}
-	}
-	if n := len(g.changes); n > 0 && g.since()-g.changes[n-1].At < 2*tlsHeartbeat {
-		return nil, false
-	}
-	return a, true
+	return tlband.Stable(gens, g.owners, tlsPartitions(), since, tlsHeartbeat)
 }
 
 func (g *tlsGroup) settle(what string) assign.Assignment {
 	g.t.Helper()
-	for range tlsMaxTicks {
-		if a, ok := g.stable(); ok {
-			return a
-		}
-		select {
-		case <-g.ctx.Done():
-			g.t.Fatalf("%s: the group did not settle", what)
-		case <-time.After(tlsTick):
-		}
-	}
-	g.t.Fatalf("%s: the group did not settle after %d checks", what, tlsMaxTicks)
-	return nil
+	return tlband.Settle(g.ctx, g.t, what, g.stable, tlsMaxTicks, tlsTick)
 }
 
-func (g *tlsGroup) sleepUntil(t time.Duration) {
-	if d := t - g.since(); d > 0 {
-		select {
-		case <-time.After(d):
-		case <-g.ctx.Done():
-		}
-	}
-}
+func (g *tlsGroup) sleepUntil(t time.Duration) { tlband.SleepUntil(g.ctx, g.began, t) }
 
 func (g *tlsGroup) phases(at time.Duration) map[string]timeline.Phase {
 	g.mu.Lock()

@@ -6,9 +6,11 @@
 package tlband
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -216,4 +218,72 @@ func Order(eager, coop Result, tie int64, tol time.Duration) (log string, err er
 		}
 	}
 	return log, err
+}
+
+// Stable returns who owns what when the group has settled: every live
+// member (gens: name => the generation it is in, negative before its
+// first) is in one generation and owns a partition, each of tps has
+// exactly one owner among them (owners: partition => the members that
+// say they own it), and nothing changed for two heartbeats (sinceChange,
+// the time since the last change, or a negative value when there was
+// none).
+func Stable(gens map[string]int32, owners map[assign.TopicPartition]map[string]bool, tps []assign.TopicPartition, sinceChange, hb time.Duration) (assign.Assignment, bool) {
+	a := make(assign.Assignment, len(gens))
+	gen := int32(-2)
+	for name, gn := range gens {
+		if gn < 0 || (gen != -2 && gn != gen) {
+			return nil, false
+		}
+		gen = gn
+		a[name] = nil
+	}
+	for _, tp := range tps {
+		if len(owners[tp]) != 1 {
+			return nil, false
+		}
+		for o := range owners[tp] {
+			if _, ok := a[o]; !ok {
+				return nil, false
+			}
+			a[o] = append(a[o], tp)
+		}
+	}
+	for _, ps := range a {
+		if len(ps) == 0 {
+			return nil, false
+		}
+	}
+	if sinceChange >= 0 && sinceChange < 2*hb {
+		return nil, false
+	}
+	return a, true
+}
+
+// Settle polls stable every tick, at most maxTicks times, until it
+// reports the group settled, and returns the assignment; it fails t,
+// naming what, when the group does not settle or ctx ends.
+func Settle(ctx context.Context, t testing.TB, what string, stable func() (assign.Assignment, bool), maxTicks int, tick time.Duration) assign.Assignment {
+	t.Helper()
+	for range maxTicks {
+		if a, ok := stable(); ok {
+			return a
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s: the group did not settle", what)
+		case <-time.After(tick):
+		}
+	}
+	t.Fatalf("%s: the group did not settle after %d checks", what, maxTicks)
+	return nil
+}
+
+// SleepUntil sleeps until t since began, or until ctx ends.
+func SleepUntil(ctx context.Context, began time.Time, t time.Duration) {
+	if d := t - time.Since(began); d > 0 {
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+		}
+	}
 }
