@@ -17,7 +17,7 @@ import (
 // server-side assignors and the topic ids they need.
 func consumerFlags() []cli.Flag {
 	return append([]cli.Flag{
-		&cli.StringFlag{Name: "protocol", Value: "classic", Usage: "group.protocol `NAME`: classic, or consumer (KIP-848) to add the server-side assignors uniform and server-range to the classic strategies"},
+		&cli.StringFlag{Name: "protocol", Value: "classic", Usage: "group.protocol `NAME`: classic, consumer (KIP-848) to add the server-side assignors uniform and server-range to the classic strategies, or share (KIP-932, Kafka 4.2 and later) for a share group and its assignor simple"},
 	}, serverFlags()...)
 }
 
@@ -39,7 +39,7 @@ func consumerProtocol(c *cli.Context) (bool, error) {
 	case "consumer":
 		return true, nil
 	default:
-		return false, usagef("--protocol %q: want classic or consumer", p)
+		return false, usagef("--protocol %q: want classic, consumer or share", p)
 	}
 }
 
@@ -91,13 +91,20 @@ func forServer(e *env, c *cli.Context, g assign.Group, strategies []assign.Strat
 	if err != nil {
 		return g, err
 	}
-	given := c.StringSlice("topic-id")
 	if !server {
-		if len(given) > 0 {
+		if len(c.StringSlice("topic-id")) > 0 {
 			return g, usagef("--topic-id: applies to the server-side strategies uniform and server-range only")
 		}
 		return g, nil
 	}
+	return withTopicIDs(e, c, g, also)
+}
+
+// withTopicIDs adds to g the ids of --topic-id, and derives the ids still
+// missing for the topics of g and those named in also (the topics a
+// simulation will create), with a warning.
+func withTopicIDs(e *env, c *cli.Context, g assign.Group, also []string) (assign.Group, error) {
+	given := c.StringSlice("topic-id")
 	ids := maps.Clone(g.TopicIDs)
 	if ids == nil {
 		ids = make(map[string]assign.TopicID)

@@ -43,6 +43,9 @@ func preview(e *env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if shareProtocol(c) {
+		return previewShare(e, c, format)
+	}
 	listed, err := parseStrategies("strategy", []string{c.String("strategy")})
 	if err != nil {
 		return err

@@ -36,6 +36,9 @@ func parseStrategies(flag string, values []string) ([]assign.Strategy, error) {
 				}
 				return nil, &usageError{fmt.Errorf("--%s: %w", flag, err)}
 			}
+			if s.Protocol() == assign.Share {
+				return nil, usagef("--%s %q: the assignor of share groups, only with --protocol share; want one of %s", flag, name, strings.Join(append(assign.StrategyNames(), "uniform", "server-range", "all"), ", "))
+			}
 			add(s)
 		}
 	}
