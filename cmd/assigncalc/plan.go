@@ -44,6 +44,7 @@ func planCommand(e *env) *cli.Command {
 			"   assigncalc plan --in groups.jsonl --strategy range,roundrobin --format jsonl\n" +
 			"   assigncalc plan --in groups.jsonl --strategy uniform,server-range --kafka 4.0\n" +
 			"   assigncalc plan --in groups.jsonl --strategy sticky,cooperative-sticky --client java\n" +
+			"   assigncalc plan --in groups.jsonl --protocol share --kafka 4.2\n" +
 			"   kafka-consumer-groups.sh --describe --group orders | assigncalc plan --from-describe - --strategy all",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "in", Usage: "read groups from `FILE` (- for stdin)"},
@@ -52,6 +53,7 @@ func planCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: jsonl, json, table, csv (default: table on a terminal, jsonl otherwise)"},
 			&cli.StringFlag{Name: "kafka", Usage: "reproduce the server-side assignors of Kafka `VERSION`: 4.0 to 4.4 (default: 4.4, the newest; 4.0.1 and later patches compute as 4.1 to 4.4 do)"},
 			clientFlag("assigncalc"),
+			&cli.StringFlag{Name: "protocol", Value: "classic", Usage: "group.protocol `NAME`: classic or consumer assign with --strategy; share (KIP-932, Kafka 4.2 and later) assigns each group as a share group with its assignor simple, adding \"sharing\" to each result"},
 		}, describeOverrideFlags()...),
 		Action: func(c *cli.Context) error { return plan(e, c) },
 	}
@@ -100,6 +102,12 @@ func plan(e *env, c *cli.Context) error {
 		return usagef("plan: --in FILE|- or --from-describe FILE|- is required")
 	case described == "" && (c.IsSet("topics") || c.IsSet("member")):
 		return usagef("plan: --topics and --member go with --from-describe; a group file holds its own")
+	}
+	if shareProtocol(c) {
+		return planShare(e, c, path, described)
+	}
+	if _, err := consumerProtocol(c); err != nil {
+		return err
 	}
 	names := c.StringSlice("strategy")
 	if len(names) == 0 {

@@ -30,14 +30,9 @@ func shareStrategy(c *cli.Context, flags ...string) (assign.Strategy, error) {
 		if !c.IsSet(f) {
 			continue
 		}
-		var values []string
-		if v := c.Value(f); v != nil {
-			switch v := v.(type) {
-			case string:
-				values = []string{v}
-			case []string:
-				values = v
-			}
+		values := c.StringSlice(f) // a repeatable flag's values, or
+		if len(values) == 0 {      // a string flag's one value
+			values = []string{c.String(f)}
 		}
 		for _, v := range values {
 			for name := range strings.SplitSeq(v, ",") {

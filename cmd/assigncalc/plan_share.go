@@ -1,0 +1,122 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/assigncalc/assigncalc/internal/groupfile"
+	"github.com/urfave/cli/v2"
+)
+
+// planShare is plan --protocol share: every group assigned as a share
+// group by simple, each result with its sharing (groupfile.Share). Exit
+// status and error lines as plan's.
+func planShare(e *env, c *cli.Context, path, described string) error {
+	s, err := shareStrategy(c, "strategy")
+	if err != nil {
+		return err
+	}
+	v, err := shareKafka(c)
+	if err != nil {
+		return err
+	}
+	if err := refuseUnder(c, "client"); err != nil {
+		return err
+	}
+	def := formatJSONL
+	if e.terminal {
+		def = formatTable
+	}
+	format, err := parseFormat(c.String("format"), def, formatJSONL, formatJSON, formatTable, formatCSV)
+	if err != nil {
+		return err
+	}
+	next, done, err := planInput(e, c, path, described)
+	if err != nil {
+		return err
+	}
+	defer done()
+	out := newPlanWriter(e.stdout, format)
+	var groups, bad, internal int
+	var stop error
+	for {
+		entry, err := next()
+		if err == io.EOF {
+			break
+		}
+		groups++
+		if err == nil {
+			var derived []string
+			if entry.Group, derived = entry.Group.WithDerivedTopicIDs(); len(derived) > 0 {
+				e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(groups, entry.Name), nameList(derived))
+			}
+		}
+		var o outcome
+		if err == nil {
+			o, err = assignChecked(s, entry.Group)
+		}
+		var ie *internalError
+		switch {
+		case err == nil:
+		case errors.As(err, &ie):
+			internal++
+		case errors.Is(err, groupfile.ErrSyntax) || !isInputError(err):
+			stop = err
+		default:
+			bad++
+		}
+		if stop != nil {
+			break
+		}
+		if err != nil {
+			if werr := out.result(groups, entry.Group, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}); werr != nil {
+				return werr
+			}
+			continue
+		}
+		if werr := out.share(groups, entry, o, groupfile.ShareOf(entry.Group, o.assignment, v.String())); werr != nil {
+			return werr
+		}
+	}
+	if err := out.close(); err != nil {
+		return err
+	}
+	switch {
+	case stop != nil:
+		return &statusError{code: exitInput, msg: oneLine(stop.Error())}
+	case internal > 0:
+		return &statusError{code: exitInternal, msg: fmt.Sprintf("%d results failed internally; see the error lines", internal)}
+	case bad > 0:
+		return &statusError{code: exitInput, msg: fmt.Sprintf("%d of %d groups had bad input; see the error lines", bad, groups)}
+	}
+	return nil
+}
+
+// share writes o, a share group's answer for entry, the n-th group read,
+// with its sharing sh.
+func (p *planWriter) share(n int, entry groupfile.Entry, o outcome, sh groupfile.Share) error {
+	r := resultOf(entry, o)
+	switch p.format {
+	case formatJSON, formatJSONL:
+		line, err := groupfile.AppendShare(nil, r, sh)
+		if err != nil {
+			return err
+		}
+		return p.json.writeRaw(line)
+	case formatCSV:
+		p.csv = shareCSV(assignmentCSV(p.csv, r.Name, r.Strategy, entry.Group, r.Assignment), r.Name, r.Strategy, sh)
+		return nil
+	}
+	if _, err := fmt.Fprintf(p.w, "%s: share group, simple assignor of Kafka %s, max sharing %d\n", groupLabel(n, r.Name), sh.Kafka, sh.MaxSharing); err != nil {
+		return err
+	}
+	if err := p.result(n, entry.Group, r); err != nil {
+		return err
+	}
+	if err := sharingTable(p.w, sh, true); err != nil {
+		return err
+	}
+	_, err := io.WriteString(p.w, "\n")
+	return err
+}
