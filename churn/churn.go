@@ -135,8 +135,15 @@ type Step struct {
 
 	// Revoked counts the partitions members gave up along the way:
 	// everything they owned, at every rebalance, for an eager strategy;
-	// what each round took away for a cooperative one.
+	// what each round took away for a cooperative one; for a share group
+	// ([assign.Share]), what each member's new target lacks of its
+	// previous one, a partition counted once per member.
 	Revoked int
+
+	// Received counts, for a share group, what each member's new target
+	// holds that its previous one lacked, a partition counted once per
+	// member; 0 for the other protocols, whose Moves say it.
+	Received int
 
 	// Stops lists, for a server-assigned strategy, the partitions one
 	// member revoked and another received heartbeat rounds later
@@ -145,6 +152,8 @@ type Step struct {
 
 	// Moves lists the partitions whose owner in After differs from their
 	// owner in Before, sorted by partition: exactly what [Moved] counts.
+	// It is nil for a share group, where a partition may have several
+	// holders (see Received).
 	Moves []assign.Move
 
 	// Notes says, in English, what the model assumed (a rejoining
@@ -220,6 +229,10 @@ const MaxChurnRounds = 5
 //     which the members reach by heartbeats ([Reconcile]): they revoke
 //     what the target takes away, and receive a partition once its
 //     previous owner has released it.
+//     A share group (KIP-932, [assign.Share]) computes one target per
+//     rebalance too, from the members' current targets, and every
+//     member takes its own whole at its next heartbeat: one round, with
+//     no wait for a partition's other holders (see share.go).
 //  8. Every round is checked with [Check]; a strategy that breaks an
 //     invariant is an error.
 //  9. A strategy switch (the coordinator's vote picked another strategy,
@@ -247,6 +260,9 @@ func NewChurn(s assign.Strategy, g assign.Group) (*Churn, Step, error) {
 	before, err := assign.Owned(g)
 	if err != nil {
 		return nil, Step{}, err
+	}
+	if s.Protocol() == assign.Share {
+		before = shareStart(g)
 	}
 	c := &Churn{strategy: s, current: before}
 	for _, m := range g.Members {
@@ -314,7 +330,9 @@ func (c *Churn) finish(g assign.Group, final assign.Assignment, step *Step, defe
 	c.current = final
 	step.Group = c.group
 	step.After = final
-	step.Moves = moves(c.strategy, c.group, step.Before, final, deferred, facts)
+	if c.strategy.Protocol() != assign.Share {
+		step.Moves = moves(c.strategy, c.group, step.Before, final, deferred, facts)
+	}
 }
 
 // rebalance runs rounds of c's strategy from g, whose members carry their
@@ -324,6 +342,9 @@ func (c *Churn) rebalance(g assign.Group, step *Step, deferred map[assign.TopicP
 	s := c.strategy
 	if s.Protocol() == assign.ServerAssigned {
 		return c.reconcileRebalance(g, step, deferred)
+	}
+	if s.Protocol() == assign.Share {
+		return c.shareRebalance(g, step)
 	}
 	if s.Protocol() == assign.Eager {
 		for _, m := range g.Members {
@@ -444,6 +465,9 @@ func (c *Churn) change(ch Change) (next assign.Group, phases [][]assign.Member, 
 	case ChangeStrategy:
 		if ch.Strategy == nil {
 			return next, nil, stepFacts{}, nil, &assign.InputError{Index: -1, Partition: -1, Err: fmt.Errorf("%w: a switch needs a strategy", assign.ErrUnknownStrategy)}
+		}
+		if err := shareSwitch(c.strategy, ch.Strategy); err != nil {
+			return next, nil, stepFacts{}, nil, err
 		}
 		c.strategy = ch.Strategy
 		return next, one(), stepFacts{switched: true}, nil, nil
