@@ -74,6 +74,10 @@ func simulateCommand(e *env) *cli.Command {
 			"change gives one target, which members reach by heartbeats (KIP-848); ROUNDS counts the\n" +
 			"heartbeat rounds, REVOKED what members revoke, and the partitions that nobody consumes for\n" +
 			"some rounds (revoked by one member, received by another later) are listed under the table.\n\n" +
+			"With --protocol share (KIP-932, Kafka 4.2 and later) the group is a share group and simple its\n" +
+			"one assignor: each change gives one target, which every member takes at its next heartbeat,\n" +
+			"with no revocation wait (a partition may have several holders); RECEIVED and REVOKED count\n" +
+			"partitions per member, MAX SHARING the most members holding one partition.\n\n" +
 			"--client NAME plays each strategy as that library's group leader computes it (java's sticky and\n" +
 			"cooperative-sticky are Kafka's Java assignors reproduced exactly; the other libraries' are ours,\n" +
 			"marked approximate); a member's \"client\" in --in overrides it, the first member leading. The\n" +
@@ -83,7 +87,8 @@ func simulateCommand(e *env) *cli.Command {
 			"Example:\n" +
 			"   assigncalc simulate --members 3 --topics t1:12 --leave c0 --join c9 --grow t1:+4\n" +
 			"   assigncalc simulate --member c0#i0 --member c1 --topics t:4 --restart i0 --restart c1 --moves\n" +
-			"   assigncalc simulate --members 2 --topics t:4 --join c2 --protocol consumer --compare cooperative-sticky,uniform",
+			"   assigncalc simulate --members 2 --topics t:4 --join c2 --protocol consumer --compare cooperative-sticky,uniform\n" +
+			"   assigncalc simulate --members 3 --topics t:2 --join c3 --leave c0 --protocol share",
 		Flags:  flags,
 		Action: func(c *cli.Context) error { return simulate(e, c, changes) },
 	}
@@ -111,6 +116,9 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	format, err := parseFormat(c.String("format"), formatTable, formatTable, formatJSON, formatJSONL, formatCSV)
 	if err != nil {
 		return err
+	}
+	if shareProtocol(c) {
+		return simulateShare(e, c, changes, format)
 	}
 	in, err := readGroup(e, c)
 	if err != nil {

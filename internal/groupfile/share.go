@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/churn"
 )
 
 // Share is what an answer for a share group (KIP-932, the [assign.Simple]
@@ -114,5 +115,46 @@ func AppendShare(buf []byte, r Result, s Share) ([]byte, error) {
 	if r.Err != nil {
 		return AppendResult(buf, r)
 	}
+	return appendExtended(buf, r, s)
+}
+
+// ShareStep is one step of simulate --protocol share, written after the
+// keys of the step's [Result] ([AppendShareStep]): the share group's
+// counterpart of [SimulateStep]. A partition may have several holders,
+// so instead of moves it counts what members received and revoked, a
+// partition once per member. Its field names are a public contract.
+type ShareStep struct {
+	Step       int      `json:"step"`       // 0 for the first rebalance, then one per change
+	Change     string   `json:"change"`     // "start", or the change as given ("leave c0")
+	Received   int      `json:"received"`   // partitions members hold after the step and did not before
+	Revoked    int      `json:"revoked"`    // partitions members held before the step and do not after
+	Affected   int      `json:"affected"`   // members whose assignment changed
+	Rounds     int      `json:"rounds"`     // heartbeat rounds: every member takes its target at its next
+	Spread     int      `json:"spread"`     // most minus fewest partitions a member holds after the step
+	MaxSharing int      `json:"maxSharing"` // most members holding one partition after the step
+	Notes      []string `json:"notes,omitempty"`
+
+	// Protocol, Kafka and Sharing are those of [Share], after the step.
+	Protocol string             `json:"protocol"`
+	Kafka    string             `json:"kafka"`
+	Sharing  []PartitionSharing `json:"sharing"`
+
+	// Owned and Assumed, on step 0 only, are as [SimulateStep]'s.
+	Owned   *MemberPartitions `json:"owned,omitempty"`
+	Assumed []string          `json:"assumed,omitempty"`
+}
+
+// ShareStepOf is step number n, change, of a share group as s, the churn
+// model's answer, says, for the assignor of Kafka release kafka.
+func ShareStepOf(n int, change string, s churn.Step, kafka string) ShareStep {
+	sh := ShareOf(s.Group, s.After, kafka)
+	return ShareStep{Step: n, Change: change, Received: s.Received, Revoked: s.Revoked, Affected: s.Affected(),
+		Rounds: s.Rounds, Spread: assign.Summarize(s.Group, s.After).Spread, MaxSharing: sh.MaxSharing, Notes: s.Notes,
+		Protocol: sh.Protocol, Kafka: kafka, Sharing: sh.Sharing}
+}
+
+// AppendShareStep appends r, the step's result, with s's fields after
+// its keys, as compact JSON without a newline, to buf.
+func AppendShareStep(buf []byte, r Result, s ShareStep) ([]byte, error) {
 	return appendExtended(buf, r, s)
 }

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/churn"
+	"github.com/assigncalc/assigncalc/internal/groupfile"
+	"github.com/urfave/cli/v2"
+)
+
+// simulateShare is simulate --protocol share: the changes played on a
+// share group by the churn model, simple computing each target and every
+// member taking its own at its next heartbeat. A partition may have
+// several holders, so the table counts what members received and revoked
+// (RECEIVED, REVOKED) rather than moves, and MAX SHARING is the most
+// members holding one partition after the step.
+func simulateShare(e *env, c *cli.Context, changes []change, format string) (err error) {
+	s, err := shareStrategy(c, "compare")
+	if err != nil {
+		return err
+	}
+	v, err := shareKafka(c)
+	if err != nil {
+		return err
+	}
+	if err := refuseUnder(c, "client", "moves"); err != nil {
+		return err
+	}
+	in, err := readGroup(e, c)
+	if err != nil {
+		return err
+	}
+	entry, g := in.Entry, in.Group
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	var grown []string // topics a --grow may create: they need ids too
+	for _, ch := range changes {
+		if name, _, ok := strings.Cut(ch.arg, ":"); ch.kind == "grow" && ok {
+			grown = append(grown, name)
+		}
+	}
+	if g, err = shareIDs(e, c, g, grown); err != nil {
+		return err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = &internalError{fmt.Errorf("simulate panicked: %v", p)}
+		}
+	}()
+	warned := make(map[[2]string]bool)
+	warnUnknownTopics(e, g, warned)
+	racks := splitRacks(c.String("racks"))
+	replicas := max(1, c.Int("replicas"))
+
+	cn, first, err := churn.NewChurn(s, g)
+	if err != nil {
+		return strategyError(s, err)
+	}
+	results := []simStep{{step: 0, change: "start", strategy: s.Name(), protocol: s.Protocol(), label: s.Name(), Step: first}}
+	restarts := make(map[string]int)
+	for n, flagged := range changes {
+		ch, err := toChange(cn.Group(), flagged, racks, replicas, c.Bool("keep-member-id"), restarts, in.clientIDs)
+		if err != nil {
+			return err
+		}
+		step, err := cn.Apply(ch)
+		if err != nil {
+			if isInputError(err) {
+				return fmt.Errorf("--%s %s: %w", flagged.kind, flagged.arg, err)
+			}
+			return strategyError(s, err)
+		}
+		results = append(results, simStep{step: n + 1, change: flagged.String(), strategy: s.Name(), protocol: s.Protocol(), label: s.Name(), Step: step})
+		warnUnknownTopics(e, cn.Group(), warned)
+	}
+	start := simStart{owned: groupfile.OwnedOf(g), assumed: e.assumed}
+	kafka := v.String()
+	switch format {
+	case formatJSON, formatJSONL:
+		rw := &resultWriter{w: e.stdout, format: format}
+		for _, r := range results {
+			res := groupfile.Result{Name: entry.Name, Strategy: r.strategy, Members: groupfile.MemberIDs(r.Group), Assignment: r.After}
+			st := groupfile.ShareStepOf(r.step, r.change, r.Step, kafka)
+			if r.step == 0 {
+				st.Owned, st.Assumed = start.owned, start.assumed
+			}
+			line, err := groupfile.AppendShareStep(nil, res, st)
+			if err != nil {
+				return err
+			}
+			if err := rw.writeRaw(line); err != nil {
+				return err
+			}
+		}
+		return rw.close()
+	case formatCSV:
+		var rows [][]string
+		for _, r := range results {
+			assumed := ""
+			if r.step == 0 {
+				assumed = strings.Join(start.assumed, "\n")
+			}
+			st := assign.Summarize(r.Group, r.After)
+			rows = append(rows, []string{itoa(r.step), r.change, r.strategy, itoa(r.Received), itoa(r.Revoked), itoa(r.Affected()), itoa(r.Rounds), itoa(st.Spread), itoa(st.MaxSharing), strings.Join(r.Notes, "\n"), assumed})
+		}
+		return writeCSV(e.stdout, []string{"step", "change", "strategy", "received", "revoked", "affected", "rounds", "spread", "maxSharing", "notes", "assumed"}, rows)
+	}
+	t := &table{
+		header: []string{"STEP", "CHANGE", "STRATEGY", "RECEIVED", "REVOKED", "AFFECTED", "ROUNDS", "SPREAD", "MAX SHARING"},
+		aligns: []align{right, left, left, right, right, right, right, right, right},
+	}
+	for _, r := range results {
+		st := assign.Summarize(r.Group, r.After)
+		t.add(itoa(r.step), r.change, r.label, itoa(r.Received), itoa(r.Revoked), itoa(r.Affected()), itoa(r.Rounds), itoa(st.Spread), itoa(st.MaxSharing))
+	}
+	if err := t.render(e.stdout); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(e.stdout, "\nshare group (simple, Kafka %s): each member takes its new target at its next heartbeat, with no wait for other holders to revoke; RECEIVED and REVOKED count partitions per member\n", kafka); err != nil {
+		return err
+	}
+	return writeNotes(e, results)
+}
