@@ -103,6 +103,27 @@
 // for "range"). The server-side assignors depend on topic ids:
 // [Scenario.TopicIDs], or ids derived from the names.
 //
+// # Share groups (KIP-932)
+//
+// Members of a share group (Kafka 4.2 and later, [Share]) heartbeat as
+// consumer-protocol members do (ShareGroupHeartbeat), and every change
+// bumps the group epoch and computes a target with the share assignor
+// ([assign.Simple]), under which several members may hold one partition.
+// There is no revocation wait: Kafka's ShareGroupAssignmentBuilder
+// (group-coordinator, modern/share, unchanged on the 4.2, 4.3 and 4.4
+// branches since 35bd71cfc2) moves a member whose epoch is behind
+// straight to the target epoch with the target's partitions, never
+// checking whether another member still holds one, and the share
+// consumer (ShareMembershipManager) has no rebalance listener. So a
+// member takes its whole target at its next heartbeat: it stops what it
+// lost and consumes what it gained at that instant. A partition is
+// unowned only while no member holds it. Share consumers have no
+// max.poll.interval.ms (a stall changes nothing) and no static
+// membership (refused); group.share.heartbeat.interval.ms and
+// group.share.session.timeout.ms are read from [Broker]'s consumer
+// fields, whose defaults are the same; share.assignment.interval.ms
+// (KIP-1263, 4.3) is not modelled.
+//
 // # Simplifications
 //
 //   - Every request has the same round trip; the leader's assignment
@@ -134,7 +155,7 @@
 //
 // Checked by the package's property tests over random scenarios:
 //
-//	no partition has two owners at any instant;
+//	no partition has two owners at any instant (but in a share group);
 //	once the last event has played out and the group is stable, every
 //	partition of a topic some live member subscribes to has an owner;
 //	Simulate(s) does not depend on the order of s.Members.

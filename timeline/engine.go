@@ -217,6 +217,8 @@ func Simulate(sc Scenario) (*Timeline, error) {
 		p = newClassic(e, n)
 	case Consumer:
 		p = newKIP848(e, n)
+	case Share:
+		p = newShareGroup(e, n)
 	}
 	p.start()
 	if e.err != nil {

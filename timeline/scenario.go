@@ -30,6 +30,8 @@ func (p Protocol) String() string {
 		return "classic"
 	case Consumer:
 		return "consumer"
+	case Share:
+		return "share"
 	}
 	return fmt.Sprintf("Protocol(%d)", int8(p))
 }
@@ -255,8 +257,13 @@ func normalize(sc Scenario) (*normalized, error) {
 	if sc.Broker != nil {
 		n.broker = *sc.Broker
 	}
-	if sc.Protocol != Classic && sc.Protocol != Consumer {
+	if sc.Protocol != Classic && sc.Protocol != Consumer && sc.Protocol != Share {
 		return nil, invalidf("unknown protocol %d", sc.Protocol)
+	}
+	if sc.Protocol == Share {
+		if err := normalizeShare(n); err != nil {
+			return nil, err
+		}
 	}
 	if sc.Protocol == Classic && sc.Strategy == nil {
 		return nil, invalidf("the classic protocol needs a strategy")
@@ -380,7 +387,7 @@ func normalize(sc Scenario) (*normalized, error) {
 		}
 		cfg, ph := n.members[i].Config, sc.Phases[id]
 		interval := cfg.HeartbeatInterval
-		if sc.Protocol == Consumer {
+		if sc.Protocol == Consumer || sc.Protocol == Share {
 			interval = n.broker.ConsumerHeartbeatInterval
 		}
 		if ph.Heartbeat < 1 || ph.Heartbeat > interval || ph.Poll < 0 || ph.Poll > cfg.BatchMs() {

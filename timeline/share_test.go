@@ -1,0 +1,123 @@
+package timeline_test
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/timeline"
+)
+
+// The share-group scenarios use kipBroker (heartbeats every 2000 ms,
+// sessions of 10000 ms) and give the phases: c0's first heartbeat at
+// 2000, c1's at 1000, so c0 beats at 2000, 4000, 6000, ... and c1 at
+// 1000, 3000, 5000, ...
+var sharePhases = map[string]timeline.Phase{"c0": {Heartbeat: 2_000}, "c1": {Heartbeat: 1_000}}
+
+func TestShareHandWorked(t *testing.T) {
+	tests := []struct {
+		name string
+		sc   timeline.Scenario
+		want outcome
+	}{
+		{
+			// One partition: the desired sharing is ceil(S/1) = S, so
+			// every member holds t-0. c2's joining heartbeat at 3000
+			// bumps the epoch to 2 and takes t-0 at once: nobody has to
+			// give it up. c1's heartbeat at 3000 (after the event) and
+			// c0's at 4000 take epoch 2, which changes nothing they hold:
+			// the rebalance ends at 4000. t-0 is never unowned.
+			name: "join: a shared partition needs nobody's revocation",
+			sc: timeline.Scenario{
+				Members: []timeline.Member{member("c0"), member("c1")},
+				Topics:  map[string]int32{"t": 1}, Protocol: timeline.Share, Broker: &kipBroker, Phases: sharePhases,
+				Events: []timeline.Event{{At: 3_000, Kind: timeline.Join, Member: "c2", Topics: []string{"t"}, Config: &handConfig}},
+			},
+			want: outcome{
+				Rebalances: []timeline.Rebalance{{Start: 3_000, End: 4_000, Reason: "c2 joins", Generation: 2}},
+				Unowned:    map[string][]timeline.Span{},
+			},
+		},
+		{
+			// c0 holds t-0 and c1 t-1. c0 crashes at 5000; its last
+			// heartbeat was at 4000, so the coordinator removes it at
+			// 14000: epoch 2, whose target gives c1, alone, both
+			// partitions. c1 takes t-0 at its next heartbeat, 15000. t-0
+			// is unowned from the crash until then: 10000 ms.
+			name: "crash: the survivor takes the partition at its next heartbeat",
+			sc: timeline.Scenario{
+				Members: []timeline.Member{member("c0"), member("c1")},
+				Topics:  map[string]int32{"t": 2}, Protocol: timeline.Share, Broker: &kipBroker, Phases: sharePhases,
+				Initial: assign.Assignment{"c0": tps("t", 0), "c1": tps("t", 1)},
+				Events:  []timeline.Event{{At: 5_000, Kind: timeline.Crash, Member: "c0"}},
+			},
+			want: outcome{
+				Rebalances: []timeline.Rebalance{{Start: 14_000, End: 15_000, Reason: "c0: session timeout", Generation: 2}},
+				Unowned:    map[string][]timeline.Span{"t-0": {span(5_000, 15_000)}},
+				Summary:    timeline.Summary{Rebalances: 1, MaxUnownedMs: 10_000, UnownedPartitionMs: 10_000},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.want.Summary.Rebalances = len(tt.want.Rebalances)
+			got := outcomeOf(simulate(t, tt.sc))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Simulate mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestShareNoRevocationWait: c0 holds both partitions of t alone; c1
+// joins at 3000. Two members on two partitions: a desired sharing of one
+// and one partition each, so c0's target drops one partition, X, and
+// c1's is X. Under the consumer protocol c1 would wait for c0 to revoke
+// X; in a share group c1 takes X in its joining heartbeat at 3000, and
+// c0 stops X at its own next heartbeat, 4000. X has two owners for that
+// second, no partition is ever unowned, and the rebalance runs 3000 to
+// 4000.
+func TestShareNoRevocationWait(t *testing.T) {
+	tl := simulate(t, timeline.Scenario{
+		Members: []timeline.Member{member("c0")},
+		Topics:  map[string]int32{"t": 2}, Protocol: timeline.Share, Broker: &kipBroker,
+		Phases: map[string]timeline.Phase{"c0": {Heartbeat: 2_000}}, Until: 6_000,
+		Events: []timeline.Event{{At: 3_000, Kind: timeline.Join, Member: "c1", Topics: []string{"t"}, Config: &handConfig}},
+	})
+	want := []timeline.Rebalance{{Start: 3_000, End: 4_000, Reason: "c1 joins", Generation: 2}}
+	if diff := cmp.Diff(want, tl.Rebalances); diff != "" {
+		t.Errorf("rebalances mismatch (-want +got):\n%s", diff)
+	}
+	var shared int
+	for _, p := range tl.Partitions {
+		if len(p.Unowned) > 0 {
+			t.Errorf("%s unowned %v; want never", p, p.Unowned)
+		}
+		during, after := p.OwnerAt(3_500), p.OwnerAt(4_500)
+		switch {
+		case slices.Equal(during, []string{"c0", "c1"}) && slices.Equal(after, []string{"c1"}):
+			shared++
+		case slices.Equal(during, []string{"c0"}) && slices.Equal(after, []string{"c0"}):
+		default:
+			t.Errorf("%s: owners %v at 3500 and %v at 4500; want c0,c1 then c1 (X), or c0 throughout", p, during, after)
+		}
+	}
+	if shared != 1 {
+		t.Errorf("%d partitions went from c0 to c1; want 1", shared)
+	}
+}
+
+// TestShareRefuses: a share group has one assignor and no static members.
+func TestShareRefuses(t *testing.T) {
+	for name, sc := range map[string]timeline.Scenario{
+		"range":  {Members: []timeline.Member{member("c0")}, Topics: map[string]int32{"t": 1}, Protocol: timeline.Share, Strategy: assign.Range{}},
+		"static": {Members: []timeline.Member{static("s0", "i0")}, Topics: map[string]int32{"t": 1}, Protocol: timeline.Share},
+	} {
+		if _, err := timeline.Simulate(sc); !errors.Is(err, timeline.ErrInvalidScenario) {
+			t.Errorf("%s: %v, want ErrInvalidScenario", name, err)
+		}
+	}
+}
