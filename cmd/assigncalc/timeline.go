@@ -28,7 +28,7 @@ func timelineCommand(e *env) *cli.Command {
 	}
 	flags := append(shapeFlags(),
 		&cli.StringSliceFlag{Name: "strategy", Usage: "compare strategies `NAME,...` side by side (default: range,cooperative-sticky; with --protocol consumer: uniform; under it uniform and server-range are the coordinator's assignors, a classic strategy stands in for one)"},
-		&cli.StringFlag{Name: "protocol", Value: "classic", Usage: "group.protocol `NAME`: classic or consumer (KIP-848)"},
+		&cli.StringFlag{Name: "protocol", Value: "classic", Usage: "group.protocol `NAME`: classic, consumer (KIP-848), or share (KIP-932, Kafka 4.2 and later: members take their whole target at their next heartbeat, no revocation wait; heartbeats and sessions per --consumer-heartbeat-interval and --consumer-session-timeout, whose defaults the group.share settings share)"},
 		&cli.StringFlag{Name: "session-timeout", Value: "45s", Usage: "session.timeout.ms as a `DURATION` (classic)"},
 		&cli.StringFlag{Name: "heartbeat-interval", Value: "3s", Usage: "heartbeat.interval.ms as a `DURATION` (classic)"},
 		&cli.StringFlag{Name: "max-poll-interval", Value: "5m", Usage: "max.poll.interval.ms as a `DURATION`, also the rebalance timeout"},
@@ -82,7 +82,8 @@ func timelineCommand(e *env) *cli.Command {
 			"strategy or static membership it lacks is an error naming the client.\n\n" +
 			"Example:\n" +
 			"   assigncalc timeline --members 3 --topics t:6 --crash c1@10s\n" +
-			"   assigncalc timeline --members 3 --topics t:6 --static --restart c1@10s+20s --svg restart.svg",
+			"   assigncalc timeline --members 3 --topics t:6 --static --restart c1@10s+20s --svg restart.svg\n" +
+			"   assigncalc timeline --members 3 --topics t:2 --protocol share --crash c1@10s",
 		Flags:  flags,
 		Action: func(c *cli.Context) error { return runTimeline(e, c, events) },
 	}
@@ -100,7 +101,12 @@ func runTimeline(e *env, c *cli.Context, events []change) error {
 	if err != nil {
 		return err
 	}
-	strategies, err := timelineStrategies(e, c, &base, assignor)
+	var strategies []assign.Strategy
+	if base.Protocol == timeline.Share {
+		strategies, err = shareTimelineStrategies(e, c, &base)
+	} else {
+		strategies, err = timelineStrategies(e, c, &base, assignor)
+	}
 	if err != nil {
 		return err
 	}
@@ -240,8 +246,10 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (sc timeline.Sce
 		sc.Protocol = timeline.Classic
 	case "consumer":
 		sc.Protocol = timeline.Consumer
+	case "share":
+		sc.Protocol = timeline.Share
 	default:
-		return sc, "", nil, usagef("--protocol: unknown protocol %q: want classic or consumer", p)
+		return sc, "", nil, usagef("--protocol: unknown protocol %q: want classic, consumer or share", p)
 	}
 	cfg, err := configFromFlags(c)
 	if err != nil {
@@ -271,7 +279,9 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (sc timeline.Sce
 		return sc, "", nil, err
 	}
 	entry := in.Entry
-	if consumer, err := protocolOf(e, c, in); err != nil {
+	if sc.Protocol == timeline.Share {
+		// A share group: no paste shows one on the consumer protocol.
+	} else if consumer, err := protocolOf(e, c, in); err != nil {
 		return sc, "", nil, err
 	} else if consumer {
 		sc.Protocol = timeline.Consumer
@@ -570,6 +580,9 @@ func assumptions(sc timeline.Scenario, sampled bool) []string {
 		out = append(out, "- the members join at 0 and start their heartbeats and polls when they receive their assignment")
 	} else {
 		out = append(out, "- members out of step: each one's first heartbeat and first poll drawn uniformly over one heartbeat interval and one batch; "+draw)
+	}
+	if sc.Protocol == timeline.Share {
+		return append(out, shareAssumptions(sc)...)
 	}
 	if sc.Protocol == timeline.Classic {
 		out = append(out,

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/timeline"
+	"github.com/urfave/cli/v2"
+)
+
+// shareTimelineStrategies is timeline --protocol share's strategy: simple
+// alone, of --kafka 4.2 or later, with the topic ids of --topic-id (or
+// derived) in sc. What a share group lacks is refused: static members,
+// --client (the coordinator assigns), and the consumer protocol's
+// assignment interval (share.assignment.interval.ms is not modelled).
+func shareTimelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario) ([]assign.Strategy, error) {
+	s, err := shareStrategy(c, "strategy")
+	if err != nil {
+		return nil, err
+	}
+	if sc.Kafka, err = shareKafka(c); err != nil {
+		return nil, err
+	}
+	if err := refuseUnder(c, "client", "static", "consumer-assignment-interval"); err != nil {
+		return nil, err
+	}
+	var grown []string // topics a --grow may create: they need ids too
+	for _, ev := range sc.Events {
+		if ev.Kind == timeline.Grow {
+			grown = append(grown, ev.Topic)
+		}
+	}
+	g, err := shareIDs(e, c, assign.Group{Topics: sc.Topics}, grown)
+	if err != nil {
+		return nil, err
+	}
+	sc.TopicIDs = g.TopicIDs
+	return []assign.Strategy{s}, nil
+}
+
+// shareAssumptions are the "Assumed" lines of a share group's timeline,
+// after the phases': what the share model (timeline.Share) assumes.
+func shareAssumptions(sc timeline.Scenario) []string {
+	return []string{
+		"- requests take no time; a member takes its whole target at its next heartbeat, with no revocation wait: another member may still hold a partition it receives (Kafka's ShareGroupAssignmentBuilder)",
+		"- Kafka " + sc.Kafka.String() + "'s simple assignor; a target at every change (share.assignment.interval.ms, 4.3, is not modelled)",
+		"- share consumers have no max.poll.interval.ms: a stall changes nothing the group sees",
+	}
+}
