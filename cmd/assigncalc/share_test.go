@@ -1,0 +1,133 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// tid gives topic t a fixed topic id, so that simple runs without the
+// derived-id warning.
+var tid = []string{"--topic-id", "t=Yp0cT2sWQ7ChA0qyU5Ckdg"}
+
+func TestShareGolden(t *testing.T) {
+	group := `{"name": "orders", "topics": {"t": 2}, "topicIds": {"t": "Yp0cT2sWQ7ChA0qyU5Ckdg"}, "members": [{"id": "c0", "topics": ["t"]}, {"id": "c1", "topics": ["t"]}, {"id": "c2", "topics": ["t"]}]}`
+	runGolden(t, []cliCase{
+		{name: "share_preview", args: append([]string{"--members", "5", "--topics", "t:2", "--protocol", "share"}, tid...)},
+		{name: "share_preview_json", args: append([]string{"--members", "3", "--topics", "t:2", "--protocol", "share", "--format", "json"}, tid...)},
+		{name: "share_preview_csv", args: append([]string{"--members", "3", "--topics", "t:2", "--protocol", "share", "--format", "csv"}, tid...)},
+		{name: "share_plan_jsonl", args: []string{"plan", "--in", "-", "--protocol", "share", "--format", "jsonl"}, stdin: group},
+		{name: "share_plan_table", args: []string{"plan", "--in", "-", "--protocol", "share", "--format", "table", "--kafka", "4.2"}, stdin: group},
+		{name: "share_plan_csv", args: []string{"plan", "--in", "-", "--protocol", "share", "--format", "csv"}, stdin: group},
+		{name: "share_simulate", args: append([]string{"simulate", "--members", "3", "--topics", "t:2", "--join", "c3", "--leave", "c0", "--protocol", "share"}, tid...)},
+		{name: "share_simulate_jsonl", args: append([]string{"simulate", "--members", "2", "--topics", "t:2", "--join", "c2", "--protocol", "share", "--format", "jsonl"}, tid...)},
+		{name: "share_timeline", args: append([]string{"timeline", "--members", "3", "--topics", "t:2", "--protocol", "share", "--crash", "c1@10s"}, tid...)},
+		{name: "bad_share_strategy", args: []string{"--members", "2", "--topics", "t:2", "--protocol", "share", "--strategy", "range"}, status: 2},
+		{name: "bad_share_compare", args: []string{"--members", "2", "--topics", "t:2", "--protocol", "share", "--compare", "simple,uniform"}, status: 2},
+		{name: "bad_share_kafka41", args: []string{"--members", "2", "--topics", "t:2", "--protocol", "share", "--kafka", "4.1"}, status: 2},
+		{name: "bad_share_kafka40_plan", args: []string{"plan", "--in", "-", "--protocol", "share", "--kafka", "4.0.1"}, stdin: group, status: 2},
+		{name: "bad_simple_classic", args: []string{"--members", "2", "--topics", "t:2", "--strategy", "simple"}, status: 2},
+		{name: "bad_simple_consumer_plan", args: []string{"plan", "--in", "-", "--strategy", "uniform,simple"}, stdin: group, status: 2},
+		{name: "bad_share_simulate_moves", args: []string{"simulate", "--members", "2", "--topics", "t:2", "--join", "c2", "--protocol", "share", "--moves"}, status: 2},
+		{name: "bad_share_simulate_strategy", args: []string{"simulate", "--members", "2", "--topics", "t:2", "--protocol", "share", "--compare", "cooperative-sticky"}, status: 2},
+		{name: "bad_share_timeline_static", args: []string{"timeline", "--members", "2", "--topics", "t:2", "--protocol", "share", "--static"}, status: 2},
+		{name: "bad_share_timeline_kafka", args: []string{"timeline", "--members", "2", "--topics", "t:2", "--protocol", "share", "--kafka", "4.1"}, status: 2},
+	})
+}
+
+// TestSharePreviewOnePartition works a share group by hand: three members
+// on one partition, whose desired sharing is ceil(3/1) = 3, so every
+// member holds t-0 and it is shared by all three.
+func TestSharePreviewOnePartition(t *testing.T) {
+	args := append([]string{"--members", "3", "--topics", "t:1", "--protocol", "share", "--format", "jsonl"}, tid...)
+	stdout, stderr, status := runCase(cliCase{args: args})
+	if status != 0 || stderr != "" {
+		t.Fatalf("exit status %d, stderr %q", status, stderr)
+	}
+	var got struct {
+		Strategy   string                      `json:"strategy"`
+		Assignment map[string]map[string][]int `json:"assignment"`
+		Protocol   string                      `json:"protocol"`
+		Kafka      string                      `json:"kafka"`
+		MaxSharing int                         `json:"maxSharing"`
+		Sharing    []struct {
+			Topic     string   `json:"topic"`
+			Partition int      `json:"partition"`
+			Count     int      `json:"count"`
+			Members   []string `json:"members"`
+		} `json:"sharing"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	t0 := map[string][]int{"t": {0}}
+	if got.Strategy != "simple" || got.Protocol != "share" || got.Kafka != "4.4" || got.MaxSharing != 3 {
+		t.Errorf("strategy %q, protocol %q, kafka %q, maxSharing %d; want simple, share, 4.4, 3", got.Strategy, got.Protocol, got.Kafka, got.MaxSharing)
+	}
+	if diff := cmp.Diff(map[string]map[string][]int{"c0": t0, "c1": t0, "c2": t0}, got.Assignment); diff != "" {
+		t.Errorf("assignment mismatch (-want +got):\n%s", diff)
+	}
+	if len(got.Sharing) != 1 || got.Sharing[0].Topic != "t" || got.Sharing[0].Partition != 0 || got.Sharing[0].Count != 3 || !cmp.Equal(got.Sharing[0].Members, []string{"c0", "c1", "c2"}) {
+		t.Errorf("sharing %+v; want t-0 shared by c0, c1, c2", got.Sharing)
+	}
+}
+
+// TestShareSimulateOnePartition: on one partition every member holds it
+// (sharing ceil(S/1) = S). Start: two members each receive t-0. c2
+// joins: it receives t-0, nobody revokes, one member affected, shared by
+// three. c0 leaves: nobody who stays receives or revokes anything, shared
+// by two. One heartbeat round each.
+func TestShareSimulateOnePartition(t *testing.T) {
+	args := append([]string{"simulate", "--members", "2", "--topics", "t:1", "--join", "c2", "--leave", "c0", "--protocol", "share", "--format", "csv"}, tid...)
+	stdout, stderr, status := runCase(cliCase{args: args})
+	if status != 0 || stderr != "" {
+		t.Fatalf("exit status %d, stderr %q", status, stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]string
+	for _, r := range rows {
+		got = append(got, r[:9])
+	}
+	want := [][]string{
+		{"step", "change", "strategy", "received", "revoked", "affected", "rounds", "spread", "maxSharing"},
+		{"0", "start", "simple", "2", "0", "2", "1", "0", "2"},
+		{"1", "join c2", "simple", "1", "0", "1", "1", "0", "3"},
+		{"2", "leave c0", "simple", "0", "0", "0", "1", "0", "2"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("simulate --protocol share mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestShareCSVSharingRows: the preview's CSV of three members on one
+// partition has one sharing row, t-0 held by all three, and maxSharing 3.
+func TestShareCSVSharingRows(t *testing.T) {
+	args := append([]string{"--members", "3", "--topics", "t:1", "--protocol", "share", "--format", "csv"}, tid...)
+	stdout, _, status := runCase(cliCase{args: args})
+	if status != 0 {
+		t.Fatalf("exit status %d", status)
+	}
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sharing [][]string
+	for _, r := range rows {
+		if r[0] == "sharing" || (r[0] == "stats" && r[8] == "maxSharing") {
+			sharing = append(sharing, r)
+		}
+	}
+	want := [][]string{
+		{"sharing", "", "simple", "", "", "t", "3", "0", "", "c0 c1 c2"},
+		{"stats", "", "simple", "", "", "", "", "", "maxSharing", "3"},
+	}
+	if diff := cmp.Diff(want, sharing); diff != "" {
+		t.Errorf("sharing rows mismatch (-want +got):\n%s", diff)
+	}
+}
