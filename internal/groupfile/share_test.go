@@ -19,7 +19,9 @@ func TestShareOf(t *testing.T) {
 			{ID: "m1", Topics: []string{"a"}},
 		},
 	}
-	tp := func(topic string, p int32) assign.TopicPartition { return assign.TopicPartition{Topic: topic, Partition: p} }
+	tp := func(topic string, p int32) assign.TopicPartition {
+		return assign.TopicPartition{Topic: topic, Partition: p}
+	}
 	a := assign.Assignment{"m1": {tp("a", 0), tp("old", 0)}, "m2": {tp("a", 0), tp("b", 0)}}
 	got := ShareOf(g, a, "4.3")
 	want := Share{Protocol: "share", Kafka: "4.3", MaxSharing: 2, Sharing: []PartitionSharing{
