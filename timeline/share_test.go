@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/timeline"
@@ -120,4 +121,41 @@ func TestShareRefuses(t *testing.T) {
 			t.Errorf("%s: %v, want ErrInvalidScenario", name, err)
 		}
 	}
+}
+
+// TestShareProperties plays random share groups (the property tests'
+// scenarios, made dynamic: share groups have no static members): every
+// one plays to the end, every rebalance ends within the timeline, and
+// listing the members in another order changes nothing.
+func TestShareProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sc := scenarioGen(setup{protocol: timeline.Share}).Draw(t, "scenario")
+		for i := range sc.Members {
+			sc.Members[i].InstanceID = ""
+		}
+		for i := range sc.Events {
+			sc.Events[i].InstanceID = ""
+		}
+		tl, err := timeline.Simulate(sc)
+		if errors.Is(err, timeline.ErrInvalidScenario) {
+			t.Skipf("not playable: %v", err)
+		}
+		if err != nil {
+			t.Fatalf("Simulate: %v", err)
+		}
+		for _, r := range tl.Rebalances {
+			if r.End < r.Start || r.End > tl.End {
+				t.Fatalf("rebalance %+v does not end within [start, %d]; steps:\n%s", r, tl.End, stepsOf(tl))
+			}
+		}
+		shuffled := sc
+		shuffled.Members = rapid.Permutation(sc.Members).Draw(t, "order")
+		again, err := timeline.Simulate(shuffled)
+		if err != nil {
+			t.Fatalf("Simulate(shuffled): %v", err)
+		}
+		if diff := cmp.Diff(tl, again); diff != "" {
+			t.Fatalf("Simulate depends on the order of the members (-listed +shuffled):\n%s", diff)
+		}
+	})
 }
