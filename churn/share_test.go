@@ -2,10 +2,12 @@ package churn
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 // shareGroup is a share group of members subscribed to topic t of n
@@ -128,4 +130,81 @@ func TestChurnShareNoSwitch(t *testing.T) {
 	if _, err := c2.Apply(Change{Kind: ChangeStrategy, Strategy: assign.Simple{}}); !errors.As(err, &ie) {
 		t.Fatalf("switch range to simple: %v, want an *assign.InputError", err)
 	}
+}
+
+// TestChurnShareProperties drives a share group through random joins,
+// leaves, growths and subscription changes: every step's answer is a
+// valid share assignment ([assign.VerifyShare]), a rebalance takes one
+// heartbeat round, and Received and Revoked are what a set difference of
+// each remaining member's partitions before and after counts.
+func TestChurnShareProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		topics := []string{"a", "b"}
+		g := assign.Group{Topics: map[string]int32{"a": rapid.Int32Range(1, 5).Draw(t, "a"), "b": rapid.Int32Range(1, 5).Draw(t, "b")}}
+		g, _ = g.WithDerivedTopicIDs()
+		for i := range rapid.IntRange(1, 5).Draw(t, "members") {
+			sub := rapid.SliceOfNDistinct(rapid.SampledFrom(topics), 1, 2, rapid.ID).Draw(t, "topics")
+			g.Members = append(g.Members, assign.Member{ID: fmt.Sprintf("m%d", i), Topics: sub, Generation: -1})
+		}
+		c, _, err := NewChurn(assign.Simple{}, g)
+		if err != nil {
+			t.Fatalf("NewChurn: %v", err)
+		}
+		for i := range rapid.IntRange(1, 8).Draw(t, "changes") {
+			ids := groupIDs(c.Group())
+			var ch Change
+			switch rapid.IntRange(0, 3).Draw(t, "kind") {
+			case 0:
+				ch = Change{Kind: ChangeJoin, Member: fmt.Sprintf("j%d", i)}
+			case 1:
+				if len(ids) < 2 {
+					continue
+				}
+				ch = Change{Kind: ChangeLeave, Member: rapid.SampledFrom(ids).Draw(t, "leaver")}
+			case 2:
+				tp := rapid.SampledFrom(topics).Draw(t, "topic")
+				ch = Change{Kind: ChangeGrow, Topic: tp, Partitions: c.Group().Topics[tp] + rapid.Int32Range(1, 3).Draw(t, "more")}
+			case 3:
+				ch = Change{Kind: ChangeSubscribe, Member: rapid.SampledFrom(ids).Draw(t, "member"), Topics: rapid.SliceOfNDistinct(rapid.SampledFrom(topics), 1, 2, rapid.ID).Draw(t, "sub")}
+			}
+			step, err := c.Apply(ch)
+			if err != nil {
+				t.Fatalf("%s: %v", ch, err)
+			}
+			if err := assign.VerifyShare(step.Group, step.After); err != nil {
+				t.Fatalf("%s: %v", ch, err)
+			}
+			if step.Rounds != step.Rebalances {
+				t.Fatalf("%s: %d rounds over %d rebalances; want one each", ch, step.Rounds, step.Rebalances)
+			}
+			if step.Rebalances > 1 {
+				continue // a restart's two rebalances count what the first gave too
+			}
+			received, revoked := 0, 0
+			for _, m := range step.Group.Members {
+				before := map[assign.TopicPartition]bool{}
+				for _, tp := range step.Before[m.ID] {
+					before[tp] = true
+				}
+				for _, tp := range step.After[m.ID] {
+					if !before[tp] {
+						received++
+					}
+					delete(before, tp)
+				}
+				revoked += len(before)
+			}
+			if step.Received != received || step.Revoked != revoked {
+				t.Fatalf("%s: received %d, revoked %d; the sets say %d and %d", ch, step.Received, step.Revoked, received, revoked)
+			}
+		}
+	})
+}
+
+func groupIDs(g assign.Group) []string {
+	var ids []string
+	for _, m := range g.Members {
+		ids = append(ids, m.ID)
+	}
+	return ids
 }
