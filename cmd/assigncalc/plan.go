@@ -49,7 +49,7 @@ func planCommand(e *env) *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "in", Usage: "read groups from `FILE` (- for stdin)"},
 			&cli.StringFlag{Name: "from-describe", Usage: "assign instead the one group read from `FILE` (- for stdin): a paste of kafka-consumer-groups.sh --describe [--members --verbose] or rpk group describe, or CSV member,topic,partition[,lag]"},
-			&cli.StringSliceFlag{Name: "strategy", Usage: "assign with strategy `NAME`: " + strategyChoices() + ", the server-side uniform, server-range, or all; repeatable, comma-separated (default: range)"},
+			&cli.StringSliceFlag{Name: "strategy", Usage: "assign with strategy `NAME`: " + strategyChoices() + ", the server-side uniform, server-range, or all; repeatable, comma-separated (default: range; simple, alone, with --protocol share)"},
 			&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: jsonl, json, table, csv (default: table on a terminal, jsonl otherwise)"},
 			&cli.StringFlag{Name: "kafka", Usage: "reproduce the server-side assignors of Kafka `VERSION`: 4.0 to 4.4 (default: 4.4, the newest; 4.0.1 and later patches compute as 4.1 to 4.4 do)"},
 			clientFlag("assigncalc"),

@@ -22,7 +22,7 @@ const (
 
 func previewFlags() []cli.Flag {
 	return append(append(shapeFlags(),
-		&cli.StringFlag{Name: "strategy", Value: "range", Usage: "detail strategy `NAME` member by member: " + strategyChoices() + ", or the server-side uniform, server-range; a list NAME,... (or all) compares those and details the first"},
+		&cli.StringFlag{Name: "strategy", Value: "range", Usage: "detail strategy `NAME` member by member: " + strategyChoices() + ", or the server-side uniform, server-range (simple, alone, with --protocol share); a list NAME,... (or all) compares those and details the first"},
 		&cli.StringSliceFlag{Name: "compare", Usage: "compare strategies `NAME,...` (default: all)"},
 		&cli.BoolFlag{Name: "diff", Usage: "list the partitions the first two compared strategies give to different members"},
 		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl, csv (default: table)"},
