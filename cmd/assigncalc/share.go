@@ -142,9 +142,25 @@ func previewShare(e *env, c *cli.Context, format string) error {
 		header: []string{"STRATEGY", "MIN", "MAX", "SPREAD", "STDDEV", "IDLE", "MAX SHARING"},
 		aligns: []align{left, right, right, right, right, right, right},
 	}
-	t.add(s.Name(), itoa(st.Min), itoa(st.Max), itoa(st.Spread), formatStdDev(st.StdDev), itoa(st.Idle), itoa(sh.MaxSharing))
+	row := []string{s.Name(), itoa(st.Min), itoa(st.Max), itoa(st.Spread), formatStdDev(st.StdDev), itoa(st.Idle), itoa(sh.MaxSharing)}
+	if sh.Owned != nil {
+		// Against the members' current targets: what each receives and
+		// stops, a partition counted once per member.
+		received, stopped := 0, 0
+		for _, m := range g.Members {
+			received += len(minusTPs(o.assignment[m.ID], m.Owned))
+			stopped += len(minusTPs(m.Owned, o.assignment[m.ID]))
+		}
+		t.header = append(t.header, "RECEIVED", "REVOKED")
+		t.aligns = append(t.aligns, right, right)
+		row = append(row, itoa(received), itoa(stopped))
+	}
+	t.add(row...)
 	if err := t.render(w); err != nil {
 		return err
+	}
+	if sh.Owned != nil {
+		fmt.Fprintln(w, "RECEIVED, REVOKED: against the members' current targets (\"owned\"), a partition counted once per member; a share member takes its new target at its next heartbeat")
 	}
 	fmt.Fprintf(w, "\n%s:\n", s.Name())
 	view := memberView{rack: slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.Rack != "" }), all: c.Bool("all"), colour: e.colour}
@@ -180,4 +196,20 @@ func shareCSV(rows [][]string, group, strategy string, sh groupfile.Share) [][]s
 		rows = append(rows, []string{"sharing", group, strategy, "", "", p.Topic, itoa(p.Count), strconv.Itoa(int(p.Partition)), "", strings.Join(p.Members, " ")})
 	}
 	return append(rows, []string{"stats", group, strategy, "", "", "", "", "", "maxSharing", itoa(sh.MaxSharing)})
+}
+
+// minusTPs returns the partitions of a missing from b, in a's order, in
+// time linear in both.
+func minusTPs(a, b []assign.TopicPartition) []assign.TopicPartition {
+	in := make(map[assign.TopicPartition]bool, len(b))
+	for _, tp := range b {
+		in[tp] = true
+	}
+	var out []assign.TopicPartition
+	for _, tp := range a {
+		if !in[tp] {
+			out = append(out, tp)
+		}
+	}
+	return out
 }

@@ -105,6 +105,23 @@ func TestShareSimulateOnePartition(t *testing.T) {
 	}
 }
 
+// TestSharePreviewOwned works a preview from current targets by hand:
+// c0 holds both partitions of t, c1 nothing. Two members on two
+// partitions: a desired sharing of one, one partition each, so c0 keeps
+// one and c1 receives the other: one received, one revoked.
+func TestSharePreviewOwned(t *testing.T) {
+	in := `{"topics": {"t": 2}, "topicIds": {"t": "Yp0cT2sWQ7ChA0qyU5Ckdg"}, "members": [{"id": "c0", "topics": ["t"], "owned": {"t": [0, 1]}}, {"id": "c1", "topics": ["t"]}]}`
+	stdout, stderr, status := runCase(cliCase{args: []string{"--in", "-", "--protocol", "share"}, stdin: in})
+	if status != 0 || stderr != "" {
+		t.Fatalf("exit status %d, stderr %q", status, stderr)
+	}
+	lines := strings.Split(stdout, "\n")
+	if len(lines) < 4 || strings.Join(strings.Fields(lines[2]), " ") != "STRATEGY MIN MAX SPREAD STDDEV IDLE MAX SHARING RECEIVED REVOKED" ||
+		strings.Join(strings.Fields(lines[3]), " ") != "simple 1 1 0 0.00 0 1 1 1" {
+		t.Errorf("preview from current targets:\n%s\nwant simple 1 1 0 0.00 0, max sharing 1, received 1, revoked 1", stdout)
+	}
+}
+
 // TestShareCSVSharingRows: the preview's CSV of three members on one
 // partition has one sharing row, t-0 held by all three, and maxSharing 3.
 func TestShareCSVSharingRows(t *testing.T) {
