@@ -48,9 +48,11 @@ func shareStrategy(c *cli.Context, flags ...string) (assign.Strategy, error) {
 // shareKafka reads --kafka for a share group: 4.2 or later. Kafka 4.2 made
 // share groups production-ready; 4.0 shipped them as early access and 4.1
 // as a preview (the upgrade notes of 4.1 and 4.2, KIP-932's early access
-// release notes), with protocols and records since changed and, in 4.0,
-// a hash-based simple assignor KAFKA-19362 removed, which
-// [assign.Simple] does not reproduce.
+// release notes), with protocols and records since changed. Their simple
+// assignor is not the one [assign.Simple] reproduces either: the 4.0 and
+// 4.1 branches stop before KAFKA-19362 and KAFKA-19363 (4690527fab,
+// 860853dba2), which finalized the homogeneous and heterogeneous builders
+// on the way to 4.2.
 func shareKafka(c *cli.Context) (assign.KafkaVersion, error) {
 	text := c.String("kafka")
 	if text == "" {
