@@ -24,10 +24,10 @@ var regexTopics = map[string]int32{
 // names first, then the matches in Go string order, no topic twice).
 func TestResolveTopicRegex(t *testing.T) {
 	tests := []struct {
-		name     string
-		topics   []string
-		pattern  string
-		want     []string
+		name    string
+		topics  []string
+		pattern string
+		want    []string
 	}{
 		{name: "full match, not find", pattern: "orders", want: []string{"orders"}},
 		{name: "prefix", pattern: "orders-.*", want: []string{"orders-eu", "orders-us"}},
