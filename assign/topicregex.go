@@ -92,6 +92,16 @@ func ResolveTopicRegex(g Group) (Group, error) {
 	return out, nil
 }
 
+// resolveFor resolves g's patterns where s is a coordinator's
+// consumer-protocol assignor (protocol ServerAssigned: [Uniform],
+// [ServerRange]), and returns g as it is otherwise, for s to refuse.
+func resolveFor(s Strategy, g Group) (Group, error) {
+	if s != nil && s.Protocol() == ServerAssigned {
+		return ResolveTopicRegex(g)
+	}
+	return g, nil
+}
+
 // matchTopics returns the names, in the order given, that pattern matches
 // in full.
 func matchTopics(pattern string, names []string) ([]string, error) {
