@@ -1,0 +1,59 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// regexGroup has a member subscribed by pattern alone and one by a topic
+// and a pattern. Server range, worked by hand: orders-eu has subscribers
+// c0 and c1, so 3/2 = 1 partition each and the one left over to the
+// first, c0: c0 orders-eu 0,1 and c1 orders-eu 2; orders-us is c0's
+// alone and payments c1's alone.
+const regexGroup = `{"name": "rx", "topics": {"orders-eu": 3, "orders-us": 3, "payments": 2},` +
+	` "topicIds": {"orders-eu": "Yp0cT2sWQ7ChA0qyU5Ckdg", "orders-us": "AAAAAAAAAAAAAAAAAAAAAg", "payments": "AAAAAAAAAAAAAAAAAAAAAw"},` +
+	` "members": [{"id": "c0", "topicRegex": "orders-.*"}, {"id": "c1", "topics": ["payments"], "topicRegex": "orders-eu"}]}`
+
+const regexServerRange = `"assignment":{"c0":{"orders-eu":[0,1],"orders-us":[0,1,2]},"c1":{"orders-eu":[2],"payments":[0,1]}}`
+
+// TestPlanTopicRegex: plan resolves a pattern for the coordinator's
+// assignors and refuses it, on that line, for a classic strategy.
+func TestPlanTopicRegex(t *testing.T) {
+	stdout, stderr, status := runCase(cliCase{args: []string{"plan", "--in", "-", "--strategy", "server-range", "--format", "jsonl"}, stdin: regexGroup})
+	if status != 0 || stderr != "" || !strings.Contains(stdout, regexServerRange) {
+		t.Errorf("plan --strategy server-range: status %d, stderr %q, stdout %s; want 0, nothing, and %s", status, stderr, stdout, regexServerRange)
+	}
+	stdout, _, status = runCase(cliCase{args: []string{"plan", "--in", "-", "--strategy", "range", "--format", "jsonl"}, stdin: regexGroup})
+	if status != 2 || !strings.Contains(stdout, `"error":"assign: member \"c0\" (at index 0): topic regex:`) || !strings.Contains(stdout, "classic clients resolve") {
+		t.Errorf("plan --strategy range: status %d, stdout %s; want 2 and an error line naming c0 and saying classic clients resolve patterns", status, stdout)
+	}
+}
+
+// TestMemberTopicRegex: --member ID=/PATTERN/ on the preview, and the
+// patterns refused with one line on stderr and status 2.
+func TestMemberTopicRegex(t *testing.T) {
+	args := []string{"--topics", "orders-eu:3,orders-us:3,payments:2", "--member", "c0=/orders-.*/", "--member", "c1=payments,/orders-eu/",
+		"--topic-id", "orders-eu=Yp0cT2sWQ7ChA0qyU5Ckdg", "--topic-id", "orders-us=AAAAAAAAAAAAAAAAAAAAAg", "--topic-id", "payments=AAAAAAAAAAAAAAAAAAAAAw",
+		"--strategy", "server-range", "--format", "jsonl"}
+	stdout, stderr, status := runCase(cliCase{args: args})
+	if status != 0 || stderr != "" || !strings.Contains(stdout, regexServerRange) {
+		t.Errorf("preview: status %d, stderr %q, stdout %s; want 0, nothing, and %s", status, stderr, stdout, regexServerRange)
+	}
+	for _, tt := range []struct{ member, want string }{
+		{"c1=/orders-(/", `topic pattern "orders-(" does not compile`},
+		{"c1=/orders", "the closing '/' is missing"},
+		{"c1=//", "empty topic pattern"},
+		{"c1=payments/x/", "ends the subscription"},
+		{"c1=/x/y", "only @RACK may follow"},
+	} {
+		_, stderr, status := runCase(cliCase{args: []string{"--topics", "t:1", "--member", tt.member, "--strategy", "uniform"}})
+		if status != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) {
+			t.Errorf("--member %s: status %d, stderr %q; want 2 and one line saying %q", tt.member, status, stderr, tt.want)
+		}
+	}
+	// A classic strategy refuses the pattern the preview was given.
+	_, stderr, status = runCase(cliCase{args: []string{"--topics", "t:1", "--member", "c0=/t/", "--strategy", "range"}})
+	if status != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "classic clients resolve") {
+		t.Errorf("--member c0=/t/ --strategy range: status %d, stderr %q; want 2 and one line saying classic clients resolve patterns", status, stderr)
+	}
+}
