@@ -282,7 +282,13 @@ func planInput(e *env, c *cli.Context, path, described string) (next func() (gro
 				return groupfile.Entry{}, io.EOF
 			}
 			read = true
-			return in.Entry, in.Group.Validate()
+			// Validated as the coordinator's assignors see it: a classic
+			// strategy refuses a member's pattern on its own line.
+			g, err := assign.ResolveTopicRegex(in.Group)
+			if err != nil {
+				return in.Entry, err
+			}
+			return in.Entry, g.Validate()
 		}, func() {}, nil
 	}
 	src, done, err := openInput(e, path)

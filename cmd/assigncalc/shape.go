@@ -240,6 +240,9 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 		if o.given&churn.GivenRack != 0 {
 			m.Rack = o.m.Rack
 		}
+		if o.m.TopicRegex != "" {
+			m.TopicRegex = o.m.TopicRegex
+		}
 	}
 	for _, spec := range c.StringSlice("member") { // members the output does not show join, in flag order
 		m, _, _ := parseMember("member", spec, slices.Sorted(maps.Keys(g.Topics)))
@@ -364,6 +367,19 @@ func parseMember(flag, spec string, allTopics []string) (assign.Member, churn.Gi
 		m.Topics = nil // as the group file reads a pattern alone
 	}
 	return m, given | churn.GivenTopics, nil
+}
+
+// refusePatterns refuses, for a command that does not model them, a
+// group with a member subscribed by pattern, naming the member: without
+// it, Validate would say only the coordinator's assignors resolve one,
+// which the command's uniform and server-range do not.
+func refusePatterns(command string, g assign.Group) error {
+	for _, m := range g.Members {
+		if m.TopicRegex != "" {
+			return usagef("%s does not model subscriptions by pattern yet (member %s: /%s/); plan and the preview resolve them", command, m.ID, m.TopicRegex)
+		}
+	}
+	return nil
 }
 
 // topicList splits TOPIC,...; an empty list is an empty subscription.
