@@ -60,6 +60,9 @@ func TestTopicRegexErrors(t *testing.T) {
 	if !errors.As(err, &fe) || !errors.Is(err, assign.ErrTopicRegex) || fe.Path != "members[0].topicRegex" || !strings.Contains(err.Error(), `"orders-("`) {
 		t.Errorf("bad pattern: got %v, want an *Error at members[0].topicRegex wrapping assign.ErrTopicRegex and quoting the pattern", err)
 	}
+	if es, err := ReadAll(strings.NewReader(`{"topics": {}, "members": [{"id": "c0", "topicRegex": "x"}]}`)); err != nil || es[0].Group.Members[0].TopicRegex != "x" {
+		t.Errorf("a pattern without \"topics\": got %v, want it read", err)
+	}
 	_, err = ReadAll(strings.NewReader(`{"topics": {}, "members": [{"id": "c0", "topicRegex": ""}]}`))
 	if !errors.Is(err, ErrMissingField) {
 		t.Errorf("empty pattern and no topics: got %v, want ErrMissingField", err)
