@@ -37,10 +37,12 @@ var errClassicRegex = fmt.Errorf("%w: only the coordinator's consumer-protocol a
 // (10 minutes by default), never twice within 10 s; g.Topics is taken as
 // the metadata the last resolution saw.
 //
-// Go's regexp and RE2J parse the same RE2 syntax (RE2J is a port of
-// Go's package) and both match in time linear in the name; they differ,
-// for patterns users write, where this function makes up for it or where
-// it cannot matter:
+// RE2J began as a port of Go's regexp package (its source files name
+// the Go file each ports), so both read RE2 syntax and match in time
+// linear in the name; a construct one of them gained later may be
+// refused by the other, and here a pattern is refused only if Go refuses
+// it. For patterns users write they differ where this function makes up
+// for it or where it cannot matter:
 //   - Go's MatchString finds the pattern anywhere in a name; Kafka's
 //     matches must match all of it. The pattern is compiled anchored, as
 //     ^(?:pattern)$, so "orders" matches the topic orders and not
