@@ -2,12 +2,18 @@ package assign_test
 
 import (
 	"errors"
+	"maps"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/assigntest"
 )
 
 // regexTopics is the metadata of the resolution table: names a user's
@@ -141,4 +147,75 @@ func TestTopicRegexStrategies(t *testing.T) {
 func withIDs(g assign.Group) assign.Group {
 	g, _ = g.WithDerivedTopicIDs()
 	return g
+}
+
+// TestResolveTopicRegexProperties, on random small groups: a member
+// subscribed by the quoted name of a topic, or by a quoted prefix and
+// ".*", gets exactly the topics strings.HasPrefix and == pick (a judge
+// that knows nothing of regular expressions), after its explicit topics;
+// Uniform and ServerRange answer the group with patterns as they answer
+// it resolved; an arbitrary pattern never panics and is either resolved
+// or refused with ErrTopicRegex.
+func TestResolveTopicRegexProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := assigntest.GroupOf(assigntest.Small).Draw(t, "group")
+		g, _ = g.WithDerivedTopicIDs()
+		names := slices.Sorted(maps.Keys(g.Topics))
+		if len(names) == 0 {
+			return
+		}
+		want := make([][]string, len(g.Members))
+		for i := range g.Members {
+			m := &g.Members[i]
+			name := rapid.SampledFrom(names).Draw(t, "topic")
+			var picked func(string) bool
+			switch rapid.IntRange(0, 2).Draw(t, "kind") {
+			case 0:
+				continue
+			default:
+				if !utf8.ValidString(name) { // Kafka's names are ASCII; Go reads a stray byte as U+FFFD
+					continue
+				}
+			}
+			switch rapid.IntRange(1, 2).Draw(t, "pattern") {
+			case 1:
+				m.TopicRegex = regexp.QuoteMeta(name)
+				picked = func(t string) bool { return t == name }
+			case 2:
+				runes := []rune(name)
+				prefix := string(runes[:rapid.IntRange(0, len(runes)).Draw(t, "prefix")])
+				m.TopicRegex = regexp.QuoteMeta(prefix) + ".*"
+				picked = func(t string) bool { return strings.HasPrefix(t, prefix) }
+			}
+			want[i] = slices.Clone(m.Topics)
+			for _, n := range names {
+				if picked(n) && !slices.Contains(m.Topics, n) {
+					want[i] = append(want[i], n)
+				}
+			}
+		}
+		res, err := assign.ResolveTopicRegex(g)
+		if err != nil {
+			t.Fatalf("ResolveTopicRegex: %v", err)
+		}
+		for i, m := range res.Members {
+			if want[i] == nil && g.Members[i].TopicRegex == "" {
+				continue
+			}
+			if diff := cmp.Diff(want[i], m.Topics); diff != "" {
+				t.Fatalf("member %s by %q (-want +got):\n%s", m.ID, g.Members[i].TopicRegex, diff)
+			}
+		}
+		for _, s := range []assign.Strategy{assign.Uniform{}, assign.ServerRange{}} {
+			a, err := s.Assign(g)
+			b, rerr := s.Assign(res)
+			if (err == nil) != (rerr == nil) || !cmp.Equal(a, b) {
+				t.Fatalf("%s: with patterns %v, %v; resolved %v, %v", s.Name(), a, err, b, rerr)
+			}
+		}
+		g.Members[0].TopicRegex = rapid.String().Draw(t, "arbitrary")
+		if _, err := assign.ResolveTopicRegex(g); err != nil && !errors.Is(err, assign.ErrTopicRegex) {
+			t.Fatalf("arbitrary pattern %q: %v, want nil or ErrTopicRegex", g.Members[0].TopicRegex, err)
+		}
+	})
 }
