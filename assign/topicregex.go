@@ -11,7 +11,7 @@ import (
 
 // errClassicRegex is the refusal of a member subscribed by pattern by a
 // strategy that cannot resolve it.
-var errClassicRegex = fmt.Errorf("%w: only the coordinator's consumer-protocol assignors (uniform, range) resolve a pattern; "+
+var errClassicRegex = fmt.Errorf("%w: only the coordinator's consumer-protocol assignors (uniform, server-range) resolve a pattern; "+
 	"classic clients resolve theirs themselves and join with the topic names, and share groups subscribe by names only", ErrTopicRegex)
 
 // ResolveTopicRegex returns g with every member that subscribes by
