@@ -29,6 +29,18 @@ func TestPlanTopicRegex(t *testing.T) {
 	}
 }
 
+// TestPlanBadTopicRegex: a pattern Go cannot compile in a group file is
+// that group's bad input, named by line, column and path on its error
+// line; plan exits 2 with one line on stderr.
+func TestPlanBadTopicRegex(t *testing.T) {
+	in := `{"name":"g","topics":{"t":1},"members":[{"id":"c0","topicRegex":"t("}]}`
+	stdout, stderr, status := runCase(cliCase{args: []string{"plan", "--in", "-", "--strategy", "uniform", "--format", "jsonl"}, stdin: in})
+	want := `"error":"groupfile: line 1, column 65: members[0].topicRegex: topic regex \"t(\": error parsing regexp: missing closing ): ` + "`t(`" + `"`
+	if status != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stdout, want) {
+		t.Errorf("plan with pattern t(: status %d, stderr %q, stdout %s; want 2, one line, and %s", status, stderr, stdout, want)
+	}
+}
+
 // TestMemberTopicRegex: --member ID=/PATTERN/ on the preview, and the
 // patterns refused with one line on stderr and status 2.
 func TestMemberTopicRegex(t *testing.T) {
