@@ -36,8 +36,14 @@ import (
 // [ErrInvalidAssignment]. Validity is reported fault by fault (the first
 // [MaxFaults] of them in the order [Verify] looks, then how many more);
 // the other checkers name the first fault they find. It returns an
-// [*InputError] alone when g is invalid.
+// [*InputError] alone when g is invalid. For [Uniform] and [ServerRange]
+// a member's TopicRegex is resolved first ([ResolveTopicRegex]), as they
+// resolve it.
 func Check(s Strategy, g Group, round, target Assignment) error {
+	g, err := resolveFor(s, g)
+	if err != nil {
+		return err
+	}
 	if err := g.Validate(); err != nil {
 		return err
 	}
@@ -97,6 +103,10 @@ type Planner interface {
 // (an [*InputError] for an invalid g), or those of Check, which wrap
 // [ErrInvalidAssignment] and name s.
 func AssignChecked(s Strategy, g Group) (Assignment, *CooperativePlan, error) {
+	g, err := resolveFor(s, g) // once, not in Assign and again in Check
+	if err != nil {
+		return nil, nil, err
+	}
 	var round, target Assignment
 	var plan *CooperativePlan
 	if p, ok := s.(Planner); ok {

@@ -14,8 +14,23 @@ import (
 
 // checkMembers checks that every member has an ID and that no ID or
 // instance ID is repeated. The first member at fault is reported, for the
-// first of its faults in that order.
+// first of its faults in that order. A member subscribed by pattern is
+// refused after those: only [Uniform] and [ServerRange] resolve a
+// pattern, before they compile (see [ResolveTopicRegex]).
 func checkMembers(members []Member) error {
+	if err := checkMemberIDs(members); err != nil {
+		return err
+	}
+	for i := range members {
+		if members[i].TopicRegex != "" {
+			return memberError(i, &members[i], errClassicRegex)
+		}
+	}
+	return nil
+}
+
+// checkMemberIDs is checkMembers without the refusal of a TopicRegex.
+func checkMemberIDs(members []Member) error {
 	empty := -1
 	for i := range members {
 		if members[i].ID == "" {

@@ -51,6 +51,14 @@ type Member struct {
 	// counts once.
 	Topics []string
 
+	// TopicRegex is a subscription by pattern, as a consumer-protocol
+	// member sends SubscribedTopicRegex (KIP-848), or "" for none. The
+	// coordinator's assignors, [Uniform] and [ServerRange], subscribe the
+	// member to Topics and every topic the pattern matches in full (see
+	// [ResolveTopicRegex]); every other strategy, and [Group.Validate],
+	// refuse it with [ErrTopicRegex].
+	TopicRegex string
+
 	// Owned lists the partitions the member owned in generation Generation.
 	// Only the sticky strategies read it. Partitions that no longer exist
 	// (the topic was deleted or shrank) are dropped silently, as Kafka does;
@@ -114,6 +122,7 @@ var (
 	ErrRacksUnknownTopic   = errors.New("partition racks given for a topic missing from the metadata")
 	ErrDuplicateOwned      = errors.New("partition owned twice by one member")
 	ErrUnknownMember       = errors.New("member not in the group") // a change or a rollout names a member the group does not have
+	ErrTopicRegex          = errors.New("topic regex")             // a TopicRegex that does not compile, or one a strategy cannot resolve
 )
 
 // InputError reports what is wrong with a [Group] and where. Err is one of
@@ -163,7 +172,9 @@ func topicError(topic string, err error) *InputError {
 // (dropped). What no Kafka client can send is refused: an empty or repeated
 // member ID, a repeated group.instance.id, a negative partition count, a
 // rack list whose length differs from its topic's partition count, and a
-// partition listed twice in one member's Owned.
+// partition listed twice in one member's Owned. A member subscribed by
+// pattern is refused with [ErrTopicRegex]: resolve the group with
+// [ResolveTopicRegex] first.
 func (g Group) Validate() error {
 	// Most groups are settled without interning a subscription: only
 	// the subscribed topics' total can then be refused (the metadata's

@@ -137,6 +137,10 @@ func (r ServerRange) AssignRanges(g Group) (RangeAssignment, error) {
 	if err := r.Kafka.check(); err != nil {
 		return RangeAssignment{}, err
 	}
+	g, err := ResolveTopicRegex(g) // as the coordinator does before it runs an assignor
+	if err != nil {
+		return RangeAssignment{}, err
+	}
 	cg, err := compile(g, ownedUnread)
 	if err != nil {
 		return RangeAssignment{}, err

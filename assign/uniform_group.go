@@ -66,8 +66,14 @@ func fill(s []int32, v int32) {
 }
 
 // compileServer validates g for the KIP-848 assignors, interns it and
-// reads the members' current targets (readHeld).
+// reads the members' current targets (readHeld). Members subscribed by
+// pattern are resolved first, as the coordinator resolves them before it
+// runs an assignor.
 func compileServer(g Group) (*serverGroup, error) {
+	g, err := ResolveTopicRegex(g)
+	if err != nil {
+		return nil, err
+	}
 	sg, err := newServerGroup(g)
 	if err != nil {
 		return nil, err

@@ -16,6 +16,16 @@ import (
 // heartbeat rounds to step.Rounds, the partitions members revoke to
 // step.Revoked and the stops to step.Stops (rounds numbered across the
 // step), and marks the stopped partitions in deferred.
+//
+// Kafka 4.3's assignment interval (KIP-1263: at most one target per
+// group.consumer.assignment.interval.ms, 1 s by default) changes nothing
+// here: the model has no clock, each rebalance's target is computed once
+// the previous rebalance has settled, heartbeat rounds later, and a
+// dynamic member's restart rejoins after its leave has settled, so no
+// target falls within the interval of the one before. Where targets do
+// wait for the interval (changes closer together than it), the timeline
+// models it in time. TestSimulateKafka43AsKafka42 in cmd/assigncalc
+// holds simulate to it.
 func (c *Churn) reconcileRebalance(g assign.Group, step *Step, deferred map[assign.TopicPartition]bool) (assign.Assignment, error) {
 	s := c.strategy
 	target, _, err := assign.AssignChecked(s, g)

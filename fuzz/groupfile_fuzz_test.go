@@ -29,6 +29,8 @@ func FuzzReadGroups(f *testing.F) {
 		`{"topics": {"t": 1.5}, "members": []}`,
 		`{"topics": {"t": 1}, "members": [{"id": "\ud800", "topics": []}]}` + "\n" + `[1, 2]`,
 		`{"topics": {"t": 1}, "members": [`,
+		`{"topics": {"orders-eu": 2, "x": 1}, "members": [{"id": "c0", "topicRegex": "orders-.*"}, {"id": "c1", "topics": ["x"], "topicRegex": "(?i)X|a{2,5}"}]}`,
+		`{"topics": {"t": 1}, "members": [{"id": "c0", "topicRegex": "a)|(b"}]}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -73,6 +75,20 @@ func FuzzReadGroups(f *testing.F) {
 			e.Line, again[0].Line = 0, 0
 			if diff := cmp.Diff(e, again[0]); diff != "" {
 				t.Fatalf("group read, written and read again mismatch (-want +got):\n%s", diff)
+			}
+			// A pattern the reader accepts compiles; resolving it against
+			// the group's topics gives an error, never a panic, and keeps
+			// every explicit topic.
+			if res, err := assign.ResolveTopicRegex(e.Group); err != nil {
+				if !errors.Is(err, assign.ErrTopicRegex) {
+					t.Fatalf("ResolveTopicRegex: %v, want nil or ErrTopicRegex", err)
+				}
+			} else {
+				for i, m := range res.Members {
+					if m.TopicRegex != "" || len(m.Topics) < len(e.Group.Members[i].Topics) {
+						t.Fatalf("member %d resolved to %+v from %+v", i, m, e.Group.Members[i])
+					}
+				}
 			}
 		}
 

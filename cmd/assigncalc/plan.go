@@ -207,10 +207,13 @@ func plan(e *env, c *cli.Context) error {
 			r := groupfile.Result{Name: entry.Name, Strategy: s.Name(), Members: groupfile.MemberIDs(entry.Group)}
 			var o outcome
 			var faults []string
-			if isClientEmulation(s) {
-				o, faults, err = assignEmulated(s, entry.Group)
-			} else {
-				o, err = assignChecked(s, entry.Group)
+			se, err := resolvedFor(s, entry)
+			switch {
+			case err != nil:
+			case isClientEmulation(s):
+				o, faults, err = assignEmulated(s, se.Group)
+			default:
+				o, err = assignChecked(s, se.Group)
 			}
 			prog.end() // before the result goes to stdout, on the same terminal
 			var ie *internalError
@@ -222,14 +225,14 @@ func plan(e *env, c *cli.Context) error {
 				groupBad = true
 				r.Err = err
 			default:
-				r = resultOf(entry, o)
+				r = resultOf(se, o)
 				r.Faults = faults
 				if leader != client.Assigncalc {
 					r.Client = leader.Name
 					r.Approximate = cs.fidelity[s.Name()] == client.Approximate
 				}
 			}
-			if werr := out.result(groups, entry.Group, r); werr != nil {
+			if werr := out.result(groups, se.Group, r); werr != nil {
 				return werr
 			}
 		}
@@ -249,6 +252,22 @@ func plan(e *env, c *cli.Context) error {
 		return &statusError{code: exitInput, msg: fmt.Sprintf("%d of %d groups had bad input; see the error lines", bad, groups)}
 	}
 	return nil
+}
+
+// resolvedFor returns e with its members' topic patterns resolved where
+// s is a coordinator's assignor, which resolves them
+// (assign.ResolveTopicRegex), and e as it is otherwise, for s to refuse
+// them.
+func resolvedFor(s assign.Strategy, e groupfile.Entry) (groupfile.Entry, error) {
+	if s.Protocol() != assign.ServerAssigned {
+		return e, nil
+	}
+	g, err := assign.ResolveTopicRegex(e.Group)
+	if err != nil {
+		return e, err
+	}
+	e.Group = g
+	return e, nil
 }
 
 // clientStrategies are plan's strategies as one client computes them.
@@ -271,7 +290,13 @@ func planInput(e *env, c *cli.Context, path, described string) (next func() (gro
 				return groupfile.Entry{}, io.EOF
 			}
 			read = true
-			return in.Entry, in.Group.Validate()
+			// Validated as the coordinator's assignors see it: a classic
+			// strategy refuses a member's pattern on its own line.
+			g, err := assign.ResolveTopicRegex(in.Group)
+			if err != nil {
+				return in.Entry, err
+			}
+			return in.Entry, g.Validate()
 		}, func() {}, nil
 	}
 	src, done, err := openInput(e, path)

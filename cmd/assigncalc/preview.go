@@ -59,6 +59,14 @@ func preview(e *env, c *cli.Context) error {
 		return err
 	}
 	entry, g := in.Entry, in.Group
+	// Members subscribed by pattern: only the coordinator's assignors
+	// resolve one; the others refuse the group (Validate says why).
+	byPattern := slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.TopicRegex != "" })
+	if byPattern && detail.Protocol() == assign.ServerAssigned {
+		if g, err = assign.ResolveTopicRegex(g); err != nil {
+			return err
+		}
+	}
 	if err := g.Validate(); err != nil {
 		return err
 	}
@@ -92,6 +100,9 @@ func preview(e *env, c *cli.Context) error {
 	}
 	if !slices.ContainsFunc(strategies, func(s assign.Strategy) bool { return s.Name() == detail.Name() }) {
 		strategies = append(strategies, detail)
+	}
+	if byPattern { // the group is resolved for the coordinator's assignors only
+		strategies = slices.DeleteFunc(strategies, func(s assign.Strategy) bool { return s.Protocol() != assign.ServerAssigned })
 	}
 	if g, err = forServer(e, c, g, strategies, nil); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,7 +24,7 @@ import (
 func shapeFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "members", Usage: "`N` members named c0..cN-1, each subscribed to every topic"},
-		&cli.StringSliceFlag{Name: "member", Usage: "add member `ID[#INSTANCE][=TOPIC,...][@RACK]`: its group.instance.id (a static member), subscription (default: every topic) and rack; repeatable"},
+		&cli.StringSliceFlag{Name: "member", Usage: "add member `ID[#INSTANCE][=TOPIC,...][@RACK]`: its group.instance.id (a static member), subscription (default: every topic; =/PATTERN/ or =TOPIC,...,/PATTERN/ subscribes by pattern, for uniform and server-range) and rack; repeatable"},
 		&cli.StringSliceFlag{Name: "topics", Usage: "topics and partition counts `NAME:COUNT,...` (e.g. t1:7,t2:3); repeatable"},
 		&cli.IntFlag{Name: "replicas", DefaultText: "1 with --racks", Usage: "place `N` replicas of each partition on consecutive racks of --racks, for a rack-aware preview"},
 		&cli.StringFlag{Name: "racks", Usage: "racks `A,B,...` to place replicas on; members of --members get them in turn"},
@@ -239,6 +240,9 @@ func fromDescribe(e *env, c *cli.Context, path string) (groupInput, error) {
 		if o.given&churn.GivenRack != 0 {
 			m.Rack = o.m.Rack
 		}
+		if o.m.TopicRegex != "" {
+			m.TopicRegex = o.m.TopicRegex
+		}
 	}
 	for _, spec := range c.StringSlice("member") { // members the output does not show join, in flag order
 		m, _, _ := parseMember("member", spec, slices.Sorted(maps.Keys(g.Topics)))
@@ -304,10 +308,39 @@ func parseCount(where, count string) (int32, error) {
 // The rack is what follows the last '@', the instance what follows the
 // first '#' before any '='. It reports which parts the spec gives; without
 // '=' the member subscribes to allTopics.
+//
+// The subscription may end in a pattern between slashes, ID=/orders-.*/
+// or ID=payments,/orders-.*/ (KIP-848's SubscribedTopicRegex, which the
+// coordinator's assignors resolve): no topic name holds a '/' (Kafka
+// allows only [a-zA-Z0-9._-]), so it cannot be read as a topic list, and
+// the pattern is everything between the first '/' after the '=' and the
+// last '/', commas and '@' included; a rack follows that last '/'.
 func parseMember(flag, spec string, allTopics []string) (assign.Member, churn.Given, error) {
 	m := assign.Member{Generation: -1}
 	var given churn.Given
 	rest := spec
+	if eq := strings.IndexByte(rest, '='); eq >= 0 && strings.IndexByte(rest[eq:], '/') >= 0 {
+		open := eq + strings.IndexByte(rest[eq:], '/')
+		end := strings.LastIndexByte(rest, '/')
+		if end == open {
+			return m, 0, usagef("--%s %q: a topic pattern is written between slashes, /PATTERN/; the closing '/' is missing", flag, spec)
+		}
+		m.TopicRegex = rest[open+1 : end]
+		if m.TopicRegex == "" {
+			return m, 0, usagef("--%s %q: empty topic pattern //", flag, spec)
+		}
+		if _, err := regexp.Compile(m.TopicRegex); err != nil {
+			return m, 0, usagef("--%s %q: topic pattern %q does not compile: %v", flag, spec, m.TopicRegex, err)
+		}
+		if before := rest[eq+1 : open]; before != "" && !strings.HasSuffix(before, ",") {
+			return m, 0, usagef("--%s %q: a topic pattern /PATTERN/ ends the subscription, after any topics and a comma", flag, spec)
+		}
+		tail := rest[end+1:]
+		if tail != "" && tail[0] != '@' {
+			return m, 0, usagef("--%s %q: only @RACK may follow a topic pattern, not %q", flag, spec, tail)
+		}
+		rest = rest[:open] + tail
+	}
 	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
 		m.Rack, rest, given = rest[i+1:], rest[:i], given|churn.GivenRack
 		if m.Rack == "" {
@@ -330,7 +363,23 @@ func parseMember(flag, spec string, allTopics []string) (assign.Member, churn.Gi
 		return m, given, nil
 	}
 	m.Topics = topicList(topics)
+	if m.TopicRegex != "" && len(m.Topics) == 0 {
+		m.Topics = nil // as the group file reads a pattern alone
+	}
 	return m, given | churn.GivenTopics, nil
+}
+
+// refusePatterns refuses, for a command that does not model them, a
+// group with a member subscribed by pattern, naming the member: without
+// it, Validate would say only the coordinator's assignors resolve one,
+// which the command's uniform and server-range do not.
+func refusePatterns(command string, g assign.Group) error {
+	for _, m := range g.Members {
+		if m.TopicRegex != "" {
+			return usagef("%s does not model subscriptions by pattern yet (member %s: /%s/); plan and the preview resolve them", command, m.ID, m.TopicRegex)
+		}
+	}
+	return nil
 }
 
 // topicList splits TOPIC,...; an empty list is an empty subscription.

@@ -139,6 +139,9 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 		}
 	}
 	g := entry.Group
+	if err := refusePatterns("simulate", g); err != nil {
+		return err
+	}
 	if err := g.Validate(); err != nil {
 		return err
 	}
@@ -289,6 +292,9 @@ func toChange(g assign.Group, f change, racks []string, replicas int, keepID boo
 		return churn.Change{Kind: churn.ChangeLeave, Member: id}, err
 	case "join":
 		m, given, err := parseMember("join", f.arg, nil)
+		if err == nil && m.TopicRegex != "" {
+			err = usagef("--join %q: simulate does not model subscriptions by pattern yet", f.arg)
+		}
 		if err != nil {
 			return churn.Change{}, err
 		}

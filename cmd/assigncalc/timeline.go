@@ -286,6 +286,9 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (sc timeline.Sce
 	} else if consumer {
 		sc.Protocol = timeline.Consumer
 	}
+	if err := refusePatterns("timeline", entry.Group); err != nil {
+		return sc, "", nil, err
+	}
 	if err := entry.Group.Validate(); err != nil {
 		return sc, "", nil, err
 	}

@@ -23,6 +23,7 @@
 //	    "instance": "i0",                        // optional group.instance.id
 //	    "rack": "a",                             // optional client.rack
 //	    "topics": ["t1", "t2"],                  // subscription
+//	    "topicRegex": "orders-.*",               // optional: subscription by pattern (consumer protocol)
 //	    "owned": {"t1": [0, 1]},                 // optional: previously owned partitions
 //	    "generation": 3,                         // optional: generation of owned
 //	    "protocols": ["cooperative-sticky", "range"],  // optional: for the vote, in preference order
@@ -37,9 +38,17 @@
 // orders in [assign.Member.Owned]: topics in the order of the keys, each
 // topic's partitions as listed.
 //
+// A member's "topicRegex" is KIP-848's SubscribedTopicRegex: the
+// coordinator's assignors subscribe the member to its "topics" and every
+// topic of the metadata the pattern matches in full
+// ([assign.ResolveTopicRegex]); the classic strategies refuse it. A
+// pattern Go's regexp cannot compile is refused where it is written, and
+// the group is printed back with the pattern, not its topics.
+//
 // The reader is strict: unknown or repeated keys, values of the wrong type,
 // numbers that are not integers in int32 and missing required fields
-// ("topics", "members", a member's "id" and "topics") are refused with an
+// ("topics", "members", a member's "id", and its "topics" unless it has a
+// "topicRegex") are refused with an
 // [*Error] giving the line, column and path of the fault. Optional fields
 // may be null, which means absent. What the group means (duplicate member
 // IDs, negative partition counts, ...) is left to [assign.Group.Validate].

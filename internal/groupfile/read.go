@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -500,6 +501,8 @@ func (g *groupReader) member(path string) (assign.Member, memberExtra, *Error) {
 		case "topics":
 			haveTopics = true
 			m.Topics, err = g.strings(field(path, key))
+		case "topicRegex":
+			err = optional(func() (err *Error) { m.TopicRegex, err = g.topicRegex(field(path, key)); return })
 		case "owned":
 			err = optional(func() (err *Error) { m.Owned, err = g.owned(field(path, key)); return })
 		case "generation":
@@ -519,10 +522,28 @@ func (g *groupReader) member(path string) (assign.Member, memberExtra, *Error) {
 	switch {
 	case !haveID:
 		return m, x, g.missing(path, "id", start)
-	case !haveTopics:
+	case !haveTopics && m.TopicRegex == "":
 		return m, x, g.missing(path, "topics", start)
 	}
+	if len(m.Topics) == 0 && m.TopicRegex != "" {
+		m.Topics = nil // as the writer leaves "topics" out, "topics": [] beside a pattern reads as none
+	}
 	return m, x, nil
+}
+
+// topicRegex reads a member's subscription by pattern (KIP-848's
+// SubscribedTopicRegex) and refuses one Go's regexp cannot compile here,
+// where the error can name its place in the file; assign resolves it.
+func (g *groupReader) topicRegex(path string) (string, *Error) {
+	off := g.d.pos
+	s, err := g.str(path)
+	if err != nil {
+		return "", err
+	}
+	if _, cerr := regexp.Compile(s); cerr != nil {
+		return "", g.d.errAt(off, path, fmt.Errorf("%w %q: %v", assign.ErrTopicRegex, s, cerr))
+	}
+	return s, nil
 }
 
 func (g *groupReader) owned(path string) ([]assign.TopicPartition, *Error) {

@@ -230,8 +230,14 @@ func AppendGroup(buf []byte, e Entry) ([]byte, error) {
 			w.raw(`,"rack":`)
 			w.str(m.Rack)
 		}
-		w.raw(`,"topics":`)
-		w.strs(m.Topics)
+		if len(m.Topics) > 0 || m.TopicRegex == "" { // a pattern alone needs no "topics"
+			w.raw(`,"topics":`)
+			w.strs(m.Topics)
+		}
+		if m.TopicRegex != "" {
+			w.raw(`,"topicRegex":`)
+			w.str(m.TopicRegex)
+		}
 		if len(m.Owned) > 0 {
 			w.raw(`,"owned":`)
 			w.owned(m.Owned)
