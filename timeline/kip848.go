@@ -61,6 +61,12 @@ type kipMember struct {
 	revoking []assign.TopicPartition // asked to revoke, not yet acknowledged
 	revoked  []assign.TopicPartition // revoked, acknowledged by the heartbeat under way
 	onPoll   []func()                // what it does at its next poll
+
+	// counted holds, sorted, the partitions the coordinator counts as
+	// this member's (k.holder maps them to it), and may hold some it no
+	// longer does: heartbeat and remove visit these instead of every
+	// partition of the group.
+	counted []assign.TopicPartition
 }
 
 // kip848 is a consumer-protocol group coordinator and its members.
@@ -131,6 +137,7 @@ func (k *kip848) startStable() {
 		for _, tp := range m.owned {
 			k.holder[tp] = id
 		}
+		m.counted = slices.Clone(m.owned)
 		k.ledger.take(id, m.owned, 0)
 		// Out of lockstep: its heartbeats and polls run from its phase.
 		ph := phaseOf(k.sc, k.sc.members[i], k.sc.broker.ConsumerHeartbeatInterval)
@@ -322,12 +329,12 @@ func (k *kip848) expire(m *kipMember) {
 func (k *kip848) remove(m *kipMember) {
 	m.membership = outside
 	m.sessionExpiry.stop()
-	for tp, id := range k.holder {
-		if id == m.ID {
+	for _, tp := range m.counted {
+		if k.holder[tp] == m.ID {
 			delete(k.holder, tp)
 		}
 	}
-	m.target = nil
+	m.target, m.counted = nil, nil
 }
 
 // bump starts a new group epoch with a new target assignment, or, within
@@ -404,10 +411,20 @@ func (k *kip848) heartbeat(m *kipMember) {
 	// The heartbeat reports what the member owns: what the coordinator
 	// counted as its and it no longer owns (a restarted static member's
 	// old partitions) is free.
-	for tp, id := range k.holder {
-		if id == m.ID && !slices.Contains(m.owned, tp) {
-			delete(k.holder, tp)
+	// Both are sorted; equal, the member owns all it is counted for.
+	if !slices.Equal(m.counted, m.owned) {
+		counted := m.counted[:0]
+		for _, tp := range m.counted {
+			if k.holder[tp] != m.ID {
+				continue
+			}
+			if _, owns := slices.BinarySearchFunc(m.owned, tp, assign.TopicPartition.Compare); !owns {
+				delete(k.holder, tp)
+				continue
+			}
+			counted = append(counted, tp)
 		}
+		m.counted = counted
 	}
 	revoke, grant := k.reconcile(m)
 	m.revoked = nil
@@ -419,6 +436,7 @@ func (k *kip848) heartbeat(m *kipMember) {
 		for _, tp := range grant {
 			k.holder[tp] = m.ID
 		}
+		m.counted = sortedCopy(append(m.counted, grant...))
 		k.ledger.take(m.ID, grant, k.now)
 		m.owned = sortedCopy(append(m.owned, grant...))
 		k.step(m.ID, "heartbeat: receives %s", list(grant))

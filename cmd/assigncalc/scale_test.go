@@ -85,3 +85,29 @@ func TestPlanScales(t *testing.T) {
 		return []string{"plan", "--in", "-", "--strategy", "all"}, in.String()
 	})
 }
+
+// TestTimelineScales: the timeline of a crash on members x two topics of
+// partitions, the shape whose ledger once kept a map per partition, and on
+// many members of one small topic, the shape whose classic group once
+// sorted every member's name at each join, and the same under the
+// consumer protocol. (Its heartbeats once each visited every partition of
+// the group: time, not allocations, so this test does not see that.)
+func TestTimelineScales(t *testing.T) {
+	t.Run("partitions", func(t *testing.T) {
+		checkScales(t, 200, func(n int) ([]string, string) {
+			return []string{"timeline", "--members", fmt.Sprint(n), "--topics", fmt.Sprintf("a:%d,b:%d", 25*n, 25*n),
+				"--crash", "c17@10s"}, ""
+		})
+	})
+	t.Run("members", func(t *testing.T) {
+		checkScales(t, 1000, func(n int) ([]string, string) {
+			return []string{"timeline", "--members", fmt.Sprint(n), "--topics", "t:8", "--crash", "c17@10s"}, ""
+		})
+	})
+	t.Run("consumer", func(t *testing.T) {
+		checkScales(t, 200, func(n int) ([]string, string) {
+			return []string{"timeline", "--protocol", "consumer", "--members", fmt.Sprint(n),
+				"--topics", fmt.Sprintf("a:%d,b:%d", 25*n, 25*n), "--crash", "c17@10s"}, ""
+		})
+	})
+}
