@@ -126,8 +126,8 @@ func keepClaims(p *Problem, start, claims, target []int32) (owner, deficit []int
 		owner[pid] = m
 	}
 	// Keep claims up to target, spreading what is kept across topics.
-	deficit = target // reused: target minus what the member holds
-	var scratch []int32
+	deficit = target    // reused: target minus what the member holds
+	var scratch []int32 // keepSpread's runs: two entries per topic at most
 	end := int32(0)
 	for m := range int32(n) {
 		first := end // fill[m-1]: where m's list starts
@@ -136,6 +136,12 @@ func keepClaims(p *Problem, start, claims, target []int32) (owner, deficit []int
 			deficit[m] -= claims[m]
 			kept += int(claims[m])
 			continue
+		}
+		if scratch == nil {
+			// Sized once for any member, not grown by append for each
+			// of the first ones (allocations are most of a small
+			// group's cost: BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1).
+			scratch = make([]int32, 0, 2*len(p.Parts))
 		}
 		scratch = keepSpread(p, start, m, byMember[first:end], target[m], owner, scratch)
 		kept += int(target[m])
