@@ -126,8 +126,8 @@ func keepClaims(p *Problem, start, claims, target []int32) (owner, deficit []int
 		owner[pid] = m
 	}
 	// Keep claims up to target, spreading what is kept across topics.
-	deficit = target // reused: target minus what the member holds
-	var scratch []int32
+	deficit = target    // reused: target minus what the member holds
+	var scratch []int32 // keepSpread's runs: two entries per topic at most
 	end := int32(0)
 	for m := range int32(n) {
 		first := end // fill[m-1]: where m's list starts
@@ -136,6 +136,12 @@ func keepClaims(p *Problem, start, claims, target []int32) (owner, deficit []int
 			deficit[m] -= claims[m]
 			kept += int(claims[m])
 			continue
+		}
+		if scratch == nil {
+			// Sized once for any member, not grown by append for each
+			// of the first ones (allocations are most of a small
+			// group's cost: BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1).
+			scratch = make([]int32, 0, 2*len(p.Parts))
 		}
 		scratch = keepSpread(p, start, m, byMember[first:end], target[m], owner, scratch)
 		kept += int(target[m])
@@ -191,35 +197,22 @@ func deal(p *Problem, owner, deficit []int32, free int) {
 // as it can (water-filling), preferring claims on a rack holding a replica
 // and then lower partitions.
 func keepSpread(p *Problem, start []int32, m int32, mine []int32, keep int32, owner, scratch []int32) []int32 {
-	// Runs of one topic: [lo, hi) in mine.
+	// Runs of one topic: [lo, hi) in mine. mine ascends, so each run's
+	// topic is found from the last one's (topicFrom).
 	runs := scratch[:0]
+	longest := int32(0)
+	t := int32(0)
 	for i := 0; i < len(mine); {
 		j := i
-		t := topicOf(start, mine[i])
+		t = topicFrom(start, t, mine[i])
 		for j < len(mine) && mine[j] < start[t+1] {
 			j++
 		}
 		runs = append(runs, int32(i), int32(j))
+		longest = max(longest, int32(j-i))
 		i = j
 	}
-	// Largest level L with sum(min(c_t, L)) <= keep.
-	kept := func(level int32) int32 {
-		s := int32(0)
-		for k := 0; k < len(runs); k += 2 {
-			s += min(runs[k+1]-runs[k], level)
-		}
-		return s
-	}
-	lo, hi := int32(0), int32(len(mine))
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if kept(mid) <= keep {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	extra := keep - kept(lo) // topics with more than lo claims keep one more, this many of them
+	lo, extra := spreadLevel(runs, longest, keep)
 	nruns := len(runs) / 2
 	for k := range nruns {
 		// Rotate which topics keep the extra one by member, so that
@@ -234,6 +227,35 @@ func keepSpread(p *Problem, start []int32, m int32, mine []int32, keep int32, ow
 		keepBest(p, m, run, n, owner)
 	}
 	return runs
+}
+
+// spreadLevel returns the largest level L with sum(min(c_t, L)) <= keep
+// over the runs' lengths c_t (runs as pairs of bounds, the longest
+// longest), and how many runs longer than L keep one more to make up
+// keep. The sum stops growing at L = longest, so the search ends there
+// rather than at the member's claims: one step when every run has one
+// pid, as after a fresh sticky round dealt partitions round-robin
+// (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-100x10000-join1
+// in bench/). TestSpreadLevel checks it against a linear scan of every
+// level.
+func spreadLevel(runs []int32, longest, keep int32) (level, extra int32) {
+	kept := func(level int32) int32 {
+		s := int32(0)
+		for k := 0; k < len(runs); k += 2 {
+			s += min(runs[k+1]-runs[k], level)
+		}
+		return s
+	}
+	lo, hi := int32(0), longest
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if kept(mid) <= keep {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo, keep - kept(lo)
 }
 
 // keepBest gives m the first n pids of run, rack-matching ones first.
@@ -266,4 +288,18 @@ func topicOf(start []int32, pid int32) int32 {
 		t++
 	}
 	return int32(t)
+}
+
+// topicFrom is topicOf for a pid in topic t or after it: it tries the
+// topics after t one by one for a few steps, as the runs of one member's
+// claims do when it holds a partition of most topics, and searches the
+// rest otherwise.
+func topicFrom(start []int32, t, pid int32) int32 {
+	for range 4 {
+		if pid < start[t+1] {
+			return t // pid >= start[t]: t is not empty
+		}
+		t++
+	}
+	return t + topicOf(start[t:], pid)
 }

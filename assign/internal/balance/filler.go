@@ -27,16 +27,27 @@ func newFiller(p *Problem, deficit []int32) *filler {
 			lists = max(lists, int(r)+2)
 		}
 	}
+	// The int32 arrays share one allocation: on a small group the
+	// allocations, not the work, are deal's cost
+	// (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1
+	// in bench/).
+	layers := min(lists, 2)
+	buf := make([]int32, 3*lists+2*layers*n)
+	take := func(k int) []int32 {
+		s := buf[:k:k]
+		buf = buf[k:]
+		return s
+	}
 	f := &filler{p: p, deficit: deficit,
-		head: make([]int32, lists), cursor: make([]int32, lists), room: make([]int64, lists)}
-	for layer := range min(lists, 2) {
-		f.next[layer] = make([]int32, n)
-		f.prev[layer] = make([]int32, n)
+		head: take(lists), cursor: take(lists), room: make([]int64, lists)}
+	for layer := range layers {
+		f.next[layer] = take(n)
+		f.prev[layer] = take(n)
 	}
 	for l := range lists {
 		f.head[l] = -1
 	}
-	last := make([]int32, lists)
+	last := take(lists)
 	for l := range last {
 		last[l] = -1
 	}
