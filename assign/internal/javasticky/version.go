@@ -38,9 +38,8 @@ func (v Version) valid() bool { return v == Kafka35 || v == Kafka36 || v == Kafk
 // the Version whose assignor code it runs. A line without a patch number
 // means its first release (x.y.0). Releases before 3.5.0 are refused: the
 // emulation does not reproduce them (3.5.0 brought KIP-881's racks).
-// Releases after the newest known behave as Kafka38: up to Kafka 4.2
-// (and the 4.3 and 4.4 branches of confluentinc/kafka) the classes
-// changed only in form.
+// Releases after 3.8 behave as Kafka38: up to the 4.4 branch of
+// confluentinc/kafka the classes changed only in form.
 //
 // The patch releases matter: KAFKA-14639 and KAFKA-15106 were released in
 // 3.6.0 and also in 3.5.2; KAFKA-15170 and KAFKA-16277 in 3.8.0 and also
