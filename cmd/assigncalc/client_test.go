@@ -216,3 +216,40 @@ func TestPreviewClientGolden(t *testing.T) {
 		{name: "client_preview_librdkafka_sticky", args: []string{"--in", "-", "--client", "librdkafka", "--strategy", "sticky"}, stdin: javadocExample1, status: exitInput},
 	})
 }
+
+// TestPlanMemberClientRelease: a member's "client" in a group file takes
+// a release as --client does; the leader (the first member) runs Kafka
+// 3.6.0, whose StickyAssignor gives the owner of both topics all of
+// topic1 and the newcomer all of topic2 (what Kafka's 3.6.0 classes
+// answered for testTopicBalanceAfterReassignment, in the javasticky
+// testdata), though --client says java, which splits each topic.
+func TestPlanMemberClientRelease(t *testing.T) {
+	data, err := os.ReadFile("testdata/java_releases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Replace(string(data), `{"id": "consumer1",`, `{"id": "consumer1", "client": "java@3.6.0",`, 1)
+	if in == string(data) {
+		t.Fatal("testdata/java_releases.json: no member consumer1")
+	}
+	stdout, stderr, status := runCase(cliCase{args: []string{"plan", "--in", "-", "--strategy", "sticky", "--client", "java", "--format", "jsonl"}, stdin: in})
+	if status != exitOK {
+		t.Fatalf("status %d, stderr %s", status, stderr)
+	}
+	want := readJavaAnswers(t, javaStickyData+"kafka-tests.sticky.3.6.jsonl")
+	w := want[len(want)-1]
+	if w.Name != "AbstractStickyAssignorTest.testTopicBalanceAfterReassignment/consumer2 joins" {
+		t.Fatalf("last Kafka 3.6 answer is %s", w.Name)
+	}
+	got := parsePlanLines(t, []byte(stdout))
+	if len(got) != 1 {
+		t.Fatalf("%d lines", len(got))
+	}
+	for id, topics := range w.Assignment {
+		for topic, parts := range topics {
+			if !slices.Equal(got[0].Assignment[id][topic], parts) {
+				t.Errorf("%s %s = %v, want Kafka 3.6.0's %v", id, topic, got[0].Assignment[id][topic], parts)
+			}
+		}
+	}
+}
