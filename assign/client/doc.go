@@ -20,7 +20,8 @@
 //     RangeAssignor and RoundRobinAssignor; Java's sticky and
 //     cooperative-sticky are an emulation of Kafka's StickyAssignor and
 //     CooperativeStickyAssignor decision for decision (Kafka 3.8 and
-//     later), including where Java's answer is unbalanced, hands a
+//     later; "java@3.6.1" and the like, from [Lookup], those of Kafka
+//     3.5.0 onwards), including where Java's answer is unbalanced, hands a
 //     partition to two members, or throws ([JavaError]). Assigncalc's
 //     strategies are exact by definition.
 //   - [Approximate]: for librdkafka, franz-go, sarama and kafka-go no test

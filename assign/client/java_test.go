@@ -3,6 +3,7 @@ package client_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -76,4 +77,78 @@ func ExampleProfile_Strategy() {
 	// client: kafka-go does not support strategy "cooperative-sticky": it offers range, roundrobin
 	// client: librdkafka does not support the strategy list cooperative-sticky,range: it mixes eager range and cooperative cooperative-sticky, which the consumer refuses at startup
 	// librdkafka range: approximate
+}
+
+// Kafka's testTopicBalanceAfterReassignment, its second round: consumer1
+// owns both topics of twelve partitions at generation 1 and consumer2
+// joins. The answers are what Kafka's StickyAssignor of each release
+// returned through the javasticky oracle (its testdata/kafka-tests.*):
+// before KAFKA-16277 (3.7.1) the owner keeps the first twelve partitions
+// it lists, all of topic1; since, half of each topic.
+func TestLookupJavaRelease(t *testing.T) {
+	all := make([]assign.TopicPartition, 0, 24)
+	for _, topic := range []string{"topic1", "topic2"} {
+		for p := range int32(12) {
+			all = append(all, assign.TopicPartition{Topic: topic, Partition: p})
+		}
+	}
+	g := assign.Group{Topics: map[string]int32{"topic1": 12, "topic2": 12}, Members: []assign.Member{
+		{ID: "consumer1", Topics: []string{"topic1", "topic2"}, Owned: all, Generation: 1},
+		{ID: "consumer2", Topics: []string{"topic1", "topic2"}, Generation: 1},
+	}}
+	before := "topic1-0..11 | topic2-0..11"
+	since := "topic1-0..5 topic2-0..5 | topic1-6..11 topic2-6..11"
+	for _, c := range []struct{ name, want string }{
+		{"java@3.5.0", before}, {"java@3.5.1", before}, {"java@3.5.2", before}, {"java@3.6", before},
+		{"java@3.6.2", before}, {"java@3.7.0", before},
+		{"java@3.7.1", since}, {"java@3.8.0", since}, {"java@4.1.0", since}, {"java", since},
+	} {
+		p, err := client.Lookup(c.name)
+		if err != nil {
+			t.Fatalf("Lookup(%q): %v", c.name, err)
+		}
+		if p.Name != c.name || p.Mixed != client.Java.Mixed || p.Static != client.Java.Static {
+			t.Errorf("Lookup(%q) = %+v, want java's facts under its own name", c.name, p)
+		}
+		s, f, err := p.Strategy("sticky")
+		if err != nil || f != client.Exact {
+			t.Fatalf("%s: sticky: %v, %v", c.name, f, err)
+		}
+		got, err := s.Assign(g)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if s := ranges(got["consumer1"]) + " | " + ranges(got["consumer2"]); s != c.want {
+			t.Errorf("%s: got %s, want %s", c.name, s, c.want)
+		}
+	}
+	for _, bad := range []string{"java@3.4.0", "java@2.8", "java@", "java@three", "sarama@1.60.1", "java@3.6@1"} {
+		if _, err := client.Lookup(bad); !errors.Is(err, client.ErrUnknownClient) {
+			t.Errorf("Lookup(%q): %v, want ErrUnknownClient", bad, err)
+		}
+	}
+	if p, _ := client.Lookup("java@3.7.1"); p.ConsumerProtocol != "" {
+		t.Errorf("java@3.7.1 has the consumer protocol %q; it is generally available from 4.0", p.ConsumerProtocol)
+	}
+	if p, _ := client.Lookup("java@4.0.0"); p.ConsumerProtocol != client.Java.ConsumerProtocol {
+		t.Errorf("java@4.0.0 has the consumer protocol %q, want java's", p.ConsumerProtocol)
+	}
+}
+
+// ranges writes sorted partitions as runs per topic: "t-0..5 u-3".
+func ranges(ps []assign.TopicPartition) string {
+	var out []string
+	for i := 0; i < len(ps); {
+		j := i
+		for j+1 < len(ps) && ps[j+1].Topic == ps[i].Topic && ps[j+1].Partition == ps[j].Partition+1 {
+			j++
+		}
+		run := fmt.Sprintf("%s-%d", ps[i].Topic, ps[i].Partition)
+		if j > i {
+			run += fmt.Sprintf("..%d", ps[j].Partition)
+		}
+		out = append(out, run)
+		i = j + 1
+	}
+	return strings.Join(out, " ")
 }

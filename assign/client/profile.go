@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/internal/javasticky"
 )
 
 // Profile is what one client library allows a member of a classic
@@ -46,6 +47,11 @@ type Profile struct {
 	// ConsumerProtocol says how the library supports the consumer group
 	// protocol of KIP-848, "" when it does not.
 	ConsumerProtocol string
+
+	// Kafka is, for the profile "java@RELEASE" [Lookup] returns, the
+	// Kafka release whose Java sticky assignors it reproduces; "" for
+	// every other profile ([Java] is the newest release).
+	Kafka string
 }
 
 // Java is Apache Kafka's Java client.
@@ -203,8 +209,27 @@ func Names() []string {
 // ErrUnknownClient is wrapped by Lookup's error for a name it does not know.
 var ErrUnknownClient = errors.New("client: unknown client")
 
-// Lookup returns the profile named name (see [Profile.Name]).
+// Lookup returns the profile named name (see [Profile.Name]), or for
+// "java@RELEASE" (e.g. "java@3.6.1", or "java@3.6" for 3.6.0) the Java
+// client of that Kafka release, 3.5.0 or later: [Java] with its sticky
+// assignors as that release computes them (see [JavaSticky]), and for a
+// release before 4.0 without the consumer protocol, which 3.7 had only
+// as early access.
 func Lookup(name string) (*Profile, error) {
+	if base, release, ok := strings.Cut(name, "@"); ok {
+		if base != Java.Name {
+			return nil, fmt.Errorf("%w %q: only java takes a release (java@3.6.1)", ErrUnknownClient, name)
+		}
+		if _, err := javasticky.ForRelease(release); err != nil {
+			return nil, fmt.Errorf("%w %q: %s", ErrUnknownClient, name, strings.TrimPrefix(err.Error(), "javasticky: "))
+		}
+		p := *Java
+		p.Name, p.Release, p.Kafka = name, "Apache Kafka "+release, release
+		if strings.HasPrefix(release, "3.") {
+			p.ConsumerProtocol = ""
+		}
+		return &p, nil
+	}
 	for _, p := range Profiles() {
 		if p.Name == name {
 			return p, nil
@@ -276,15 +301,15 @@ func (p *Profile) Strategy(name string) (assign.Strategy, Fidelity, error) {
 		return nil, Approximate, &UnsupportedError{Client: p.Name, What: fmt.Sprintf("strategy %q", s.Name()),
 			Reason: "it offers " + strings.Join(p.Strategies, ", "), Err: ErrNotOffered}
 	}
-	switch p {
-	case Assigncalc:
+	switch {
+	case p == Assigncalc:
 		return s, Exact, nil
-	case Java:
+	case p == Java || p.Kafka != "":
 		switch s.Name() {
 		case "sticky":
-			return JavaSticky{}, Exact, nil
+			return JavaSticky{Kafka: p.Kafka}, Exact, nil
 		case "cooperative-sticky":
-			return JavaSticky{Cooperative: true}, Exact, nil
+			return JavaSticky{Cooperative: true, Kafka: p.Kafka}, Exact, nil
 		}
 		return s, Exact, nil // Range and RoundRobin reproduce Java's
 	}

@@ -13,7 +13,8 @@ import (
 // clientFlag is --client, whose default is def.
 func clientFlag(def string) cli.Flag {
 	return &cli.StringFlag{Name: "client", Usage: "compute strategies as the group leader of client library `NAME` computes them: " +
-		strings.Join(client.Names(), ", ") + " (default: " + def + "); java is exact, the other libraries' answers are ours and marked approximate"}
+		strings.Join(client.Names(), ", ") + " (default: " + def + "); java is exact, the other libraries' answers are ours and marked approximate; " +
+		"java@RELEASE is the Java client of Kafka RELEASE, 3.5.0 or later (java@3.6.1; java@3.6 is 3.6.0), whose sticky assignors differ before 3.7.1"}
 }
 
 // parseClient reads --client, def when not given.

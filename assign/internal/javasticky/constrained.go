@@ -14,7 +14,7 @@ type constrained struct {
 	s            *leader
 	current      [][]pid // consumerToOwnedPartitions
 	multiple     []bool  // by pid
-	maybeRevoked []int32 // by pid: the member that may revoke it, or -1
+	maybeRevoked []int32 // by pid: the member that may revoke it, or -1 (allRevokedPartitions before KAFKA-15170)
 	under        []int   // unfilledMembersWithUnderMinQuotaPartitions
 	exact        []int   // unfilledMembersWithExactlyMinQuotaPartitions
 	minQuota     int
@@ -90,28 +90,43 @@ func (b *constrained) assignOwned() {
 	}
 	b.assigned = make([]pid, 0, min(claims, cap(slab))) // each member keeps at most maxQuota
 	for _, c := range b.consumerToOwnedOrder() {
-		// Java sorts by partition, then topic (KAFKA-16277), stably;
-		// distinct values sort the same unstably, here as keys.
-		keys = keys[:0]
-		for _, p := range b.current[c] {
-			if b.s.rack.mismatchPid(c, p) {
-				b.maybeRevoked[p] = int32(c)
-				continue
-			}
-			if b.multiple[p] {
-				continue // removed after the sort in Java: the rest keep their order
-			}
-			r, n := x.topicPart(p)
-			keys = append(keys, uint64(uint32(n)^1<<31)<<32|uint64(r))
-		}
-		slices.Sort(keys)
 		owned := b.current[c][:0] // the list is not read again
-		for _, k := range keys {
-			r, n := int32(uint32(k)), int32(uint32(k>>32)^1<<31)
-			if n >= 0 && n < x.base[r+1]-x.base[r] {
-				owned = append(owned, x.base[r]+n)
-			} else {
-				owned = append(owned, x.id(r, n))
+		if b.s.v.sortsOwnedByPartition() {
+			// Java sorts by partition, then topic (KAFKA-16277), stably;
+			// distinct values sort the same unstably, here as keys.
+			keys = keys[:0]
+			for _, p := range b.current[c] {
+				if b.s.rack.mismatchPid(c, p) {
+					b.revokeMismatch(p, c)
+					continue
+				}
+				if b.multiple[p] {
+					continue // removed after the sort in Java: the rest keep their order
+				}
+				r, n := x.topicPart(p)
+				keys = append(keys, uint64(uint32(n)^1<<31)<<32|uint64(r))
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				r, n := int32(uint32(k)), int32(uint32(k>>32)^1<<31)
+				if n >= 0 && n < x.base[r+1]-x.base[r] {
+					owned = append(owned, x.base[r]+n)
+				} else {
+					owned = append(owned, x.id(r, n))
+				}
+			}
+		} else {
+			// The claims' own order: (topic, partition), or for eager
+			// sticky with a generation, the order of its user data.
+			if !b.s.cooperative && b.s.hasClaimGen[c] {
+				b.userDataOrder(c, b.current[c])
+			}
+			for _, p := range b.current[c] {
+				if b.s.rack.mismatchPid(c, p) {
+					b.revokeMismatch(p, c)
+				} else if !b.multiple[p] {
+					owned = append(owned, p)
+				}
 			}
 		}
 		keep := len(owned)
@@ -155,14 +170,10 @@ func (b *constrained) unassignedPartitions() []pid {
 		return out
 	}
 	out := make([]pid, 0, max(0, int(total)-len(b.assigned)))
-	if b.allBelow(total) {
-		// Every assigned partition is one of the walk's: the walk then
-		// matches each in turn and returns the others, which a mark per
-		// partition finds without sorting.
-		mark := make([]bool, total)
-		for _, p := range b.assigned {
-			mark[p] = true
-		}
+	if mark, ok := markDistinct(b.assigned, total); ok {
+		// Every assigned partition is one of the walk's, once: the walk
+		// then matches each in turn and returns the others, which a mark
+		// per partition finds without sorting.
 		for p := range total {
 			if !mark[p] {
 				out = append(out, p)
@@ -171,7 +182,7 @@ func (b *constrained) unassignedPartitions() []pid {
 		return out
 	}
 	sorted := b.assigned
-	b.s.idx.sortByTopic(sorted) // stable in Java; values are distinct
+	b.s.idx.sortByTopic(sorted) // stable in Java; equal values are equal partitions
 	k := 0
 	direct := false
 	for p := range total {
@@ -184,17 +195,6 @@ func (b *constrained) unassignedPartitions() []pid {
 		}
 	}
 	return out
-}
-
-// allBelow reports whether every assigned partition is numbered below
-// total, none a claim past its topic's end.
-func (b *constrained) allBelow(total pid) bool {
-	for _, p := range b.assigned {
-		if p >= total {
-			return false
-		}
-	}
-	return true
 }
 
 func (b *constrained) assignRackAwareRoundRobin(unassigned []pid) []pid {
@@ -211,7 +211,7 @@ func (b *constrained) assignRackAwareRoundRobin(unassigned []pid) []pid {
 			count := len(b.assignment[consumer]) + 1
 			if count >= b.minQuota {
 				b.under = deleteFirstInt(b.under, consumer)
-				if count < b.maxQuota && b.currentOver < b.expectedOver {
+				if count < b.maxQuota && (!b.s.v.fixesRackQuota() || b.currentOver < b.expectedOver) {
 					b.exact = append(b.exact, consumer)
 				}
 			} else {
@@ -227,9 +227,11 @@ func (b *constrained) assignRackAwareRoundRobin(unassigned []pid) []pid {
 				consumer = b.exact[k]
 				if len(b.assignment[consumer])+1 == b.maxQuota {
 					b.exact = slices.Delete(b.exact, k, k+1)
-					b.currentOver++
-					if b.currentOver == b.expectedOver {
-						b.exact = b.exact[:0]
+					if b.s.v.fixesRackQuota() {
+						b.currentOver++
+						if b.currentOver == b.expectedOver {
+							b.exact = b.exact[:0]
+						}
 					}
 				}
 			}
@@ -279,7 +281,8 @@ func (b *constrained) assignRoundRobin(unassigned []pid) {
 
 func (b *constrained) assignNew(p pid, consumer int) int {
 	b.assignment[consumer] = append(b.assignment[consumer], p)
-	if prev := b.maybeRevoked[p]; prev >= 0 && int(prev) != consumer || b.multiple[p] {
+	prev := b.maybeRevoked[p]
+	if prev >= 0 && (int(prev) != consumer || !b.s.v.fixesRackQuota()) || b.multiple[p] {
 		b.transferring[p] = consumer
 	}
 	return len(b.assignment[consumer])
@@ -296,6 +299,45 @@ func (b *constrained) verifyUnfilled() {
 		if len(b.assignment[c]) != b.minQuota {
 			throw("IllegalStateException", "Consumer: ["+b.s.ids[c]+"] doesn't reach minQuota partitions, and no more partitions to be assigned")
 		}
+	}
+}
+
+// userDataOrder sorts c's claims, sorted by (topic, partition), as
+// StickyAssignor's V1 user data lists them: serializeTopicPartitionAssignment
+// groups the previous assignment by topic in a HashMap
+// (CollectionUtils.groupPartitionsByTopic, with computeIfAbsent), so the
+// topics come in that map's order, each topic's partitions ascending. The
+// map holds every topic the member claimed, those Kafka's cluster
+// metadata lacks included. Only the constrained path before KAFKA-16277
+// reads this order; since, it sorts the claims afresh.
+func (b *constrained) userDataOrder(c int, claims []pid) {
+	var names []string
+	for _, p := range b.s.members[c].Owned {
+		names = append(names, p.Topic)
+	}
+	slices.SortFunc(names, jvm.CompareStrings)
+	names = slices.Compact(names)
+	hashes := make([]int32, len(names))
+	for k, n := range names {
+		hashes[k] = jvm.StringHash(n)
+	}
+	rank := make(map[string]int, len(names))
+	for k, e := range jvm.ComputeOrder(0, hashes, func(x, y int) int { return jvm.CompareStrings(names[x], names[y]) }) {
+		rank[names[e]] = k
+	}
+	x := b.s.idx
+	slices.SortStableFunc(claims, func(p, q pid) int {
+		rp, _ := x.topicPart(p)
+		rq, _ := x.topicPart(q)
+		return rank[x.names[rp]] - rank[x.names[rq]]
+	})
+}
+
+// revokeMismatch records that member c loses its claim of p to a rack
+// mismatch: maybe revoked since KAFKA-15170, unrecorded before.
+func (b *constrained) revokeMismatch(p pid, c int) {
+	if b.s.v.fixesRackQuota() {
+		b.maybeRevoked[p] = int32(c)
 	}
 }
 

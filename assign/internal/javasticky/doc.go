@@ -6,15 +6,35 @@
 //
 // # Which Kafka
 //
+// A [Version] per behaviour of AbstractStickyAssignor since 3.5.0 (KIP-881's
+// racks), each named for the first release that behaves so; [ForRelease]
+// maps a release, patch releases included, to its version:
+//
+//	Kafka35  3.5.0, 3.5.1
+//	Kafka36  3.5.2, 3.6.0 to 3.6.2, 3.7.0
+//	Kafka38  3.7.1, 3.8.0 and later (3.9, 4.x)
+//
 // [Kafka38] reproduces AbstractStickyAssignor, StickyAssignor and
 // CooperativeStickyAssignor of apache/kafka commit 1eb7644349c (trunk of
 // 2024-10-25), whose assignor code last changed in behaviour with
-// f0291ac74b8 (KAFKA-15170, rack-aware fixes, first released in 3.8.0)
-// and 027fad4b2a0 (KAFKA-16277, owned partitions sorted by partition before
-// the quota cut, also 3.8.0); later commits up to that trunk only reformat.
-// Earlier releases differ: 3.5 to 3.7 lack both of those, and 3.5 lacks
-// e0b7499103d (KAFKA-15106, isBalanced, 3.6.0). They are not reproduced;
-// a selector for them would be a new [Version].
+// f0291ac74b8 (KAFKA-15170, rack-aware fixes) and 027fad4b2a0 (KAFKA-16277,
+// owned partitions sorted by partition before the quota cut), both in
+// 3.8.0 and back-ported to 3.7.1; later commits, up to the 4.0 to 4.4
+// branches of confluentinc/kafka, change only form (imports, annotations,
+// rewrites that iterate and insert alike). [Kafka36] lacks
+// those two; it has c6ad151ac3b (KAFKA-14639, a claim losing to a higher
+// generation no longer replaces the winner as the previous owner) and
+// e0b7499103d (KAFKA-15106, isBalanced), both in 3.6.0 and back-ported to
+// 3.5.2. [Kafka35] lacks all four. The emulation's phases ask one
+// predicate per commit (version.go) at the point the commit changed.
+// StickyAssignor, CooperativeStickyAssignor, RangeAssignor and
+// RoundRobinAssignor did not change in behaviour from 3.5.0 to 4.4.
+//
+// Before KAFKA-16277 the order of a member's claims is observable: the
+// constrained path keeps the first of them up to its quota. Eager sticky
+// reads them from StickyAssignor's user data, which lists the topics in
+// the order of the HashMap serializeTopicPartitionAssignment groups them
+// in (see convention 3).
 //
 // # Conventions
 //

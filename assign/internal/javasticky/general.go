@@ -204,14 +204,10 @@ func (b *general) unassignedPartitions(assigned []pid) ([]pid, bool) {
 		return b.sortedAll, true
 	}
 	total := pid(b.x.total)
-	if !slices.ContainsFunc(assigned, func(p pid) bool { return p >= total }) {
+	if mark, ok := markDistinct(assigned, total); ok {
 		// Every assigned partition is one of sortedAll's, distinct: the
 		// walk below matches each in turn and returns the others, which
 		// a mark per partition finds without sorting.
-		mark := make([]bool, total)
-		for _, p := range assigned {
-			mark[p] = true
-		}
 		out := make([]pid, 0, len(b.sortedAll)-len(assigned))
 		for _, p := range b.sortedAll {
 			if !mark[p] {
@@ -221,9 +217,11 @@ func (b *general) unassignedPartitions(assigned []pid) ([]pid, bool) {
 		return out, false
 	}
 	// Java sorts by number of potential members, topic, partition,
-	// stably; the values are distinct, so the keys sort alike: a topic's
-	// place in sortedAll, then the partition (offset, for claims of
-	// negative partitions).
+	// stably; equal values are equal partitions, so the keys sort alike:
+	// a topic's place in sortedAll, then the partition (offset, for
+	// claims of negative partitions). A partition two members kept
+	// (Kafka35's claims can do that) stops the walk as a claim past its
+	// topic's end does.
 	place := make([]uint64, len(b.x.names))
 	for k := 0; k < len(b.sortedAll); {
 		r := b.topic(b.sortedAll[k])
@@ -258,6 +256,23 @@ func (b *general) unassignedPartitions(assigned []pid) ([]pid, bool) {
 	return out, false
 }
 
+// markDistinct marks the assigned partitions, and reports whether each is
+// below total and assigned once: then Java's walk beside them skips
+// exactly the marked ones.
+func markDistinct(assigned []pid, total pid) ([]bool, bool) {
+	if slices.ContainsFunc(assigned, func(p pid) bool { return p >= total }) {
+		return nil, false
+	}
+	mark := make([]bool, total)
+	for _, p := range assigned {
+		if mark[p] {
+			return nil, false
+		}
+		mark[p] = true
+	}
+	return mark, true
+}
+
 func (b *general) prepopulate(prev []prevClaim) {
 	for _, c := range b.s.order {
 		switch {
@@ -284,7 +299,8 @@ func (b *general) updatePrev(prev []prevClaim, c int, gen int32) {
 }
 
 // isBalanced is Java's: loads differ by at most one, or no member could
-// take a partition of its topics from a member holding two more.
+// take a partition of its topics from a member holding two more (before
+// KAFKA-15106, one more: see balanceSlack).
 func (b *general) isBalanced() bool {
 	// isBalanced reads only the assignment, which changes in the loop
 	// of performReassignments only when a partition moves: between
@@ -305,6 +321,7 @@ func (b *general) computeBalanced() bool {
 	if lo >= hi-1 {
 		return true
 	}
+	slack := b.s.v.balanceSlack()
 	// Java fills a HashMap of every partition's owner and a HashSet of
 	// each member's partitions on every call; arrays indexed by pid
 	// reach the same verdict. A claim past its topic's end is never
@@ -340,7 +357,7 @@ func (b *general) computeBalanced() bool {
 				if other < 0 {
 					npe("allPartitions.get(topicPartition) is null")
 				}
-				if count+1 < len(b.cur(int(other))) {
+				if count+slack < len(b.cur(int(other))) {
 					return false
 				}
 			}

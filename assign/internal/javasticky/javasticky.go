@@ -61,7 +61,7 @@ type tp = assign.TopicPartition
 // yields its *assign.InputError; a group on which Java throws, a
 // [*JavaError].
 func Assign(g assign.Group, cooperative bool, v Version) (a assign.Assignment, err error) {
-	if v != Kafka38 {
+	if !v.valid() {
 		return nil, fmt.Errorf("javasticky: unknown version %d", v)
 	}
 	if err := g.Validate(); err != nil {
@@ -77,6 +77,7 @@ func Assign(g assign.Group, cooperative bool, v Version) (a assign.Assignment, e
 		}
 	}()
 	s := newLeader(g, cooperative)
+	s.v, s.members = v, g.Members
 	out, treeBin := s.assign()
 	if treeBin {
 		return nil, ErrTreeBin
@@ -96,6 +97,8 @@ func Assign(g assign.Group, cooperative bool, v Version) (a assign.Assignment, e
 // are known by their index in Group.Members, partitions by their pid.
 type leader struct {
 	cooperative bool
+	v           Version
+	members     []assign.Member // as given; read only where a version needs their Owned order
 	ids         []string
 	order       []int     // iteration order of the subscriptions HashMap
 	topics      [][]int32 // subscription topics, by place in String order, sorted, distinct
@@ -326,6 +329,8 @@ func (s *leader) allSubscriptionsEqual(ownedByMember [][]pid, multiple []bool) b
 			case gen > s.subGen[other]:
 				ownedByMember[c] = append(ownedByMember[c], p)
 				removeFirst(&ownedByMember[other], p)
+				prevOwner[p] = int32(c)
+			case !s.v.winnerKeepsClaim():
 				prevOwner[p] = int32(c)
 			}
 		}

@@ -51,14 +51,38 @@ import org.apache.kafka.common.protocol.types.Type;
 public final class Oracle {
     public static void main(String[] args) throws Exception {
         boolean cooperative = args[0].equals("cooperative-sticky");
+        // An optional limit in seconds per group: Kafka 3.5.0's isBalanced
+        // (before KAFKA-15106) can keep the general path busy for minutes.
+        long limit = args.length > 1 ? Long.parseLong(args[1]) : 0;
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         String line;
         while ((line = in.readLine()) != null) {
             if (line.isBlank()) continue;
-            out.println(answer(line, cooperative));
+            out.println(limit > 0 ? answerWithin(line, cooperative, limit) : answer(line, cooperative));
         }
         out.flush();
+    }
+
+    /**
+     * answer, or {"name": ..., "unfinished": true} when Kafka's assignor has
+     * not returned within limit seconds (the call is then stopped).
+     */
+    @SuppressWarnings({"deprecation", "removal"})
+    static String answerWithin(String line, boolean cooperative, long limit) throws InterruptedException {
+        String[] result = new String[1];
+        Thread t = new Thread(() -> result[0] = answer(line, cooperative));
+        t.setDaemon(true);
+        t.start();
+        t.join(limit * 1000);
+        if (!t.isAlive()) return result[0];
+        t.stop();
+        t.join();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> g = (Map<String, Object>) new Json(line).value();
+        StringBuilder sb = new StringBuilder("{\"name\":");
+        Json.quote(sb, String.valueOf(g.getOrDefault("name", "")));
+        return sb.append(",\"unfinished\":true}").toString();
     }
 
     static String answer(String line, boolean cooperative) {
