@@ -131,6 +131,9 @@ func (sg *serverGroup) keepUpTo(m, quota int32, free []int32) (int32, []int32) {
 	if held <= quota {
 		return quota - held, free // everything stays, whatever the order
 	}
+	if base, first, n, ok := sg.oneStretch(m); ok {
+		return 0, releaseFromStretch(base, first, n, n-quota, free)
+	}
 	topics, parts := sg.targetTopics(m)
 	for k, t := range topics {
 		if t < 0 {
@@ -148,6 +151,67 @@ func (sg *serverGroup) keepUpTo(m, quota int32, free []int32) (int32, []int32) {
 		quota = 0
 	}
 	return quota, free
+}
+
+// oneStretch reports whether member m's current target is one stretch
+// of consecutive partitions of one topic within a block of 65536, listed
+// in order, and returns the topic's first pid, the stretch's first
+// partition and its length. Such a target's HashSet gives every
+// partition a bucket of its own (see releaseFromStretch), so keepUpTo
+// needs neither targetTopics nor jvm.IntSetOrder for it. It is every
+// member's target on
+// BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform-ranges/churn=join1
+// and .../shape=uniform-1000x100000/..., where every member releases a
+// partition for the member that joins; TestKeepUpToStretch checks it
+// against the general path.
+func (sg *serverGroup) oneStretch(m int32) (base, first, n int32, ok bool) {
+	owned := sg.cg.g.Members[m].Owned
+	if sg.heldSorted == nil || !sg.heldSorted[m] || len(owned) == 0 {
+		return 0, 0, 0, false
+	}
+	lo, hi := owned[0], owned[len(owned)-1]
+	// heldSorted: topics of cg.topics only, partitions ascending and
+	// distinct within a topic, so equal end names mean one topic, and a
+	// span of len-1 consecutive partitions.
+	if lo.Topic != hi.Topic || int64(hi.Partition)-int64(lo.Partition) != int64(len(owned)-1) || lo.Partition>>16 != hi.Partition>>16 {
+		return 0, 0, 0, false
+	}
+	t, _ := sg.cg.topicIndex(lo.Topic)
+	return sg.cg.start[t], lo.Partition, int32(len(owned)), true
+}
+
+// releaseFromStretch appends to free the pids (base + partition) of the
+// last release partitions, in a new HashSet<Integer>'s iteration order,
+// of the n consecutive partitions from first, all in one block of 65536,
+// and returns free.
+//
+// The set's table has the capacity HashSet(Collection) sizes for n, a
+// power of two above n (no resize), and partition v goes to bucket
+// Spread(v) & mask = (v ^ v>>>16) & mask. Within a block of 65536,
+// v>>>16 is one constant, so the n partitions fall in n distinct buckets
+// and the set iterates them by bucket. The last release of them are
+// those in the highest buckets: walking the buckets down from the top,
+// each holds at most one partition of the stretch, the one in the
+// stretch with the bucket's low bits.
+func releaseFromStretch(base, first, n, release int32, free []int32) []int32 {
+	capacity := int32(1)
+	for int(capacity) < jvm.SetCapacity(int(n)) {
+		capacity <<= 1
+	}
+	mask := capacity - 1
+	high := (first >> 16) & mask // v>>>16 for every v of the stretch
+	at := len(free)
+	for b := mask; b >= 0 && int32(len(free)-at) < release; b-- {
+		v := first&^mask | (b^high)&mask // the v >= first&^mask with bucket b
+		if v < first {
+			v += capacity
+		}
+		if v < first+n {
+			free = append(free, base+v)
+		}
+	}
+	slices.Reverse(free[at:]) // found from the top bucket down
+	return free
 }
 
 // subscriptionOrder returns the topics member m subscribes to in the

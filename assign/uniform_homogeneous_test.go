@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/assigncalc/assigncalc/assign/internal/jvm"
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )
@@ -246,5 +247,84 @@ func TestUniformOwnerGoldens(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestKeepUpToStretch holds keepUpTo's fast path for a target that is one
+// stretch of consecutive partitions (oneStretch, releaseFromStretch) to
+// the general path: first releaseFromStretch against the tail of
+// jvm.IntSetOrder over the same partitions, for stretches anywhere in a
+// block of 65536, then whole join1 groups (everyone holds a stretch of
+// its fresh target, one member joins, so every member releases) through
+// solve against solveOwner, which reads targets into owner and never
+// takes the fast path.
+func TestKeepUpToStretch(t *testing.T) {
+	rng := newTestRand(30)
+	for i := range 3000 {
+		n := int32(1 + rng.IntN(3000))
+		if i%3 == 0 {
+			n = int32(1 + rng.IntN(40))
+		}
+		block := int32(rng.IntN(3)) << 16
+		first := block + int32(rng.IntN(int(65536-n+1)))
+		release := int32(rng.IntN(int(n) + 1))
+		parts := make([]int32, n)
+		for k := range parts {
+			parts[k] = first + int32(k)
+		}
+		var want []int32
+		order := jvm.IntSetOrder(parts)
+		for _, k := range order[int(n-release):] {
+			want = append(want, 1000+parts[k])
+		}
+		got := releaseFromStretch(1000, first, n, release, []int32{7})
+		if got[0] != 7 || !slices.Equal(got[1:], want) {
+			t.Fatalf("stretch %d+%d, release %d: got %v, want %v", first, n, release, got[1:], want)
+		}
+	}
+
+	fast := 0
+	for _, sh := range []struct{ members, topics, parts int }{
+		{20, 1, 10000}, {7, 3, 100}, {100, 10, 1000}, {3, 1, 200000}, {50, 4, 70000}, {5, 2, 7},
+	} {
+		g := Group{Topics: map[string]int32{}, TopicIDs: map[string]TopicID{}}
+		var names []string
+		for k := range sh.topics {
+			name := fmt.Sprintf("topic-%d", k)
+			names = append(names, name)
+			g.Topics[name] = int32(sh.parts)
+			g.TopicIDs[name] = nameTopicID(name)
+		}
+		for j := range sh.members {
+			g.Members = append(g.Members, Member{ID: fmt.Sprintf("consumer-%05d", j), Topics: names})
+		}
+		for _, v := range []KafkaVersion{Kafka41, Kafka40} {
+			fresh, err := Uniform{Kafka: v}.Assign(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, leave := range []bool{false, true} {
+				in := churned(g, fresh, leave)
+				sg, err := Uniform{Kafka: v}.solve(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for m := range in.Members {
+					if _, _, _, ok := sg.oneStretch(int32(m)); ok {
+						fast++
+					}
+				}
+				general, err := solveOwner(Uniform{Kafka: v}, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(general.ranges(), sg.ranges()); diff != "" {
+					t.Fatalf("%+v, %v, leave %v: ranges differ (-general +stretch):\n%s", sh, v, leave, diff)
+				}
+			}
+		}
+	}
+	if fast < 500 {
+		t.Errorf("only %d targets took the fast path", fast)
 	}
 }
