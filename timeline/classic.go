@@ -151,9 +151,43 @@ func (c *classic) memberIDs() []string { return c.ids }
 func (c *classic) rename(old, id string) {
 	m := c.members[old]
 	delete(c.members, old)
+	if m.membership != outside {
+		if m.alive() {
+			c.stopProcess(m) // restarts that overlap: the old process ends without a word
+		}
+		c.leaveBehind(m)
+	}
 	m.ID = id
 	c.members[id] = m
 	c.ids = slices.Sorted(maps.Keys(c.members))
+}
+
+// newIDWhileKnown is true: a new consumer process sends JoinGroup without
+// a member.id and gets a new one (KIP-394), whatever the coordinator
+// still holds of its previous process.
+func (c *classic) newIDWhileKnown() bool { return true }
+
+// leaveBehind keeps the member.id of m, a dynamic member whose process
+// crashed, in the group after m's new process takes a new member.id: the
+// coordinator does not know they are one consumer. The old member.id is a
+// member that never heartbeats or rejoins again: a join phase waits for it
+// until its session expires (or the rebalance timeout drops it), and its
+// expiry, counted from its last heartbeat, starts a rebalance if none
+// runs, as for any crashed member. Kafka's GroupCoordinator and kfake's
+// group.updateHeartbeat expire it on its own timer in the same way.
+func (c *classic) leaveBehind(m *classicMember) {
+	old := &classicMember{
+		consumer: newConsumer(c.engine, m.Member, c.topics),
+		reported: m.reported, reportedGen: m.reportedGen, given: m.given, joinedAt: m.joinedAt,
+	}
+	old.Topics = m.Topics
+	old.proc, old.membership, old.lastContact = down, m.membership, m.lastContact
+	c.members[old.ID] = old
+	m.sessionExpiry.stop()
+	m.membership = outside
+	if old.membership == inGroup {
+		c.scheduleExpiry(old)
+	}
 }
 
 func (c *classic) onJoin(m Member) { c.joinGroup(c.add(m), m.ID+" joins") }

@@ -260,6 +260,44 @@ func TestClassicHandWorked(t *testing.T) {
 			},
 		},
 		{
+			// Regression: c1 crashed at 11000 (last heartbeat 10000) and a
+			// new process of it starts at 13000, before the coordinator has
+			// expired the old one. A dynamic member's new process is a new
+			// member: it JoinGroups without a member.id and gets c1-r1,
+			// while the old member.id stays in the group until its session
+			// expires at 20000. The model used to carry the old session's
+			// expiry over to the new process, which then was removed at
+			// 20000 while its JoinGroup waited, a second rebalance; and it
+			// ended the join phase at 15400 without waiting for the old
+			// member. Kafka's classic coordinator (and kfake's
+			// group.updateHeartbeat) expire the old member.id on its own:
+			// the join phase started by c1-r1's JoinGroup at 13000 waits for
+			// every known member, the old c1 included, until its expiry at
+			// 20000 removes it and completes the join. c0 and c2 heard at
+			// 15000 and rejoined (revoking, eager) at 15400. Range over
+			// c0, c1-r1, c2 gives t-0,1 / t-2,3 / t-4,5.
+			name: "dynamic crash and restart before the old session expires",
+			sc: timeline.Scenario{
+				Members:  []timeline.Member{member("c0"), member("c1"), member("c2")},
+				Topics:   map[string]int32{"t": 6},
+				Strategy: assign.Range{},
+				Initial:  assign.Assignment{"c0": tps("t", 0, 1), "c1": tps("t", 2, 3), "c2": tps("t", 4, 5)},
+				Events: []timeline.Event{
+					{At: 11_000, Kind: timeline.Crash, Member: "c1"},
+					{At: 12_000, Kind: timeline.Restart, Member: "c1", For: 1_000},
+				},
+			},
+			want: outcome{
+				Rebalances: []timeline.Rebalance{{Start: 13_000, End: 20_000, Reason: "c1-r1 joins", Generation: 2}},
+				Unowned: map[string][]timeline.Span{
+					"t-0": {span(15_400, 20_000)}, "t-1": {span(15_400, 20_000)},
+					"t-2": {span(11_000, 20_000)}, "t-3": {span(11_000, 20_000)},
+					"t-4": {span(15_400, 20_000)}, "t-5": {span(15_400, 20_000)},
+				},
+				Summary: timeline.Summary{Rebalances: 1, MaxUnownedMs: 9_000, UnownedPartitionMs: 36_400},
+			},
+		},
+		{
 			// An empty group: c0 and c1 both join at 0. The first JoinGroup
 			// starts the initial delay of 3000 ms; c1 joined during it, so
 			// at 3000 the coordinator waits 3000 ms more (KIP-134); nobody
