@@ -45,6 +45,7 @@ type classicMember struct {
 	given       []assign.TopicPartition // the coordinator's assignment for it
 
 	joinedAt     int64  // when it sent its JoinGroup in the current join phase
+	checkAt      int64  // its cooperative check's beat (Config.CooperativeCheck), 0 when none is due
 	stallExtra   int64  // a stall that began while it was joining: added to its next batch
 	rejoinReason string // why it rejoins at its next poll; "" when it does not
 }
@@ -348,7 +349,14 @@ func (c *classic) heartbeat(m *classicMember) {
 		c.step(m.ID, "heartbeat: rebalance in progress")
 		c.scheduleRejoinAfter(m, news, m.ID+" rejoins")
 	}
-	c.startHeartbeats(m, c.now+m.cfg.HeartbeatInterval)
+	next := c.now + m.cfg.HeartbeatInterval
+	switch {
+	case m.checkAt == c.now:
+		m.checkAt = 0
+	case m.checkAt > c.now:
+		next = min(next, m.checkAt)
+	}
+	c.startHeartbeats(m, next)
 }
 
 // startHeartbeats (re)starts m's heartbeat thread with a beat at t.
@@ -606,7 +614,15 @@ func (c *classic) sync(m *classicMember, tps []assign.TopicPartition) bool {
 	m.owned, m.reported, m.reportedGen = tps, tps, c.generation
 	m.proc = running
 	m.sessionExpiry.stop()
-	c.startHeartbeats(m, c.now+m.cfg.HeartbeatInterval)
+	first := c.now + m.cfg.HeartbeatInterval
+	m.checkAt = 0
+	if check := m.cfg.CooperativeCheck; check > 0 && c.protocol == assign.Cooperative {
+		// kgo beats at its timer (from the assignment, then from each
+		// beat) and once at the check; the check's beat resets the timer.
+		m.checkAt = c.now + check
+		first = min(first, m.checkAt)
+	}
+	c.startHeartbeats(m, first)
 	m.prevPoll, m.pollBase = c.now, c.now+m.batch+m.stallExtra
 	m.stallExtra = 0
 	c.watchPollInterval(m)

@@ -417,3 +417,48 @@ func lockstep(sc timeline.Scenario) map[string]timeline.Phase {
 	}
 	return out
 }
+
+// TestCooperativeCheck shows franz-go's trait (Config.CooperativeCheck):
+// kgo's cooperative members heartbeat also 500 ms after each assignment,
+// so the member that received nothing in the first round of a
+// cooperative rebalance hears of the follow-up sooner than a Java
+// consumer, which waits a whole heartbeat interval.
+//
+// c0 owns t-0,1,2 and c1 t-3,4,5 (cooperative-sticky, handConfig, in
+// step). c2 starts at 5000; c0 and c1 hear at their heartbeats at 5000
+// and rejoin at their polls at 5600 (8 × 700), which ends the join phase.
+// c0 gives up t-2 and c1 t-5, and both rejoin at once for the follow-up;
+// c2, which received nothing at 5600, hears of it at its first heartbeat:
+// 5600 + 2500 = 8100 for a Java member, 5600 + 500 = 6100 with the check.
+// It rejoins at its next poll, 8400 or 6300 (5600 + k × 700), and gets
+// t-2 and t-5 then.
+func TestCooperativeCheck(t *testing.T) {
+	for _, tc := range []struct {
+		check, end int64
+	}{{check: 0, end: 8_400}, {check: 500, end: 6_300}} {
+		cfg := handConfig
+		cfg.CooperativeCheck = tc.check
+		var ms []timeline.Member
+		for _, id := range []string{"c0", "c1"} {
+			ms = append(ms, timeline.Member{ID: id, Topics: []string{"t"}, Config: &cfg})
+		}
+		tl := simulate(t, timeline.Scenario{
+			Members:  ms,
+			Topics:   map[string]int32{"t": 6},
+			Strategy: assign.CooperativeSticky{},
+			Initial:  assign.Assignment{"c0": tps("t", 0, 1, 2), "c1": tps("t", 3, 4, 5)},
+			Events:   []timeline.Event{{At: 5_000, Kind: timeline.Join, Member: "c2", Topics: []string{"t"}, Config: &cfg}},
+		})
+		want := outcome{
+			Rebalances: []timeline.Rebalance{
+				{Start: 5_000, End: 5_600, Reason: "c2 joins", Generation: 2},
+				{Start: 5_600, End: tc.end, Reason: "c0 rejoins: cooperative follow-up", Generation: 3},
+			},
+			Unowned: map[string][]timeline.Span{"t-2": {span(5_600, tc.end)}, "t-5": {span(5_600, tc.end)}},
+			Summary: timeline.Summary{Rebalances: 2, MaxUnownedMs: tc.end - 5_600, UnownedPartitionMs: 2 * (tc.end - 5_600)},
+		}
+		if diff := cmp.Diff(want, outcomeOf(tl)); diff != "" {
+			t.Errorf("check %d ms: Simulate mismatch (-want +got):\n%s", tc.check, diff)
+		}
+	}
+}

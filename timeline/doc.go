@@ -77,6 +77,11 @@
 //     rebalance timeout drops it. Kafka's GroupCoordinator and kfake
 //     expire the old member.id on its own timer the same way; the new
 //     member is not touched by that expiry.
+//   - Client traits, per member in its [Config]: franz-go's cooperative
+//     members heartbeat also 500 ms after each assignment
+//     ([Config].CooperativeCheck), so a member that received nothing in
+//     a cooperative round hears of the follow-up within 500 ms rather
+//     than a heartbeat interval.
 //   - A dynamic member's close sends LeaveGroup: an immediate rebalance. A
 //     static member's close does not (KIP-345); if it returns while the
 //     coordinator still knows it and the group is Stable, it gets its
