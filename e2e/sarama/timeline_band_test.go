@@ -308,7 +308,7 @@ func (g *tlsGroup) phases(at time.Duration) map[string]timeline.Phase {
 
 type tlsScenario struct {
 	name   string
-	known  string // when set, the scenario is skipped unless ASSIGNCALC_TIMELINE_ROLLING is set: a known disagreement
+	known  string // when set, the scenario is skipped unless ASSIGNCALC_TIMELINE_KNOWN is set: a known disagreement
 	static string
 	events []timeline.Event
 	play   func(g *tlsGroup, s assign.Strategy, a assign.Assignment, at time.Duration)
@@ -339,7 +339,7 @@ func tlsScenarios() []tlsScenario {
 					g.start(name, "", s)
 				}
 			}},
-		{name: "static restart", static: "c1", events: []timeline.Event{{Kind: timeline.Restart, Member: "c1", For: down}},
+		{name: "static restart", static: "c1", known: staticKnown, events: []timeline.Event{{Kind: timeline.Restart, Member: "c1", For: down}},
 			play: func(g *tlsGroup, s assign.Strategy, _ assign.Assignment, at time.Duration) {
 				g.stopMember("c1")
 				g.sleepUntil(at + tlsDown)
@@ -403,12 +403,6 @@ func playTLS(t *testing.T, sc tlsScenario, s assign.Strategy) tlband.Result {
 // cooperative-sticky, in parallel, each on its own kfake cluster, then
 // checks the orderings.
 func TestTimelineBands(t *testing.T) {
-	if os.Getenv("ASSIGNCALC_TIMELINE_BANDS") == "" {
-		// Opt-in until the model matches every scenario (the rolling
-		// restart does not) and the bands hold with margin under load:
-		// a flaky check here would fail CI for reasons of timing.
-		t.Skip("set ASSIGNCALC_TIMELINE_BANDS=1 to check the timeline's predicted bands against the client")
-	}
 	if testing.Short() {
 		t.Skip("plays real rebalances for about half a minute")
 	}
@@ -434,11 +428,14 @@ func TestTimelineBands(t *testing.T) {
 		})
 	}
 	for _, sc := range tlsScenarios() {
-		if sc.known != "" && os.Getenv("ASSIGNCALC_TIMELINE_ROLLING") == "" {
+		if sc.known != "" && os.Getenv("ASSIGNCALC_TIMELINE_KNOWN") == "" {
 			continue
 		}
 		rs, ok := results[sc.name]
-		if !ok || rs[0].Measured == nil || rs[1].Measured == nil {
+		if !ok {
+			continue // not run (go test -run), or every run failed and said why
+		}
+		if rs[0].Measured == nil || rs[1].Measured == nil {
 			t.Errorf("%s: no result to order (a run failed)", sc.name)
 			continue
 		}
@@ -451,13 +448,16 @@ func TestTimelineBands(t *testing.T) {
 }
 
 // rollingKnown is why the rolling restart is not played by default.
-const rollingKnown = "the model and the clients disagree on a rolling restart with a 1 s heartbeat: kgo's cooperative members take the follow-up partitions 0, 1 and 1 heartbeats after the model's 1, 2 and 3 (and order eager above cooperative), sarama's and kafka-go's eager members wait 2 heartbeats where the model's band ends at 1; reported in the branch's note, not changed in the model; set ASSIGNCALC_TIMELINE_ROLLING=1 to play it"
+const rollingKnown = "sarama's groups (eager range and cooperative-sticky alike) did not settle within the test's 60 s after the rolling restart in the one run of this branch that played it, so there is nothing to compare with the model; the cause is not found yet (e2e/README.md); set ASSIGNCALC_TIMELINE_KNOWN=1 to play it"
+
+// staticKnown is why the static restart is not played by default.
+const staticKnown = "sarama's static restart does not agree with the model on this machine: under load sarama's claims returned up to 1 s after the close (the measured release then lags the model's close, 57 ms unowned against 1000), and under cooperative-sticky kfake rebalances when the static member rejoins with metadata unlike its old JoinGroup's (group.replaceStaticMember compares the whole JoinGroup, sameJoin; the restarted member owns nothing now), which moved another member's partition for 1.07 s, where the model hands back the cached assignment (KIP-345: a static member rejoining a Stable group with its subscription unchanged; whether Kafka 4's coordinator compares the metadata bytes as kfake does is not checked yet); set ASSIGNCALC_TIMELINE_KNOWN=1 to play it"
 
 // skipKnown skips a scenario with a known disagreement unless
-// ASSIGNCALC_TIMELINE_ROLLING is set.
+// ASSIGNCALC_TIMELINE_KNOWN is set.
 func skipKnown(t *testing.T, known string) {
 	t.Helper()
-	if known != "" && os.Getenv("ASSIGNCALC_TIMELINE_ROLLING") == "" {
+	if known != "" && os.Getenv("ASSIGNCALC_TIMELINE_KNOWN") == "" {
 		t.Skip(known)
 	}
 }
