@@ -18,7 +18,7 @@ package franz_test
 // with assign.Uniform).
 //
 // What is measured: from the event to the end of the scenario (the group
-// settled and quiet for two heartbeats), the time each partition had no
+// settled and quiet for two and a quarter heartbeats), the time each partition had no
 // owner, from kgo's OnPartitionsAssigned, OnPartitionsRevoked and
 // OnPartitionsLost callbacks (a crashed member's partitions from the
 // crash). What is predicted: the model is given the configuration, the
