@@ -6,8 +6,10 @@
 package tlband
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -174,6 +176,28 @@ func Check(measured map[assign.TopicPartition]time.Duration, pr Prediction, tps 
 		lines = append(lines, fmt.Sprintf("%s: %v in [%d ms, %d ms] %s", tp, m.Round(time.Millisecond), b[0], b[1], verdict))
 	}
 	return strings.Join(lines, "\n\t"), total, errs
+}
+
+// ByRank pairs the measured times with the bands by rank instead of by
+// partition: the longest measured with the band of the highest p95, and
+// so on down. For scenarios in which dynamic members restart: their new
+// member.ids are random at kfake and ID-r1 in the model, so Range orders
+// the members, and deals the partitions, differently in each, while the
+// times the group goes through are the same.
+func ByRank(measured map[assign.TopicPartition]time.Duration, pr Prediction, tps []assign.TopicPartition) (map[assign.TopicPartition]time.Duration, Prediction) {
+	ms := slices.Collect(maps.Values(measured))
+	slices.SortFunc(ms, func(x, y time.Duration) int { return cmp.Compare(y, x) })
+	bs := slices.Collect(maps.Values(pr.Band))
+	slices.SortFunc(bs, func(x, y [2]int64) int { return cmp.Or(cmp.Compare(y[1], x[1]), cmp.Compare(y[0], x[0])) })
+	m2 := make(map[assign.TopicPartition]time.Duration, len(tps))
+	out := pr
+	out.Band = make(map[assign.TopicPartition][2]int64, len(tps))
+	for i, tp := range tps {
+		if i < len(ms) && i < len(bs) {
+			m2[tp], out.Band[tp] = ms[i], bs[i]
+		}
+	}
+	return m2, out
 }
 
 // Result is one scenario under one protocol.
