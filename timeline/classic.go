@@ -45,6 +45,7 @@ type classicMember struct {
 	given       []assign.TopicPartition // the coordinator's assignment for it
 
 	joinedAt     int64  // when it sent its JoinGroup in the current join phase
+	checkAt      int64  // its cooperative check's beat (Config.CooperativeCheck), 0 when none is due
 	stallExtra   int64  // a stall that began while it was joining: added to its next batch
 	rejoinReason string // why it rejoins at its next poll; "" when it does not
 }
@@ -155,9 +156,43 @@ func (c *classic) memberIDs() []string { return c.ids }
 func (c *classic) rename(old, id string) {
 	m := c.members[old]
 	delete(c.members, old)
+	if m.membership != outside {
+		if m.alive() {
+			c.stopProcess(m) // restarts that overlap: the old process ends without a word
+		}
+		c.leaveBehind(m)
+	}
 	m.ID = id
 	c.members[id] = m
 	c.ids = slices.Sorted(maps.Keys(c.members))
+}
+
+// newIDWhileKnown is true: a new consumer process sends JoinGroup without
+// a member.id and gets a new one (KIP-394), whatever the coordinator
+// still holds of its previous process.
+func (c *classic) newIDWhileKnown() bool { return true }
+
+// leaveBehind keeps the member.id of m, a dynamic member whose process
+// crashed, in the group after m's new process takes a new member.id: the
+// coordinator does not know they are one consumer. The old member.id is a
+// member that never heartbeats or rejoins again: a join phase waits for it
+// until its session expires (or the rebalance timeout drops it), and its
+// expiry, counted from its last heartbeat, starts a rebalance if none
+// runs, as for any crashed member. Kafka's GroupCoordinator and kfake's
+// group.updateHeartbeat expire it on its own timer in the same way.
+func (c *classic) leaveBehind(m *classicMember) {
+	old := &classicMember{
+		consumer: newConsumer(c.engine, m.Member, c.topics),
+		reported: m.reported, reportedGen: m.reportedGen, given: m.given, joinedAt: m.joinedAt,
+	}
+	old.Topics = m.Topics
+	old.proc, old.membership, old.lastContact = down, m.membership, m.lastContact
+	c.members[old.ID] = old
+	m.sessionExpiry.stop()
+	m.membership = outside
+	if old.membership == inGroup {
+		c.scheduleExpiry(old)
+	}
 }
 
 func (c *classic) onJoin(m Member) { c.joinGroup(c.add(m), m.ID+" joins") }
@@ -318,7 +353,14 @@ func (c *classic) heartbeat(m *classicMember) {
 		c.step(m.ID, "heartbeat: rebalance in progress")
 		c.scheduleRejoinAfter(m, news, m.ID+" rejoins")
 	}
-	c.startHeartbeats(m, c.now+m.cfg.HeartbeatInterval)
+	next := c.now + m.cfg.HeartbeatInterval
+	switch {
+	case m.checkAt == c.now:
+		m.checkAt = 0
+	case m.checkAt > c.now:
+		next = min(next, m.checkAt)
+	}
+	c.startHeartbeats(m, next)
 }
 
 // startHeartbeats (re)starts m's heartbeat thread with a beat at t.
@@ -576,7 +618,15 @@ func (c *classic) sync(m *classicMember, tps []assign.TopicPartition) bool {
 	m.owned, m.reported, m.reportedGen = tps, tps, c.generation
 	m.proc = running
 	m.sessionExpiry.stop()
-	c.startHeartbeats(m, c.now+m.cfg.HeartbeatInterval)
+	first := c.now + m.cfg.HeartbeatInterval
+	m.checkAt = 0
+	if check := m.cfg.CooperativeCheck; check > 0 && c.protocol == assign.Cooperative {
+		// kgo beats at its timer (from the assignment, then from each
+		// beat) and once at the check; the check's beat resets the timer.
+		m.checkAt = c.now + check
+		first = min(first, m.checkAt)
+	}
+	c.startHeartbeats(m, first)
 	m.prevPoll, m.pollBase = c.now, c.now+m.batch+m.stallExtra
 	m.stallExtra = 0
 	c.watchPollInterval(m)

@@ -260,6 +260,44 @@ func TestClassicHandWorked(t *testing.T) {
 			},
 		},
 		{
+			// Regression: c1 crashed at 11000 (last heartbeat 10000) and a
+			// new process of it starts at 13000, before the coordinator has
+			// expired the old one. A dynamic member's new process is a new
+			// member: it JoinGroups without a member.id and gets c1-r1,
+			// while the old member.id stays in the group until its session
+			// expires at 20000. The model used to carry the old session's
+			// expiry over to the new process, which then was removed at
+			// 20000 while its JoinGroup waited, a second rebalance; and it
+			// ended the join phase at 15400 without waiting for the old
+			// member. Kafka's classic coordinator (and kfake's
+			// group.updateHeartbeat) expire the old member.id on its own:
+			// the join phase started by c1-r1's JoinGroup at 13000 waits for
+			// every known member, the old c1 included, until its expiry at
+			// 20000 removes it and completes the join. c0 and c2 heard at
+			// 15000 and rejoined (revoking, eager) at 15400. Range over
+			// c0, c1-r1, c2 gives t-0,1 / t-2,3 / t-4,5.
+			name: "dynamic crash and restart before the old session expires",
+			sc: timeline.Scenario{
+				Members:  []timeline.Member{member("c0"), member("c1"), member("c2")},
+				Topics:   map[string]int32{"t": 6},
+				Strategy: assign.Range{},
+				Initial:  assign.Assignment{"c0": tps("t", 0, 1), "c1": tps("t", 2, 3), "c2": tps("t", 4, 5)},
+				Events: []timeline.Event{
+					{At: 11_000, Kind: timeline.Crash, Member: "c1"},
+					{At: 12_000, Kind: timeline.Restart, Member: "c1", For: 1_000},
+				},
+			},
+			want: outcome{
+				Rebalances: []timeline.Rebalance{{Start: 13_000, End: 20_000, Reason: "c1-r1 joins", Generation: 2}},
+				Unowned: map[string][]timeline.Span{
+					"t-0": {span(15_400, 20_000)}, "t-1": {span(15_400, 20_000)},
+					"t-2": {span(11_000, 20_000)}, "t-3": {span(11_000, 20_000)},
+					"t-4": {span(15_400, 20_000)}, "t-5": {span(15_400, 20_000)},
+				},
+				Summary: timeline.Summary{Rebalances: 1, MaxUnownedMs: 9_000, UnownedPartitionMs: 36_400},
+			},
+		},
+		{
 			// An empty group: c0 and c1 both join at 0. The first JoinGroup
 			// starts the initial delay of 3000 ms; c1 joined during it, so
 			// at 3000 the coordinator waits 3000 ms more (KIP-134); nobody
@@ -378,4 +416,49 @@ func lockstep(sc timeline.Scenario) map[string]timeline.Phase {
 		out[m.ID] = timeline.Phase{Heartbeat: hb, Poll: cfg.BatchMs()}
 	}
 	return out
+}
+
+// TestCooperativeCheck shows franz-go's trait (Config.CooperativeCheck):
+// kgo's cooperative members heartbeat also 500 ms after each assignment,
+// so the member that received nothing in the first round of a
+// cooperative rebalance hears of the follow-up sooner than a Java
+// consumer, which waits a whole heartbeat interval.
+//
+// c0 owns t-0,1,2 and c1 t-3,4,5 (cooperative-sticky, handConfig, in
+// step). c2 starts at 5000; c0 and c1 hear at their heartbeats at 5000
+// and rejoin at their polls at 5600 (8 × 700), which ends the join phase.
+// c0 gives up t-2 and c1 t-5, and both rejoin at once for the follow-up;
+// c2, which received nothing at 5600, hears of it at its first heartbeat:
+// 5600 + 2500 = 8100 for a Java member, 5600 + 500 = 6100 with the check.
+// It rejoins at its next poll, 8400 or 6300 (5600 + k × 700), and gets
+// t-2 and t-5 then.
+func TestCooperativeCheck(t *testing.T) {
+	for _, tc := range []struct {
+		check, end int64
+	}{{check: 0, end: 8_400}, {check: 500, end: 6_300}} {
+		cfg := handConfig
+		cfg.CooperativeCheck = tc.check
+		var ms []timeline.Member
+		for _, id := range []string{"c0", "c1"} {
+			ms = append(ms, timeline.Member{ID: id, Topics: []string{"t"}, Config: &cfg})
+		}
+		tl := simulate(t, timeline.Scenario{
+			Members:  ms,
+			Topics:   map[string]int32{"t": 6},
+			Strategy: assign.CooperativeSticky{},
+			Initial:  assign.Assignment{"c0": tps("t", 0, 1, 2), "c1": tps("t", 3, 4, 5)},
+			Events:   []timeline.Event{{At: 5_000, Kind: timeline.Join, Member: "c2", Topics: []string{"t"}, Config: &cfg}},
+		})
+		want := outcome{
+			Rebalances: []timeline.Rebalance{
+				{Start: 5_000, End: 5_600, Reason: "c2 joins", Generation: 2},
+				{Start: 5_600, End: tc.end, Reason: "c0 rejoins: cooperative follow-up", Generation: 3},
+			},
+			Unowned: map[string][]timeline.Span{"t-2": {span(5_600, tc.end)}, "t-5": {span(5_600, tc.end)}},
+			Summary: timeline.Summary{Rebalances: 2, MaxUnownedMs: tc.end - 5_600, UnownedPartitionMs: 2 * (tc.end - 5_600)},
+		}
+		if diff := cmp.Diff(want, outcomeOf(tl)); diff != "" {
+			t.Errorf("check %d ms: Simulate mismatch (-want +got):\n%s", tc.check, diff)
+		}
+	}
 }

@@ -68,6 +68,20 @@
 //     away as they receive it, and then rejoin at once for the follow-up
 //     rebalance that hands those partitions out; the others hear of the
 //     follow-up at their next heartbeat.
+//   - A dynamic member's new process is a new member: its JoinGroup
+//     carries no member.id and it gets a new one (KIP-394). If its
+//     previous process crashed and the coordinator has not expired it
+//     yet, the old member.id stays in the group beside the new one: a
+//     join phase (the new member's JoinGroup starts one) waits for it
+//     until its session expires, counted from its last heartbeat, or the
+//     rebalance timeout drops it. Kafka's GroupCoordinator and kfake
+//     expire the old member.id on its own timer the same way; the new
+//     member is not touched by that expiry.
+//   - Client traits, per member in its [Config]: franz-go's cooperative
+//     members heartbeat also 500 ms after each assignment
+//     ([Config].CooperativeCheck), so a member that received nothing in
+//     a cooperative round hears of the follow-up within 500 ms rather
+//     than a heartbeat interval.
 //   - A dynamic member's close sends LeaveGroup: an immediate rebalance. A
 //     static member's close does not (KIP-345); if it returns while the
 //     coordinator still knows it and the group is Stable, it gets its
@@ -146,6 +160,10 @@
 //     leader rejoining after the metadata changed, causes a rebalance.
 //   - KIP-848 revocations are not bounded by the rebalance timeout, and
 //     the broker notices new partitions at once.
+//   - Under the consumer protocol a crashed dynamic member whose session
+//     has not expired yet comes back under its old member.id, with what
+//     it held (Kafka 4's client picks a new member.id, KIP-1082, and the
+//     old one holds its partitions until its session expires).
 //   - Within one millisecond, scenario events come first, then the
 //     coordinator's timers, then polls, then heartbeats; ties between
 //     members go by member ID. A heartbeat due at the instant of a crash is

@@ -191,6 +191,12 @@ func (k *kip848) rename(old, id string) {
 	k.ids = slices.Sorted(maps.Keys(k.members))
 }
 
+// newIDWhileKnown is false: a crashed dynamic member's new process takes
+// over its old member.id and what it held (a simplification: Kafka 4's
+// client picks a new member.id, KIP-1082, and the old one holds its
+// partitions until its session expires).
+func (k *kip848) newIDWhileKnown() bool { return false }
+
 func (k *kip848) onJoin(m Member) { k.join(k.add(m)) }
 
 // onCrash: the coordinator removes the member a session timeout after

@@ -30,8 +30,15 @@ type protocol interface {
 
 	// memberIDs returns the IDs of the members, in the group or not.
 	memberIDs() []string
-	// rename gives the member old, out of the group, the member.id id.
+	// rename gives the member old the member.id id. A member the
+	// coordinator still knows stays behind under old where the protocol
+	// keeps it (newIDWhileKnown).
 	rename(old, id string)
+	// newIDWhileKnown reports whether a dynamic member's new process
+	// joins under a new member.id even while the coordinator still
+	// knows its old one, which then stays in the group until its
+	// session expires.
+	newIDWhileKnown() bool
 }
 
 // groupCoordinator is what both protocols' coordinators hold alike.
@@ -76,17 +83,20 @@ func (c *groupCoordinator) endRebalance() *Rebalance {
 
 // restartedID gives the member the scenario calls name, whose new
 // process starts, the member.id it starts with: a dynamic member's is a
-// new one (ID-r1, as simulate names it, churn.RestartedID), unless it is
-// still in the group (a restart that overlapped another); a static
-// member keeps its own. Later events that name the member go to the new
-// one.
+// new one (ID-r1, as simulate names it, churn.RestartedID); a static
+// member keeps its own. Under the consumer protocol a dynamic member the
+// coordinator still knows (it crashed, and its session has not expired)
+// keeps its own too, a simplification (see the package doc); under the
+// classic protocol its old member.id stays in the group beside the new
+// one until its session expires. Later events that name the member go to
+// the new one.
 func (c *groupCoordinator) restartedID(p protocol, name string) string {
 	id := name
 	if current, ok := c.renamed[name]; ok {
 		id = current
 	}
 	m := p.consumer(id)
-	if m.static() || m.membership != outside {
+	if m.static() || (m.membership != outside && !p.newIDWhileKnown()) {
 		return id
 	}
 	// Taken: the members' IDs, and those of members yet to join.

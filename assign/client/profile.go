@@ -52,6 +52,13 @@ type Profile struct {
 	// Kafka release whose Java sticky assignors it reproduces; "" for
 	// every other profile ([Java] is the newest release).
 	Kafka string
+
+	// CooperativeCheck is, in milliseconds, when a member of a
+	// cooperative classic group heartbeats after each assignment besides
+	// its heartbeat.interval.ms timer, to hear of a follow-up rebalance
+	// sooner; 0 when it does not (package timeline's
+	// Config.CooperativeCheck).
+	CooperativeCheck int64
 }
 
 // Java is Apache Kafka's Java client.
@@ -128,6 +135,9 @@ var Librdkafka = &Profile{
 //   - KIP-848: hidden; an opt-in through a context key since v1.19.0, and
 //     v1.21.0's notes say it stays off "until KIP-1251 is released in
 //     Kafka 4.3" (CHANGELOG.md).
+//   - Cooperative check: groupConsumer.heartbeat beats 500 ms after each
+//     assignment of a cooperative group (cooperativeFastCheck,
+//     pkg/kgo/consumer_group.go; read from v1.22.3).
 var FranzGo = &Profile{
 	Name: "franz-go", Release: "franz-go 1.21.6",
 	Strategies:       []string{"range", "roundrobin", "sticky", "cooperative-sticky"},
@@ -137,6 +147,7 @@ var FranzGo = &Profile{
 	Static:           true,
 	RackAware:        []string{"range", "sticky", "cooperative-sticky"},
 	ConsumerProtocol: "hidden opt-in since 1.19.0 (a context key), not enabled by any option",
+	CooperativeCheck: 500,
 }
 
 // Sarama is IBM/sarama. Read from v1.60.1 (commit bd98b3aec677):

@@ -311,6 +311,9 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (sc timeline.Sce
 	if leader, err = groupLeader(c, checked, entry.Clients, entry.Protocols); err != nil {
 		return sc, "", nil, err
 	}
+	if err := applyClientTraits(c, &cfg, sc.Members, entry.Clients); err != nil {
+		return sc, "", nil, err
+	}
 	sc.Forming = c.Bool("forming")
 	if !sc.Forming {
 		sc.Initial = ownedAssignment(e, entry.Group)
@@ -623,4 +626,32 @@ func kafkaAssumption(sc timeline.Scenario) string {
 		}
 	}
 	return fmt.Sprintf("- Kafka %s's coordinator (--kafka): %s; %s", v, interval, regained)
+}
+
+// applyClientTraits gives cfg, the configuration of the members without
+// a client of their own and of those that join, the timing traits of
+// --client, and each member with its own client in the group file that
+// client's: franz-go's cooperative check. The names were checked by
+// groupLeader.
+func applyClientTraits(c *cli.Context, cfg *timeline.Config, members []timeline.Member, clients []string) error {
+	def, err := parseClient(c, "assigncalc")
+	if err != nil {
+		return err
+	}
+	cfg.CooperativeCheck = def.CooperativeCheck
+	for i := range members {
+		if i >= len(clients) || clients[i] == "" {
+			continue
+		}
+		p, err := parseClientName(clients[i])
+		if err != nil {
+			return &usageError{fmt.Errorf("members[%d].client: %w", i, err)}
+		}
+		if p.CooperativeCheck != cfg.CooperativeCheck {
+			own := *cfg
+			own.CooperativeCheck = p.CooperativeCheck
+			members[i].Config = &own
+		}
+	}
+	return nil
 }
