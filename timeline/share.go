@@ -172,6 +172,12 @@ func (s *shareGroup) rename(old, id string) {
 	s.ids = slices.Sorted(maps.Keys(s.members))
 }
 
+// newIDWhileKnown is false, as under the consumer protocol: a crashed
+// member's new process takes over its old member.id and what it held (the
+// same simplification: the share consumer, too, picks a new member.id and
+// the old one holds its partitions until its session expires).
+func (s *shareGroup) newIDWhileKnown() bool { return false }
+
 func (s *shareGroup) onJoin(m Member) { s.join(s.add(m)) }
 
 // onCrash: the coordinator removes the member a session timeout after
