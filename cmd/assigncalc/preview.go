@@ -62,6 +62,9 @@ func preview(e *env, c *cli.Context) error {
 	// Members subscribed by pattern: only the coordinator's assignors
 	// resolve one; the others refuse the group (Validate says why).
 	byPattern := slices.ContainsFunc(g.Members, func(m assign.Member) bool { return m.TopicRegex != "" })
+	if byPattern && !c.IsSet("strategy") {
+		detail = assign.Uniform{} // the consumer protocol's default assignor
+	}
 	if byPattern && detail.Protocol() == assign.ServerAssigned {
 		if g, err = assign.ResolveTopicRegex(g); err != nil {
 			return err
@@ -75,6 +78,12 @@ func preview(e *env, c *cli.Context) error {
 	consumer, err := protocolOf(e, c, in)
 	if err != nil {
 		return err
+	}
+	if byPattern && !consumer {
+		if c.IsSet("protocol") {
+			return usagef("--protocol %s: a member subscribes by pattern, which only the consumer protocol's coordinator resolves", c.String("protocol"))
+		}
+		consumer = true
 	}
 	if consumer && in.assignor != "" && !c.IsSet("strategy") {
 		if detail, err = assign.Lookup(in.assignor); err != nil {

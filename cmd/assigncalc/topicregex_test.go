@@ -41,6 +41,21 @@ func TestPlanBadTopicRegex(t *testing.T) {
 	}
 }
 
+// TestPreviewTopicRegexDefaults: a preview of a group with a pattern
+// member and no --strategy shows the consumer protocol's assignors (the
+// classic strategies refuse patterns), server range as worked by hand for
+// regexGroup; --protocol classic with a pattern member is refused.
+func TestPreviewTopicRegexDefaults(t *testing.T) {
+	stdout, stderr, status := runCase(cliCase{args: []string{"--in", "-", "--format", "jsonl"}, stdin: regexGroup})
+	if status != 0 || stderr != "" || !strings.Contains(stdout, regexServerRange) || !strings.Contains(stdout, `"strategy":"uniform"`) || strings.Contains(stdout, `"strategy":"range"`) {
+		t.Errorf("preview: status %d, stderr %q, stdout %s; want 0, nothing, uniform and server range (%s) only", status, stderr, stdout, regexServerRange)
+	}
+	_, stderr, status = runCase(cliCase{args: []string{"--in", "-", "--protocol", "classic"}, stdin: regexGroup})
+	if status != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "subscribes by pattern") {
+		t.Errorf("preview --protocol classic: status %d, stderr %q; want 2 and one line saying a member subscribes by pattern", status, stderr)
+	}
+}
+
 // TestMemberTopicRegex: --member ID=/PATTERN/ on the preview, and the
 // patterns refused with one line on stderr and status 2.
 func TestMemberTopicRegex(t *testing.T) {
