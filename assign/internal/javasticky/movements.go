@@ -17,7 +17,6 @@ type movements struct {
 	byTopic     map[int32]map[pair]*churnSet // by topic rank
 	x           *pindex
 	topicHash   []int32 // String.hashCode by topic rank, filled at the first record
-	treeBin     bool
 }
 
 func (m *movements) removeRecord(p pid) pair {
@@ -55,10 +54,12 @@ func (m *movements) addRecord(p pid, pr pair) {
 			m.topicHash[k] = jvm.StringHash(t)
 		}
 	}
+	// A set holds partitions of one topic, whose hash codes 31 * (31 + n)
+	// + topic.hashCode() are distinct for distinct n (31 is odd, so
+	// multiplying by it is a bijection of int32): a tree bucket never
+	// meets two equal hashes, so set.IdentityHash cannot be set and Java's
+	// order is always its own deterministic one.
 	set.Add(p, jvm.TopicPartitionHash(m.topicHash[r], n))
-	if set.Treeified {
-		m.treeBin = true
-	}
 }
 
 func (m *movements) move(p pid, old, newConsumer int) {
