@@ -104,6 +104,7 @@ type leader struct {
 	total       int // totalPartitionsCount
 	rack        rackInfo
 	maxGen      int32
+	trees       treeUse // of PartitionMovements, for the tests
 }
 
 const defaultGeneration = -1
@@ -267,6 +268,7 @@ func (s *leader) assign() [][]tp {
 	}
 	b := newGeneral(s, ownedByMember)
 	out := b.build()
+	s.trees = b.moves.trees
 	if s.cooperative {
 		s.removeTransferring(out)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -87,9 +88,11 @@ func TestGoldens(t *testing.T) {
 }
 
 // TestOracle draws JAVASTICKY_N (default 2000) random groups from seed
-// JAVASTICKY_SEED (default 26) and checks every answer against Kafka's
-// assignors compiled into the class directory JAVASTICKY_ORACLE. With
-// JAVASTICKY_WRITE set it (re)writes the goldens from the first 300.
+// JAVASTICKY_SEED (default 26), then JAVASTICKY_TREE_N (default 1000)
+// colliding groups of treeGroup on which Java's PartitionMovements sets
+// treeify, and checks every answer against Kafka's assignors compiled into
+// the class directory JAVASTICKY_ORACLE. With JAVASTICKY_WRITE set it
+// (re)writes the goldens from the first 300 random groups.
 func TestOracle(t *testing.T) {
 	dir := os.Getenv("JAVASTICKY_ORACLE")
 	if dir == "" {
@@ -116,8 +119,36 @@ func TestOracle(t *testing.T) {
 	if write {
 		writeHead(t, "groups.jsonl", lines.Bytes())
 	}
+	treeN := 1000
+	if s := os.Getenv("JAVASTICKY_TREE_N"); s != "" {
+		treeN, _ = strconv.Atoi(s)
+	}
+	var read [2]int
+	for i := 0; i < treeN; {
+		g := treeGroup(rng, 18)
+		var u [2]treeUse
+		for k, st := range strategies {
+			u[k] = trees(g, st.cooperative)
+		}
+		if !u[0].made && !u[1].made {
+			continue
+		}
+		for k := range u {
+			if u[k].read {
+				read[k]++
+			}
+		}
+		groups = append(groups, g)
+		lines.WriteString(groupJSON(fmt.Sprintf("tree%05d", i), g))
+		lines.WriteByte('\n')
+		i++
+	}
+	t.Logf("%d colliding groups treeify a PartitionMovements set; sticky reads a treeified set on %d, cooperative-sticky on %d", treeN, read[0], read[1])
 	for _, st := range strategies {
 		out := runOracleRaw(t, dir, st.name, lines.Bytes())
+		if write {
+			writeHead(t, st.name+".jsonl", out)
+		}
 		answers := parseAnswers(t, out)
 		agreed, errs := 0, 0
 		for i, g := range groups {
@@ -129,9 +160,6 @@ func TestOracle(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d of %d groups agree with Kafka (Kafka throws on %d)", st.name, agreed, len(groups), errs)
-		if write {
-			writeHead(t, st.name+".jsonl", out)
-		}
 	}
 }
 
@@ -221,7 +249,8 @@ func randomGroup(rng *rand.Rand) assign.Group {
 	racks := []string{"a", "b", "c"}[:1+rng.IntN(3)]
 	if rng.IntN(3) == 0 {
 		g.PartitionRacks = map[string][][]string{}
-		for tn, n := range g.Topics {
+		for _, tn := range slices.Sorted(maps.Keys(g.Topics)) { // a fixed order of draws
+			n := g.Topics[tn]
 			if rng.IntN(4) == 0 {
 				continue
 			}
@@ -313,7 +342,8 @@ func dedupe(a assign.Assignment) assign.Assignment {
 // partitions, some claimed twice, at generations that tie or differ.
 func randomClaims(rng *rand.Rand, g *assign.Group) {
 	var all []assign.TopicPartition
-	for tn, n := range g.Topics {
+	for _, tn := range slices.Sorted(maps.Keys(g.Topics)) { // a fixed order of draws
+		n := g.Topics[tn]
 		for p := range n + int32(rng.IntN(2)) {
 			all = append(all, assign.TopicPartition{Topic: tn, Partition: p})
 		}

@@ -60,6 +60,8 @@ type ChurnSet[K comparable] struct {
 	// IdentityHash is set once a tree bucket has had to order two keys
 	// of equal hash, which Java does by System.identityHashCode.
 	IdentityHash bool
+	// Treeified is set once an add has turned a bucket into a tree.
+	Treeified bool
 }
 
 // Len is the number of elements.
@@ -90,7 +92,7 @@ func (s *ChurnSet[K]) Add(k K, hashCode int32) {
 		if len(s.table) < minTreeifyCapacity {
 			s.resize()
 		} else {
-			s.tree[b] = true
+			s.tree[b], s.Treeified = true, true
 			s.treeify(b)
 		}
 	default:
