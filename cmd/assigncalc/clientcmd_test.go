@@ -231,3 +231,44 @@ func TestCheckClientJavaDoubleAssignment(t *testing.T) {
 		t.Errorf("OURS %q, differences %+v; want double assignment, %+v", v.Ours, v.Differences, want)
 	}
 }
+
+// TestTimelineJSONClient: timeline's machine formats name the client a
+// strategy reproduces, as plan's and simulate's results do: "client"
+// after the summary, with "approximate": true where the strategy is ours
+// standing in for the client's (librdkafka's assignors are not
+// reproduced), and neither without --client.
+func TestTimelineJSONClient(t *testing.T) {
+	for _, c := range []struct {
+		args        []string
+		client      string
+		approximate bool
+	}{
+		{[]string{"--client", "java", "--strategy", "sticky,range"}, "java", false},
+		{[]string{"--client", "librdkafka", "--strategy", "cooperative-sticky"}, "librdkafka", true},
+		{[]string{"--strategy", "sticky"}, "", false},
+	} {
+		args := append([]string{"timeline", "--members", "3", "--topics", "t:6", "--crash", "c1@10s", "--format", "jsonl"}, c.args...)
+		stdout, stderr, status := runCase(cliCase{args: args})
+		if status != exitOK {
+			t.Fatalf("%v: status %d, stderr %s", args, status, stderr)
+		}
+		lines := 0
+		for line := range strings.Lines(stdout) {
+			var v struct {
+				Strategy    string
+				Client      string
+				Approximate bool
+			}
+			if err := json.Unmarshal([]byte(line), &v); err != nil {
+				t.Fatal(err)
+			}
+			if v.Client != c.client || v.Approximate != c.approximate {
+				t.Errorf("%v: %s: client %q, approximate %v; want %q, %v", c.args, v.Strategy, v.Client, v.Approximate, c.client, c.approximate)
+			}
+			lines++
+		}
+		if lines == 0 {
+			t.Errorf("%v: no timeline written", c.args)
+		}
+	}
+}
