@@ -104,33 +104,36 @@ var Librdkafka = &Profile{
 	ConsumerProtocol: "generally available in 2.12.0, opt-in (group.protocol=consumer)",
 }
 
-// FranzGo is twmb/franz-go's kgo. Read from v1.21.6 (commit adb3a18abe14),
-// the newest the snapshot we read holds; issue 26's BalanceRacks and
-// ServerSideBalancer of 1.22 are not in it and are not recorded here.
+// FranzGo is twmb/franz-go's kgo. Read from v1.22.3 (the module
+// github.com/twmb/franz-go@v1.22.3; paths below are in it):
 //
 //   - Strategies and defaults: RangeBalancer, RoundRobinBalancer,
 //     StickyBalancer, CooperativeStickyBalancer; the default balancers are
-//     [CooperativeStickyBalancer()] (pkg/kgo/config.go).
+//     [CooperativeStickyBalancer()] (pkg/kgo/config.go:715-716).
 //   - Mixed lists: accepted; "If you use both cooperative and eager
 //     balancers, the group runs cooperatively only if all members support
-//     cooperative balancing" (kgo.Balancers' doc).
-//   - Static membership: kgo.InstanceID.
-//   - Racks: since v1.21.0 "Both the range and sticky balancers now
-//     understand consumer racks" with kgo.Rack (CHANGELOG.md); franz-go
-//     reads each partition's leader's rack, not every replica's as
-//     KIP-881's Java code does.
-//   - KIP-848: hidden; an opt-in through a context key since v1.19.0, and
-//     v1.21.0's notes say it stays off "until KIP-1251 is released in
-//     Kafka 4.3" (CHANGELOG.md).
+//     cooperative balancing" (kgo.Balancers' doc, pkg/kgo/config.go:2079-2089).
+//   - Static membership: kgo.InstanceID (pkg/kgo/config.go:2422).
+//   - Racks: only with BalanceRacks, "Rack aware group partition assignment
+//     (KIP-881) now requires BalanceRacks" (CHANGELOG.md, v1.22.0, line
+//     193): BalanceRacks "makes the range and sticky balancers prefer giving
+//     a member partitions whose leader is in the member's rack", Rack set
+//     too (pkg/kgo/config.go:1776-1790). franz-go reads each partition's
+//     leader's rack, not every replica's as KIP-881's Java code does.
+//   - KIP-848: the ServerSideBalancer option (pkg/kgo/config.go:2094-2101,
+//     CHANGELOG.md v1.22.0 "### ServerSideBalancer (KIP-848)", line 304):
+//     opt-in, Kafka 4.0+, with a range or sticky balancer; the classic
+//     protocol stays the default (pkg/kgo/consumer_group_848.go:36 runs
+//     the KIP-848 group only when it is set, or the old context key).
 var FranzGo = &Profile{
-	Name: "franz-go", Release: "franz-go 1.21.6",
+	Name: "franz-go", Release: "franz-go 1.22.3",
 	Strategies:       []string{"range", "roundrobin", "sticky", "cooperative-sticky"},
 	Defaults:         []string{"cooperative-sticky"},
 	Cooperative:      true,
 	Mixed:            true,
 	Static:           true,
 	RackAware:        []string{"range", "sticky", "cooperative-sticky"},
-	ConsumerProtocol: "hidden opt-in since 1.19.0 (a context key), not enabled by any option",
+	ConsumerProtocol: "ServerSideBalancer since 1.22.0, opt-in (range or sticky balancers, Kafka 4.0+)",
 }
 
 // Sarama is IBM/sarama. Read from v1.60.1 (commit bd98b3aec677):
