@@ -160,19 +160,22 @@ var Sarama = &Profile{
 	Static:      true,
 }
 
-// KafkaGo is segmentio/kafka-go. Read from v0.4.50 (commit 3ce29796ef96),
-// the newest the snapshot we read holds:
+// KafkaGo is segmentio/kafka-go. Read from v0.4.51 (the module
+// github.com/segmentio/kafka-go@v0.4.51; paths below are in it):
 //
-//   - Strategies and defaults: RangeGroupBalancer, RoundRobinGroupBalancer
-//     and RackAffinityGroupBalancer (groupbalancer.go); the default
-//     GroupBalancers are [Range, RoundRobin] (consumergroup.go). No sticky,
-//     no cooperative rebalancing.
-//   - Static membership: none; ConsumerGroupConfig has no instance id.
+//   - Strategies and defaults: RangeGroupBalancer ("range",
+//     groupbalancer.go:55), RoundRobinGroupBalancer ("roundrobin",
+//     groupbalancer.go:106) and RackAffinityGroupBalancer; the default
+//     GroupBalancers are [Range, RoundRobin] (consumergroup.go:188-191).
+//     No sticky, no cooperative rebalancing.
+//   - Static membership: none; ConsumerGroupConfig (consumergroup.go:68)
+//     has no instance id.
 //   - Racks: only RackAffinityGroupBalancer, which is not a Kafka strategy
-//     (its protocol name is "rack-affinity") and is not modelled here.
-//   - KIP-848: none.
+//     (its protocol name is "rack-affinity", groupbalancer.go:161) and is
+//     not modelled here.
+//   - KIP-848: none (no ConsumerGroupHeartbeat anywhere in the package).
 var KafkaGo = &Profile{
-	Name: "kafka-go", Release: "kafka-go 0.4.50",
+	Name: "kafka-go", Release: "kafka-go 0.4.51",
 	Strategies: []string{"range", "roundrobin"},
 	Defaults:   []string{"range", "roundrobin"},
 }
