@@ -136,23 +136,29 @@ var FranzGo = &Profile{
 	ConsumerProtocol: "ServerSideBalancer since 1.22.0, opt-in (range or sticky balancers, Kafka 4.0+)",
 }
 
-// Sarama is IBM/sarama. Read from v1.60.1 (commit bd98b3aec677):
+// Sarama is IBM/sarama. Read from v1.61.1 (the module
+// github.com/IBM/sarama@v1.61.1, go mod download; paths below are in it):
 //
 //   - Strategies and defaults: NewBalanceStrategyRange, ...RoundRobin,
-//     ...Sticky, and NewBalanceStrategyCooperativeSticky, added by commit
-//     44147ce7 (#3671), first tagged v1.60.1; the default GroupStrategies
-//     are [NewBalanceStrategyRange()] (config.go).
-//   - Mixed lists: accepted; selectRebalanceProtocol (rebalance_protocol.go)
-//     runs eagerly when every strategy supports eager, and the
-//     cooperative strategy supports both, its doc giving the two-step
-//     upgrade [CooperativeSticky, Range] then [CooperativeSticky].
-//   - Static membership: Consumer.Group.InstanceId, KIP-345 in v1.34.0
-//     (CHANGELOG.md, #2230).
-//   - Racks: none in the balance strategies (Config.RackID serves fetching
-//     from the nearest replica).
-//   - KIP-848: none (no ConsumerGroupHeartbeat in the consumer group).
+//     ...Sticky, and NewBalanceStrategyCooperativeSticky
+//     (balance_strategy_cooperative_sticky.go:18; added by commit 44147ce7,
+//     #3671, first tagged v1.60.1); the default GroupStrategies are
+//     [NewBalanceStrategyRange()] (config.go:608).
+//   - Mixed lists: accepted; selectRebalanceProtocol
+//     (rebalance_protocol.go:50-84) runs cooperatively when every strategy
+//     supports cooperative, eagerly when every one supports eager (the
+//     cooperative strategy supports both), and refuses only a list with no
+//     protocol in common: [CooperativeSticky, Range] runs eagerly, the
+//     first step of the two-step upgrade.
+//   - Static membership: Consumer.Group.InstanceId (config.go:376, checked
+//     at config.go:918), KIP-345 in v1.34.0 (CHANGELOG.md, #2230).
+//   - Racks: none in the balance strategies (no balance_strategy*.go reads
+//     a rack; Config.RackID, config.go:532, serves fetching from the
+//     nearest replica).
+//   - KIP-848: none (ConsumerGroupHeartbeat, API key 68, is only named in
+//     a comment, request.go:242; the consumer group never sends it).
 var Sarama = &Profile{
-	Name: "sarama", Release: "sarama 1.60.1",
+	Name: "sarama", Release: "sarama 1.61.1",
 	Strategies:  []string{"range", "roundrobin", "sticky", "cooperative-sticky"},
 	Defaults:    []string{"range"},
 	Cooperative: true,
