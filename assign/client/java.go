@@ -9,11 +9,6 @@ import (
 // simple name of the exception's class and its message.
 type JavaError = javasticky.JavaError
 
-// ErrTreeBin is returned where Java's answer depends on the iteration
-// order of a HashSet bucket turned into a red-black tree, which is not
-// reproduced.
-var ErrTreeBin = javasticky.ErrTreeBin
-
 // JavaSticky is Kafka's Java StickyAssignor (Cooperative false) or
 // CooperativeStickyAssignor (Cooperative true) of the Kafka release
 // Kafka names (3.8 and later when empty), reproduced decision for decision under the conventions a Java leader

@@ -117,56 +117,65 @@ var Librdkafka = &Profile{
 	ConsumerProtocol: "generally available in 2.12.0, opt-in (group.protocol=consumer)",
 }
 
-// FranzGo is twmb/franz-go's kgo. Read from v1.21.6 (commit adb3a18abe14),
-// the newest the snapshot we read holds; issue 26's BalanceRacks and
-// ServerSideBalancer of 1.22 are not in it and are not recorded here.
+// FranzGo is twmb/franz-go's kgo. Read from v1.22.3 (the module
+// github.com/twmb/franz-go@v1.22.3; paths below are in it):
 //
 //   - Strategies and defaults: RangeBalancer, RoundRobinBalancer,
 //     StickyBalancer, CooperativeStickyBalancer; the default balancers are
-//     [CooperativeStickyBalancer()] (pkg/kgo/config.go).
+//     [CooperativeStickyBalancer()] (pkg/kgo/config.go:715-716).
 //   - Mixed lists: accepted; "If you use both cooperative and eager
 //     balancers, the group runs cooperatively only if all members support
-//     cooperative balancing" (kgo.Balancers' doc).
-//   - Static membership: kgo.InstanceID.
-//   - Racks: since v1.21.0 "Both the range and sticky balancers now
-//     understand consumer racks" with kgo.Rack (CHANGELOG.md); franz-go
-//     reads each partition's leader's rack, not every replica's as
-//     KIP-881's Java code does.
-//   - KIP-848: hidden; an opt-in through a context key since v1.19.0, and
-//     v1.21.0's notes say it stays off "until KIP-1251 is released in
-//     Kafka 4.3" (CHANGELOG.md).
+//     cooperative balancing" (kgo.Balancers' doc, pkg/kgo/config.go:2079-2089).
+//   - Static membership: kgo.InstanceID (pkg/kgo/config.go:2422).
+//   - Racks: only with BalanceRacks, "Rack aware group partition assignment
+//     (KIP-881) now requires BalanceRacks" (CHANGELOG.md, v1.22.0, line
+//     193): BalanceRacks "makes the range and sticky balancers prefer giving
+//     a member partitions whose leader is in the member's rack", Rack set
+//     too (pkg/kgo/config.go:1776-1790). franz-go reads each partition's
+//     leader's rack, not every replica's as KIP-881's Java code does.
+//   - KIP-848: the ServerSideBalancer option (pkg/kgo/config.go:2094-2101,
+//     CHANGELOG.md v1.22.0 "### ServerSideBalancer (KIP-848)", line 304):
+//     opt-in, Kafka 4.0+, with a range or sticky balancer; the classic
+//     protocol stays the default (pkg/kgo/consumer_group_848.go:36 runs
+//     the KIP-848 group only when it is set, or the old context key).
 //   - Cooperative check: groupConsumer.heartbeat beats 500 ms after each
 //     assignment of a cooperative group (cooperativeFastCheck,
 //     pkg/kgo/consumer_group.go; read from v1.22.3).
 var FranzGo = &Profile{
-	Name: "franz-go", Release: "franz-go 1.21.6",
+	Name: "franz-go", Release: "franz-go 1.22.3",
 	Strategies:       []string{"range", "roundrobin", "sticky", "cooperative-sticky"},
 	Defaults:         []string{"cooperative-sticky"},
 	Cooperative:      true,
 	Mixed:            true,
 	Static:           true,
 	RackAware:        []string{"range", "sticky", "cooperative-sticky"},
-	ConsumerProtocol: "hidden opt-in since 1.19.0 (a context key), not enabled by any option",
+	ConsumerProtocol: "ServerSideBalancer since 1.22.0, opt-in (range or sticky balancers, Kafka 4.0+)",
 	CooperativeCheck: 500,
 }
 
-// Sarama is IBM/sarama. Read from v1.60.1 (commit bd98b3aec677):
+// Sarama is IBM/sarama. Read from v1.61.1 (the module
+// github.com/IBM/sarama@v1.61.1, go mod download; paths below are in it):
 //
 //   - Strategies and defaults: NewBalanceStrategyRange, ...RoundRobin,
-//     ...Sticky, and NewBalanceStrategyCooperativeSticky, added by commit
-//     44147ce7 (#3671), first tagged v1.60.1; the default GroupStrategies
-//     are [NewBalanceStrategyRange()] (config.go).
-//   - Mixed lists: accepted; selectRebalanceProtocol (rebalance_protocol.go)
-//     runs eagerly when every strategy supports eager, and the
-//     cooperative strategy supports both, its doc giving the two-step
-//     upgrade [CooperativeSticky, Range] then [CooperativeSticky].
-//   - Static membership: Consumer.Group.InstanceId, KIP-345 in v1.34.0
-//     (CHANGELOG.md, #2230).
-//   - Racks: none in the balance strategies (Config.RackID serves fetching
-//     from the nearest replica).
-//   - KIP-848: none (no ConsumerGroupHeartbeat in the consumer group).
+//     ...Sticky, and NewBalanceStrategyCooperativeSticky
+//     (balance_strategy_cooperative_sticky.go:18; added by commit 44147ce7,
+//     #3671, first tagged v1.60.1); the default GroupStrategies are
+//     [NewBalanceStrategyRange()] (config.go:608).
+//   - Mixed lists: accepted; selectRebalanceProtocol
+//     (rebalance_protocol.go:50-84) runs cooperatively when every strategy
+//     supports cooperative, eagerly when every one supports eager (the
+//     cooperative strategy supports both), and refuses only a list with no
+//     protocol in common: [CooperativeSticky, Range] runs eagerly, the
+//     first step of the two-step upgrade.
+//   - Static membership: Consumer.Group.InstanceId (config.go:376, checked
+//     at config.go:918), KIP-345 in v1.34.0 (CHANGELOG.md, #2230).
+//   - Racks: none in the balance strategies (no balance_strategy*.go reads
+//     a rack; Config.RackID, config.go:532, serves fetching from the
+//     nearest replica).
+//   - KIP-848: none (ConsumerGroupHeartbeat, API key 68, is only named in
+//     a comment, request.go:242; the consumer group never sends it).
 var Sarama = &Profile{
-	Name: "sarama", Release: "sarama 1.60.1",
+	Name: "sarama", Release: "sarama 1.61.1",
 	Strategies:  []string{"range", "roundrobin", "sticky", "cooperative-sticky"},
 	Defaults:    []string{"range"},
 	Cooperative: true,
@@ -174,19 +183,22 @@ var Sarama = &Profile{
 	Static:      true,
 }
 
-// KafkaGo is segmentio/kafka-go. Read from v0.4.50 (commit 3ce29796ef96),
-// the newest the snapshot we read holds:
+// KafkaGo is segmentio/kafka-go. Read from v0.4.51 (the module
+// github.com/segmentio/kafka-go@v0.4.51; paths below are in it):
 //
-//   - Strategies and defaults: RangeGroupBalancer, RoundRobinGroupBalancer
-//     and RackAffinityGroupBalancer (groupbalancer.go); the default
-//     GroupBalancers are [Range, RoundRobin] (consumergroup.go). No sticky,
-//     no cooperative rebalancing.
-//   - Static membership: none; ConsumerGroupConfig has no instance id.
+//   - Strategies and defaults: RangeGroupBalancer ("range",
+//     groupbalancer.go:55), RoundRobinGroupBalancer ("roundrobin",
+//     groupbalancer.go:106) and RackAffinityGroupBalancer; the default
+//     GroupBalancers are [Range, RoundRobin] (consumergroup.go:188-191).
+//     No sticky, no cooperative rebalancing.
+//   - Static membership: none; ConsumerGroupConfig (consumergroup.go:68)
+//     has no instance id.
 //   - Racks: only RackAffinityGroupBalancer, which is not a Kafka strategy
-//     (its protocol name is "rack-affinity") and is not modelled here.
-//   - KIP-848: none.
+//     (its protocol name is "rack-affinity", groupbalancer.go:161) and is
+//     not modelled here.
+//   - KIP-848: none (no ConsumerGroupHeartbeat anywhere in the package).
 var KafkaGo = &Profile{
-	Name: "kafka-go", Release: "kafka-go 0.4.50",
+	Name: "kafka-go", Release: "kafka-go 0.4.51",
 	Strategies: []string{"range", "roundrobin"},
 	Defaults:   []string{"range", "roundrobin"},
 }

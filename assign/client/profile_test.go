@@ -38,7 +38,7 @@ var table = []cell{
 	{"franz-go", "mixed", true},
 	{"franz-go", "static", true},
 	{"franz-go", "rack-aware", "range,sticky,cooperative-sticky"},
-	{"franz-go", "consumer protocol", true}, // hidden opt-in
+	{"franz-go", "consumer protocol", true}, // ServerSideBalancer, opt-in (1.22.0)
 	{"franz-go", "defaults", "cooperative-sticky"},
 
 	{"sarama", "cooperative", true},

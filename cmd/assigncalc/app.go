@@ -166,7 +166,6 @@ func isInputError(err error) bool {
 	)
 	return errors.As(err, &ue) || errors.As(err, &ie) || errors.As(err, &ge) || errors.As(err, &de) ||
 		errors.As(err, &ce) || errors.As(err, &je) || // Java's leader would fail on the group
-		errors.Is(err, client.ErrTreeBin) || // an answer we cannot reproduce, for this group
 		errors.Is(err, assign.ErrUnknownStrategy) ||
 		errors.Is(err, groupfile.ErrInvalidUTF8) || // a name JSON output cannot carry
 		errors.Is(err, syscall.EISDIR) // --in DIR: opened, then unreadable

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -271,9 +272,12 @@ func checkResult(groups map[string]groupfile.Entry, r groupfile.Result, cc *chec
 	return v
 }
 
-// oursVersus compares a, a result for g, with what s assigns: "same",
-// "differs" with the differences, or "-" when s fails on g (Java
-// throwing, say).
+// oursVersus compares a, a result for g, with what s assigns: "same"
+// when every member's list is the same, repeats included; else "differs"
+// with the differences, or "double assignment" when s (Java's sticky, say)
+// gives a partition to two members, each such partition that their
+// result holds otherwise a difference naming all the holders; or "-" when
+// s fails on g (Java throwing, say).
 func oursVersus(s assign.Strategy, g assign.Group, a assign.Assignment) (string, []groupfile.Difference) {
 	var o outcome
 	var err error
@@ -286,11 +290,65 @@ func oursVersus(s assign.Strategy, g assign.Group, a assign.Assignment) (string,
 		return "-", nil
 	}
 	ours, diffs := "same", []groupfile.Difference(nil)
+	if sameLists(a, o.assignment) { // Java's faults included: a partition twice reads the same
+		return ours, diffs
+	}
+	doubled := holders(o.assignment)
+	for p, ids := range doubled {
+		if len(ids) < 2 {
+			delete(doubled, p)
+		}
+	}
+	theirs := holders(a)
 	for _, d := range assign.Moves(a, o.assignment) {
-		ours = "differs"
-		diffs = append(diffs, groupfile.DifferenceOf(d))
+		if _, ok := doubled[d.Partition]; !ok {
+			ours = "differs"
+			diffs = append(diffs, groupfile.DifferenceOf(d))
+		}
+	}
+	if len(doubled) > 0 {
+		ours = "double assignment"
+		for _, p := range slices.SortedFunc(maps.Keys(doubled), assign.TopicPartition.Compare) {
+			if slices.Equal(theirs[p], doubled[p]) {
+				continue // doubled alike on both sides
+			}
+			diffs = append(diffs, groupfile.Difference{Partition: p.String(), Theirs: strings.Join(theirs[p], " and "), Ours: strings.Join(doubled[p], " and ")})
+		}
 	}
 	return ours, diffs
+}
+
+// sameLists reports whether a and b give every member the same list,
+// repeats included; a member missing from one has an empty list there.
+func sameLists(a, b assign.Assignment) bool {
+	sorted := func(ps []assign.TopicPartition) []assign.TopicPartition {
+		return slices.SortedFunc(slices.Values(ps), assign.TopicPartition.Compare)
+	}
+	for id, ps := range a {
+		if !slices.Equal(sorted(ps), sorted(b[id])) {
+			return false
+		}
+	}
+	for id, ps := range b {
+		if _, ok := a[id]; !ok && len(ps) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// holders lists, per partition, the members a gives it to, sorted.
+func holders(a assign.Assignment) map[assign.TopicPartition][]string {
+	out := map[assign.TopicPartition][]string{}
+	for id, ps := range a {
+		for _, p := range ps {
+			out[p] = append(out[p], id)
+		}
+	}
+	for _, ids := range out {
+		slices.Sort(ids)
+	}
+	return out
 }
 
 func writeChecks(e *env, format string, vs []groupfile.Verdict) error {
@@ -327,7 +385,7 @@ func writeChecks(e *env, format string, vs []groupfile.Verdict) error {
 	for _, v := range vs {
 		ours := v.Ours
 		if n := len(v.Differences); n > 0 {
-			ours = fmt.Sprintf("differs (%d)", n)
+			ours = fmt.Sprintf("%s (%d)", v.Ours, n)
 			var parts []string
 			for _, d := range v.Differences[:min(n, shownDifferences)] {
 				parts = append(parts, fmt.Sprintf("%s theirs %s, ours %s", d.Partition, orNone(d.Theirs), orNone(d.Ours)))

@@ -175,7 +175,11 @@ func runTimeline(e *env, c *cli.Context, events []change) error {
 		if dists != nil {
 			d = dists[i]
 		}
-		line, err := groupfile.AppendTimeline(nil, tl, d)
+		var who groupfile.TimelineClient
+		if f, ok := fidelity[strategies[i].Name()]; ok && leader != nil && leader != client.Assigncalc {
+			who = groupfile.TimelineClient{Name: leader.Name, Approximate: f == client.Approximate}
+		}
+		line, err := groupfile.AppendTimelineClient(nil, tl, d, who)
 		if err != nil {
 			return err
 		}

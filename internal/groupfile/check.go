@@ -12,7 +12,9 @@ type Verdict struct {
 	Problems []string `json:"problems,omitempty"` // one per checker that fails
 
 	// Ours says whether our strategy of that name gives the same
-	// assignment: "same", "differs", or "-" when not compared.
+	// assignment: "same", "differs", "double assignment" (the client
+	// emulated, Java's sticky say, gives a partition to two members), or
+	// "-" when not compared.
 	Ours        string       `json:"ours"`
 	Differences []Difference `json:"differences,omitempty"`
 

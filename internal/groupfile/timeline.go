@@ -24,11 +24,26 @@ import (
 //	"samples": 100, "p50": {"maxUnownedMs": ..., "unownedPartitionMs": ..., "rebalanceMs": ...},
 //	"p95": {...}, "max": {...}
 //
-// where rebalanceMs is over every rebalance of every draw.
+// where rebalanceMs is over every rebalance of every draw. Under --client
+// [AppendTimelineClient] adds "client" and "approximate" after "summary".
 // Times are milliseconds. "partitions" keeps tl's order (topic, then
 // partition), which a map would lose; a step of the coordinator's own has
 // no "member". Lists are [] when empty, never null.
 func AppendTimeline(buf []byte, tl *timeline.Timeline, d timeline.Distribution) ([]byte, error) {
+	return AppendTimelineClient(buf, tl, d, TimelineClient{})
+}
+
+// TimelineClient is the client library whose group leader a timeline's
+// strategy reproduces (--client), as [Result] carries it.
+type TimelineClient struct {
+	Name        string // "" for none: assigncalc's own strategies
+	Approximate bool   // the strategy is ours, not shown to equal the client's
+}
+
+// AppendTimelineClient is [AppendTimeline], then, when c.Name is not "",
+// "client": c.Name and, when c.Approximate, "approximate": true after the
+// summary, as [Result] writes them after the rest.
+func AppendTimelineClient(buf []byte, tl *timeline.Timeline, d timeline.Distribution, c TimelineClient) ([]byte, error) {
 	type rebalance struct {
 		Start      int64  `json:"start"`
 		End        int64  `json:"end"`
@@ -104,6 +119,13 @@ func AppendTimeline(buf []byte, tl *timeline.Timeline, d timeline.Distribution) 
 		sum.Max = &point{p.Max, u.Max, r.Max}
 	}
 	w.value(sum)
+	if c.Name != "" {
+		w.raw(`,"client":`)
+		w.value(c.Name)
+	}
+	if c.Approximate {
+		w.raw(`,"approximate":true`)
+	}
 	w.raw("}")
 	return w.buf, w.err
 }

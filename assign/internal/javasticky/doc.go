@@ -68,13 +68,13 @@
 // unassigned-partition scan that follows; it does not drop them as package
 // assign's own strategies do.
 //
-// # What is not reproduced
+// # Tree bins
 //
 // Java's HashSet turns a bucket of nine entries or more in a table of 64
 // buckets or more into a red-black tree, changing which element its
 // iterator returns first. The general path reads the first element of such
-// sets; when one would be treeified Assign returns [ErrTreeBin] rather than
-// guess.
+// sets (PartitionMovements), and follows them as Java's HashMap keeps them
+// through adds, removes and resizes, tree bins included (jvm.ChurnSet).
 //
 // The tests compare every answer with the oracle of testdata/oracle, built
 // from Kafka's own classes (see testdata/README.md).

@@ -31,7 +31,6 @@ type general struct {
 	ts            treeSet   // sortedCurrentSubscriptions
 	revocation    bool      // revocationRequired
 	moves         movements
-	treeBin       bool
 
 	// isBalanced's scratch: owners, a partition's owner; has, stamp when
 	// the member in hand holds it.
@@ -172,7 +171,6 @@ func (b *general) build() [][]pid {
 		b.ts.add(c)
 	}
 	b.balance(prev, unassigned, aliased)
-	b.treeBin = b.moves.treeBin
 	return b.current
 }
 

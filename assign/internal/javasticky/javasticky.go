@@ -1,7 +1,6 @@
 package javasticky
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"unsafe"
@@ -31,11 +30,6 @@ type JavaError struct {
 func (e *JavaError) Error() string {
 	return "javasticky: Kafka's Java assignor throws " + e.Exception + ": " + e.Message
 }
-
-// ErrTreeBin is returned for a group on which Java's answer depends on the
-// iteration order of a HashSet bucket turned into a red-black tree, which
-// this package does not reproduce (see the package doc).
-var ErrTreeBin = errors.New("javasticky: Java's answer depends on a HashSet tree bin, which is not reproduced")
 
 // javaThrow is what the emulation panics with where Java throws; Assign
 // recovers it into a *JavaError. Nothing else is recovered.
@@ -78,10 +72,7 @@ func Assign(g assign.Group, cooperative bool, v Version) (a assign.Assignment, e
 	}()
 	s := newLeader(g, cooperative)
 	s.v, s.members = v, g.Members
-	out, treeBin := s.assign()
-	if treeBin {
-		return nil, ErrTreeBin
-	}
+	out := s.assign()
 	a = make(assign.Assignment, len(g.Members))
 	for i, m := range g.Members {
 		if len(out[i]) == 0 {
@@ -116,6 +107,7 @@ type leader struct {
 	total       int // totalPartitionsCount
 	rack        rackInfo
 	maxGen      int32
+	trees       treeUse // of PartitionMovements, for the tests
 }
 
 const defaultGeneration = -1
@@ -262,9 +254,8 @@ func newLeader(g assign.Group, cooperative bool) *leader {
 
 // assign is AbstractStickyAssignor.assignPartitions, then for
 // cooperative-sticky CooperativeStickyAssignor's adjustment. It returns
-// each member's list, sorted by assign.TopicPartition.Compare, and
-// whether a HashSet tree bin was met.
-func (s *leader) assign() ([][]tp, bool) {
+// each member's list, sorted by assign.TopicPartition.Compare.
+func (s *leader) assign() [][]tp {
 	n := len(s.ids)
 	ownedByMember := make([][]pid, n)      // consumerToOwnedPartitions
 	multiple := make([]bool, s.idx.size()) // partitionsWithMultiplePreviousOwners
@@ -276,17 +267,15 @@ func (s *leader) assign() ([][]tp, bool) {
 				removeFirst(&out[c], p)
 			}
 		}
-		return s.idx.output(out), false
+		return s.idx.output(out)
 	}
 	b := newGeneral(s, ownedByMember)
 	out := b.build()
-	if b.treeBin {
-		return nil, true
-	}
+	s.trees = b.moves.trees
 	if s.cooperative {
 		s.removeTransferring(out)
 	}
-	return s.idx.output(out), false
+	return s.idx.output(out)
 }
 
 // allSubscriptionsEqual is AbstractStickyAssignor.allSubscriptionsEqual:

@@ -17,8 +17,12 @@ type movements struct {
 	byTopic     map[int32]map[pair]*churnSet // by topic rank
 	x           *pindex
 	topicHash   []int32 // String.hashCode by topic rank, filled at the first record
-	treeBin     bool
+	trees       treeUse
 }
+
+// treeUse says whether a set has had a tree bucket, and whether a set that
+// has had one was read: the tests count the groups that reach them.
+type treeUse struct{ made, read bool }
 
 func (m *movements) removeRecord(p pid) pair {
 	pr := m.byPartition[p]
@@ -55,10 +59,13 @@ func (m *movements) addRecord(p pid, pr pair) {
 			m.topicHash[k] = jvm.StringHash(t)
 		}
 	}
+	// A set holds partitions of one topic, whose hash codes 31 * (31 + n)
+	// + topic.hashCode() are distinct for distinct n (31 is odd, so
+	// multiplying by it is a bijection of int32): a tree bucket never
+	// meets two equal hashes, so set.IdentityHash cannot be set and Java's
+	// order is always its own deterministic one.
 	set.Add(p, jvm.TopicPartitionHash(m.topicHash[r], n))
-	if set.Treeified {
-		m.treeBin = true
-	}
+	m.trees.made = m.trees.made || set.Treeified
 }
 
 func (m *movements) move(p pid, old, newConsumer int) {
@@ -85,6 +92,7 @@ func (m *movements) actualPartitionToMove(p pid, old, newConsumer int) pid {
 	if !ok {
 		return p
 	}
+	m.trees.read = m.trees.read || set.Treeified
 	first, _ := set.First()
 	return first
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -94,13 +95,15 @@ func TestGoldens(t *testing.T) {
 }
 
 // TestOracle draws JAVASTICKY_N (default 2000) random groups from seed
-// JAVASTICKY_SEED (default 26) and checks every answer against Kafka's
-// assignors compiled into the class directory JAVASTICKY_ORACLE, of the
-// Kafka release JAVASTICKY_KAFKA (default 3.8.0), skipping the groups on
-// which Kafka takes longer than JAVASTICKY_LIMIT seconds (default: no
-// limit). With JAVASTICKY_WRITE
-// set it (re)writes the goldens from the first 300: for a release of
-// another Version than Kafka38, those of testdata/versions.
+// JAVASTICKY_SEED (default 26), then JAVASTICKY_TREE_N (default 1000)
+// colliding groups of treeGroup on which Java's PartitionMovements sets
+// treeify, and checks every answer against Kafka's assignors compiled into
+// the class directory JAVASTICKY_ORACLE, of the Kafka release
+// JAVASTICKY_KAFKA (default 3.8.0), skipping the groups on which Kafka
+// takes longer than JAVASTICKY_LIMIT seconds (default: no limit). With
+// JAVASTICKY_WRITE set it (re)writes the goldens from the first 300 random
+// groups: for a release of another Version than Kafka38, those of
+// testdata/versions.
 func TestOracle(t *testing.T) {
 	dir := os.Getenv("JAVASTICKY_ORACLE")
 	if dir == "" {
@@ -138,6 +141,31 @@ func TestOracle(t *testing.T) {
 	if write {
 		writeHead(t, golden("groups.jsonl"), lines.Bytes())
 	}
+	treeN := 1000
+	if s := os.Getenv("JAVASTICKY_TREE_N"); s != "" {
+		treeN, _ = strconv.Atoi(s)
+	}
+	var read [2]int
+	for i := 0; i < treeN; {
+		g := treeGroup(rng, 18)
+		var u [2]treeUse
+		for k, st := range strategies {
+			u[k] = trees(g, st.cooperative)
+		}
+		if !u[0].made && !u[1].made {
+			continue
+		}
+		for k := range u {
+			if u[k].read {
+				read[k]++
+			}
+		}
+		groups = append(groups, g)
+		lines.WriteString(groupJSON(fmt.Sprintf("tree%05d", i), g))
+		lines.WriteByte('\n')
+		i++
+	}
+	t.Logf("%d colliding groups treeify a PartitionMovements set; sticky reads a treeified set on %d, cooperative-sticky on %d", treeN, read[0], read[1])
 	for _, st := range strategies {
 		out := runOracleRaw(t, dir, st.name, lines.Bytes())
 		answers := parseAnswers(t, out)
@@ -252,7 +280,8 @@ func randomGroup(rng *rand.Rand) assign.Group {
 	racks := []string{"a", "b", "c"}[:1+rng.IntN(3)]
 	if rng.IntN(3) == 0 {
 		g.PartitionRacks = map[string][][]string{}
-		for tn, n := range g.Topics {
+		for _, tn := range slices.Sorted(maps.Keys(g.Topics)) { // a fixed order of draws
+			n := g.Topics[tn]
 			if rng.IntN(4) == 0 {
 				continue
 			}
@@ -344,7 +373,8 @@ func dedupe(a assign.Assignment) assign.Assignment {
 // partitions, some claimed twice, at generations that tie or differ.
 func randomClaims(rng *rand.Rand, g *assign.Group) {
 	var all []assign.TopicPartition
-	for tn, n := range g.Topics {
+	for _, tn := range slices.Sorted(maps.Keys(g.Topics)) { // a fixed order of draws
+		n := g.Topics[tn]
 		for p := range n + int32(rng.IntN(2)) {
 			all = append(all, assign.TopicPartition{Topic: tn, Partition: p})
 		}

@@ -121,10 +121,7 @@ func TestChurnSetMatchesNaiveTable(t *testing.T) {
 				ref.add(k)
 			}
 			if ref.tree {
-				if !s.Treeified {
-					t.Fatalf("op %d: Java treeifies, ChurnSet did not notice", i)
-				}
-				return
+				return // the naive table has no tree bins: TestChurnSetFromJDK holds those
 			}
 			want, wok := ref.first()
 			got, gok := s.First()
@@ -133,4 +130,29 @@ func TestChurnSetMatchesNaiveTable(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestChurnSetIdentityHash: keys whose hashes share their low six bits
+// fill bucket 0 of every table up to 64 buckets; the ninth and tenth adds
+// double the table (16 to 32 to 64 buckets), the eleventh turns the bucket
+// into a tree. Two distinct keys of equal hash in that tree are ordered by
+// System.identityHashCode, which ChurnSet must report; eleven distinct
+// hashes must not be.
+func TestChurnSetIdentityHash(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		dup  bool
+	}{{"distinct hashes", false}, {"two equal hashes", true}} {
+		var s ChurnSet[int]
+		for k := range 11 {
+			h := int32(k << 6)
+			if c.dup && k == 10 {
+				h = 0 // key 0's hash
+			}
+			s.Add(k, h)
+		}
+		if s.IdentityHash != c.dup {
+			t.Errorf("%s: IdentityHash = %v, want %v", c.name, s.IdentityHash, c.dup)
+		}
+	}
 }

@@ -33,9 +33,7 @@ type HashMap struct {
 	compare   func(a, b int) int
 	compute   bool // filled by computeIfAbsent, not put: see NewComputeMap
 
-	// Red-black tree links of the entries of tree buckets; -1 is null.
-	left, right, parent []int32
-	red                 []bool
+	treeLinks // of the entries of tree buckets
 }
 
 const (
@@ -376,116 +374,4 @@ func (m *HashMap) moveRootToFront(b, root int32) {
 		copy(m.table[b][1:i+1], m.table[b][:i])
 		m.table[b][0] = root
 	}
-}
-
-// balanceInsertion restores the red-black properties after x was attached
-// and returns the root, as HashMap.TreeNode.balanceInsertion does.
-func (m *HashMap) balanceInsertion(root, x int32) int32 {
-	m.red[x] = true
-	for {
-		xp := m.parent[x]
-		if xp < 0 {
-			m.red[x] = false
-			return x
-		}
-		xpp := m.parent[xp]
-		if !m.red[xp] || xpp < 0 {
-			return root
-		}
-		if xp == m.left[xpp] {
-			if y := m.right[xpp]; y >= 0 && m.red[y] {
-				m.red[y], m.red[xp], m.red[xpp] = false, false, true
-				x = xpp
-				continue
-			}
-			if x == m.right[xp] {
-				x = xp
-				root = m.rotateLeft(root, x)
-				xp, xpp = m.parentAndGrandparent(x)
-			}
-			if xp >= 0 {
-				m.red[xp] = false
-				if xpp >= 0 {
-					m.red[xpp] = true
-					root = m.rotateRight(root, xpp)
-				}
-			}
-		} else {
-			if y := m.left[xpp]; y >= 0 && m.red[y] {
-				m.red[y], m.red[xp], m.red[xpp] = false, false, true
-				x = xpp
-				continue
-			}
-			if x == m.left[xp] {
-				x = xp
-				root = m.rotateRight(root, x)
-				xp, xpp = m.parentAndGrandparent(x)
-			}
-			if xp >= 0 {
-				m.red[xp] = false
-				if xpp >= 0 {
-					m.red[xpp] = true
-					root = m.rotateLeft(root, xpp)
-				}
-			}
-		}
-	}
-}
-
-func (m *HashMap) parentAndGrandparent(x int32) (xp, xpp int32) {
-	xp, xpp = m.parent[x], -1
-	if xp >= 0 {
-		xpp = m.parent[xp]
-	}
-	return xp, xpp
-}
-
-func (m *HashMap) rotateLeft(root, p int32) int32 {
-	r := m.right[p]
-	if r < 0 {
-		return root
-	}
-	m.right[p] = m.left[r]
-	if rl := m.left[r]; rl >= 0 {
-		m.parent[rl] = p
-	}
-	pp := m.parent[p]
-	m.parent[r] = pp
-	switch {
-	case pp < 0:
-		root = r
-		m.red[r] = false
-	case m.left[pp] == p:
-		m.left[pp] = r
-	default:
-		m.right[pp] = r
-	}
-	m.left[r] = p
-	m.parent[p] = r
-	return root
-}
-
-func (m *HashMap) rotateRight(root, p int32) int32 {
-	l := m.left[p]
-	if l < 0 {
-		return root
-	}
-	m.left[p] = m.right[l]
-	if lr := m.right[l]; lr >= 0 {
-		m.parent[lr] = p
-	}
-	pp := m.parent[p]
-	m.parent[l] = pp
-	switch {
-	case pp < 0:
-		root = l
-		m.red[l] = false
-	case m.right[pp] == p:
-		m.right[pp] = l
-	default:
-		m.left[pp] = l
-	}
-	m.right[l] = p
-	m.parent[p] = l
-	return root
 }
