@@ -544,7 +544,7 @@ func (c *Churn) joiner(ch Change) (assign.Member, string, bool) {
 	var kept []string
 	if ch.Given&GivenTopics == 0 {
 		m.Topics, m.TopicRegex = slices.Clone(d.Topics), d.TopicRegex
-		kept = append(kept, "subscription "+orNothing(declared(d.Topics, d.TopicRegex)))
+		kept = append(kept, "subscription "+orNothing(withPattern(topicList(d.Topics, ","), d.TopicRegex)))
 	}
 	if ch.Given&GivenInstance == 0 {
 		m.InstanceID = d.InstanceID

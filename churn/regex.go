@@ -88,7 +88,11 @@ func subscription(m assign.Member, topics map[string]int32) ([]string, error) {
 // declared writes a subscription as the command line does: the topics,
 // then the pattern between slashes.
 func declared(topics []string, pattern string) string {
-	s := strings.Join(topics, ",")
+	return withPattern(strings.Join(topics, ","), pattern)
+}
+
+// withPattern appends /pattern/, if any, to a list of topics.
+func withPattern(s, pattern string) string {
 	if pattern == "" {
 		return s
 	}
