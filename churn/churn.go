@@ -278,7 +278,7 @@ func NewChurn(s assign.Strategy, g assign.Group) (*Churn, Step, error) {
 	for _, m := range g.Members {
 		c.generation = max(c.generation, m.Generation)
 	}
-	step := Step{Before: before, Rebalances: 1}
+	step := Step{Before: before, Rebalances: 1, Notes: patternNotes(g)}
 	deferred := make(map[assign.TopicPartition]bool)
 	final, err := c.rebalance(view, &step, deferred)
 	if err != nil {

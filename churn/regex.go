@@ -115,19 +115,40 @@ func patternNote(m assign.Member, topics map[string]int32) string {
 	return fmt.Sprintf("%s subscribes to %s, which resolves to %s", m.ID, declared(m.Topics, m.TopicRegex), orNothing(topicList(resolved, ",")))
 }
 
-// matchedNotes says, after a growth that created topic, which members'
-// patterns match it: the coordinator resolves patterns again when a topic
-// is created.
+// matchedNotes says, after a growth that created topic, which patterns
+// match it (before is the group with its patterns, after the group
+// resolved): the coordinator resolves patterns again when a topic is
+// created.
 func matchedNotes(topic string, before, after assign.Group) []string {
-	var notes []string
+	var patterns []string
+	by := make(map[string][]string)
 	for i, m := range before.Members {
 		if m.TopicRegex == "" || slices.Contains(m.Topics, topic) || !slices.Contains(after.Members[i].Topics, topic) {
 			continue
 		}
-		notes = append(notes, fmt.Sprintf("%s's pattern /%s/ matches the new topic %s: the coordinator resolves the group's patterns again "+
-			"at a heartbeat after the topic appears (at most once per 10 s), a new group epoch", m.ID, m.TopicRegex, topic))
+		if by[m.TopicRegex] == nil {
+			patterns = append(patterns, m.TopicRegex)
+		}
+		by[m.TopicRegex] = append(by[m.TopicRegex], m.ID)
+	}
+	notes := make([]string, 0, len(patterns))
+	for _, p := range patterns {
+		notes = append(notes, fmt.Sprintf("the pattern /%s/ of %s matches the new topic %s: the coordinator resolves the group's patterns again "+
+			"at a heartbeat after the topic appears (at most once per 10 s), a new group epoch", p, memberNames(by[p]), topic))
 	}
 	return notes
+}
+
+// memberNames names members for a note: all of them up to three, else
+// the first three and how many more.
+func memberNames(ids []string) string {
+	switch n := len(ids); {
+	case n > 3:
+		return fmt.Sprintf("%s and %d more members", strings.Join(ids[:3], ", "), n-3)
+	case n > 1:
+		return strings.Join(ids[:n-1], ", ") + " and " + ids[n-1]
+	}
+	return ids[0]
 }
 
 // resubscribed is what a subscription change found.
@@ -157,4 +178,47 @@ func resubscribe(m *assign.Member, ch Change, topics map[string]int32) (resubscr
 		out.unchanged = true
 	}
 	return out, nil
+}
+
+// patternNotes says what the subscriptions by pattern of g resolve to,
+// for the notes of the first step: one note per declared subscription,
+// naming up to three of its members, so that a big group's notes stay
+// short.
+func patternNotes(g assign.Group) []string {
+	if !hasPattern(g) {
+		return nil
+	}
+	r, err := assign.ResolveTopicRegex(g)
+	if err != nil {
+		return nil // NewChurn refuses g
+	}
+	type seen struct {
+		members  []string
+		resolved []string
+	}
+	var order []string
+	by := make(map[string]*seen)
+	for i, m := range g.Members {
+		if m.TopicRegex == "" {
+			continue
+		}
+		d := declared(m.Topics, m.TopicRegex)
+		s, ok := by[d]
+		if !ok {
+			s = &seen{resolved: r.Members[i].Topics}
+			by[d] = s
+			order = append(order, d)
+		}
+		s.members = append(s.members, m.ID)
+	}
+	notes := make([]string, 0, len(order))
+	for _, d := range order {
+		s := by[d]
+		verb := "subscribes"
+		if len(s.members) > 1 {
+			verb = "subscribe"
+		}
+		notes = append(notes, fmt.Sprintf("%s %s to %s, which resolves to %s", memberNames(s.members), verb, d, orNothing(topicList(s.resolved, ","))))
+	}
+	return notes
 }

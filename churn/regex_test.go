@@ -49,6 +49,9 @@ func TestChurnPatternPicksUpNewTopic(t *testing.T) {
 	if diff := cmp.Diff(want, first.After); diff != "" {
 		t.Fatalf("start mismatch (-want +got):\n%s", diff)
 	}
+	if want := []string{"c0 subscribes to /orders-.*/, which resolves to orders-eu"}; !slices.Equal(first.Notes, want) {
+		t.Errorf("start: notes %q; want %q", first.Notes, want)
+	}
 	if got := first.Group.Members[0]; !slices.Equal(got.Topics, []string{"orders-eu"}) || got.TopicRegex != "" {
 		t.Errorf("start: c0 subscribes to %v, pattern %q; want [orders-eu] resolved", got.Topics, got.TopicRegex)
 	}
@@ -67,7 +70,7 @@ func TestChurnPatternPicksUpNewTopic(t *testing.T) {
 	if got := ch.Group().Members[0].Topics; !slices.Equal(got, []string{"orders-eu", "orders-us"}) {
 		t.Errorf("after orders-us is created, c0 subscribes to %v; want [orders-eu orders-us]", got)
 	}
-	if len(step.Notes) != 1 || !strings.Contains(step.Notes[0], "c0's pattern /orders-.*/ matches the new topic orders-us") {
+	if len(step.Notes) != 1 || !strings.Contains(step.Notes[0], "the pattern /orders-.*/ of c0 matches the new topic orders-us") {
 		t.Errorf("orders-us created: notes %q; want one saying c0's pattern matches it", step.Notes)
 	}
 
@@ -159,5 +162,22 @@ func TestChurnPatternRefused(t *testing.T) {
 	}
 	if step.Rebalances != 1 || len(step.Group.Members) != 2 || len(step.After["c0"])+len(step.After["c1"]) != 2 || len(step.After["c1"]) != 1 {
 		t.Errorf("join c1=/t/ after the refusals: %d rebalances, after %v; want 1 and one partition each", step.Rebalances, step.After)
+	}
+}
+
+// TestMemberNames: a note names up to three members, then counts.
+func TestMemberNames(t *testing.T) {
+	for _, tt := range []struct {
+		ids  []string
+		want string
+	}{
+		{[]string{"a"}, "a"},
+		{[]string{"a", "b"}, "a and b"},
+		{[]string{"a", "b", "c"}, "a, b and c"},
+		{[]string{"a", "b", "c", "d", "e"}, "a, b, c and 2 more members"},
+	} {
+		if got := memberNames(tt.ids); got != tt.want {
+			t.Errorf("memberNames(%q) = %q; want %q", tt.ids, got, tt.want)
+		}
 	}
 }
