@@ -169,7 +169,7 @@ func (k *kip848) group() assign.Group {
 			if len(m.target) > 0 {
 				gen = k.epoch
 			}
-			g.Members = append(g.Members, assign.Member{ID: id, InstanceID: m.InstanceID, Topics: m.Topics, Owned: m.target, Generation: gen})
+			g.Members = append(g.Members, serverMember(assign.Member{ID: id, InstanceID: m.InstanceID, Topics: m.Topics, Owned: m.target, Generation: gen}))
 		}
 	}
 	if k.sc.Strategy.Protocol() == assign.ServerAssigned {

@@ -1,0 +1,80 @@
+package timeline
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/assigncalc/assigncalc/assign"
+)
+
+// Subscriptions by pattern (KIP-848's SubscribedTopicRegex; [Member] and
+// [Event] TopicRegex) under the consumer protocol. The coordinator's
+// assignors resolve a pattern against the topics as they are when they
+// compute a target ([assign.ResolveTopicRegex]), so a member that joins
+// or subscribes with a pattern, and a growth that creates a topic, start
+// a new group epoch whose target holds what the pattern matches then.
+//
+// What Kafka does and the timeline does not: its coordinator resolves a
+// group's patterns asynchronously, at a heartbeat after a topic is
+// created (GroupMetadataManager's lastMetadataImageWithNewTopics), never
+// within 10 s of the group's previous resolution
+// (REGEX_BATCH_REFRESH_MIN_INTERVAL_MS), and bumps the group epoch only
+// if the resolution changed; here the growth's new group epoch resolves
+// at once. So a topic created within 10 s of a pattern's last resolution
+// reaches the members here up to those 10 s (plus a heartbeat interval)
+// sooner than in Kafka.
+//
+// Inside the package a member's pattern travels in its topic list, as
+// one entry that no topic name can be (patternMark and the pattern), so
+// that the protocols carry it wherever they carry a subscription; only
+// the consumer protocol's coordinator reads it back (serverMember), and
+// normalize refuses a pattern under any other protocol.
+
+// patternMark opens the entry of a topic list that holds a pattern: a
+// NUL, which no Kafka topic name holds ([a-zA-Z0-9._-]).
+const patternMark = "\x00"
+
+// withPatternEntry returns topics with pattern appended as its entry, a
+// list that is never nil; topics as it is when pattern is "".
+func withPatternEntry(topics []string, pattern string) []string {
+	if pattern == "" {
+		return topics
+	}
+	return append(slices.Clone(topics), patternMark+pattern)
+}
+
+// serverMember returns m, a member as the consumer protocol's
+// coordinator holds it, with a pattern carried in its Topics moved to its
+// TopicRegex, for the assignor to resolve.
+func serverMember(m assign.Member) assign.Member {
+	i := slices.IndexFunc(m.Topics, func(t string) bool { return strings.HasPrefix(t, patternMark) })
+	if i < 0 {
+		return m
+	}
+	m.TopicRegex = m.Topics[i][len(patternMark):]
+	m.Topics = slices.Delete(slices.Clone(m.Topics), i, i+1)
+	return m
+}
+
+// checkPattern refuses, for normalize to wrap, a pattern the scenario cannot
+// play: one that does not compile, one under a protocol other than the
+// consumer protocol, or one for a strategy that does not resolve it (a
+// classic strategy standing in for the coordinator's assignor).
+func checkPattern(n *normalized, pattern string, topics []string) error {
+	if slices.ContainsFunc(topics, func(t string) bool { return strings.HasPrefix(t, patternMark) }) {
+		return errors.New("a topic name cannot begin with a NUL")
+	}
+	if pattern == "" {
+		return nil
+	}
+	if n.Protocol != Consumer || n.Strategy.Protocol() != assign.ServerAssigned {
+		return fmt.Errorf("subscription by pattern /%s/: only the consumer protocol's assignors (uniform, server-range) resolve a pattern", pattern)
+	}
+	if _, err := regexp.Compile(pattern); err != nil {
+		return fmt.Errorf("topic pattern %q does not compile: %v", pattern, err)
+	}
+	return nil
+}
