@@ -307,7 +307,7 @@ func toChange(g assign.Group, f change, racks []string, replicas int, keepID boo
 		if !ok || id == "" {
 			return churn.Change{}, usagef("--subscribe %q: want ID=TOPIC,... or ID=TOPIC,...,/PATTERN/", f.arg)
 		}
-		topics, pattern, err := subscriptionOf(f.arg, list)
+		topics, pattern, err := subscriptionOf("subscribe", f.arg, list)
 		if err != nil {
 			return churn.Change{}, err
 		}
