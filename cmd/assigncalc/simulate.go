@@ -91,6 +91,7 @@ func simulateCommand(e *env) *cli.Command {
 			"   assigncalc simulate --members 3 --topics t1:12 --leave c0 --join c9 --grow t1:+4\n" +
 			"   assigncalc simulate --member c0#i0 --member c1 --topics t:4 --restart i0 --restart c1 --moves\n" +
 			"   assigncalc simulate --members 2 --topics t:4 --join c2 --protocol consumer --compare cooperative-sticky,uniform\n" +
+			"   assigncalc simulate --topics orders-eu:2 --member c0=/orders-.*/ --grow orders-us:2 --protocol consumer\n" +
 			"   assigncalc simulate --members 3 --topics t:2 --join c3 --leave c0 --protocol share",
 		Flags:  flags,
 		Action: func(c *cli.Context) error { return simulate(e, c, changes) },
