@@ -2,12 +2,15 @@ package churn
 
 import (
 	"errors"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 func tps(topic string, ps ...int32) []assign.TopicPartition {
@@ -180,4 +183,127 @@ func TestMemberNames(t *testing.T) {
 			t.Errorf("memberNames(%q) = %q; want %q", tt.ids, got, tt.want)
 		}
 	}
+}
+
+// TestChurnPatternProperties plays random joins, leaves, subscription
+// changes and growths (creating topics among them) on groups whose
+// members subscribe by prefix patterns, under uniform and server range.
+// After every step each member's resolved subscription is what
+// strings.HasPrefix picks from the topics then, beside its names (an
+// oracle that knows nothing of regexp), the assignment is valid for it
+// (so a created topic a pattern matches is assigned at once), and a
+// growth of a topic nobody subscribes to by either way starts no
+// rebalance.
+func TestChurnPatternProperties(t *testing.T) {
+	universe := []string{"a-0", "a-1", "b-0", "c"}
+	prefixes := map[string]string{"": "", "a-.*": "a-", "b-.*": "b-", "a-.*|c": ""}
+	type declared struct {
+		topics  []string
+		pattern string
+	}
+	oracle := func(d declared, topics map[string]int32) []string {
+		out := slices.Clone(d.topics)
+		for _, tp := range universe {
+			if _, ok := topics[tp]; !ok || slices.Contains(out, tp) {
+				continue
+			}
+			p, ok := prefixes[d.pattern]
+			switch {
+			case d.pattern == "a-.*|c" && (strings.HasPrefix(tp, "a-") || tp == "c"):
+				out = append(out, tp)
+			case ok && p != "" && strings.HasPrefix(tp, p):
+				out = append(out, tp)
+			}
+		}
+		return topicSet(out)
+	}
+	patterns := []string{"", "a-.*", "b-.*", "a-.*|c"}
+	rapid.Check(t, func(t *rapid.T) {
+		var s assign.Strategy = assign.Uniform{}
+		if rapid.Bool().Draw(t, "server-range") {
+			s = assign.ServerRange{}
+		}
+		all := make(map[string]int32, len(universe))
+		for _, tp := range universe {
+			all[tp] = 1
+		}
+		g := assign.Group{Topics: all}
+		g, _ = g.WithDerivedTopicIDs() // ids for every topic a growth may create
+		g.Topics = map[string]int32{"a-0": int32(rapid.IntRange(0, 4).Draw(t, "a-0")), "b-0": int32(rapid.IntRange(0, 4).Draw(t, "b-0"))}
+		drawSub := func(label string) declared {
+			return declared{
+				topics:  rapid.SliceOfDistinct(rapid.SampledFrom(universe), rapid.ID[string]).Draw(t, label+" topics"),
+				pattern: rapid.SampledFrom(patterns).Draw(t, label+" pattern"),
+			}
+		}
+		model := map[string]declared{}
+		next := 0
+		for range rapid.IntRange(1, 3).Draw(t, "members") {
+			d := drawSub("member")
+			id := fmt.Sprintf("m%d", next)
+			next++
+			model[id] = d
+			g.Members = append(g.Members, assign.Member{ID: id, Topics: d.topics, TopicRegex: d.pattern, Generation: -1})
+		}
+		ch, first, err := NewChurn(s, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(step Step, what string) {
+			if err := assign.Verify(step.Group, step.After); err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			if len(step.Group.Members) != len(model) {
+				t.Fatalf("%s: %d members; the model has %d", what, len(step.Group.Members), len(model))
+			}
+			for _, m := range step.Group.Members {
+				if want := oracle(model[m.ID], step.Group.Topics); m.TopicRegex != "" || !slices.Equal(topicSet(m.Topics), want) {
+					t.Fatalf("%s: %s subscribes to %v (pattern %q left); the oracle says %v", what, m.ID, m.Topics, m.TopicRegex, want)
+				}
+			}
+		}
+		check(first, "start")
+		for i := range rapid.IntRange(1, 8).Draw(t, "steps") {
+			var c Change
+			ids := slices.Sorted(maps.Keys(model))
+			switch rapid.IntRange(0, 3).Draw(t, "kind") {
+			case 0:
+				tp := rapid.SampledFrom(universe).Draw(t, "topic")
+				c = Change{Kind: ChangeGrow, Topic: tp, Partitions: ch.Group().Topics[tp] + int32(rapid.IntRange(0, 2).Draw(t, "more"))}
+			case 1:
+				d := drawSub("join")
+				c = Change{Kind: ChangeJoin, Member: fmt.Sprintf("m%d", next), Topics: d.topics, TopicRegex: d.pattern, Given: GivenTopics}
+				next++
+			case 2:
+				d := drawSub("subscribe")
+				c = Change{Kind: ChangeSubscribe, Member: rapid.SampledFrom(ids).Draw(t, "who"), Topics: d.topics, TopicRegex: d.pattern}
+			case 3:
+				if len(ids) == 1 {
+					continue
+				}
+				c = Change{Kind: ChangeLeave, Member: rapid.SampledFrom(ids).Draw(t, "who")}
+			}
+			before := maps.Clone(ch.Group().Topics)
+			step, err := ch.Apply(c)
+			if err != nil {
+				t.Fatalf("step %d (%v): %v", i, c, err)
+			}
+			switch c.Kind {
+			case ChangeJoin, ChangeSubscribe:
+				model[c.Member] = declared{c.Topics, c.TopicRegex}
+			case ChangeLeave:
+				delete(model, c.Member)
+			case ChangeGrow:
+				_, existed := before[c.Topic]
+				subscribed := false
+				for _, d := range model {
+					subscribed = subscribed || slices.Contains(oracle(d, step.Group.Topics), c.Topic)
+				}
+				if (existed && before[c.Topic] == c.Partitions || !subscribed) && step.Rebalances != 0 {
+					t.Fatalf("step %d (%v): %d rebalances; nobody subscribes to %s or its count did not change", i, c, step.Rebalances, c.Topic)
+				}
+			}
+			check(step, fmt.Sprintf("step %d (%v)", i, c))
+		}
+	})
 }
