@@ -51,6 +51,14 @@ func TestTimelinePatterns(t *testing.T) {
 			t.Errorf("%s: owners %q; want %q", p, owners, want)
 		}
 	}
+	// The same members from a group file with "topicRegex": the same
+	// timeline.
+	in := `{"topics": {"orders-eu": 2, "payments": 2}, "members": [{"id": "c0", "topicRegex": "orders-.*"}, {"id": "c1", "topics": ["payments"]}]}`
+	fromFile := append([]string{"timeline", "--in", "-"}, args[7:]...)
+	again, stderr, status := runCase(cliCase{args: append(fromFile, "--format", "jsonl"), stdin: in})
+	if status != 0 || stderr != "" || again != stdout {
+		t.Errorf("timeline --in with topicRegex: status %d, stderr %q, output\n%s\nwant the flags' output\n%s", status, stderr, again, stdout)
+	}
 	stdout, _, status = runCase(cliCase{args: args})
 	for _, line := range []string{"- c0 subscribes by pattern /orders-.*/: at the start it resolves to orders-eu\n", "- patterns are resolved at each target"} {
 		if status != 0 || !strings.Contains(stdout, line) {
