@@ -121,6 +121,7 @@ func TestSimulateBadPatterns(t *testing.T) {
 		{[]string{"simulate", "--topics", "t:2", "--member", "c0", "--join", "c1=/t/"}, "add --protocol consumer"},
 		{[]string{"simulate", "--topics", "t:2", "--member", "c0=/t/", "--protocol", "consumer", "--compare", "range"}, "range cannot resolve it"},
 		{[]string{"simulate", "--in", "-", "--protocol", "consumer"}, `topicRegex: topic regex "t(": error parsing regexp`},
+		{[]string{"simulate", "--topics", "t:2", "--member", "c0", "--join", "c1=/t/", "--protocol", "share"}, "share groups subscribe by topic names only"},
 	} {
 		in := `{"topics": {"t": 1}, "members": [{"id": "c0", "topicRegex": "t("}]}`
 		_, stderr, status := runCase(cliCase{args: tt.args, stdin: in})
