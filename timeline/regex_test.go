@@ -2,6 +2,7 @@ package timeline_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,7 +18,8 @@ import (
 // ("c0".hashCode() 3117, 3118, 3119: buckets 13, 14, 15 of 16). c0
 // subscribes to /orders-.*/ and starts with orders-eu 0,1; c1 to
 // payments, 0,1. At 3 s orders-us is created: its epoch's target gives
-// it to c0, the one member whose pattern matches it. At 20 s c2 joins
+// it to c0, the one member whose pattern matches it. At 10 s audit is
+// created, which nobody subscribes to: no new group epoch. At 20 s c2 joins
 // with /orders-eu/ alone (not every topic, as a join without topics
 // would): orders-eu is split, c0 keeping 0 and c2 taking 1. At 40 s c1
 // adds /orders-us/: c0 keeps orders-us 0 and c1 takes 1.
@@ -32,6 +34,7 @@ func TestTimelinePatterns(t *testing.T) {
 		Protocol: timeline.Consumer, Strategy: assign.ServerRange{}, Broker: &kipBroker,
 		Events: []timeline.Event{
 			{At: 3_000, Kind: timeline.Grow, Topic: "orders-us", Partitions: 2},
+			{At: 10_000, Kind: timeline.Grow, Topic: "audit", Partitions: 1},
 			{At: 20_000, Kind: timeline.Join, Member: "c2", TopicRegex: "orders-eu", Config: &cfg},
 			{At: 40_000, Kind: timeline.Subscribe, Member: "c1", Topics: []string{"payments"}, TopicRegex: "orders-us"},
 		},
@@ -55,6 +58,11 @@ func TestTimelinePatterns(t *testing.T) {
 	wantReasons := []string{"orders-us grows to 2 partitions", "c2 joins", "c1: subscription changed"}
 	if diff := cmp.Diff(wantReasons, reasons); diff != "" {
 		t.Errorf("rebalances mismatch (-want +got):\n%s", diff)
+	}
+	if !slices.ContainsFunc(tl.Steps, func(st timeline.Step) bool {
+		return st.At == 10_000 && st.What == "no member subscribes to audit: no new group epoch"
+	}) {
+		t.Errorf("steps lack audit's creation without a group epoch: %v", tl.Steps)
 	}
 	// Both partitions of orders-us go first to c0, after the growth and
 	// before c2 joins.
