@@ -14,8 +14,10 @@ import (
 // [Event] TopicRegex) under the consumer protocol. The coordinator's
 // assignors resolve a pattern against the topics as they are when they
 // compute a target ([assign.ResolveTopicRegex]), so a member that joins
-// or subscribes with a pattern, and a growth that creates a topic, start
-// a new group epoch whose target holds what the pattern matches then.
+// or subscribes with a pattern, and a growth that creates a topic a
+// pattern matches, start a new group epoch whose target holds what the
+// pattern matches then; a topic that nobody's names or patterns take in
+// starts none (subscribedTo).
 //
 // What Kafka does and the timeline does not: its coordinator resolves a
 // group's patterns asynchronously, at a heartbeat after a topic is
