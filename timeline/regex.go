@@ -27,7 +27,10 @@ import (
 // if the resolution changed; here the growth's new group epoch resolves
 // at once. So a topic created within 10 s of a pattern's last resolution
 // reaches the members here up to those 10 s (plus a heartbeat interval)
-// sooner than in Kafka.
+// sooner than in Kafka. Likewise a pattern no member of the group had
+// before is resolved by Kafka asynchronously, its new group epoch coming
+// with the result (handleRegularExpressionsResult), and here with the
+// heartbeat that brings it.
 //
 // Inside the package a member's pattern travels in its topic list, as
 // one entry that no topic name can be (patternMark and the pattern), so
