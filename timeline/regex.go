@@ -11,32 +11,45 @@ import (
 )
 
 // Subscriptions by pattern (KIP-848's SubscribedTopicRegex; [Member] and
-// [Event] TopicRegex) under the consumer protocol. The coordinator's
-// assignors resolve a pattern against the topics as they are when they
-// compute a target ([assign.ResolveTopicRegex]), so a member that joins
-// or subscribes with a pattern, and a growth that creates a topic a
-// pattern matches, start a new group epoch whose target holds what the
-// pattern matches then; a topic that nobody's names or patterns take in
-// starts none (subscribedTo).
+// [Event] TopicRegex) under the consumer protocol, resolved as Kafka's
+// group coordinator resolves them (GroupMetadataManager since Kafka 4.0:
+// maybeUpdateRegularExpressions, handleRegularExpressionsResult):
 //
-// What Kafka does and the timeline does not: its coordinator resolves a
-// group's patterns asynchronously, at a heartbeat after a topic is
-// created (GroupMetadataManager's lastMetadataImageWithNewTopics), never
-// within 10 s of the group's previous resolution
-// (REGEX_BATCH_REFRESH_MIN_INTERVAL_MS), and bumps the group epoch only
-// if the resolution changed; here the growth's new group epoch resolves
-// at once. So a topic created within 10 s of a pattern's last resolution
-// reaches the members here up to those 10 s (plus a heartbeat interval)
-// sooner than in Kafka. Likewise a pattern no member of the group had
-// before is resolved by Kafka asynchronously, its new group epoch coming
-// with the result (handleRegularExpressionsResult), and here with the
-// heartbeat that brings it.
+//   - The coordinator keeps, per pattern, the topics it matched at the
+//     group's last resolution, and its assignor sees a member's topic
+//     names and what its pattern last matched (patternRefresh.resolve).
+//   - It resolves every pattern of the group again at a heartbeat of any
+//     member when a pattern has no resolution yet (a member brought a new
+//     one) or a topic was created since the last resolution
+//     (lastMetadataImageWithNewTopics), but never within 10 s of the last
+//     resolution (REGEX_BATCH_REFRESH_MIN_INTERVAL_MS). A resolution that
+//     changes what a pattern matches starts a new group epoch.
+//   - A created topic that no member subscribes to by name changes no
+//     group epoch by itself (subscribedTo): the subscribed topics' hash
+//     did not change.
+//
+// What the timeline simplifies: Kafka resolves asynchronously and its
+// epoch comes with the result, moments after the heartbeat; here it comes
+// at the heartbeat. A member that joins or subscribes with a pattern the
+// group has not resolved starts an epoch for the change here, and the
+// resolution a second one; Kafka starts none for such a change unless
+// its topic names changed too, only the resolution's (its
+// REGEX_UPDATED without REGEX_UPDATED_AND_RESOLVED). The patterns present at the start count as resolved
+// long before t = 0, so a topic created early waits only for a
+// heartbeat. group.consumer.regex.refresh.interval.ms's periodic
+// resolution finds nothing new here (topics are never deleted and ACLs
+// are not modelled), so it is not played.
 //
 // Inside the package a member's pattern travels in its topic list, as
 // one entry that no topic name can be (patternMark and the pattern), so
 // that the protocols carry it wherever they carry a subscription; only
-// the consumer protocol's coordinator reads it back (serverMember), and
-// normalize refuses a pattern under any other protocol.
+// the consumer protocol's coordinator reads it back
+// (patternRefresh.resolve), and normalize refuses a pattern under any
+// other protocol.
+
+// regexMinRefresh is Kafka's REGEX_BATCH_REFRESH_MIN_INTERVAL_MS: the
+// least time between two resolutions of a group's patterns.
+const regexMinRefresh = 10_000
 
 // patternMark opens the entry of a topic list that holds a pattern: a
 // NUL, which no Kafka topic name holds ([a-zA-Z0-9._-]).
@@ -51,17 +64,157 @@ func withPatternEntry(topics []string, pattern string) []string {
 	return append(slices.Clone(topics), patternMark+pattern)
 }
 
-// serverMember returns m, a member as the consumer protocol's
-// coordinator holds it, with a pattern carried in its Topics moved to its
-// TopicRegex, for the assignor to resolve.
-func serverMember(m assign.Member) assign.Member {
-	i := slices.IndexFunc(m.Topics, func(t string) bool { return strings.HasPrefix(t, patternMark) })
+// patternRefresh is the consumer-protocol coordinator's resolution of
+// its members' patterns.
+type patternRefresh struct {
+	resolved map[string][]string // pattern => the topics it matched, sorted; nil before the first resolution
+	at       int64               // when the patterns were last resolved
+	seen     int                 // how many topics existed then (topics are never deleted)
+
+	// patterns are the group's distinct patterns at group epoch byEpoch,
+	// once gathered (groupPatterns).
+	patterns []string
+	byEpoch  int32
+	gathered bool
+}
+
+// patternOf returns the pattern carried in topics, and topics without
+// it; "" and topics when there is none.
+func patternOf(topics []string) (string, []string) {
+	i := slices.IndexFunc(topics, func(t string) bool { return strings.HasPrefix(t, patternMark) })
 	if i < 0 {
-		return m
+		return "", topics
 	}
-	m.TopicRegex = m.Topics[i][len(patternMark):]
-	m.Topics = slices.Delete(slices.Clone(m.Topics), i, i+1)
-	return m
+	return topics[i][len(patternMark):], slices.Delete(slices.Clone(topics), i, i+1)
+}
+
+// patterns returns the distinct patterns of members, sorted.
+func patterns(members []assign.Member) []string {
+	var out []string
+	for _, m := range members {
+		if p, _ := patternOf(m.Topics); p != "" {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// resolve returns members as the assignor sees them: each one's pattern
+// replaced by the topics it matched at the last resolution (none for a
+// pattern not resolved yet). The first call that meets a pattern
+// resolves the patterns of members as of long before now.
+func (p *patternRefresh) resolve(members []assign.Member, topics map[string]int32, now int64) []assign.Member {
+	ps := patterns(members)
+	if len(ps) == 0 {
+		return members
+	}
+	if p.resolved == nil {
+		p.refresh(ps, topics, now)
+		p.at = now - regexMinRefresh - 1
+	}
+	out := slices.Clone(members)
+	for i := range out {
+		pattern, names := patternOf(out[i].Topics)
+		if pattern == "" {
+			continue
+		}
+		for _, t := range p.resolved[pattern] {
+			if !slices.Contains(names, t) {
+				names = append(names, t)
+			}
+		}
+		out[i].Topics = names
+	}
+	return out
+}
+
+// due reports whether a heartbeat at now resolves the patterns ps again.
+func (p *patternRefresh) due(ps []string, topics map[string]int32, now int64) bool {
+	if len(ps) == 0 || now <= p.at+regexMinRefresh {
+		return false
+	}
+	return len(topics) != p.seen || slices.ContainsFunc(ps, func(x string) bool { _, ok := p.resolved[x]; return !ok })
+}
+
+// refresh resolves ps against topics at now and returns, sorted, the
+// patterns whose topics changed (a pattern met for the first time
+// included, when it matches something).
+func (p *patternRefresh) refresh(ps []string, topics map[string]int32, now int64) []string {
+	names := make([]string, 0, len(topics))
+	for t := range topics {
+		names = append(names, t)
+	}
+	slices.Sort(names)
+	next := make(map[string][]string, len(ps))
+	var changed []string
+	for _, x := range ps {
+		re := regexp.MustCompile("^(?:" + x + ")$") // normalize compiled it
+		var matched []string
+		for _, t := range names {
+			if re.MatchString(t) {
+				matched = append(matched, t)
+			}
+		}
+		next[x] = matched
+		if !slices.Equal(matched, p.resolved[x]) {
+			changed = append(changed, x)
+		}
+	}
+	p.resolved, p.at, p.seen = next, now, len(topics)
+	return changed
+}
+
+// patternsPending reports whether the group's patterns wait for a
+// resolution (a topic created since the last one, or a pattern never
+// resolved): the group is not settled until a heartbeat has made it.
+func (k *kip848) patternsPending() bool {
+	ps := k.groupPatterns()
+	return k.regex.due(ps, k.topics, k.regex.at+regexMinRefresh+1)
+}
+
+// groupPatterns returns the distinct patterns of the group's members,
+// sorted. Members and subscriptions change only with a new group epoch,
+// so they are gathered once per epoch: every heartbeat asks
+// (TestTimelineScales).
+func (k *kip848) groupPatterns() []string {
+	if k.regex.byEpoch == k.epoch && k.regex.gathered {
+		return k.regex.patterns
+	}
+	var members []assign.Member
+	for _, id := range k.ids {
+		if m := k.members[id]; m.membership != outside {
+			members = append(members, assign.Member{Topics: m.Topics})
+		}
+	}
+	k.regex.patterns, k.regex.byEpoch, k.regex.gathered = patterns(members), k.epoch, true
+	return k.regex.patterns
+}
+
+// refreshPatterns is the coordinator's look at its patterns during a
+// heartbeat: when due, it resolves them again, and a change starts a
+// new group epoch.
+func (k *kip848) refreshPatterns() {
+	ps := k.groupPatterns()
+	if !k.regex.due(ps, k.topics, k.now) {
+		return
+	}
+	changed := k.regex.refresh(ps, k.topics, k.now)
+	if len(changed) == 0 {
+		return
+	}
+	var what []string
+	for _, x := range changed {
+		what = append(what, fmt.Sprintf("/%s/ matches %s", x, orNothing(strings.Join(k.regex.resolved[x], ","))))
+	}
+	k.bump("patterns resolved again: " + strings.Join(what, "; "))
+}
+
+func orNothing(s string) string {
+	if s == "" {
+		return "nothing"
+	}
+	return s
 }
 
 // checkPattern refuses, for normalize to wrap, a pattern the scenario cannot

@@ -126,5 +126,5 @@ func patternAssumptions(sc timeline.Scenario) []string {
 	if len(out) == 0 && !slices.ContainsFunc(sc.Events, func(ev timeline.Event) bool { return ev.TopicRegex != "" }) {
 		return nil
 	}
-	return append(out, "- patterns are resolved at each target, a topic a --grow creates at once (Kafka resolves again at a heartbeat after the topic appears, at most once per 10 s)")
+	return append(out, "- the coordinator resolves the patterns again at a heartbeat once a topic was created or a new pattern came, never within 10 s of the last time (the start's count as long before); a change starts a group epoch")
 }
