@@ -33,7 +33,7 @@ import (
 // rebalance whose target includes the topic, what Kafka reaches once the
 // refresh has run. What it cannot express is the wait, nor two creations
 // within 10 s of each other batched into one resolution; package timeline
-// plays changes in time. A member's periodic refresh
+// plays both. A member's periodic refresh
 // (group.consumer.regex.refresh.interval.ms) matters only where topics
 // change without a growth, which no [Change] does.
 
