@@ -233,11 +233,11 @@ func (k *kip848) onSubscribe(id string, topics []string) {
 }
 
 // onGrow: the broker notices new partitions at once; a topic no member
-// subscribes to, by name or by pattern, changes no group epoch
-// (subscribedTo, regex.go).
+// subscribes to, by name or by what its pattern matched when last
+// resolved, changes no group epoch (subscribedTo, regex.go).
 func (k *kip848) onGrow(topic string) {
 	if !subscribedTo(k.group(), topic) {
-		k.step("", "no member subscribes to %s: no new group epoch", topic)
+		k.step("", "no member subscribes to %s, by name or by a pattern as last resolved: no new group epoch", topic)
 		return
 	}
 	k.bump(fmt.Sprintf("%s grows to %d partitions", topic, k.topics[topic]))

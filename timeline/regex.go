@@ -238,15 +238,11 @@ func checkPattern(n *normalized, pattern string, topics []string) error {
 }
 
 // subscribedTo reports whether a member of g, the consumer protocol's
-// group as its assignor reads it, subscribes to topic by name or by a
-// pattern that matches it. Kafka's coordinator bumps the group epoch for
-// a change of the metadata only when the hash of the subscribed topics
-// changes (ModernGroup.computeMetadataHash over the group's subscribed
-// topic names, those its resolved patterns give included).
+// group as its assignor reads it (patterns replaced by what they matched
+// when last resolved), subscribes to topic. Kafka's coordinator bumps the
+// group epoch for a change of the metadata only when the hash of the
+// subscribed topics changes (ModernGroup.computeMetadataHash over the
+// group's subscribed topic names, its resolved patterns' included).
 func subscribedTo(g assign.Group, topic string) bool {
-	r, err := assign.ResolveTopicRegex(g)
-	if err != nil {
-		return true // normalize compiled every pattern; let the target say
-	}
-	return slices.ContainsFunc(r.Members, func(m assign.Member) bool { return slices.Contains(m.Topics, topic) })
+	return slices.ContainsFunc(g.Members, func(m assign.Member) bool { return slices.Contains(m.Topics, topic) })
 }

@@ -100,7 +100,7 @@ func TestTimelinePatterns(t *testing.T) {
 		topic string
 	}{{2_500, "orders-us"}, {7_500, "audit"}, {45_000, "orders-ap"}} {
 		if !slices.ContainsFunc(tl.Steps, func(st timeline.Step) bool {
-			return st.At == created.at && st.What == "no member subscribes to "+created.topic+": no new group epoch"
+			return st.At == created.at && st.What == "no member subscribes to "+created.topic+", by name or by a pattern as last resolved: no new group epoch"
 		}) {
 			t.Errorf("steps lack %s's creation without a group epoch: %v", created.topic, tl.Steps)
 		}
