@@ -69,8 +69,9 @@ type Change struct {
 	// when Given has GivenTopics.
 	Topics []string
 
-	// TopicRegex is, beside Topics, a subscription by pattern (see
-	// [assign.Member].TopicRegex and regex.go), or "" for none.
+	// TopicRegex is, beside Topics, the subscription by pattern of a
+	// subscription change, and of a join when Given has GivenTopics (see
+	// [assign.Member].TopicRegex and regex.go); "" for none.
 	TopicRegex string
 
 	// InstanceID and Rack are the joining member's group.instance.id and
@@ -476,11 +477,11 @@ func (c *Churn) change(ch Change) (next assign.Group, phases [][]assign.Member, 
 		return next, one(), facts, notes, nil
 
 	case ChangeSubscribe:
-		notes, err := resubscribe(&next.Members[i], ch, next.Topics)
-		if err != nil || notes.unchanged {
-			return next, nil, stepFacts{}, notes.notes, err
+		r, err := resubscribe(&next.Members[i], ch, next.Topics)
+		if err != nil || r.unchanged {
+			return next, nil, stepFacts{}, r.notes, err
 		}
-		return next, one(), stepFacts{}, notes.notes, nil
+		return next, one(), stepFacts{}, r.notes, nil
 
 	case ChangeGrow:
 		return c.grow(ch, next)
@@ -531,7 +532,7 @@ func (c *Churn) joiner(ch Change) (assign.Member, string, bool) {
 	}
 	if k < 0 {
 		if ch.Given&GivenTopics == 0 {
-			m.Topics = slices.Sorted(maps.Keys(c.group.Topics))
+			m.Topics, m.TopicRegex = slices.Sorted(maps.Keys(c.group.Topics)), ""
 			return m, fmt.Sprintf("%s is new and subscribes to every topic (%s)", m.ID, topicList(m.Topics, ", ")), false
 		}
 		if note := patternNote(m, c.group.Topics); note != "" {
