@@ -119,8 +119,20 @@ func (p *patternRefresh) resolve(members []assign.Member, topics map[string]int3
 		if pattern == "" {
 			continue
 		}
-		for _, t := range p.resolved[pattern] {
-			if !slices.Contains(names, t) {
+		matched := p.resolved[pattern]
+		if len(names) == 0 {
+			// The members of a pattern share its resolution, read only:
+			// thousands of members of a pattern matching thousands of
+			// topics would otherwise copy them all at every target.
+			out[i].Topics = slices.Clip(matched)
+			continue
+		}
+		listed := make(map[string]bool, len(names))
+		for _, t := range names {
+			listed[t] = true
+		}
+		for _, t := range matched {
+			if !listed[t] {
 				names = append(names, t)
 			}
 		}
