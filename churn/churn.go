@@ -69,6 +69,11 @@ type Change struct {
 	// when Given has GivenTopics.
 	Topics []string
 
+	// TopicRegex is, beside Topics, the subscription by pattern of a
+	// subscription change, and of a join when Given has GivenTopics (see
+	// [assign.Member].TopicRegex and regex.go); "" for none.
+	TopicRegex string
+
 	// InstanceID and Rack are the joining member's group.instance.id and
 	// client.rack when Given says so.
 	InstanceID string
@@ -100,7 +105,7 @@ func (c Change) String() string {
 	case ChangeGrow:
 		return fmt.Sprintf("grow %s to %d", c.Topic, c.Partitions)
 	case ChangeSubscribe:
-		return fmt.Sprintf("subscribe %s to %s", c.Member, strings.Join(c.Topics, ","))
+		return fmt.Sprintf("subscribe %s to %s", c.Member, declared(c.Topics, c.TopicRegex))
 	case ChangeStrategy:
 		if c.Strategy == nil {
 			return "switch to no strategy"
@@ -214,8 +219,9 @@ const MaxChurnRounds = 5
 //     does ([Change.NewID]), owning nothing; its subscription and rack
 //     stay.
 //  5. A growth of a topic starts a rebalance only if its partition count
-//     changes and some member subscribes to it: the leader's metadata
-//     refresh watches the subscribed topics only. Counts never decrease
+//     changes and some member subscribes to it, by name or by a pattern
+//     that matches it (regex.go): the leader's metadata refresh watches
+//     the subscribed topics only. Counts never decrease
 //     (Kafka cannot remove partitions).
 //  6. A subscription change starts a rebalance only if the set of topics
 //     changes.
@@ -242,7 +248,8 @@ const MaxChurnRounds = 5
 //     [assign.ReasonStrategy].
 type Churn struct {
 	strategy   assign.Strategy
-	group      assign.Group      // members own current at generation
+	group      assign.Group      // members own current at generation; subscriptions as declared
+	view       assign.Group      // group with every pattern resolved (regex.go)
 	current    assign.Assignment // the stable assignment after the last step
 	generation int32             // the generation of the last round
 	departed   []assign.Member   // members that left, without their claims, newest last
@@ -254,34 +261,39 @@ type Churn struct {
 // errors, and errors wrapping [ErrInvalidAssignment] or [ErrNotStable] for
 // a strategy that misbehaves.
 func NewChurn(s assign.Strategy, g assign.Group) (*Churn, Step, error) {
-	if err := g.Validate(); err != nil {
+	view, err := resolve(s, g)
+	if err != nil {
 		return nil, Step{}, err
 	}
-	before, err := assign.Owned(g)
+	if err := view.Validate(); err != nil {
+		return nil, Step{}, err
+	}
+	before, err := assign.Owned(view)
 	if err != nil {
 		return nil, Step{}, err
 	}
 	if s.Protocol() == assign.Share {
-		before = shareStart(g)
+		before = shareStart(view)
 	}
 	c := &Churn{strategy: s, current: before}
 	for _, m := range g.Members {
 		c.generation = max(c.generation, m.Generation)
 	}
-	step := Step{Before: before, Rebalances: 1}
+	step := Step{Before: before, Rebalances: 1, Notes: patternNotes(g)}
 	deferred := make(map[assign.TopicPartition]bool)
-	final, err := c.rebalance(g, &step, deferred)
+	final, err := c.rebalance(view, &step, deferred)
 	if err != nil {
 		return nil, Step{}, err
 	}
-	c.finish(g, final, &step, deferred, stepFacts{})
+	c.finish(g, view, final, &step, deferred, stepFacts{})
 	return c, step, nil
 }
 
 // Group returns the group after the last step, every member owning what
-// [Churn.Assignment] gives it. It shares memory with the churn: do not
+// [Churn.Assignment] gives it, a member subscribed by pattern subscribed
+// to the topics it resolves to. It shares memory with the churn: do not
 // modify it.
-func (c *Churn) Group() assign.Group { return c.group }
+func (c *Churn) Group() assign.Group { return c.view }
 
 // Assignment returns the stable assignment after the last step.
 func (c *Churn) Assignment() assign.Assignment { return c.current }
@@ -297,11 +309,18 @@ func (c *Churn) Apply(ch Change) (step Step, err error) {
 			c.generation, c.departed, c.strategy = generation, departed, strategy
 		}
 	}()
+	if err := checkPattern(ch); err != nil {
+		return Step{}, err
+	}
 	next, phases, facts, notes, err := c.change(ch)
 	if err != nil {
 		return Step{}, err
 	}
-	if err := next.Validate(); err != nil {
+	view, err := resolve(c.strategy, next)
+	if err != nil {
+		return Step{}, err
+	}
+	if err := view.Validate(); err != nil {
 		return Step{}, err
 	}
 	step = Step{Change: ch, Before: c.current, Rebalances: len(phases), Notes: notes}
@@ -310,6 +329,9 @@ func (c *Churn) Apply(ch Change) (step Step, err error) {
 	for _, members := range phases {
 		g := next
 		g.Members = members
+		if g, err = resolve(c.strategy, g); err != nil {
+			return Step{}, err
+		}
 		if cur, err = c.rebalance(assign.Carry(g, cur, c.generation), &step, deferred); err != nil {
 			return Step{}, err
 		}
@@ -320,18 +342,23 @@ func (c *Churn) Apply(ch Change) (step Step, err error) {
 			cur[m.ID] = c.current[m.ID]
 		}
 	}
-	c.finish(next, cur, &step, deferred, facts)
+	c.finish(next, view, cur, &step, deferred, facts)
 	return step, nil
 }
 
-// finish records final as the state after a step on g.
-func (c *Churn) finish(g assign.Group, final assign.Assignment, step *Step, deferred map[assign.TopicPartition]bool, facts stepFacts) {
+// finish records final as the state after a step on g, whose patterns
+// resolve to view.
+func (c *Churn) finish(g, view assign.Group, final assign.Assignment, step *Step, deferred map[assign.TopicPartition]bool, facts stepFacts) {
 	c.group = assign.Carry(g, final, c.generation)
+	c.view = c.group
+	if hasPattern(g) {
+		c.view = assign.Carry(view, final, c.generation)
+	}
 	c.current = final
-	step.Group = c.group
+	step.Group = c.view
 	step.After = final
 	if c.strategy.Protocol() != assign.Share {
-		step.Moves = moves(c.strategy, c.group, step.Before, final, deferred, facts)
+		step.Moves = moves(c.strategy, c.view, step.Before, final, deferred, facts)
 	}
 }
 
@@ -450,14 +477,11 @@ func (c *Churn) change(ch Change) (next assign.Group, phases [][]assign.Member, 
 		return next, one(), facts, notes, nil
 
 	case ChangeSubscribe:
-		m := &next.Members[i]
-		was := topicSet(m.Topics)
-		m.Topics = slices.Clone(ch.Topics)
-		if slices.Equal(was, topicSet(m.Topics)) {
-			notes = append(notes, fmt.Sprintf("%s's subscription is unchanged: no rebalance", m.ID))
-			return next, nil, stepFacts{}, notes, nil
+		r, err := resubscribe(&next.Members[i], ch, next.Topics)
+		if err != nil || r.unchanged {
+			return next, nil, stepFacts{}, r.notes, err
 		}
-		return next, one(), stepFacts{}, nil, nil
+		return next, one(), stepFacts{}, r.notes, nil
 
 	case ChangeGrow:
 		return c.grow(ch, next)
@@ -490,7 +514,7 @@ func (c *Churn) change(ch Change) (next assign.Group, phases [][]assign.Member, 
 		}
 		facts.restarted = m.ID
 		without := slices.Delete(slices.Clone(next.Members), i, i+1)
-		next.Members[i] = assign.Member{ID: id, Rack: m.Rack, Topics: m.Topics, Generation: -1}
+		next.Members[i] = assign.Member{ID: id, Rack: m.Rack, Topics: m.Topics, TopicRegex: m.TopicRegex, Generation: -1}
 		return next, [][]assign.Member{without, next.Members}, facts, notes, nil
 	}
 	return next, nil, stepFacts{}, nil, fmt.Errorf("assign: unknown change kind %d", ch.Kind)
@@ -501,15 +525,18 @@ func (c *Churn) change(ch Change) (next assign.Group, phases [][]assign.Member, 
 // group.instance.id) or the defaults. It reports what it assumed, and
 // whether the member came back.
 func (c *Churn) joiner(ch Change) (assign.Member, string, bool) {
-	m := assign.Member{ID: ch.Member, InstanceID: ch.InstanceID, Rack: ch.Rack, Topics: slices.Clone(ch.Topics), Generation: -1}
+	m := assign.Member{ID: ch.Member, InstanceID: ch.InstanceID, Rack: ch.Rack, Topics: slices.Clone(ch.Topics), TopicRegex: ch.TopicRegex, Generation: -1}
 	k := slices.IndexFunc(c.departed, func(d assign.Member) bool { return d.ID == ch.Member })
 	if k < 0 && ch.Given&GivenInstance != 0 && ch.InstanceID != "" {
 		k = slices.IndexFunc(c.departed, func(d assign.Member) bool { return d.InstanceID == ch.InstanceID })
 	}
 	if k < 0 {
 		if ch.Given&GivenTopics == 0 {
-			m.Topics = slices.Sorted(maps.Keys(c.group.Topics))
+			m.Topics, m.TopicRegex = slices.Sorted(maps.Keys(c.group.Topics)), ""
 			return m, fmt.Sprintf("%s is new and subscribes to every topic (%s)", m.ID, topicList(m.Topics, ", ")), false
+		}
+		if note := patternNote(m, c.group.Topics); note != "" {
+			return m, fmt.Sprintf("%s is new and %s", m.ID, strings.TrimPrefix(note, m.ID+" ")), false
 		}
 		return m, fmt.Sprintf("%s is new", m.ID), false
 	}
@@ -517,8 +544,8 @@ func (c *Churn) joiner(ch Change) (assign.Member, string, bool) {
 	c.departed = slices.Delete(c.departed, k, k+1)
 	var kept []string
 	if ch.Given&GivenTopics == 0 {
-		m.Topics = slices.Clone(d.Topics)
-		kept = append(kept, "subscription "+orNothing(topicList(d.Topics, ",")))
+		m.Topics, m.TopicRegex = slices.Clone(d.Topics), d.TopicRegex
+		kept = append(kept, "subscription "+orNothing(withPattern(topicList(d.Topics, ","), d.TopicRegex)))
 	}
 	if ch.Given&GivenInstance == 0 {
 		m.InstanceID = d.InstanceID
@@ -598,14 +625,24 @@ func (c *Churn) grow(ch Change, next assign.Group) (assign.Group, [][]assign.Mem
 		}
 		next.PartitionRacks[ch.Topic] = lists
 	}
-	subscribed := slices.ContainsFunc(next.Members, func(m assign.Member) bool { return slices.Contains(m.Topics, ch.Topic) })
+	// Patterns are resolved against the topics after the growth: a
+	// topic it creates that a pattern matches is subscribed (regex.go).
+	resolved, err := assign.ResolveTopicRegex(next)
+	if err != nil {
+		return next, nil, stepFacts{}, nil, err
+	}
+	var notes []string
+	if !exists && hasPattern(next) {
+		notes = matchedNotes(ch.Topic, next, resolved)
+	}
+	subscribed := slices.ContainsFunc(resolved.Members, func(m assign.Member) bool { return slices.Contains(m.Topics, ch.Topic) })
 	switch {
 	case exists && ch.Partitions == old:
 		return next, nil, stepFacts{}, []string{fmt.Sprintf("%s keeps %d partitions: no rebalance", ch.Topic, old)}, nil
 	case !subscribed:
 		return next, nil, stepFacts{}, []string{fmt.Sprintf("nobody subscribes to %s: its growth starts no rebalance", ch.Topic)}, nil
 	}
-	return next, [][]assign.Member{next.Members}, stepFacts{}, nil, nil
+	return next, [][]assign.Member{next.Members}, stepFacts{}, notes, nil
 }
 
 // topicSet is the sorted set of a subscription.

@@ -83,6 +83,8 @@ type kip848 struct {
 	targetEpoch int32
 	computedAt  int64
 	computed    bool
+
+	regex patternRefresh // what the members' patterns matched when last resolved (regex.go)
 }
 
 func newKIP848(e *engine, n *normalized) *kip848 {
@@ -149,7 +151,7 @@ func (k *kip848) startStable() {
 
 // settled reports whether every member has reached its target.
 func (k *kip848) settled() bool {
-	deferred := k.targetEpoch < k.epoch // a target not yet computed
+	deferred := k.targetEpoch < k.epoch || k.patternsPending() // a target not yet computed, or patterns not yet resolved again
 	for _, id := range k.ids {
 		m := k.members[id]
 		if m.membership == inGroup && (deferred || !m.alive() || len(m.revoking) > 0 || !slices.Equal(m.owned, m.target)) {
@@ -172,6 +174,7 @@ func (k *kip848) group() assign.Group {
 			g.Members = append(g.Members, assign.Member{ID: id, InstanceID: m.InstanceID, Topics: m.Topics, Owned: m.target, Generation: gen})
 		}
 	}
+	g.Members = k.regex.resolve(g.Members, k.topics, k.now)
 	if k.sc.Strategy.Protocol() == assign.ServerAssigned {
 		g.TopicIDs = k.sc.TopicIDs
 		g, _ = g.WithDerivedTopicIDs()
@@ -229,8 +232,14 @@ func (k *kip848) onSubscribe(id string, topics []string) {
 	})
 }
 
-// onGrow: the broker notices new partitions at once.
+// onGrow: the broker notices new partitions at once; a topic no member
+// subscribes to, by name or by what its pattern matched when last
+// resolved, changes no group epoch (subscribedTo, regex.go).
 func (k *kip848) onGrow(topic string) {
+	if !subscribedTo(k.group(), topic) {
+		k.step("", "no member subscribes to %s, by name or by a pattern as last resolved: no new group epoch", topic)
+		return
+	}
 	k.bump(fmt.Sprintf("%s grows to %d partitions", topic, k.topics[topic]))
 	k.maybeSettled()
 }
@@ -408,6 +417,7 @@ func (k *kip848) startHeartbeats(m *kipMember, t int64) {
 func (k *kip848) heartbeat(m *kipMember) {
 	m.lastContact = k.now
 	k.startHeartbeats(m, k.now+k.sc.broker.ConsumerHeartbeatInterval)
+	k.refreshPatterns()
 	if k.targetEpoch < k.epoch && k.mayCompute() {
 		if !k.computeTarget() {
 			return

@@ -102,6 +102,7 @@ type Member struct {
 	ID         string   // the member's name; stands for its member.id
 	InstanceID string   // group.instance.id of a static member (KIP-345), "" if dynamic
 	Topics     []string // subscription
+	TopicRegex string   // a subscription by pattern beside Topics, consumer protocol only (regex.go); "" for none
 	Config     *Config  // nil means [DefaultConfig]
 }
 
@@ -149,6 +150,7 @@ type Event struct {
 	For    int64  // Restart: the downtime; Stall: the extra time of the batch
 
 	Topics     []string // Subscribe: the new subscription; Join: the subscription, nil for every topic
+	TopicRegex string   // Subscribe, Join: a subscription by pattern beside Topics (regex.go)
 	InstanceID string   // Join: group.instance.id of the new member
 	Config     *Config  // Join: the new member's config, nil for DefaultConfig
 
@@ -327,7 +329,11 @@ func normalize(sc Scenario) (*normalized, error) {
 			return m, invalidf("%s: member %q: %v", where, m.ID, err)
 		}
 		m.Config = &cfg
-		m.Topics = slices.Clone(m.Topics)
+		if err := checkPattern(n, m.TopicRegex, m.Topics); err != nil {
+			return m, invalidf("%s: member %q: %v", where, m.ID, err)
+		}
+		m.Topics = withPatternEntry(slices.Clone(m.Topics), m.TopicRegex)
+		m.TopicRegex = ""
 		return m, nil
 	}
 	for i, m := range sc.Members {
@@ -358,14 +364,23 @@ func normalize(sc Scenario) (*normalized, error) {
 		}
 		switch e.Kind {
 		case Join:
-			m, err := add(Member{ID: e.Member, InstanceID: e.InstanceID, Topics: e.Topics, Config: e.Config}, where)
+			m, err := add(Member{ID: e.Member, InstanceID: e.InstanceID, Topics: e.Topics, TopicRegex: e.TopicRegex, Config: e.Config}, where)
 			if err != nil {
 				return nil, err
 			}
 			n.Events[i].Config = m.Config
+			if e.TopicRegex != "" {
+				n.Events[i].Topics, n.Events[i].TopicRegex = m.Topics, ""
+			}
 		case Crash, Close, Restart, Stall, Subscribe:
 			if !ids[e.Member] {
 				return nil, invalidf("%s: no member %q", where, e.Member)
+			}
+			if err := checkPattern(n, e.TopicRegex, e.Topics); err != nil {
+				return nil, invalidf("%s: %v", where, err)
+			}
+			if e.TopicRegex != "" {
+				n.Events[i].Topics, n.Events[i].TopicRegex = withPatternEntry(e.Topics, e.TopicRegex), ""
 			}
 		case Grow:
 			if e.More > 0 {

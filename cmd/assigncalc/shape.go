@@ -369,19 +369,6 @@ func parseMember(flag, spec string, allTopics []string) (assign.Member, churn.Gi
 	return m, given | churn.GivenTopics, nil
 }
 
-// refusePatterns refuses, for a command that does not model them, a
-// group with a member subscribed by pattern, naming the member: without
-// it, Validate would say only the coordinator's assignors resolve one,
-// which the command's uniform and server-range do not.
-func refusePatterns(command string, g assign.Group) error {
-	for _, m := range g.Members {
-		if m.TopicRegex != "" {
-			return usagef("%s does not model subscriptions by pattern yet (member %s: /%s/); plan and the preview resolve them", command, m.ID, m.TopicRegex)
-		}
-	}
-	return nil
-}
-
 // topicList splits TOPIC,...; an empty list is an empty subscription.
 func topicList(s string) []string {
 	out := []string{}

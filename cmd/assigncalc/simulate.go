@@ -48,9 +48,9 @@ func simulateCommand(e *env) *cli.Command {
 	}
 	flags := append(shapeFlags(),
 		flag("leave", "member `ID` (or group.instance.id) leaves the group; repeatable, applied in command-line order with the other changes"),
-		flag("join", "member `ID[#INSTANCE][=TOPIC,...][@RACK]` joins; a member that left comes back as it was, but for the parts given (a new one subscribes to every topic; ID# makes it dynamic)"),
+		flag("join", "member `ID[#INSTANCE][=TOPIC,...][@RACK]` joins; a member that left comes back as it was, but for the parts given (a new one subscribes to every topic; ID# makes it dynamic; =/PATTERN/ or =TOPIC,...,/PATTERN/ subscribes by pattern, --protocol consumer)"),
 		flag("grow", "topic `NAME:+N` gains N partitions (NAME:N sets the count; a new name creates the topic)"),
-		flag("subscribe", "member `ID=TOPIC,...` changes its subscription"),
+		flag("subscribe", "member `ID=TOPIC,...` changes its subscription (ID=/PATTERN/ or ID=TOPIC,...,/PATTERN/: by pattern, --protocol consumer)"),
 		flag("restart", "member `ID` (or group.instance.id) restarts: a static member rejoins without a rebalance; a dynamic one leaves and rejoins with a new member.id (ID-r1)"),
 		&cli.BoolFlag{Name: "keep-member-id", Usage: "a restarted dynamic member keeps its member.id (a real consumer gets a new one)"},
 		&cli.BoolFlag{Name: "moves", Usage: "list, per step and strategy, each partition that changed owner and why"},
@@ -73,7 +73,10 @@ func simulateCommand(e *env) *cli.Command {
 			"With --protocol consumer, the server-side assignors uniform and server-range run too: each\n" +
 			"change gives one target, which members reach by heartbeats (KIP-848); ROUNDS counts the\n" +
 			"heartbeat rounds, REVOKED what members revoke, and the partitions that nobody consumes for\n" +
-			"some rounds (revoked by one member, received by another later) are listed under the table.\n\n" +
+			"some rounds (revoked by one member, received by another later) are listed under the table.\n" +
+			"A member may subscribe by pattern (--member, --join or --subscribe ID=/PATTERN/, \"topicRegex\" in\n" +
+			"--in): the pattern is resolved, as the coordinator does, against the topics at each step, so a\n" +
+			"--grow that creates a topic it matches assigns that topic; only uniform and server-range run.\n\n" +
 			"With --protocol share (KIP-932, Kafka 4.2 and later) the group is a share group and simple its\n" +
 			"one assignor: each change gives one target, which every member takes at its next heartbeat,\n" +
 			"with no revocation wait (a partition may have several holders); RECEIVED and REVOKED count\n" +
@@ -88,6 +91,7 @@ func simulateCommand(e *env) *cli.Command {
 			"   assigncalc simulate --members 3 --topics t1:12 --leave c0 --join c9 --grow t1:+4\n" +
 			"   assigncalc simulate --member c0#i0 --member c1 --topics t:4 --restart i0 --restart c1 --moves\n" +
 			"   assigncalc simulate --members 2 --topics t:4 --join c2 --protocol consumer --compare cooperative-sticky,uniform\n" +
+			"   assigncalc simulate --topics orders-eu:2 --member c0=/orders-.*/ --grow orders-us:2 --protocol consumer\n" +
 			"   assigncalc simulate --members 3 --topics t:2 --join c3 --leave c0 --protocol share",
 		Flags:  flags,
 		Action: func(c *cli.Context) error { return simulate(e, c, changes) },
@@ -139,10 +143,13 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 		}
 	}
 	g := entry.Group
-	if err := refusePatterns("simulate", g); err != nil {
-		return err
+	byPattern := hasPatterns(g, changes)
+	if byPattern {
+		if strategies, err = patternStrategies(c, strategies, consumer); err != nil {
+			return err
+		}
 	}
-	if err := g.Validate(); err != nil {
+	if err := validateResolved(g); err != nil {
 		return err
 	}
 	leader, err := groupLeader(c, g, entry.Clients, entry.Protocols)
@@ -292,20 +299,21 @@ func toChange(g assign.Group, f change, racks []string, replicas int, keepID boo
 		return churn.Change{Kind: churn.ChangeLeave, Member: id}, err
 	case "join":
 		m, given, err := parseMember("join", f.arg, nil)
-		if err == nil && m.TopicRegex != "" {
-			err = usagef("--join %q: simulate does not model subscriptions by pattern yet", f.arg)
-		}
 		if err != nil {
 			return churn.Change{}, err
 		}
-		return churn.Change{Kind: churn.ChangeJoin, Member: m.ID, InstanceID: m.InstanceID, Rack: m.Rack, Topics: m.Topics, Given: given}, nil
+		return churn.Change{Kind: churn.ChangeJoin, Member: m.ID, InstanceID: m.InstanceID, Rack: m.Rack, Topics: m.Topics, TopicRegex: m.TopicRegex, Given: given}, nil
 	case "subscribe":
 		id, list, ok := strings.Cut(f.arg, "=")
 		if !ok || id == "" {
-			return churn.Change{}, usagef("--subscribe %q: want ID=TOPIC,...", f.arg)
+			return churn.Change{}, usagef("--subscribe %q: want ID=TOPIC,... or ID=TOPIC,...,/PATTERN/", f.arg)
 		}
-		id, err := memberRef(f.kind, id, g.Members, clientIDs)
-		return churn.Change{Kind: churn.ChangeSubscribe, Member: id, Topics: topicList(list)}, err
+		topics, pattern, err := subscriptionOf("subscribe", f.arg, list)
+		if err != nil {
+			return churn.Change{}, err
+		}
+		id, err = memberRef(f.kind, id, g.Members, clientIDs)
+		return churn.Change{Kind: churn.ChangeSubscribe, Member: id, Topics: topics, TopicRegex: pattern}, err
 	case "grow":
 		name, count, ok := strings.Cut(f.arg, ":")
 		if !ok || name == "" {

@@ -33,6 +33,9 @@ func simulateShare(e *env, c *cli.Context, changes []change, format string) (err
 		return err
 	}
 	entry, g := in.Entry, in.Group
+	if hasPatterns(g, changes) {
+		return usagef("simulate --protocol share: share groups subscribe by topic names only (KIP-932); a subscription by pattern is the consumer protocol's")
+	}
 	if err := g.Validate(); err != nil {
 		return err
 	}

@@ -48,8 +48,8 @@ func timelineCommand(e *env) *cli.Command {
 		event("close", "", "member `ID@TIME` closes: a dynamic one sends LeaveGroup, a static one does not"),
 		event("restart", "", "member `ID@TIME+DOWNTIME` closes and starts again after DOWNTIME"),
 		event("stall", "", "member `ID@TIME+EXTRA`: the batch it processes at TIME takes EXTRA longer (a GC pause, a slow batch)"),
-		event("join", "", "member `ID[=TOPIC,...]@TIME` starts and joins (default: every topic)"),
-		event("subscribe", "", "member `ID=TOPIC,...@TIME` changes its subscription"),
+		event("join", "", "member `ID[=TOPIC,...]@TIME` starts and joins (default: every topic; =/PATTERN/ or =TOPIC,...,/PATTERN/ subscribes by pattern, --protocol consumer)"),
+		event("subscribe", "", "member `ID=TOPIC,...@TIME` changes its subscription (ID=/PATTERN/@TIME or ID=TOPIC,...,/PATTERN/@TIME: by pattern, --protocol consumer)"),
 		event("grow", "", "topic `NAME:N@TIME` (or NAME:+N@TIME) gets N partitions (N more)"),
 		&cli.StringFlag{Name: "until", Usage: "end the timeline at `TIME` (default: once the group is stable after the last event)"},
 		&cli.StringFlag{Name: "format", Usage: "print results in `FORMAT`: table, json, jsonl (default: table)"},
@@ -290,16 +290,13 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (sc timeline.Sce
 	} else if consumer {
 		sc.Protocol = timeline.Consumer
 	}
-	if err := refusePatterns("timeline", entry.Group); err != nil {
-		return sc, "", nil, err
-	}
-	if err := entry.Group.Validate(); err != nil {
+	if err := validateResolved(entry.Group); err != nil {
 		return sc, "", nil, err
 	}
 	warnUnknownTopics(e, entry.Group, nil)
 	sc.Topics = entry.Group.Topics
 	for _, m := range entry.Group.Members {
-		tm := timeline.Member{ID: m.ID, InstanceID: m.InstanceID, Topics: m.Topics, Config: &cfg}
+		tm := timeline.Member{ID: m.ID, InstanceID: m.InstanceID, Topics: m.Topics, TopicRegex: m.TopicRegex, Config: &cfg}
 		if c.Bool("static") && tm.InstanceID == "" {
 			tm.InstanceID = m.ID
 		}
@@ -345,6 +342,9 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (sc timeline.Sce
 		if sc.Events[i].Member, err = memberRef(events[i].kind, ev.Member, known, in.clientIDs); err != nil {
 			return sc, "", nil, err
 		}
+	}
+	if err := patternsNeedConsumer(sc); err != nil {
+		return sc, "", nil, err
 	}
 	return sc, in.assignor, leader, nil
 }
@@ -459,6 +459,11 @@ func parseEvent(ch change, cfg *timeline.Config, static bool) (timeline.Event, e
 		ev.Kind, ev.Config = timeline.Join, cfg
 		if id, topics, ok := strings.Cut(what, "="); ok {
 			ev.Member, ev.Topics = id, append([]string{}, splitList(topics)...)
+			if strings.Contains(topics, "/") {
+				if ev.Topics, ev.TopicRegex, err = subscriptionOf(ch.kind, ch.arg, topics); err != nil {
+					return ev, err
+				}
+			}
 		}
 		if static {
 			ev.InstanceID = ev.Member
@@ -469,6 +474,11 @@ func parseEvent(ch change, cfg *timeline.Config, static bool) (timeline.Event, e
 			return ev, bad("ID=TOPIC,...@TIME")
 		}
 		ev.Kind, ev.Member, ev.Topics = timeline.Subscribe, id, splitList(topics)
+		if strings.Contains(topics, "/") {
+			if ev.Topics, ev.TopicRegex, err = subscriptionOf(ch.kind, ch.arg, topics); err != nil {
+				return ev, err
+			}
+		}
 	case "grow":
 		name, count, ok := strings.Cut(what, ":")
 		n, err := strconv.ParseInt(strings.TrimPrefix(count, "+"), 10, 32)
@@ -602,6 +612,7 @@ func assumptions(sc timeline.Scenario, sampled bool) []string {
 	} else {
 		out = append(out, "- requests take no time; a member revokes at its next poll and is given partitions at its next heartbeat once their owner released them",
 			kafkaAssumption(sc))
+		out = append(out, patternAssumptions(sc)...)
 	}
 	return append(out, "- every poll returns a full batch: the members always have a backlog")
 }

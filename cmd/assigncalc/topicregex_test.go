@@ -85,25 +85,6 @@ func TestMemberTopicRegex(t *testing.T) {
 	}
 }
 
-// TestPatternsNotModelled: simulate and timeline refuse a member
-// subscribed by pattern with one line naming it, rather than the
-// classic strategies' refusal, which their uniform would contradict.
-func TestPatternsNotModelled(t *testing.T) {
-	for _, tt := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"simulate", "--topics", "t:2", "--member", "c0=/t/", "--protocol", "consumer", "--compare", "uniform"}, "simulate does not model subscriptions by pattern yet (member c0: /t/)"},
-		{[]string{"simulate", "--topics", "t:2", "--member", "c0", "--join", "c1=/t/", "--protocol", "consumer", "--compare", "uniform", "--topic-id", "t=Yp0cT2sWQ7ChA0qyU5Ckdg"}, `--join "c1=/t/": simulate does not model`},
-		{[]string{"timeline", "--topics", "t:2", "--member", "c0=/t/", "--protocol", "consumer"}, "timeline does not model subscriptions by pattern yet (member c0: /t/)"},
-	} {
-		_, stderr, status := runCase(cliCase{args: tt.args})
-		if status != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) {
-			t.Errorf("assigncalc %s: status %d, stderr %q; want 2 and one line saying %q", strings.Join(tt.args, " "), status, stderr, tt.want)
-		}
-	}
-}
-
 // TestSimulateKafka43AsKafka42: simulate plays each consumer-protocol
 // rebalance after the previous one settled, so Kafka 4.3's assignment
 // interval (KIP-1263) defers no target and 4.3 shows what 4.2 shows, a
