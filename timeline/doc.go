@@ -104,10 +104,16 @@
 // no longer holds, at its next poll (the callback runs in poll), and
 // acknowledges with a heartbeat right away; a partition goes to its new
 // owner, at that owner's next heartbeat, only once the old owner has
-// released it. A dynamic member leaves with member epoch -1, which frees
-// its partitions at once; a static member leaves with epoch -2 and the
-// coordinator keeps its assignment for the session timeout
-// (group.consumer.session.timeout.ms). A rebalance, here, runs from an
+// released it. A dynamic member's new process is a new member: the
+// consumer generates its member.id, once per process (KIP-1082;
+// AbstractMembershipManager's memberId is a random Uuid on Kafka's 4.0 to
+// 4.4 branches), and joins with member epoch 0. If its previous process
+// crashed and its session has not expired, the old member.id stays in the
+// group with its target and holds its partitions, which no other member
+// may take, until its session expires. A dynamic member leaves with member
+// epoch -1, which frees its partitions at once; a static member leaves
+// with epoch -2 and the coordinator keeps its assignment for the session
+// timeout (group.consumer.session.timeout.ms). A rebalance, here, runs from an
 // epoch bump until every member has reached its target.
 //
 // The target is the server-side assignor's answer for the members, each
@@ -160,10 +166,6 @@
 //     leader rejoining after the metadata changed, causes a rebalance.
 //   - KIP-848 revocations are not bounded by the rebalance timeout, and
 //     the broker notices new partitions at once.
-//   - Under the consumer protocol a crashed dynamic member whose session
-//     has not expired yet comes back under its old member.id, with what
-//     it held (Kafka 4's client picks a new member.id, KIP-1082, and the
-//     old one holds its partitions until its session expires).
 //   - Within one millisecond, scenario events come first, then the
 //     coordinator's timers, then polls, then heartbeats; ties between
 //     members go by member ID. A heartbeat due at the instant of a crash is
