@@ -413,6 +413,8 @@ func (c *classic) joinGroup(m *classicMember, reason string) {
 			reason = m.ID + " rejoins: subscription changed"
 		case m.ID == c.leader && !maps.Equal(c.topics, c.assignedTopics):
 			reason = m.ID + " rejoins: metadata changed"
+		case c.sc.broker.StaticRejoinRebalances:
+			reason = m.ID + " rejoins (static): the coordinator rebalances"
 		default:
 			c.cachedRejoin(m)
 			return
@@ -434,7 +436,11 @@ func (c *classic) joinGroup(m *classicMember, reason string) {
 
 // cachedRejoin: a static member the coordinator still knows rejoins a
 // Stable group with its subscription unchanged. It gets the assignment
-// cached for its group.instance.id and no rebalance happens (KIP-345).
+// cached for its group.instance.id and no rebalance happens (KIP-345),
+// whatever its JoinGroup metadata now holds: Kafka's coordinator replaces
+// the member.id, stores the new metadata and rebalances only if that
+// changes the protocol the group would select (the package doc cites the
+// code).
 func (c *classic) cachedRejoin(m *classicMember) {
 	c.step(m.ID, "JoinGroup (static): cached assignment, no rebalance")
 	m.proc = running

@@ -142,6 +142,35 @@ func TestClassicHandWorked(t *testing.T) {
 			},
 		},
 		{
+			// The same restart on a coordinator that rebalances when a
+			// static member rejoins (Broker.StaticRejoinRebalances: kfake,
+			// whose sameJoin finds the JoinGroup metadata changed). s0's
+			// JoinGroup at 9000 starts a join phase; c1 learns at its
+			// heartbeat at 10000, rejoins at its poll at 10500 (= 15 ×
+			// 700), revoking t-2,3 (eager), which completes the join at
+			// once (no round trip). Range gives s0 t-0,1 and c1 t-2,3
+			// again, so c1's partitions are unowned for no time and s0's
+			// from 5000 to 10500 rather than to 9000.
+			name: "static restart on a coordinator that rebalances",
+			sc: timeline.Scenario{
+				Members:  []timeline.Member{static("s0", "i0"), member("c1")},
+				Topics:   map[string]int32{"t": 4},
+				Strategy: assign.Range{},
+				Broker: func() *timeline.Broker {
+					b := timeline.DefaultBroker()
+					b.StaticRejoinRebalances = true
+					return &b
+				}(),
+				Initial: twoStatic,
+				Events:  []timeline.Event{{At: 5_000, Kind: timeline.Restart, Member: "s0", For: 4_000}},
+			},
+			want: outcome{
+				Rebalances: []timeline.Rebalance{{Start: 9_000, End: 10_500, Reason: "s0 rejoins (static): the coordinator rebalances", Generation: 2}},
+				Unowned:    map[string][]timeline.Span{"t-0": {span(5_000, 10_500)}, "t-1": {span(5_000, 10_500)}},
+				Summary:    timeline.Summary{Rebalances: 1, MaxUnownedMs: 5_500, UnownedPartitionMs: 11_000},
+			},
+		},
+		{
 			// Same restart, but s0 is away 15000 ms. Its session expires at
 			// 12500; c1 learns at its heartbeat at 12500, rejoins at its
 			// poll at 12600 (= 18 × 700), revokes, and takes all four

@@ -83,9 +83,26 @@
 //     a cooperative round hears of the follow-up within 500 ms rather
 //     than a heartbeat interval.
 //   - A dynamic member's close sends LeaveGroup: an immediate rebalance. A
-//     static member's close does not (KIP-345); if it returns while the
-//     coordinator still knows it and the group is Stable, it gets its
-//     cached assignment back without a rebalance.
+//     static member's close does not (KIP-345). Its new process joins with
+//     its group.instance.id and no member.id; if the coordinator still
+//     knows the instance, it gives the member a new member.id and stores
+//     the new JoinGroup metadata. In a Stable group that is all: the
+//     member gets its cached assignment back without a rebalance, unless
+//     the protocol the group would select changes (never here: one
+//     strategy). The metadata is not compared: that a restarted
+//     cooperative member now claims nothing in no generation, or an eager
+//     sticky member's user data no longer holds its assignment, changes
+//     nothing; a returning leader is told to skip the assignment (KIP-814).
+//     While the group prepares a rebalance the member takes part in the
+//     join phase under way; while it completes one (the SyncGroup round
+//     trip) a new join phase starts. This is Kafka's
+//     GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin
+//     (group-coordinator; the same on the 4.0 to 4.4 branches, read at
+//     confluentinc/kafka 4.0 c6f1e72e14 and 4.4 8d3916cfe1) and, before
+//     it, the Scala GroupCoordinator.updateStaticMemberAndRebalance
+//     (apache/kafka 1eb7644349). franz-go's kfake differs: it rebalances
+//     when the metadata is not byte for byte the member's previous
+//     JoinGroup's ([Broker].StaticRejoinRebalances predicts it).
 //   - Partitions added to a topic are noticed by the leader at its next
 //     metadata refresh (every metadata.max.age.ms, counted from t = 0),
 //     and it rejoins at its next poll.
@@ -163,7 +180,11 @@
 //   - A member dropped from a join phase, or expired, while alive loses its
 //     partitions at that instant and learns of it at its next heartbeat.
 //   - A static member rejoining with a new subscription, or a static
-//     leader rejoining after the metadata changed, causes a rebalance.
+//     leader rejoining after the partitions changed, causes a rebalance.
+//     Kafka's coordinator hands back the cached assignment in both cases
+//     too; what follows is up to the client (a Java leader that skipped
+//     the assignment does not notice partitions added while it was down,
+//     as the coordinator's own comment says).
 //   - KIP-848 revocations are not bounded by the rebalance timeout, and
 //     the broker notices new partitions at once.
 //   - Within one millisecond, scenario events come first, then the
