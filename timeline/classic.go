@@ -122,6 +122,10 @@ func (c *classic) startStable() {
 		m := c.members[id]
 		m.membership = inGroup
 		c.sync(m, sortedCopy(a[id]))
+		// Its assignment came long before t = 0: the beat a cooperative
+		// check (Config.CooperativeCheck) adds after it is past, and
+		// must not shift the phase below to the check's cadence.
+		m.checkAt = 0
 		// Out of lockstep: its heartbeats and polls run from its phase,
 		// as if it had last beaten and polled one cycle before.
 		ph := phaseOf(c.sc, c.sc.members[i], m.cfg.HeartbeatInterval)
