@@ -184,7 +184,8 @@
 //     Kafka's coordinator hands back the cached assignment in both cases
 //     too; what follows is up to the client (a Java leader that skipped
 //     the assignment does not notice partitions added while it was down,
-//     as the coordinator's own comment says).
+//     as the coordinator's own comment says; kgo's leader balances anyway
+//     and rejoins if its own share differs from the cached one).
 //   - KIP-848 revocations are not bounded by the rebalance timeout, and
 //     the broker notices new partitions at once.
 //   - Within one millisecond, scenario events come first, then the
