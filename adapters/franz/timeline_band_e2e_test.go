@@ -9,8 +9,10 @@ package franz_test
 // leads), topic t with six partitions, rebalance timeout 10 s, but a
 // heartbeat of 1 s and a session of 3.5 s (bandConfig says why), no batch to finish (kgo does not block a
 // rebalance on the poll loop). The scenarios are a crash, a close, a
-// join, a rolling restart of every member (each down 1 s, 5 s apart) and
-// a static member's restart within its session, each under eager range,
+// join, a rolling restart of every member (each down 1 s, 5 s apart), a
+// crash whose member's new process starts 1 s later (a new member.id
+// beside the old one until its session expires) and a static member's
+// restart within its session, each under eager range,
 // cooperative-sticky (both our strategies through the adapter, so that the
 // model computes the very assignments the leader does) and the consumer
 // protocol (kgo's ServerSideBalancer: kfake implements
@@ -154,6 +156,39 @@ func bandScenarios() []bandScenario {
 					g.sleepUntil(at + time.Duration(i)*bandSpacing + bandDown)
 					g.start(name, "")
 				}
+			},
+		},
+		{
+			// A dynamic member crashes and its new process starts within
+			// the old one's session: the new process is a new member
+			// (kgo draws a new member.id, under the consumer protocol too,
+			// KIP-1082), and the old member.id stays in the group until
+			// its session expires.
+			name: "crash and restart",
+			events: []timeline.Event{
+				{Kind: timeline.Crash, Member: "c1"},
+				{Kind: timeline.Restart, Member: "c1", For: down},
+			},
+			play: func(g *tlGroup, a assign.Assignment, at time.Duration) {
+				g.crash("c1")
+				g.mu.Lock()
+				for _, tp := range a["c1"] {
+					g.releases = append(g.releases, tlReceipt{"c1", tp, at})
+					delete(g.owner, tp) // the new c1 does not own them
+				}
+				old := g.live["c1"]
+				delete(g.live, "c1")
+				g.mu.Unlock()
+				g.t.Cleanup(func() {
+					closed := make(chan struct{})
+					go func() { <-old.done; old.cl.Close(); close(closed) }()
+					select {
+					case <-closed:
+					case <-time.After(10 * time.Second):
+					}
+				})
+				g.sleepUntil(at + bandDown)
+				g.start("c1", "")
 			},
 		},
 		{
