@@ -11,7 +11,8 @@ package sarama_test
 // adapters/franz's bandConfig for why not shorter), rebalance timeout 10
 // s, no records to process. The scenarios: a crash (kfake drops every
 // group request of the member), a close, a join, a rolling restart of
-// every member (each down 1 s, 5 s apart) and a static member's restart
+// every member (each down 1 s, 5 s apart), a crash whose member's new
+// process starts 1 s later, and a static member's restart
 // within its session (sarama sends no LeaveGroup for a static member,
 // KIP-345; kfake, unlike Kafka, rebalances for sarama's cooperative
 // members, which the model is told: playTLS says why). A
@@ -339,6 +340,15 @@ func tlsScenarios() []tlsScenario {
 					g.sleepUntil(at + time.Duration(i)*tlsSpacing + tlsDown)
 					g.start(name, "", s)
 				}
+			}},
+		// The crashed member's new process starts within the old one's
+		// session: a new member.id, the old one in the group until its
+		// session expires.
+		{name: "crash and restart", events: []timeline.Event{{Kind: timeline.Crash, Member: "c1"}, {Kind: timeline.Restart, Member: "c1", For: down}},
+			play: func(g *tlsGroup, s assign.Strategy, a assign.Assignment, at time.Duration) {
+				g.crash("c1", a["c1"], at)
+				g.sleepUntil(at + tlsDown)
+				g.start("c1", "", s)
 			}},
 		{name: "static restart", static: "c1", events: []timeline.Event{{Kind: timeline.Restart, Member: "c1", For: down}},
 			play: func(g *tlsGroup, s assign.Strategy, _ assign.Assignment, at time.Duration) {
