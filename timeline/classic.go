@@ -122,6 +122,10 @@ func (c *classic) startStable() {
 		m := c.members[id]
 		m.membership = inGroup
 		c.sync(m, sortedCopy(a[id]))
+		// Its assignment came long before t = 0: the beat a cooperative
+		// check (Config.CooperativeCheck) adds after it is past, and
+		// must not shift the phase below to the check's cadence.
+		m.checkAt = 0
 		// Out of lockstep: its heartbeats and polls run from its phase,
 		// as if it had last beaten and polled one cycle before.
 		ph := phaseOf(c.sc, c.sc.members[i], m.cfg.HeartbeatInterval)
@@ -413,6 +417,8 @@ func (c *classic) joinGroup(m *classicMember, reason string) {
 			reason = m.ID + " rejoins: subscription changed"
 		case m.ID == c.leader && !maps.Equal(c.topics, c.assignedTopics):
 			reason = m.ID + " rejoins: metadata changed"
+		case c.sc.broker.StaticRejoinRebalances:
+			reason = m.ID + " rejoins (static): the coordinator rebalances"
 		default:
 			c.cachedRejoin(m)
 			return
@@ -434,7 +440,11 @@ func (c *classic) joinGroup(m *classicMember, reason string) {
 
 // cachedRejoin: a static member the coordinator still knows rejoins a
 // Stable group with its subscription unchanged. It gets the assignment
-// cached for its group.instance.id and no rebalance happens (KIP-345).
+// cached for its group.instance.id and no rebalance happens (KIP-345),
+// whatever its JoinGroup metadata now holds: Kafka's coordinator replaces
+// the member.id, stores the new metadata and rebalances only if that
+// changes the protocol the group would select (the package doc cites the
+// code).
 func (c *classic) cachedRejoin(m *classicMember) {
 	c.step(m.ID, "JoinGroup (static): cached assignment, no rebalance")
 	m.proc = running

@@ -142,6 +142,35 @@ func TestClassicHandWorked(t *testing.T) {
 			},
 		},
 		{
+			// The same restart on a coordinator that rebalances when a
+			// static member rejoins (Broker.StaticRejoinRebalances: kfake,
+			// whose sameJoin finds the JoinGroup metadata changed). s0's
+			// JoinGroup at 9000 starts a join phase; c1 learns at its
+			// heartbeat at 10000, rejoins at its poll at 10500 (= 15 ×
+			// 700), revoking t-2,3 (eager), which completes the join at
+			// once (no round trip). Range gives s0 t-0,1 and c1 t-2,3
+			// again, so c1's partitions are unowned for no time and s0's
+			// from 5000 to 10500 rather than to 9000.
+			name: "static restart on a coordinator that rebalances",
+			sc: timeline.Scenario{
+				Members:  []timeline.Member{static("s0", "i0"), member("c1")},
+				Topics:   map[string]int32{"t": 4},
+				Strategy: assign.Range{},
+				Broker: func() *timeline.Broker {
+					b := timeline.DefaultBroker()
+					b.StaticRejoinRebalances = true
+					return &b
+				}(),
+				Initial: twoStatic,
+				Events:  []timeline.Event{{At: 5_000, Kind: timeline.Restart, Member: "s0", For: 4_000}},
+			},
+			want: outcome{
+				Rebalances: []timeline.Rebalance{{Start: 9_000, End: 10_500, Reason: "s0 rejoins (static): the coordinator rebalances", Generation: 2}},
+				Unowned:    map[string][]timeline.Span{"t-0": {span(5_000, 10_500)}, "t-1": {span(5_000, 10_500)}},
+				Summary:    timeline.Summary{Rebalances: 1, MaxUnownedMs: 5_500, UnownedPartitionMs: 11_000},
+			},
+		},
+		{
 			// Same restart, but s0 is away 15000 ms. Its session expires at
 			// 12500; c1 learns at its heartbeat at 12500, rejoins at its
 			// poll at 12600 (= 18 × 700), revokes, and takes all four
@@ -460,5 +489,46 @@ func TestCooperativeCheck(t *testing.T) {
 		if diff := cmp.Diff(want, outcomeOf(tl)); diff != "" {
 			t.Errorf("check %d ms: Simulate mismatch (-want +got):\n%s", tc.check, diff)
 		}
+	}
+}
+
+// TestCooperativeCheckAtStableStart is a regression test. A stable start
+// hands every member its assignment at t = 0 and then sets its heartbeat
+// phase, but the kgo check beat (Config.CooperativeCheck, 500 ms after an
+// assignment) stayed due at 500, and beating then moved every cooperative
+// member's heartbeats to 500 + 1000k whatever its phase. kfake saw the
+// members of adapters/franz's band test beat at 257 + 1000k, hear of a
+// static member's rejoin at 11257 and finish at 1.26 s where the model
+// said 1.5 s.
+//
+// Here the static c1 (session 3500 ms, heartbeats every 1000 ms from
+// phase 257, no batch) restarts at 10000 for 1000 ms on a coordinator
+// that rebalances at its rejoin (Broker.StaticRejoinRebalances). Its
+// JoinGroup at 11000 starts a join phase; c0 and c2 hear at their beats
+// at 11257, rejoin when the news comes a round trip later, at 11258,
+// which completes the join; SyncGroup ends the rebalance two round
+// trips later, at 11260. Sticky keeps t-0,1 on c0 and t-3,5 on c2 and
+// gives c1, which claims nothing after its restart, t-2,4 again.
+func TestCooperativeCheckAtStableStart(t *testing.T) {
+	cfg := timeline.Config{SessionTimeout: 3_500, HeartbeatInterval: 1_000, MaxPollInterval: 10_000, MaxPollRecords: 1, MetadataMaxAge: 300_000, CooperativeCheck: 500}
+	broker := timeline.Broker{ConsumerSessionTimeout: 3_500, ConsumerHeartbeatInterval: 1_000, StaticRejoinRebalances: true}
+	ms := []timeline.Member{
+		{ID: "c0", Topics: []string{"t"}, Config: &cfg},
+		{ID: "c1", InstanceID: "i-c1", Topics: []string{"t"}, Config: &cfg},
+		{ID: "c2", Topics: []string{"t"}, Config: &cfg},
+	}
+	tl := simulate(t, timeline.Scenario{
+		Members: ms, Topics: map[string]int32{"t": 6}, Strategy: assign.CooperativeSticky{}, Broker: &broker, RTT: 1,
+		Initial: assign.Assignment{"c0": tps("t", 0, 1), "c1": tps("t", 2, 4), "c2": tps("t", 3, 5)},
+		Phases:  map[string]timeline.Phase{"c0": {Heartbeat: 257}, "c1": {Heartbeat: 257}, "c2": {Heartbeat: 257}},
+		Events:  []timeline.Event{{At: 10_000, Kind: timeline.Restart, Member: "c1", For: 1_000}},
+	})
+	want := outcome{
+		Rebalances: []timeline.Rebalance{{Start: 11_000, End: 11_260, Reason: "c1 rejoins (static): the coordinator rebalances", Generation: 2}},
+		Unowned:    map[string][]timeline.Span{"t-2": {span(10_000, 11_260)}, "t-4": {span(10_000, 11_260)}},
+		Summary:    timeline.Summary{Rebalances: 1, MaxUnownedMs: 1_260, UnownedPartitionMs: 2_520},
+	}
+	if diff := cmp.Diff(want, outcomeOf(tl)); diff != "" {
+		t.Errorf("Simulate mismatch (-want +got):\n%s", diff)
 	}
 }

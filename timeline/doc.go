@@ -83,9 +83,26 @@
 //     a cooperative round hears of the follow-up within 500 ms rather
 //     than a heartbeat interval.
 //   - A dynamic member's close sends LeaveGroup: an immediate rebalance. A
-//     static member's close does not (KIP-345); if it returns while the
-//     coordinator still knows it and the group is Stable, it gets its
-//     cached assignment back without a rebalance.
+//     static member's close does not (KIP-345). Its new process joins with
+//     its group.instance.id and no member.id; if the coordinator still
+//     knows the instance, it gives the member a new member.id and stores
+//     the new JoinGroup metadata. In a Stable group that is all: the
+//     member gets its cached assignment back without a rebalance, unless
+//     the protocol the group would select changes (never here: one
+//     strategy). The metadata is not compared: that a restarted
+//     cooperative member now claims nothing in no generation, or an eager
+//     sticky member's user data no longer holds its assignment, changes
+//     nothing; a returning leader is told to skip the assignment (KIP-814).
+//     While the group prepares a rebalance the member takes part in the
+//     join phase under way; while it completes one (the SyncGroup round
+//     trip) a new join phase starts. This is Kafka's
+//     GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin
+//     (group-coordinator; the same on the 4.0 to 4.4 branches, read at
+//     confluentinc/kafka 4.0 c6f1e72e14 and 4.4 8d3916cfe1) and, before
+//     it, the Scala GroupCoordinator.updateStaticMemberAndRebalance
+//     (apache/kafka 1eb7644349). franz-go's kfake differs: it rebalances
+//     when the metadata is not byte for byte the member's previous
+//     JoinGroup's ([Broker].StaticRejoinRebalances predicts it).
 //   - Partitions added to a topic are noticed by the leader at its next
 //     metadata refresh (every metadata.max.age.ms, counted from t = 0),
 //     and it rejoins at its next poll.
@@ -104,10 +121,16 @@
 // no longer holds, at its next poll (the callback runs in poll), and
 // acknowledges with a heartbeat right away; a partition goes to its new
 // owner, at that owner's next heartbeat, only once the old owner has
-// released it. A dynamic member leaves with member epoch -1, which frees
-// its partitions at once; a static member leaves with epoch -2 and the
-// coordinator keeps its assignment for the session timeout
-// (group.consumer.session.timeout.ms). A rebalance, here, runs from an
+// released it. A dynamic member's new process is a new member: the
+// consumer generates its member.id, once per process (KIP-1082;
+// AbstractMembershipManager's memberId is a random Uuid on Kafka's 4.0 to
+// 4.4 branches), and joins with member epoch 0. If its previous process
+// crashed and its session has not expired, the old member.id stays in the
+// group with its target and holds its partitions, which no other member
+// may take, until its session expires. A dynamic member leaves with member
+// epoch -1, which frees its partitions at once; a static member leaves
+// with epoch -2 and the coordinator keeps its assignment for the session
+// timeout (group.consumer.session.timeout.ms). A rebalance, here, runs from an
 // epoch bump until every member has reached its target.
 //
 // The target is the server-side assignor's answer for the members, each
@@ -157,13 +180,14 @@
 //   - A member dropped from a join phase, or expired, while alive loses its
 //     partitions at that instant and learns of it at its next heartbeat.
 //   - A static member rejoining with a new subscription, or a static
-//     leader rejoining after the metadata changed, causes a rebalance.
+//     leader rejoining after the partitions changed, causes a rebalance.
+//     Kafka's coordinator hands back the cached assignment in both cases
+//     too; what follows is up to the client (a Java leader that skipped
+//     the assignment does not notice partitions added while it was down,
+//     as the coordinator's own comment says; kgo's leader balances anyway
+//     and rejoins if its own share differs from the cached one).
 //   - KIP-848 revocations are not bounded by the rebalance timeout, and
 //     the broker notices new partitions at once.
-//   - Under the consumer protocol a crashed dynamic member whose session
-//     has not expired yet comes back under its old member.id, with what
-//     it held (Kafka 4's client picks a new member.id, KIP-1082, and the
-//     old one holds its partitions until its session expires).
 //   - Within one millisecond, scenario events come first, then the
 //     coordinator's timers, then polls, then heartbeats; ties between
 //     members go by member ID. A heartbeat due at the instant of a crash is

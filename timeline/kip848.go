@@ -189,17 +189,46 @@ func (k *kip848) memberIDs() []string { return k.ids }
 func (k *kip848) rename(old, id string) {
 	m := k.members[old]
 	delete(k.members, old)
+	if m.membership != outside {
+		if m.alive() {
+			k.stopProcess(m) // restarts that overlap: the old process ends without a word
+		}
+		k.leaveBehind(m)
+	}
 	m.ID = id
 	k.members[id] = m
 	k.ids = slices.Sorted(maps.Keys(k.members))
 }
 
-// newIDWhileKnown is false: a crashed dynamic member's new process takes
-// over its old member.id and what it held (a simplification: Kafka 4's
-// client picks a new member.id, KIP-1082, and the old one holds its
-// partitions until its session expires).
-func (k *kip848) newIDWhileKnown() bool { return false }
+// newIDWhileKnown is true: the consumer generates its member.id itself,
+// once per process (KIP-1082; AbstractMembershipManager's memberId is
+// Uuid.randomUuid() in Kafka 4.0 to 4.4), so a new process joins under a
+// new one (member epoch 0) whatever the coordinator still holds of the
+// old one.
+func (k *kip848) newIDWhileKnown() bool { return true }
 
+// leaveBehind keeps the member.id of m, a dynamic member whose process
+// crashed, in the group after m's new process takes a new member.id: the
+// coordinator does not know they are one consumer. The old member.id
+// never heartbeats again: it keeps its target and holds the partitions
+// the coordinator counts as its, which no other member may take, until
+// its session expires, counted from its last heartbeat (the expiry
+// onCrash scheduled), which frees them and bumps the group epoch.
+func (k *kip848) leaveBehind(m *kipMember) {
+	old := &kipMember{
+		consumer: newConsumer(k.engine, m.Member, k.topics),
+		target:   m.target, counted: m.counted,
+	}
+	old.Topics = m.Topics
+	old.proc, old.membership, old.lastContact = down, m.membership, m.lastContact
+	k.members[old.ID] = old
+	m.sessionExpiry.stop()
+	m.membership = outside
+	m.target, m.counted, m.revoking, m.revoked = nil, nil, nil, nil
+	if old.membership != outside {
+		k.scheduleExpiry(old, old.lastContact)
+	}
+}
 func (k *kip848) onJoin(m Member) { k.join(k.add(m)) }
 
 // onCrash: the coordinator removes the member a session timeout after

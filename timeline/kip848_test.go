@@ -78,6 +78,38 @@ func TestKIP848HandWorked(t *testing.T) {
 				Summary: timeline.Summary{MaxUnownedMs: 4_000, UnownedPartitionMs: 8_000},
 			},
 		},
+		{
+			// A dynamic member's new process is a new member (KIP-1082:
+			// the consumer generates its member.id once per process). c1
+			// crashes at 5000 (last heartbeat 4000); its new process starts
+			// at 7000 as c1-r1 and joins with member epoch 0: group epoch
+			// 2. The old c1 is still in the group, claiming t-2,3, so
+			// Range over c0, c1, c1-r1 gives t-0,1 / t-2 / t-3, and t-3
+			// stays held by the old c1, which never heartbeats again:
+			// c1-r1's heartbeats at 7000 to 13000 get nothing. The old
+			// c1's session expires at 14000 (4000 + 10000), which frees
+			// t-2,3 and bumps the epoch to 3, c1-r1's target now t-2,3;
+			// its heartbeat at 15000 gets them. The model used to let
+			// c1-r1 take over c1's member.id and its partitions at 7000.
+			name: "dynamic crash and restart before the old session expires",
+			sc: timeline.Scenario{
+				Members: []timeline.Member{member("c0"), member("c1")},
+				Topics:  map[string]int32{"t": 4}, Protocol: timeline.Consumer, Strategy: assign.Range{}, Broker: &kipBroker,
+				Initial: two,
+				Events: []timeline.Event{
+					{At: 5_000, Kind: timeline.Crash, Member: "c1"},
+					{At: 6_000, Kind: timeline.Restart, Member: "c1", For: 1_000},
+				},
+			},
+			want: outcome{
+				Rebalances: []timeline.Rebalance{
+					{Start: 7_000, End: 14_000, Reason: "c1-r1 joins", Generation: 2},
+					{Start: 14_000, End: 15_000, Reason: "c1: session timeout", Generation: 3},
+				},
+				Unowned: map[string][]timeline.Span{"t-2": {span(5_000, 15_000)}, "t-3": {span(5_000, 15_000)}},
+				Summary: timeline.Summary{Rebalances: 2, MaxUnownedMs: 10_000, UnownedPartitionMs: 20_000},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -61,6 +61,7 @@ func scenarioGen(s setup) *rapid.Generator[timeline.Scenario] {
 				InitialRebalanceDelay:     rapid.Int64Range(0, 3_000).Draw(t, "initialDelay"),
 				ConsumerSessionTimeout:    rapid.Int64Range(3_000, 20_000).Draw(t, "brokerSession"),
 				ConsumerHeartbeatInterval: rapid.Int64Range(500, 2_500).Draw(t, "brokerHeartbeat"),
+				StaticRejoinRebalances:    rapid.Bool().Draw(t, "staticRejoinRebalances"),
 			},
 		}
 		topics := []string{"a", "b"}[:rapid.IntRange(1, 2).Draw(t, "topics")]

@@ -84,11 +84,12 @@ func (c *groupCoordinator) endRebalance() *Rebalance {
 // restartedID gives the member the scenario calls name, whose new
 // process starts, the member.id it starts with: a dynamic member's is a
 // new one (ID-r1, as simulate names it, churn.RestartedID); a static
-// member keeps its own. Under the consumer protocol a dynamic member the
-// coordinator still knows (it crashed, and its session has not expired)
-// keeps its own too, a simplification (see the package doc); under the
-// classic protocol its old member.id stays in the group beside the new
-// one until its session expires. Later events that name the member go to
+// member keeps its own. When the coordinator still knows the dynamic
+// member (it crashed, and its session has not expired), its old
+// member.id stays in the group beside the new one until its session
+// expires, under both protocols; share groups keep the old simplification
+// (share.go's newIDWhileKnown), the new member taking over the old
+// member.id. Later events that name the member go to
 // the new one.
 func (c *groupCoordinator) restartedID(p protocol, name string) string {
 	id := name

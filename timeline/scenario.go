@@ -89,6 +89,16 @@ type Broker struct {
 	// it compute one at every change, as Kafka before 4.3 does; before 4.3
 	// the value is ignored.
 	ConsumerAssignmentInterval int64
+
+	// StaticRejoinRebalances makes a Stable classic group rebalance when
+	// a static member's new process rejoins while the coordinator still
+	// knows its group.instance.id, instead of handing back its cached
+	// assignment. Kafka's coordinators never do (the default, false; see
+	// the package doc's classic protocol). franz-go's kfake does whenever
+	// the rejoin's JoinGroup metadata is not byte for byte its previous
+	// JoinGroup's (group.replaceStaticMember's sameJoin), which depends on
+	// the client: set it to predict such a client on kfake.
+	StaticRejoinRebalances bool
 }
 
 // DefaultBroker returns Kafka's broker defaults (the assignment interval
