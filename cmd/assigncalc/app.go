@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mattn/go-isatty"
+
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/client"
 	"github.com/assigncalc/assigncalc/internal/describe"
@@ -73,14 +75,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runEnv(e, args)
 }
 
-// isTerminal reports whether w is a terminal (a character device).
+// isTerminal reports whether w is a terminal. A character device is not
+// enough: /dev/null is one, and `assigncalc plan ... > /dev/null` must
+// take the format a file gets, not render a table (isatty asks the
+// terminal driver).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
 // wantColour reports whether to colour the output: only on a terminal, and
