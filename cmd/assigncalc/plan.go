@@ -157,22 +157,21 @@ func plan(e *env, c *cli.Context) error {
 	out := newPlanWriter(e.stdout, format)
 	prog := e.startProgress("plan", 0) // groups come as a stream
 	defer prog.end()
-	var groups, bad, internal int
-	var stop error
+	var t planTally
 	for {
 		entry, err := next()
 		if err == io.EOF {
 			break
 		}
-		groups++
+		t.groups++
 		if err != nil {
 			if errors.Is(err, groupfile.ErrSyntax) || !isInputError(err) {
-				stop = err
+				t.stop = err
 				break
 			}
-			bad++
+			t.bad++
 			for _, s := range strategies {
-				if werr := out.result(groups, entry.Group, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}); werr != nil {
+				if werr := out.result(t.groups, entry.Group, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}); werr != nil {
 					return werr
 				}
 			}
@@ -181,7 +180,7 @@ func plan(e *env, c *cli.Context) error {
 		if server {
 			var derived []string
 			if entry.Group, derived = entry.Group.WithDerivedTopicIDs(); len(derived) > 0 {
-				e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(groups, entry.Name), nameList(derived))
+				e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(t.groups, entry.Name), nameList(derived))
 			}
 		}
 		leader, err := leaderClient(defClient, entry.Clients)
@@ -193,9 +192,9 @@ func plan(e *env, c *cli.Context) error {
 			cs, err = strategiesFor(leader)
 		}
 		if err != nil {
-			bad++
+			t.bad++
 			for _, s := range strategies {
-				if werr := out.result(groups, entry.Group, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}); werr != nil {
+				if werr := out.result(t.groups, entry.Group, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}); werr != nil {
 					return werr
 				}
 			}
@@ -203,7 +202,7 @@ func plan(e *env, c *cli.Context) error {
 		}
 		groupBad := false
 		for _, s := range cs.strategies {
-			prog.step(groups, groupLabel(groups, entry.Name)+", "+s.Name())
+			prog.step(t.groups, groupLabel(t.groups, entry.Name)+", "+s.Name())
 			r := groupfile.Result{Name: entry.Name, Strategy: s.Name(), Members: groupfile.MemberIDs(entry.Group)}
 			var o outcome
 			var faults []string
@@ -219,7 +218,7 @@ func plan(e *env, c *cli.Context) error {
 			var ie *internalError
 			switch {
 			case errors.As(err, &ie):
-				internal++
+				t.internal++
 				r.Err = err
 			case err != nil:
 				groupBad = true
@@ -232,26 +231,18 @@ func plan(e *env, c *cli.Context) error {
 					r.Approximate = cs.fidelity[s.Name()] == client.Approximate
 				}
 			}
-			if werr := out.result(groups, se.Group, r); werr != nil {
+			if werr := out.result(t.groups, se.Group, r); werr != nil {
 				return werr
 			}
 		}
 		if groupBad {
-			bad++
+			t.bad++
 		}
 	}
 	if err := out.close(); err != nil {
 		return err
 	}
-	switch {
-	case stop != nil:
-		return &statusError{code: exitInput, msg: oneLine(stop.Error())}
-	case internal > 0:
-		return &statusError{code: exitInternal, msg: fmt.Sprintf("%d results failed internally; see the error lines", internal)}
-	case bad > 0:
-		return &statusError{code: exitInput, msg: fmt.Sprintf("%d of %d groups had bad input; see the error lines", bad, groups)}
-	}
-	return nil
+	return t.status()
 }
 
 // resolvedFor returns e with its members' topic patterns resolved where
@@ -441,6 +432,27 @@ func (p *planWriter) close() error {
 		return p.json.close()
 	case formatCSV:
 		return writeCSV(p.w, assignmentCSVHeader, p.csv)
+	}
+	return nil
+}
+
+// planTally counts the groups plan read and how they failed, for its exit
+// status: the one rule for plan and plan --protocol share.
+type planTally struct {
+	groups, bad, internal int
+	stop                  error // what ended the input: a syntax error, or a failure reading it
+}
+
+// status maps the tally to plan's exit: 2 for input that ended the run, 1
+// for results that failed internally, 2 for groups with bad input.
+func (t planTally) status() error {
+	switch {
+	case t.stop != nil:
+		return &statusError{code: exitInput, msg: oneLine(t.stop.Error())}
+	case t.internal > 0:
+		return &statusError{code: exitInternal, msg: fmt.Sprintf("%d results failed internally; see the error lines", t.internal)}
+	case t.bad > 0:
+		return &statusError{code: exitInput, msg: fmt.Sprintf("%d of %d groups had bad input; see the error lines", t.bad, t.groups)}
 	}
 	return nil
 }

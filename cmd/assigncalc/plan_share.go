@@ -38,18 +38,17 @@ func planShare(e *env, c *cli.Context, path, described string) error {
 	}
 	defer done()
 	out := newPlanWriter(e.stdout, format)
-	var groups, bad, internal int
-	var stop error
+	var t planTally
 	for {
 		entry, err := next()
 		if err == io.EOF {
 			break
 		}
-		groups++
+		t.groups++
 		if err == nil {
 			var derived []string
 			if entry.Group, derived = entry.Group.WithDerivedTopicIDs(); len(derived) > 0 {
-				e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(groups, entry.Name), nameList(derived))
+				e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(t.groups, entry.Name), nameList(derived))
 			}
 		}
 		var o outcome
@@ -60,37 +59,29 @@ func planShare(e *env, c *cli.Context, path, described string) error {
 		switch {
 		case err == nil:
 		case errors.As(err, &ie):
-			internal++
+			t.internal++
 		case errors.Is(err, groupfile.ErrSyntax) || !isInputError(err):
-			stop = err
+			t.stop = err
 		default:
-			bad++
+			t.bad++
 		}
-		if stop != nil {
+		if t.stop != nil {
 			break
 		}
 		if err != nil {
-			if werr := out.result(groups, entry.Group, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}); werr != nil {
+			if werr := out.result(t.groups, entry.Group, groupfile.Result{Name: entry.Name, Strategy: s.Name(), Err: err}); werr != nil {
 				return werr
 			}
 			continue
 		}
-		if werr := out.share(groups, entry, o, groupfile.ShareOf(entry.Group, o.assignment, v.String())); werr != nil {
+		if werr := out.share(t.groups, entry, o, groupfile.ShareOf(entry.Group, o.assignment, v.String())); werr != nil {
 			return werr
 		}
 	}
 	if err := out.close(); err != nil {
 		return err
 	}
-	switch {
-	case stop != nil:
-		return &statusError{code: exitInput, msg: oneLine(stop.Error())}
-	case internal > 0:
-		return &statusError{code: exitInternal, msg: fmt.Sprintf("%d results failed internally; see the error lines", internal)}
-	case bad > 0:
-		return &statusError{code: exitInput, msg: fmt.Sprintf("%d of %d groups had bad input; see the error lines", bad, groups)}
-	}
-	return nil
+	return t.status()
 }
 
 // share writes o, a share group's answer for entry, the n-th group read,
