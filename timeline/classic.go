@@ -82,11 +82,7 @@ func newClassic(e *engine, n *normalized) *classic {
 func (c *classic) add(m Member) *classicMember {
 	cm := &classicMember{consumer: newConsumer(c.engine, m, c.topics), reportedGen: -1}
 	c.members[m.ID] = cm
-	// Kept sorted by insertion: sorting every member's name at each add
-	// made a group of 200,000 members quadratic (TestTimelineScales).
-	if i, found := slices.BinarySearch(c.ids, m.ID); !found {
-		c.ids = slices.Insert(c.ids, i, m.ID)
-	}
+	c.ids = insertSorted(c.ids, m.ID)
 	return cm
 }
 

@@ -300,3 +300,13 @@ func list(tps []assign.TopicPartition) string {
 	}
 	return strings.Join(s, " ")
 }
+
+// insertSorted returns ids, sorted, with id in it. The groups keep their
+// members' IDs so as each member is added: sorting them all at every add
+// made a group of many members quadratic (TestTimelineScales).
+func insertSorted(ids []string, id string) []string {
+	if i, found := slices.BinarySearch(ids, id); !found {
+		ids = slices.Insert(ids, i, id)
+	}
+	return ids
+}

@@ -98,7 +98,7 @@ func newKIP848(e *engine, n *normalized) *kip848 {
 func (k *kip848) add(m Member) *kipMember {
 	km := &kipMember{consumer: newConsumer(k.engine, m, k.topics)}
 	k.members[m.ID] = km
-	k.ids = slices.Sorted(maps.Keys(k.members))
+	k.ids = insertSorted(k.ids, m.ID)
 	return km
 }
 

@@ -90,7 +90,7 @@ func normalizeShare(n *normalized) error {
 func (s *shareGroup) add(m Member) *shareMember {
 	sm := &shareMember{consumer: newConsumer(s.engine, m, s.topics)}
 	s.members[m.ID] = sm
-	s.ids = slices.Sorted(maps.Keys(s.members))
+	s.ids = insertSorted(s.ids, m.ID)
 	return sm
 }
 

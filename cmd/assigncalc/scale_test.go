@@ -89,9 +89,9 @@ func TestPlanScales(t *testing.T) {
 // TestTimelineScales: the timeline of a crash on members x two topics of
 // partitions, the shape whose ledger once kept a map per partition, and on
 // many members of one small topic, the shape whose classic group once
-// sorted every member's name at each join, and the same under the
-// consumer protocol. (Its heartbeats once each visited every partition of
-// the group: time, not allocations, so this test does not see that.)
+// sorted every member's name at each join, under each protocol. (The
+// consumer protocol's heartbeats once each visited every partition of the
+// group: time, not allocations, so this test does not see that.)
 func TestTimelineScales(t *testing.T) {
 	t.Run("partitions", func(t *testing.T) {
 		checkScales(t, 200, func(n int) ([]string, string) {
@@ -99,11 +99,13 @@ func TestTimelineScales(t *testing.T) {
 				"--crash", "c17@10s"}, ""
 		})
 	})
-	t.Run("members", func(t *testing.T) {
-		checkScales(t, 1000, func(n int) ([]string, string) {
-			return []string{"timeline", "--members", fmt.Sprint(n), "--topics", "t:8", "--crash", "c17@10s"}, ""
+	for _, protocol := range []string{"classic", "consumer", "share"} {
+		t.Run("members/"+protocol, func(t *testing.T) {
+			checkScales(t, 1000, func(n int) ([]string, string) {
+				return []string{"timeline", "--protocol", protocol, "--members", fmt.Sprint(n), "--topics", "t:8", "--crash", "c17@10s"}, ""
+			})
 		})
-	})
+	}
 	t.Run("consumer", func(t *testing.T) {
 		checkScales(t, 200, func(n int) ([]string, string) {
 			return []string{"timeline", "--protocol", "consumer", "--members", fmt.Sprint(n),
