@@ -77,15 +77,15 @@ import (
 // emulation). A partition's set of holders (new HashSet<>(), filled in
 // member index order) that comes to hold nine indices in one bucket of a
 // table of 64 or more becomes a red-black tree (eleven indices agreeing
-// modulo 64 do it: the crowded bucket first doubles the table from 16
-// to 64), and when revokeOverfilledMembers
-// then removes members from it, Java moves each new root to the front of
-// the bucket or turns the tree back into a list; Simple replays such a
-// set (more than eight holders, one removed) through jvm.ChurnSet, so
-// revokeOversharedPartitions drops the holders Kafka drops
-// (testdata/share/treebin.jsonl: over 640 members, checked against
-// Kafka's classes). Integers have distinct hash codes, so Java's order
-// there is deterministic. One place is not reproduced:
+// modulo 64 do it: the crowded bucket first doubles the table from 16 to
+// 64). When revokeOverfilledMembers then removes members from it, Java
+// moves each new root to the front of the bucket, or turns the tree back
+// into a list; Simple replays such a set (nine holders agreeing modulo
+// 64, one removed) through jvm.ChurnSet, so revokeOversharedPartitions
+// drops the holders Kafka drops (testdata/share/treebin.jsonl: groups of
+// 1000 members, checked against Kafka's classes). Integers have distinct
+// hash codes, so Java's order there is deterministic. One place is not
+// reproduced:
 //
 //   - TopicIdPartition is a record, not Comparable, and its hash code is
 //     31·Uuid.hashCode + partition, so partition p of every topic whose

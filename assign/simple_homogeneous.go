@@ -170,6 +170,21 @@ func (b *partitionTable) release(pid, j int32) {
 	b.sg.lose(j, pid)
 }
 
+// mayTreeify reports whether a HashSet<Integer> of the members hs may
+// have had a tree bucket: only a bucket of a table of 64 or more becomes
+// one, with nine entries, whose spread hashes (Integer.hashCode is the
+// index) then agree modulo 64.
+func mayTreeify(hs []int32) bool {
+	var class [64]int32
+	for _, j := range hs {
+		c := jvm.Spread(j) & 63
+		if class[c]++; class[c] > treeBinMin {
+			return true
+		}
+	}
+	return false
+}
+
 // treeBinMin is the most members a holder set (a HashSet<Integer> made
 // by new HashSet<>()) can have without any bucket ever reaching the nine
 // entries that may make it a red-black tree.
@@ -192,13 +207,14 @@ func (b *partitionTable) live(e int32) int {
 // bucket keeps its insertion order through removals, so jvm.Order of the
 // insertions less the removed is the set's order; a tree bucket moves its
 // new root to the front at each removal, or turns back into a list, which
-// only replaying the set (jvm.ChurnSet) follows. Sets of more than
-// treeBinMin members that lost one are replayed: partitions shared more
-// than eight ways after a change
-// (BenchmarkSimple/members=1000/partitions=100/churn=join1 measures it).
+// only replaying the set (jvm.ChurnSet) follows. A set that lost a
+// member is replayed when more than treeBinMin of its members agree
+// modulo 64 (mayTreeify); the check keeps sets shared hundreds of ways
+// from the replay when no tree could form
+// (BenchmarkSimple/members=5000/partitions=10/churn=join1).
 func (b *partitionTable) holderOrder(e int32) []int32 {
 	hs := b.holders[e]
-	if len(hs) > treeBinMin && slices.Contains(b.gone[e], true) {
+	if len(hs) > treeBinMin && slices.Contains(b.gone[e], true) && mayTreeify(hs) {
 		var set jvm.ChurnSet[int32]
 		for _, j := range hs {
 			set.Add(j, j) // Integer.hashCode is the value
