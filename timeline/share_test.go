@@ -237,3 +237,44 @@ func TestShareAssignmentInterval(t *testing.T) {
 		}
 	}
 }
+
+// TestShareDeferredResubscription: within the assignment interval a
+// member whose subscription changed drops at once what it no longer
+// subscribes to, as Kafka's ShareGroupAssignmentBuilder filters the
+// target by the subscription. t and u have one partition each (every
+// subscriber holds it). c0 ([t]) starts with t-0; c1 ([t, u]) with
+// t-0 and u-0. c2 ([u]) joins at 3000: a target is computed then (c2 shares
+// u-0). c1 changes its subscription to [t] at 2500, sent with its
+// heartbeat at 3000, after c2's join: epoch 3, whose target waits until
+// 4000. c1 takes epoch 2's target less u: t-0 alone, so from 3000 u-0 is
+// c2's only. c0's heartbeat at 4000 computes epoch 3's target; c1 and c2
+// take it at 5000, when the rebalance ends.
+func TestShareDeferredResubscription(t *testing.T) {
+	withInterval := kipBroker
+	withInterval.ShareAssignmentInterval = 1_000
+	on := func(id string, topics ...string) timeline.Member {
+		m := member(id)
+		m.Topics = topics
+		return m
+	}
+	tl := simulate(t, timeline.Scenario{
+		Members: []timeline.Member{on("c0", "t"), on("c1", "t", "u")},
+		Topics:  map[string]int32{"t": 1, "u": 1}, Protocol: timeline.Share, Broker: &withInterval, Phases: sharePhases,
+		Kafka: assign.Kafka44,
+		Events: []timeline.Event{
+			{At: 2_500, Kind: timeline.Subscribe, Member: "c1", Topics: []string{"t"}},
+			{At: 3_000, Kind: timeline.Join, Member: "c2", Topics: []string{"u"}, Config: &handConfig},
+		},
+	})
+	want := []timeline.Rebalance{{Start: 3_000, End: 3_000, Reason: "c2 joins", Generation: 2}, {Start: 3_000, End: 5_000, Reason: "c1: subscription changed", Generation: 3}}
+	if diff := cmp.Diff(want, tl.Rebalances); diff != "" {
+		t.Errorf("rebalances mismatch (-want +got):\n%s\nsteps:\n%s", diff, stepsOf(tl))
+	}
+	owners := map[string][]string{}
+	for _, p := range tl.Partitions {
+		owners[p.String()] = p.OwnerAt(3_500)
+	}
+	if diff := cmp.Diff(map[string][]string{"t-0": {"c0", "c1"}, "u-0": {"c2"}}, owners); diff != "" {
+		t.Errorf("owners at 3500 mismatch (-want +got):\n%s\nsteps:\n%s", diff, stepsOf(tl))
+	}
+}
