@@ -62,7 +62,7 @@ func timelineCommand(e *env) *cli.Command {
 		if f.Names()[0] == "kafka" {
 			// Here the version also decides the coordinator's
 			// reconciliation, whatever the assignor.
-			f = &cli.StringFlag{Name: "kafka", Usage: "the brokers run Kafka `VERSION`, 4.0 to 4.4 (default: 4.4, the newest), with --protocol consumer: the server-side assignors of that release, and its coordinator's reconciliation (from 4.2 a member's own revoked partitions come back at once, KAFKA-19449; from 4.3 at most one target per --consumer-assignment-interval, KIP-1263)"}
+			f = &cli.StringFlag{Name: "kafka", Usage: "the brokers run Kafka `VERSION`, 4.0 to 4.4 (default: 4.4, the newest), with --protocol consumer: the server-side assignors of that release, and its coordinator's reconciliation (from 4.2 a member's own revoked partitions come back at once, KAFKA-19449; from 4.3 at most one target per --consumer-assignment-interval, KIP-1263); with --protocol share, 4.2 to 4.4: its simple assignor and, from 4.3, --share-assignment-interval"}
 		}
 		flags = append(flags, f)
 	}
