@@ -74,7 +74,18 @@ import (
 // Kafka's sets of member indices are HashSet<Integer>, of partition
 // indices HashSet<Integer> and of partitions HashSet<TopicIdPartition>,
 // iterated in the order java.util.HashMap gives (package jvm's
-// emulation). Two places are not reproduced:
+// emulation). A partition's set of holders (new HashSet<>(), filled in
+// member index order) that comes to hold nine indices in one bucket of a
+// table of 64 or more becomes a red-black tree (eleven indices agreeing
+// modulo 64 do it: the crowded bucket first doubles the table from 16 to
+// 64). When revokeOverfilledMembers then removes members from it, Java
+// moves each new root to the front of the bucket, or turns the tree back
+// into a list; Simple replays such a set (nine holders agreeing modulo
+// 64, one removed) through jvm.ChurnSet, so revokeOversharedPartitions
+// drops the holders Kafka drops (testdata/share/treebin.jsonl: groups of
+// 1000 members, checked against Kafka's classes). Integers have distinct
+// hash codes, so Java's order there is deterministic. One place is not
+// reproduced:
 //
 //   - TopicIdPartition is a record, not Comparable, and its hash code is
 //     31·Uuid.hashCode + partition, so partition p of every topic whose
@@ -88,12 +99,6 @@ import (
 //     answered alone and after others gets two answers). Simple orders
 //     such ties by topic id, then partition; the oracle test detects the
 //     case and does not hold Simple to Kafka there.
-//   - A set of member indices that becomes a tree bucket (nine members
-//     whose indices agree modulo a table of 64 or more, all holding one
-//     partition) and then loses a member in revokeOverfilledMembers may
-//     change its root, and Java moves the root to the front of the
-//     bucket; Simple keeps the insertion order. That needs over 512
-//     members holding one partition; no group of the oracle's reaches it.
 //
 // # Input
 //

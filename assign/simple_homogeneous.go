@@ -1,6 +1,10 @@
 package assign
 
-import "github.com/assigncalc/assigncalc/assign/internal/jvm"
+import (
+	"slices"
+
+	"github.com/assigncalc/assigncalc/assign/internal/jvm"
+)
 
 // homogeneousBuild is Kafka's SimpleHomogeneousAssignmentBuilder.build:
 // every member subscribes to the same topics; see [Simple].
@@ -113,6 +117,11 @@ type partitionTable struct {
 	gone    [][]bool  // entry => parallel to holders: released
 	stamp   []int32   // member => entry + 1 while deal looks at that entry
 
+	// released logs, in order, the releases from holder sets of more
+	// than eight members, which may have become red-black trees: their
+	// order after a removal is the replay's (holderOrder).
+	released []release
+
 	// topic is the one topic of a heterogeneous builder's table, whose
 	// keys are partition numbers (HashMap<Integer, Set<Integer>>), or -1
 	// for the homogeneous builder's TopicIdPartition keys.
@@ -143,6 +152,9 @@ func (b *partitionTable) hold(pid, j int32) {
 	b.gone[e] = append(b.gone[e], false)
 }
 
+// release is one member leaving one holder set.
+type release struct{ entry, member int32 }
+
 // release removes j from pid's holders and from its target.
 func (b *partitionTable) release(pid, j int32) {
 	e := b.entry[pid] - 1
@@ -152,8 +164,31 @@ func (b *partitionTable) release(pid, j int32) {
 			break
 		}
 	}
+	if len(b.holders[e]) > treeBinMin {
+		b.released = append(b.released, release{e, j})
+	}
 	b.sg.lose(j, pid)
 }
+
+// mayTreeify reports whether a HashSet<Integer> of the members hs may
+// have had a tree bucket: only a bucket of a table of 64 or more becomes
+// one, with nine entries, whose spread hashes (Integer.hashCode is the
+// index) then agree modulo 64.
+func mayTreeify(hs []int32) bool {
+	var class [64]int32
+	for _, j := range hs {
+		c := jvm.Spread(j) & 63
+		if class[c]++; class[c] > treeBinMin {
+			return true
+		}
+	}
+	return false
+}
+
+// treeBinMin is the most members a holder set (a HashSet<Integer> made
+// by new HashSet<>()) can have without any bucket ever reaching the nine
+// entries that may make it a red-black tree.
+const treeBinMin = 8
 
 // live counts pid's holders at entry e.
 func (b *partitionTable) live(e int32) int {
@@ -166,9 +201,31 @@ func (b *partitionTable) live(e int32) int {
 	return n
 }
 
-// holderOrder returns the live holders of entry e in their set's order.
+// holderOrder returns the live holders of entry e in their set's order:
+// the HashSet<Integer> the members were added to in insertion order, then
+// removed from (HashSet.remove) in the order released logs. A plain
+// bucket keeps its insertion order through removals, so jvm.Order of the
+// insertions less the removed is the set's order; a tree bucket moves its
+// new root to the front at each removal, or turns back into a list, which
+// only replaying the set (jvm.ChurnSet) follows. A set that lost a
+// member is replayed when more than treeBinMin of its members agree
+// modulo 64 (mayTreeify); the check keeps sets shared hundreds of ways
+// from the replay when no tree could form
+// (BenchmarkSimple/members=5000/partitions=10/churn=join1).
 func (b *partitionTable) holderOrder(e int32) []int32 {
 	hs := b.holders[e]
+	if len(hs) > treeBinMin && slices.Contains(b.gone[e], true) && mayTreeify(hs) {
+		var set jvm.ChurnSet[int32]
+		for _, j := range hs {
+			set.Add(j, j) // Integer.hashCode is the value
+		}
+		for _, r := range b.released {
+			if r.entry == e {
+				set.Remove(r.member)
+			}
+		}
+		return set.Order()
+	}
 	var out []int32
 	for _, k := range jvm.Order(0, hs, nil) {
 		if !b.gone[e][k] {

@@ -158,8 +158,10 @@
 // max.poll.interval.ms (a stall changes nothing) and no static
 // membership (refused); group.share.heartbeat.interval.ms and
 // group.share.session.timeout.ms are read from [Broker]'s consumer
-// fields, whose defaults are the same; share.assignment.interval.ms
-// (KIP-1263, 4.3) is not modelled.
+// fields, whose defaults are the same. From Kafka 4.3 a target is
+// computed at most once per group.share.assignment.interval.ms
+// ([Broker].ShareAssignmentInterval, KIP-1263), by the consumer
+// protocol's rule.
 //
 // # Simplifications
 //

@@ -397,16 +397,10 @@ func (k *kip848) bump(reason string) {
 	k.step("", "group epoch %d: %s", k.epoch, reason)
 }
 
-// mayCompute reports whether the coordinator may compute a target now:
-// always before Kafka 4.3; from 4.3 when none was computed yet, the
-// interval is 0, or the interval since the last one is over
-// (canComputeNextTargetAssignment).
+// mayCompute reports whether the coordinator may compute a target now,
+// under group.consumer.assignment.interval.ms (mayComputeTarget).
 func (k *kip848) mayCompute() bool {
-	interval := k.sc.broker.ConsumerAssignmentInterval
-	if v := k.sc.Kafka; v != assign.Kafka43 && v != assign.Kafka44 {
-		return true
-	}
-	return !k.computed || interval == 0 || k.now >= k.computedAt+interval
+	return k.mayComputeTarget(k.computed, k.computedAt, k.sc.broker.ConsumerAssignmentInterval)
 }
 
 // computeTarget runs the assignor for the group epoch and gives every

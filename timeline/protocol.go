@@ -81,6 +81,21 @@ func (c *groupCoordinator) endRebalance() *Rebalance {
 	return r
 }
 
+// mayComputeTarget reports whether the coordinator may compute a target
+// assignment now, under KIP-1263's assignment interval
+// (group.consumer.assignment.interval.ms, group.share.assignment.interval.ms;
+// Kafka's GroupMetadataManager.canComputeNextTargetAssignment, one rule for
+// both group types): always before Kafka 4.3; from 4.3 when no target was
+// computed yet (computed false; a stable start counts as computed long
+// before t = 0), the interval is 0, or interval ms have passed since the
+// last computation, at lastAt.
+func (c *groupCoordinator) mayComputeTarget(computed bool, lastAt, interval int64) bool {
+	if v := c.sc.Kafka; v != assign.Kafka43 && v != assign.Kafka44 {
+		return true
+	}
+	return !computed || interval == 0 || c.now >= lastAt+interval
+}
+
 // restartedID gives the member the scenario calls name, whose new
 // process starts, the member.id it starts with: a dynamic member's is a
 // new one (ID-r1, as simulate names it, churn.RestartedID); a static

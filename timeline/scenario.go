@@ -89,6 +89,10 @@ type Broker struct {
 	// it compute one at every change, as Kafka before 4.3 does; before 4.3
 	// the value is ignored.
 	ConsumerAssignmentInterval int64
+	// ShareAssignmentInterval is group.share.assignment.interval.ms, the
+	// same rule for a share group (KIP-1263, Kafka 4.3 and later, default
+	// 1000 ms): 0 computes a target at every change; before 4.3 ignored.
+	ShareAssignmentInterval int64
 
 	// StaticRejoinRebalances makes a Stable classic group rebalance when
 	// a static member's new process rejoins while the coordinator still
@@ -104,7 +108,7 @@ type Broker struct {
 // DefaultBroker returns Kafka's broker defaults (the assignment interval
 // of Kafka 4.3 and later).
 func DefaultBroker() Broker {
-	return Broker{InitialRebalanceDelay: 3_000, ConsumerSessionTimeout: 45_000, ConsumerHeartbeatInterval: 5_000, ConsumerAssignmentInterval: 1_000}
+	return Broker{InitialRebalanceDelay: 3_000, ConsumerSessionTimeout: 45_000, ConsumerHeartbeatInterval: 5_000, ConsumerAssignmentInterval: 1_000, ShareAssignmentInterval: 1_000}
 }
 
 // Member is one consumer of the group.
@@ -298,7 +302,7 @@ func normalize(sc Scenario) (*normalized, error) {
 		}
 	}
 	b := n.broker
-	if b.InitialRebalanceDelay < 0 || b.ConsumerSessionTimeout <= 0 || b.ConsumerHeartbeatInterval <= 0 || b.ConsumerAssignmentInterval < 0 {
+	if b.InitialRebalanceDelay < 0 || b.ConsumerSessionTimeout <= 0 || b.ConsumerHeartbeatInterval <= 0 || b.ConsumerAssignmentInterval < 0 || b.ShareAssignmentInterval < 0 {
 		return nil, invalidf("broker: delays must be positive (initial delay and assignment interval may be 0)")
 	}
 	if _, err := assign.ParseKafkaVersion(sc.Kafka.String()); err != nil {

@@ -29,7 +29,9 @@ import (
 // Rules, one method each:
 //
 //	bump       a change: new group epoch, new target (share assignor)
-//	heartbeat  the member takes its target, whole
+//	           unless the assignment interval defers it (Kafka 4.3+)
+//	heartbeat  computes a deferred target once the interval is over; the
+//	           member takes its target, whole
 //	expire     the session timeout removes a crashed member: a new epoch
 //	leave      a member closes: heartbeat with epoch -1, removed at once
 //
@@ -38,9 +40,20 @@ import (
 // coordinator's group.share.heartbeat.interval.ms and
 // group.share.session.timeout.ms are read from [Broker]'s consumer
 // fields, whose defaults (5 s and 45 s) are the share settings' too.
-// Share groups' assignment batching (share.assignment.interval.ms,
-// KIP-1263, 4.3) is not modelled: every change computes its target at
-// once.
+//
+// From Kafka 4.3 the coordinator computes a target at most once per
+// group.share.assignment.interval.ms ([Broker].ShareAssignmentInterval,
+// KIP-1263, default 1000 ms), by the consumer protocol's rule
+// (GroupMetadataManager.canComputeNextTargetAssignment, called from the
+// share group's maybeUpdateTargetAssignment as from the consumer
+// group's; mayComputeTarget). A change within the interval of the last
+// computation bumps the group epoch at once, but the members keep the old
+// target until the first heartbeat at or after the interval's end
+// computes the new one; a member that joins meanwhile gets nothing yet,
+// and one whose subscription changed drops at once what it no longer
+// subscribes to (ShareGroupAssignmentBuilder filters the target by the
+// subscription). As for the consumer protocol, a target that may be
+// computed is computed at the change itself.
 
 // Share is the share group protocol of KIP-932 (Kafka 4.2 and later),
 // whose members may share partitions.
@@ -58,7 +71,14 @@ type shareGroup struct {
 	groupCoordinator
 	members map[string]*shareMember
 	ids     []string // keys of members, sorted
-	epoch   int32    // the group epoch, whose target every member is given
+	epoch   int32    // the group epoch
+
+	// The last target: its epoch, which the members take, and when it was
+	// computed (KIP-1263's interval runs from then); computed is false
+	// until the timeline computes one.
+	targetEpoch int32
+	computedAt  int64
+	computed    bool
 }
 
 func newShareGroup(e *engine, n *normalized) *shareGroup {
@@ -123,7 +143,7 @@ func (s *shareGroup) startStable() {
 			return
 		}
 	}
-	s.epoch = 1
+	s.epoch, s.targetEpoch = 1, 1
 	for i, id := range s.ids {
 		m := s.members[id]
 		m.target, m.epoch = sortedCopy(a[id]), 1
@@ -136,7 +156,8 @@ func (s *shareGroup) startStable() {
 	}
 }
 
-// settled reports whether every member in the group holds its target.
+// settled reports whether every member in the group holds the target of
+// the group epoch.
 func (s *shareGroup) settled() bool {
 	for _, id := range s.ids {
 		m := s.members[id]
@@ -257,21 +278,43 @@ func (s *shareGroup) remove(m *shareMember) {
 	m.target = nil
 }
 
-// bump starts a new group epoch and computes its target.
+// bump starts a new group epoch and computes its target, or, within the
+// assignment interval, leaves that to a later heartbeat.
 func (s *shareGroup) bump(reason string) {
 	s.epoch++
+	if !s.mayCompute() {
+		s.beginRebalance(reason, s.epoch)
+		s.step("", "group epoch %d: %s; its target waits for the assignment interval, until %s", s.epoch, reason, FormatMs(s.computedAt+s.sc.broker.ShareAssignmentInterval))
+		return
+	}
+	if !s.computeTarget() {
+		return
+	}
+	s.beginRebalance(reason, s.epoch)
+	s.step("", "group epoch %d: %s", s.epoch, reason)
+}
+
+// mayCompute reports whether the coordinator may compute a target now,
+// under group.share.assignment.interval.ms (mayComputeTarget).
+func (s *shareGroup) mayCompute() bool {
+	return s.mayComputeTarget(s.computed, s.computedAt, s.sc.broker.ShareAssignmentInterval)
+}
+
+// computeTarget runs the assignor for the group epoch and gives every
+// member its target; false on an error, which it records.
+func (s *shareGroup) computeTarget() bool {
 	a, err := s.sc.Strategy.Assign(s.group())
 	if err != nil {
 		s.err = fmt.Errorf("timeline: %s at %d ms: %w", s.sc.Strategy.Name(), s.now, err)
-		return
+		return false
 	}
 	for _, id := range s.ids {
 		if m := s.members[id]; m.membership != outside {
 			m.target = sortedCopy(a[id])
 		}
 	}
-	s.beginRebalance(reason, s.epoch)
-	s.step("", "group epoch %d: %s", s.epoch, reason)
+	s.targetEpoch, s.computedAt, s.computed = s.epoch, s.now, true
+	return true
 }
 
 // maybeSettled closes the open rebalance once every member holds its
@@ -288,21 +331,31 @@ func (s *shareGroup) startHeartbeats(m *shareMember, t int64) {
 }
 
 // heartbeat: a subscription changed since the last one goes with it (a
-// new epoch); the member then takes its target whole, dropping what it
-// lost and consuming what it gained at once.
+// new epoch); a target the interval deferred is computed once it is over;
+// the member then takes the target of the last computation whole, less
+// topics it no longer subscribes to, dropping what it lost and consuming
+// what it gained at once.
 func (s *shareGroup) heartbeat(m *shareMember) {
 	m.lastContact = s.now
 	s.startHeartbeats(m, s.now+s.sc.broker.ConsumerHeartbeatInterval)
-	if m.pendingTopics != nil {
+	resubscribed := m.pendingTopics != nil
+	if resubscribed {
 		m.Topics, m.pendingTopics = *m.pendingTopics, nil
 		s.step(m.ID, "heartbeat: new subscription")
 		s.bump(m.ID + ": subscription changed")
 	}
-	if m.epoch != s.epoch {
-		lost, gained := minus(m.owned, m.target), minus(m.target, m.owned)
+	if s.targetEpoch < s.epoch && s.mayCompute() {
+		if !s.computeTarget() {
+			return
+		}
+		s.step(m.ID, "heartbeat: the coordinator computes the target of group epoch %d", s.epoch)
+	}
+	if m.epoch != s.targetEpoch || resubscribed {
+		next := subscribed(m.target, m.Topics)
+		lost, gained := minus(m.owned, next), minus(next, m.owned)
 		s.ledger.drop(m.ID, lost, s.now)
 		s.ledger.take(m.ID, gained, s.now)
-		m.owned, m.epoch = m.target, s.epoch
+		m.owned, m.epoch = next, s.targetEpoch
 		switch {
 		case len(lost) > 0 && len(gained) > 0:
 			s.step(m.ID, "heartbeat: takes its target: stops %s, receives %s", list(lost), list(gained))
@@ -313,4 +366,15 @@ func (s *shareGroup) heartbeat(m *shareMember) {
 		}
 	}
 	s.maybeSettled()
+}
+
+// subscribed returns the partitions of tps whose topics are in topics,
+// as ShareGroupAssignmentBuilder filters a target the member takes by its
+// subscription: tps itself when it keeps them all.
+func subscribed(tps []assign.TopicPartition, topics []string) []assign.TopicPartition {
+	dropped := func(tp assign.TopicPartition) bool { return !slices.Contains(topics, tp.Topic) }
+	if !slices.ContainsFunc(tps, dropped) {
+		return tps
+	}
+	return slices.DeleteFunc(slices.Clone(tps), dropped)
 }

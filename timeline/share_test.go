@@ -111,11 +111,15 @@ func TestShareNoRevocationWait(t *testing.T) {
 	}
 }
 
-// TestShareRefuses: a share group has one assignor and no static members.
+// TestShareRefuses: a share group has one assignor and no static members;
+// its assignment interval is not negative.
 func TestShareRefuses(t *testing.T) {
+	negative := kipBroker
+	negative.ShareAssignmentInterval = -1
 	for name, sc := range map[string]timeline.Scenario{
-		"range":  {Members: []timeline.Member{member("c0")}, Topics: map[string]int32{"t": 1}, Protocol: timeline.Share, Strategy: assign.Range{}},
-		"static": {Members: []timeline.Member{static("s0", "i0")}, Topics: map[string]int32{"t": 1}, Protocol: timeline.Share},
+		"negative interval": {Members: []timeline.Member{member("c0")}, Topics: map[string]int32{"t": 1}, Protocol: timeline.Share, Broker: &negative},
+		"range":             {Members: []timeline.Member{member("c0")}, Topics: map[string]int32{"t": 1}, Protocol: timeline.Share, Strategy: assign.Range{}},
+		"static":            {Members: []timeline.Member{static("s0", "i0")}, Topics: map[string]int32{"t": 1}, Protocol: timeline.Share},
 	} {
 		if _, err := timeline.Simulate(sc); !errors.Is(err, timeline.ErrInvalidScenario) {
 			t.Errorf("%s: %v, want ErrInvalidScenario", name, err)
@@ -158,4 +162,119 @@ func TestShareProperties(t *testing.T) {
 			t.Fatalf("Simulate depends on the order of the members (-listed +shuffled):\n%s", diff)
 		}
 	})
+}
+
+// TestShareAssignmentInterval works by hand KIP-1263's
+// group.share.assignment.interval.ms (Kafka 4.3 and later): two changes
+// within the interval of one computation. Topics t and u have one
+// partition each, so the simple assignor gives every subscriber of a
+// topic its partition (a desired sharing of ceil(S/1) = S). c0 ([t])
+// holds t-0 and c1 ([u]) u-0; c1 heartbeats at 1000 + 2000k. c2 ([u])
+// joins at 3000: a target is computed then, and c2 shares u-0 at once.
+// c0 closes at 3200: t-0 has no owner. c3 ([t]) joins at 3500.
+//
+//   - 4.2: each change computes its target at once, and c3 takes t-0 in
+//     its joining heartbeat at 3500: t-0 is unowned 3200 to 3500. The
+//     last rebalance ends when c1 and c2 take epoch 4 at 5000.
+//   - 4.3, an interval of 1000 ms: the target of 3000 holds until 4000.
+//     c0's close and c3's join bump the epoch (3, 4) without a target;
+//     c3's joining heartbeat gets nothing. The first heartbeat at or after
+//     4000 is c1's (and c2's) at 5000, which computes epoch 4's target; c3
+//     takes t-0 at its next heartbeat, 5500: t-0 is unowned 3200 to 5500.
+func TestShareAssignmentInterval(t *testing.T) {
+	on := func(id string, topics ...string) timeline.Member {
+		m := member(id)
+		m.Topics = topics
+		return m
+	}
+	withInterval := kipBroker
+	withInterval.ShareAssignmentInterval = 1_000
+	scenario := func(v assign.KafkaVersion) timeline.Scenario {
+		return timeline.Scenario{
+			Members: []timeline.Member{on("c0", "t"), on("c1", "u")},
+			Topics:  map[string]int32{"t": 1, "u": 1}, Protocol: timeline.Share, Broker: &withInterval, Phases: sharePhases,
+			Kafka: v, Initial: assign.Assignment{"c0": tps("t", 0), "c1": tps("u", 0)},
+			Events: []timeline.Event{
+				{At: 3_000, Kind: timeline.Join, Member: "c2", Topics: []string{"u"}, Config: &handConfig},
+				{At: 3_200, Kind: timeline.Close, Member: "c0"},
+				{At: 3_500, Kind: timeline.Join, Member: "c3", Topics: []string{"t"}, Config: &handConfig},
+			},
+		}
+	}
+	first := []timeline.Rebalance{{Start: 3_000, End: 3_200, Reason: "c2 joins", Generation: 2}, {Start: 3_200, End: 3_500, Reason: "c0 leaves", Generation: 3}}
+	tests := []struct {
+		v    assign.KafkaVersion
+		want outcome
+	}{
+		{assign.Kafka42, outcome{
+			Rebalances: append(slices.Clone(first), timeline.Rebalance{Start: 3_500, End: 5_000, Reason: "c3 joins", Generation: 4}),
+			Unowned:    map[string][]timeline.Span{"t-0": {span(3_200, 3_500)}},
+			Summary:    timeline.Summary{Rebalances: 3, MaxUnownedMs: 300, UnownedPartitionMs: 300},
+		}},
+		{assign.Kafka43, outcome{
+			Rebalances: append(slices.Clone(first), timeline.Rebalance{Start: 3_500, End: 5_500, Reason: "c3 joins", Generation: 4}),
+			Unowned:    map[string][]timeline.Span{"t-0": {span(3_200, 5_500)}},
+			Summary:    timeline.Summary{Rebalances: 3, MaxUnownedMs: 2_300, UnownedPartitionMs: 2_300},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.v.String(), func(t *testing.T) {
+			tl := simulate(t, scenario(tt.v))
+			if diff := cmp.Diff(tt.want, outcomeOf(tl)); diff != "" {
+				t.Errorf("Simulate mismatch (-want +got):\n%s\nsteps:\n%s", diff, stepsOf(tl))
+			}
+		})
+	}
+	// 4.4 is 4.3; an interval of 0 is every change at once, as 4.2.
+	zero := scenario(assign.Kafka44)
+	zero.Broker = &kipBroker
+	for _, same := range []struct{ a, b timeline.Scenario }{
+		{scenario(assign.Kafka44), scenario(assign.Kafka43)},
+		{zero, scenario(assign.Kafka42)},
+	} {
+		if diff := cmp.Diff(outcomeOf(simulate(t, same.b)), outcomeOf(simulate(t, same.a))); diff != "" {
+			t.Errorf("Kafka %v differs from %v (-%v +%v):\n%s", same.a.Kafka, same.b.Kafka, same.b.Kafka, same.a.Kafka, diff)
+		}
+	}
+}
+
+// TestShareDeferredResubscription: within the assignment interval a
+// member whose subscription changed drops at once what it no longer
+// subscribes to, as Kafka's ShareGroupAssignmentBuilder filters the
+// target by the subscription. t and u have one partition each (every
+// subscriber holds it). c0 ([t]) starts with t-0; c1 ([t, u]) with
+// t-0 and u-0. c2 ([u]) joins at 3000: a target is computed then (c2 shares
+// u-0). c1 changes its subscription to [t] at 2500, sent with its
+// heartbeat at 3000, after c2's join: epoch 3, whose target waits until
+// 4000. c1 takes epoch 2's target less u: t-0 alone, so from 3000 u-0 is
+// c2's only. c0's heartbeat at 4000 computes epoch 3's target; c1 and c2
+// take it at 5000, when the rebalance ends.
+func TestShareDeferredResubscription(t *testing.T) {
+	withInterval := kipBroker
+	withInterval.ShareAssignmentInterval = 1_000
+	on := func(id string, topics ...string) timeline.Member {
+		m := member(id)
+		m.Topics = topics
+		return m
+	}
+	tl := simulate(t, timeline.Scenario{
+		Members: []timeline.Member{on("c0", "t"), on("c1", "t", "u")},
+		Topics:  map[string]int32{"t": 1, "u": 1}, Protocol: timeline.Share, Broker: &withInterval, Phases: sharePhases,
+		Kafka: assign.Kafka44,
+		Events: []timeline.Event{
+			{At: 2_500, Kind: timeline.Subscribe, Member: "c1", Topics: []string{"t"}},
+			{At: 3_000, Kind: timeline.Join, Member: "c2", Topics: []string{"u"}, Config: &handConfig},
+		},
+	})
+	want := []timeline.Rebalance{{Start: 3_000, End: 3_000, Reason: "c2 joins", Generation: 2}, {Start: 3_000, End: 5_000, Reason: "c1: subscription changed", Generation: 3}}
+	if diff := cmp.Diff(want, tl.Rebalances); diff != "" {
+		t.Errorf("rebalances mismatch (-want +got):\n%s\nsteps:\n%s", diff, stepsOf(tl))
+	}
+	owners := map[string][]string{}
+	for _, p := range tl.Partitions {
+		owners[p.String()] = p.OwnerAt(3_500)
+	}
+	if diff := cmp.Diff(map[string][]string{"t-0": {"c0", "c1"}, "u-0": {"c2"}}, owners); diff != "" {
+		t.Errorf("owners at 3500 mismatch (-want +got):\n%s\nsteps:\n%s", diff, stepsOf(tl))
+	}
 }

@@ -39,6 +39,7 @@ func timelineCommand(e *env) *cli.Command {
 		&cli.StringFlag{Name: "consumer-session-timeout", Value: "45s", Usage: "the broker's group.consumer.session.timeout.ms as a `DURATION` (consumer protocol)"},
 		&cli.StringFlag{Name: "consumer-heartbeat-interval", Value: "5s", Usage: "the broker's group.consumer.heartbeat.interval.ms as a `DURATION` (consumer protocol)"},
 		&cli.StringFlag{Name: "consumer-assignment-interval", Value: "1s", Usage: "the broker's group.consumer.assignment.interval.ms as a `DURATION`: at most one target assignment per interval (consumer protocol, Kafka 4.3 and later, KIP-1263; 0 computes one at every change)"},
+		&cli.StringFlag{Name: "share-assignment-interval", Value: "1s", Usage: "the broker's group.share.assignment.interval.ms as a `DURATION`: at most one target assignment per interval (--protocol share, Kafka 4.3 and later, KIP-1263; 0 computes one at every change)"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "draw the members' heartbeat and poll phases with seed `N` (each seed is one draw)"},
 		&cli.IntFlag{Name: "samples", Value: 1, Usage: "play `N` draws (seeds --seed to --seed+N-1) and report p50, p95 and max of each figure"},
 		&cli.StringFlag{Name: "rtt", Value: "2ms", Usage: "the round trip of one request to the coordinator as a `DURATION` (classic)"},
@@ -61,7 +62,7 @@ func timelineCommand(e *env) *cli.Command {
 		if f.Names()[0] == "kafka" {
 			// Here the version also decides the coordinator's
 			// reconciliation, whatever the assignor.
-			f = &cli.StringFlag{Name: "kafka", Usage: "the brokers run Kafka `VERSION`, 4.0 to 4.4 (default: 4.4, the newest), with --protocol consumer: the server-side assignors of that release, and its coordinator's reconciliation (from 4.2 a member's own revoked partitions come back at once, KAFKA-19449; from 4.3 at most one target per --consumer-assignment-interval, KIP-1263)"}
+			f = &cli.StringFlag{Name: "kafka", Usage: "the brokers run Kafka `VERSION`, 4.0 to 4.4 (default: 4.4, the newest), with --protocol consumer: the server-side assignors of that release, and its coordinator's reconciliation (from 4.2 a member's own revoked partitions come back at once, KAFKA-19449; from 4.3 at most one target per --consumer-assignment-interval, KIP-1263); with --protocol share, 4.2 to 4.4: its simple assignor and, from 4.3, --share-assignment-interval"}
 		}
 		flags = append(flags, f)
 	}
@@ -217,6 +218,9 @@ func timelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario, assignor 
 			return nil, &usageError{fmt.Errorf("--kafka: %w", err)}
 		}
 	}
+	if c.IsSet("share-assignment-interval") {
+		return nil, usagef("--share-assignment-interval: applies to --protocol share only")
+	}
 	if c.IsSet("consumer-assignment-interval") && sc.Protocol == timeline.Consumer && sc.Kafka != assign.Kafka43 && sc.Kafka != assign.Kafka44 {
 		return nil, usagef("--consumer-assignment-interval: Kafka %s has no assignment interval (KIP-1263 came in 4.3)", sc.Kafka)
 	}
@@ -268,6 +272,7 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (sc timeline.Sce
 		{"consumer-session-timeout", &broker.ConsumerSessionTimeout},
 		{"consumer-heartbeat-interval", &broker.ConsumerHeartbeatInterval},
 		{"consumer-assignment-interval", &broker.ConsumerAssignmentInterval},
+		{"share-assignment-interval", &broker.ShareAssignmentInterval},
 	} {
 		if *d.to, err = durationFlag(c, d.flag); err != nil {
 			return sc, "", nil, err

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/timeline"
 	"github.com/urfave/cli/v2"
@@ -9,8 +11,9 @@ import (
 // shareTimelineStrategies is timeline --protocol share's strategy: simple
 // alone, of --kafka 4.2 or later, with the topic ids of --topic-id (or
 // derived) in sc. What a share group lacks is refused: static members,
-// --client (the coordinator assigns), and the consumer protocol's
-// assignment interval (share.assignment.interval.ms is not modelled).
+// --client (the coordinator assigns), the consumer protocol's assignment
+// interval (a share group's is --share-assignment-interval), and
+// --share-assignment-interval under a Kafka without one (before 4.3).
 func shareTimelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario) ([]assign.Strategy, error) {
 	s, err := shareStrategy(c, "strategy")
 	if err != nil {
@@ -21,6 +24,9 @@ func shareTimelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario) ([]a
 	}
 	if err := refuseUnder(c, "client", "static", "consumer-assignment-interval"); err != nil {
 		return nil, err
+	}
+	if c.IsSet("share-assignment-interval") && sc.Kafka != assign.Kafka43 && sc.Kafka != assign.Kafka44 {
+		return nil, usagef("--share-assignment-interval: Kafka %s has no assignment interval (KIP-1263 came in 4.3)", sc.Kafka)
 	}
 	var grown []string // topics a --grow may create: they need ids too
 	for _, ev := range sc.Events {
@@ -39,9 +45,20 @@ func shareTimelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario) ([]a
 // shareAssumptions are the "Assumed" lines of a share group's timeline,
 // after the phases': what the share model (timeline.Share) assumes.
 func shareAssumptions(sc timeline.Scenario) []string {
+	interval := "a target at every change (the assignment interval came in 4.3)"
+	if sc.Kafka == assign.Kafka43 || sc.Kafka == assign.Kafka44 {
+		b := timeline.DefaultBroker()
+		if sc.Broker != nil {
+			b = *sc.Broker
+		}
+		interval = fmt.Sprintf("at most one target per %s (--share-assignment-interval, KIP-1263), computed at a heartbeat once the interval is over", timeline.FormatMs(b.ShareAssignmentInterval))
+		if b.ShareAssignmentInterval == 0 {
+			interval = "a target at every change (--share-assignment-interval 0)"
+		}
+	}
 	return []string{
 		"- requests take no time; a member takes its whole target at its next heartbeat, with no revocation wait: another member may still hold a partition it receives (Kafka's ShareGroupAssignmentBuilder)",
-		"- Kafka " + sc.Kafka.String() + "'s simple assignor; a target at every change (share.assignment.interval.ms, 4.3, is not modelled)",
+		"- Kafka " + sc.Kafka.String() + "'s simple assignor; " + interval,
 		"- share consumers have no max.poll.interval.ms: a stall changes nothing the group sees",
 	}
 }
