@@ -102,10 +102,8 @@ func (c *groupCoordinator) mayComputeTarget(computed bool, lastAt, interval int6
 // member keeps its own. When the coordinator still knows the dynamic
 // member (it crashed, and its session has not expired), its old
 // member.id stays in the group beside the new one until its session
-// expires, under both protocols; share groups keep the old simplification
-// (share.go's newIDWhileKnown), the new member taking over the old
-// member.id. Later events that name the member go to
-// the new one.
+// expires, under every protocol (newIDWhileKnown). Later events that name
+// the member go to the new one.
 func (c *groupCoordinator) restartedID(p protocol, name string) string {
 	id := name
 	if current, ok := c.renamed[name]; ok {

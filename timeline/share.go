@@ -188,16 +188,40 @@ func (s *shareGroup) memberIDs() []string { return s.ids }
 func (s *shareGroup) rename(old, id string) {
 	m := s.members[old]
 	delete(s.members, old)
+	if m.membership != outside {
+		if m.alive() {
+			m.stop(s.ledger, s.now) // restarts that overlap: the old process ends without a word
+		}
+		s.leaveBehind(m)
+	}
 	m.ID = id
 	s.members[id] = m
 	s.ids = slices.Sorted(maps.Keys(s.members))
 }
 
-// newIDWhileKnown is false, as under the consumer protocol: a crashed
-// member's new process takes over its old member.id and what it held (the
-// same simplification: the share consumer, too, picks a new member.id and
-// the old one holds its partitions until its session expires).
-func (s *shareGroup) newIDWhileKnown() bool { return false }
+// newIDWhileKnown is true, as under the consumer protocol: the share
+// consumer generates its member.id itself, once per process
+// (ShareMembershipManager is an AbstractMembershipManager, whose memberId
+// is Uuid.randomUuid(), KIP-1082), so a new process joins under a new one
+// whatever the coordinator still holds of the old one.
+func (s *shareGroup) newIDWhileKnown() bool { return true }
+
+// leaveBehind keeps the member.id of m, a member whose process crashed, in
+// the group after m's new process takes a new member.id. The old member.id
+// never heartbeats again: it keeps its target, which the assignor counts
+// as its current assignment, until its session expires, counted from its
+// last heartbeat; what only it held is unowned until then, since nobody
+// consumes for it, while what it shared others go on consuming.
+func (s *shareGroup) leaveBehind(m *shareMember) {
+	old := &shareMember{consumer: newConsumer(s.engine, m.Member, s.topics), target: m.target, epoch: m.epoch}
+	old.Topics = m.Topics
+	old.proc, old.membership, old.lastContact = down, m.membership, m.lastContact
+	s.members[old.ID] = old
+	m.sessionExpiry.stop()
+	m.membership = outside
+	m.target = nil
+	s.scheduleExpiry(old)
+}
 
 func (s *shareGroup) onJoin(m Member) { s.join(s.add(m)) }
 
@@ -206,6 +230,11 @@ func (s *shareGroup) onJoin(m Member) { s.join(s.add(m)) }
 func (s *shareGroup) onCrash(id string) {
 	m := s.members[id]
 	m.stop(s.ledger, s.now)
+	s.scheduleExpiry(m)
+}
+
+// scheduleExpiry removes m a session timeout after its last heartbeat.
+func (s *shareGroup) scheduleExpiry(m *shareMember) {
 	m.sessionExpiry.set(max(s.now, m.lastContact+s.sc.broker.ConsumerSessionTimeout), func() {
 		if m.membership != outside {
 			s.step(m.ID, "session timeout: removed")

@@ -61,6 +61,35 @@ func TestShareHandWorked(t *testing.T) {
 				Summary:    timeline.Summary{Rebalances: 1, MaxUnownedMs: 10_000, UnownedPartitionMs: 10_000},
 			},
 		},
+		{
+			// One partition, so every member holds t-0. c0 crashes at
+			// 5000 (its last heartbeat at 4000) and its new process
+			// starts at 7500 under a new member.id, c0-r1, whose joining
+			// heartbeat bumps the epoch to 2 and takes t-0 at once; c1
+			// takes epoch 2 at 9000. The old c0 stays in the group,
+			// down, at epoch 1, so the rebalance stays open until its
+			// session expires at 14000 (4000 + 10000): epoch 3, which
+			// changes nothing held; c1 takes it at 15000 and c0-r1 (its
+			// heartbeats every 2000 from 7500) at 15500. t-0 is never
+			// unowned: c1 consumes it throughout. The model used to let
+			// c0-r1 take over c0's member.id: one rebalance, 7500 to 9000.
+			name: "crash and restart before the session expires: a new member.id, the old one until its expiry",
+			sc: timeline.Scenario{
+				Members: []timeline.Member{member("c0"), member("c1")},
+				Topics:  map[string]int32{"t": 1}, Protocol: timeline.Share, Broker: &kipBroker, Phases: sharePhases,
+				Events: []timeline.Event{
+					{At: 5_000, Kind: timeline.Crash, Member: "c0"},
+					{At: 6_000, Kind: timeline.Restart, Member: "c0", For: 1_500},
+				},
+			},
+			want: outcome{
+				Rebalances: []timeline.Rebalance{
+					{Start: 7_500, End: 14_000, Reason: "c0-r1 joins", Generation: 2},
+					{Start: 14_000, End: 15_500, Reason: "c0: session timeout", Generation: 3},
+				},
+				Unowned: map[string][]timeline.Span{},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
