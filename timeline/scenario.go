@@ -435,7 +435,7 @@ func normalize(sc Scenario) (*normalized, error) {
 	if sc.Initial != nil && sc.Forming {
 		return nil, invalidf("an initial assignment needs a stable start")
 	}
-	if err := checkInitial(sc.Initial, sc.Topics, n.members); err != nil {
+	if err := checkInitial(sc.Initial, sc.Topics, n.members, n.Protocol == Share); err != nil {
 		return nil, err
 	}
 	return n, nil
@@ -474,10 +474,11 @@ func checkConfig(c Config, p Protocol) error {
 	return nil
 }
 
-// checkInitial refuses an initial assignment that gives a partition twice,
+// checkInitial refuses an initial assignment that gives a partition twice
+// (in a share group, twice to one member: several members may share it),
 // names a member the group does not have, or a partition that does not
 // exist. It may leave partitions out: they start unowned.
-func checkInitial(a assign.Assignment, topics map[string]int32, members []Member) error {
+func checkInitial(a assign.Assignment, topics map[string]int32, members []Member, shared bool) error {
 	seen := make(map[assign.TopicPartition]string)
 	for _, id := range slices.Sorted(maps.Keys(a)) {
 		if !slices.ContainsFunc(members, func(m Member) bool { return m.ID == id }) {
@@ -487,7 +488,10 @@ func checkInitial(a assign.Assignment, topics map[string]int32, members []Member
 			if tp.Partition < 0 || tp.Partition >= topics[tp.Topic] {
 				return invalidf("initial assignment: member %q: no partition %s", id, tp)
 			}
-			if other, dup := seen[tp]; dup {
+			switch other, dup := seen[tp]; {
+			case dup && other == id:
+				return invalidf("initial assignment: %s given to %q twice", tp, id)
+			case dup && !shared:
 				return invalidf("initial assignment: %s given to %q and %q", tp, other, id)
 			}
 			seen[tp] = id

@@ -3,6 +3,7 @@ package timeline_test
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -305,5 +306,43 @@ func TestShareDeferredResubscription(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string][]string{"t-0": {"c0", "c1"}, "u-0": {"c2"}}, owners); diff != "" {
 		t.Errorf("owners at 3500 mismatch (-want +got):\n%s\nsteps:\n%s", diff, stepsOf(tl))
+	}
+}
+
+// TestShareInitialShared: a share group's initial assignment may give a
+// partition to several members (not twice to one); a classic group's may
+// not. Both members holding t-0 is what Simple gives two members of one
+// partition, so the timeline starting from it is the one computed from
+// scratch: nothing changes and nothing is unowned.
+func TestShareInitialShared(t *testing.T) {
+	sc := func(p timeline.Protocol, initial assign.Assignment) timeline.Scenario {
+		return timeline.Scenario{
+			Members: []timeline.Member{member("c0"), member("c1")},
+			Topics:  map[string]int32{"t": 1}, Protocol: p, Broker: &kipBroker, Phases: sharePhases,
+			Initial: initial, Until: 10_000,
+		}
+	}
+	both := assign.Assignment{"c0": tps("t", 0), "c1": tps("t", 0)}
+	given := outcomeOf(simulate(t, sc(timeline.Share, both)))
+	computed := outcomeOf(simulate(t, sc(timeline.Share, nil)))
+	if diff := cmp.Diff(computed, given); diff != "" {
+		t.Errorf("share group from a shared initial assignment (-computed +given):\n%s", diff)
+	}
+	for _, tt := range []struct {
+		p       timeline.Protocol
+		initial assign.Assignment
+		want    string
+	}{
+		{timeline.Share, assign.Assignment{"c0": append(tps("t", 0), tps("t", 0)...)}, `t-0 given to "c0" twice`},
+		{timeline.Classic, both, `t-0 given to "c0" and "c1"`},
+	} {
+		s := sc(tt.p, tt.initial)
+		if tt.p == timeline.Classic {
+			s.Strategy = assign.Range{}
+		}
+		_, err := timeline.Simulate(s)
+		if !errors.Is(err, timeline.ErrInvalidScenario) || err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("protocol %v, initial %v: error %v, want ErrInvalidScenario saying %s", tt.p, tt.initial, err, tt.want)
+		}
 	}
 }

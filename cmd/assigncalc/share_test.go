@@ -154,3 +154,22 @@ func TestShareCSVSharingRows(t *testing.T) {
 		t.Errorf("sharing rows mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestTimelineTopicIDsFromFile: timeline --in takes the topic ids of the
+// group file, under the consumer protocol and in a share group (it once
+// dropped them and derived ids from the names, with a warning), and a
+// share group's file may give one partition to several members.
+func TestTimelineTopicIDsFromFile(t *testing.T) {
+	in := `{"topics":{"t":1},"topicIds":{"t":"Yp0cT2sWQ7ChA0qyU5Ckdg"},"members":[` +
+		`{"id":"c0","topics":["t"],"owned":{"t":[0]}},{"id":"c1","topics":["t"],"owned":{"t":[0]}}]}`
+	for _, protocol := range []string{"consumer", "share"} {
+		in := in
+		if protocol == "consumer" { // one owner a partition
+			in = strings.Replace(in, `"owned":{"t":[0]}}]`, `"owned":{}}]`, 1)
+		}
+		_, stderr, status := runCase(cliCase{args: []string{"timeline", "--in", "-", "--protocol", protocol, "--crash", "c0@10s"}, stdin: in})
+		if status != 0 || stderr != "" {
+			t.Errorf("timeline --protocol %s: status %d, stderr %q; want 0 and nothing (no derived ids)", protocol, status, stderr)
+		}
+	}
+}

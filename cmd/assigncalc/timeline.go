@@ -238,7 +238,7 @@ func timelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario, assignor 
 			grown = append(grown, ev.Topic)
 		}
 	}
-	g, err := forServer(e, c, assign.Group{Topics: sc.Topics}, out, grown)
+	g, err := forServer(e, c, assign.Group{Topics: sc.Topics, TopicIDs: sc.TopicIDs}, out, grown)
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +299,7 @@ func scenarioFromFlags(e *env, c *cli.Context, events []change) (sc timeline.Sce
 		return sc, "", nil, err
 	}
 	warnUnknownTopics(e, entry.Group, nil)
-	sc.Topics = entry.Group.Topics
+	sc.Topics, sc.TopicIDs = entry.Group.Topics, entry.Group.TopicIDs
 	for _, m := range entry.Group.Members {
 		tm := timeline.Member{ID: m.ID, InstanceID: m.InstanceID, Topics: m.Topics, TopicRegex: m.TopicRegex, Config: &cfg}
 		if c.Bool("static") && tm.InstanceID == "" {

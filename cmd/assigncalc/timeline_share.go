@@ -34,7 +34,7 @@ func shareTimelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario) ([]a
 			grown = append(grown, ev.Topic)
 		}
 	}
-	g, err := shareIDs(e, c, assign.Group{Topics: sc.Topics}, grown)
+	g, err := shareIDs(e, c, assign.Group{Topics: sc.Topics, TopicIDs: sc.TopicIDs}, grown)
 	if err != nil {
 		return nil, err
 	}
