@@ -21,6 +21,12 @@ import (
 // gain is all that changes; no partition "changes hands" as in the other
 // protocols, which is why [Step.Moves] is nil for a share group and
 // [Step.Received] and [Step.Revoked] count per member and partition.
+//
+// Kafka 4.3's group.share.assignment.interval.ms (KIP-1263) changes
+// nothing here, for the reason it changes nothing for the consumer
+// protocol (see reconcileRebalance): each target is computed after the
+// previous rebalance settled, never within the interval of the one
+// before; the timeline models the interval in time.
 
 // shareRebalance is one rebalance of a share group: one target from g,
 // whose members carry their current targets as Owned, reached in one
