@@ -173,3 +173,25 @@ func TestTimelineTopicIDsFromFile(t *testing.T) {
 		}
 	}
 }
+
+// TestShareSimulateKafka43AsKafka42: simulate plays rounds, not time, so
+// the share assignment interval of 4.3 changes nothing (churn/share.go):
+// the same table under --kafka 4.2 and 4.3, but for the version named.
+func TestShareSimulateKafka43AsKafka42(t *testing.T) {
+	out := map[string]string{}
+	for _, v := range []string{"4.2", "4.3"} {
+		args := []string{"simulate", "--members", "3", "--topics", "t:2", "--topic-id", "t=Yp0cT2sWQ7ChA0qyU5Ckdg", "--join", "c3", "--leave", "c0",
+			"--protocol", "share", "--kafka", v}
+		stdout, stderr, status := runCase(cliCase{args: args})
+		if status != 0 || stderr != "" {
+			t.Fatalf("assigncalc %s: status %d, stderr %q", strings.Join(args, " "), status, stderr)
+		}
+		if !strings.Contains(stdout, "Kafka "+v) {
+			t.Fatalf("simulate --kafka %s does not name its version:\n%s", v, stdout)
+		}
+		out[v] = strings.ReplaceAll(stdout, "Kafka "+v, "Kafka V")
+	}
+	if out["4.2"] != out["4.3"] {
+		t.Errorf("simulate --protocol share --kafka 4.3 differs from 4.2:\n4.2:\n%s\n4.3:\n%s", out["4.2"], out["4.3"])
+	}
+}
