@@ -221,16 +221,6 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 		return nil
 	}
 	g := cg.g
-	if given != nil {
-		if err := given.check(len(g.Members)); err != nil {
-			return err
-		}
-		for i := range g.Members {
-			if len(g.Members[i].Owned) > 0 {
-				return fmt.Errorf("%w: member %d has an Owned list besides its runs", ErrOwnedRuns, i)
-			}
-		}
-	}
 	cg.own = ownedClaims{given: given, members: g.Members}
 	own := &cg.own
 	total := 0
@@ -344,10 +334,22 @@ func (cg *compiledGroup) owned(m int32) []int32 {
 // claims it makes are the same ([AssignPackedOwned]). It holds 4 bytes
 // per owned partition and one run per topic of a member, where Owned
 // takes 24 bytes per partition.
+//
+// It may also carry every member's subscription, as indices into Names
+// (Subs), in place of the members' Topics, which must then be empty:
+// member i subscribes to Names[k] for each k of Subs[i], in order,
+// exactly as if its Topics listed those names. A leader that interned
+// the names as it decoded them (package wire) passes them so, with 4
+// bytes per name per member where Topics takes a 16-byte string header
+// that the garbage collector scans, and compile finds each of Names in
+// the metadata once instead of once per member.
 type OwnedRuns struct {
 	RunOff []int32    // member index => its first run; len(Members)+1 entries
 	Runs   []OwnedRun // every member's runs, member by member
 	Parts  []int32    // every run's partitions, run by run
+
+	Names []string  // with Subs: the names its indices refer to
+	Subs  [][]int32 // nil, or member index => its subscription as indices into Names; members may share a slice
 }
 
 // OwnedRun is one topic of a member's Owned: its partitions end at
@@ -407,7 +409,55 @@ func (o *OwnedRuns) check(n int) error {
 	if end != int32(len(o.Parts)) {
 		return fmt.Errorf("%w: the runs end at %d, not at the %d partitions' end", ErrOwnedRuns, end, len(o.Parts))
 	}
+	if o.Subs == nil {
+		return nil
+	}
+	if len(o.Subs) != n {
+		return fmt.Errorf("%w: %d subscriptions for %d members", ErrOwnedRuns, len(o.Subs), n)
+	}
+	for i, sub := range o.Subs {
+		for _, k := range sub {
+			if uint32(k) >= uint32(len(o.Names)) {
+				return fmt.Errorf("%w: member %d subscribes to name %d of %d", ErrOwnedRuns, i, k, len(o.Names))
+			}
+		}
+	}
 	return nil
+}
+
+// checkGiven checks owned, when not nil, for g: it must describe its
+// arrays, and the members must not also list what it gives (Owned, and
+// Topics when it gives subscriptions).
+func (o *OwnedRuns) checkGiven(members []Member) error {
+	if o == nil {
+		return nil
+	}
+	if err := o.check(len(members)); err != nil {
+		return err
+	}
+	for i := range members {
+		if len(members[i].Owned) > 0 {
+			return fmt.Errorf("%w: member %d has an Owned list besides its runs", ErrOwnedRuns, i)
+		}
+		if o.Subs != nil && len(members[i].Topics) > 0 {
+			return fmt.Errorf("%w: member %d has Topics besides its subscription's indices", ErrOwnedRuns, i)
+		}
+	}
+	return nil
+}
+
+// topics returns member i's subscription as names, as its Topics would
+// list them.
+func (o *OwnedRuns) topics(i int) []string {
+	sub := o.Subs[i]
+	if len(sub) == 0 {
+		return nil
+	}
+	names := make([]string, len(sub))
+	for j, k := range sub {
+		names[j] = o.Names[k]
+	}
+	return names
 }
 
 // ownedClaims reads the members' claims run by run (a run: a stretch of

@@ -115,8 +115,11 @@ func compileGroup(g Group, use ownedRead, owned *OwnedRuns, order bool) (*compil
 	if err != nil {
 		return nil, err
 	}
+	if err := owned.checkGiven(g.Members); err != nil {
+		return nil, err
+	}
 	cg := &compiledGroup{g: &g}
-	if err := cg.compileSubs(meta, metaParts); err != nil {
+	if err := cg.compileSubs(meta, metaParts, owned); err != nil {
 		return nil, err
 	}
 	if order {

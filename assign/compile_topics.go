@@ -25,22 +25,27 @@ import (
 // partitions (cg.topics, in Java order, with numParts, start, meta,
 // metaTopic and byGoName) and every member's subscription as ascending
 // topic indices (cg.subs). meta is the metadata's topic names in Go
-// order, metaParts their partition counts.
+// order, metaParts their partition counts; given, when it carries
+// subscriptions ([OwnedRuns.Subs]), gives them in place of the members'
+// Topics.
 //
 // Names are looked up once per distinct subscription: members that share
 // their Topics with the member before them (as clients that build every
 // member alike do) share its subscription too, at the cost of comparing
-// string headers. Names are found by [intern.Sorted.Positions].
-func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32) error {
+// string headers. Names are found by [intern.Sorted.Positions]; given
+// subscriptions' names are found once each, for every member.
+func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *OwnedRuns) error {
 	g := cg.g
 	cg.meta = intern.New(meta)
+	var subs subscriptions = topicLists(g.Members)
+	if given != nil && given.Subs != nil {
+		subs = givenSubs{given, cg.meta.Positions(given.Names, nil)}
+	}
 	// Subscriptions as positions in meta first, all in one array.
 	distinct := 0
-	var last []string
 	for i := range g.Members {
-		if i == 0 || !sameStrings(g.Members[i].Topics, last) {
-			distinct += len(g.Members[i].Topics)
-			last = g.Members[i].Topics
+		if i == 0 || !subs.same(i) {
+			distinct += subs.len(i)
 		}
 	}
 	backing := make([]int32, 0, distinct)
@@ -50,15 +55,13 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32) error {
 	cg.distinctNames = make([]bool, len(g.Members))
 	var positions []int32
 	for i := range g.Members {
-		topics := g.Members[i].Topics
-		if i > 0 && sameStrings(topics, last) {
+		if i > 0 && subs.same(i) {
 			shared[i] = true
 			continue
 		}
-		last = topics
 		first := len(backing)
 		cg.distinctNames[i] = true // until a name is missing or empty
-		positions = cg.meta.Positions(topics, positions[:0])
+		positions = subs.positions(&cg.meta, i, positions[:0])
 		for _, k := range positions {
 			if k < 0 {
 				cg.distinctNames[i] = false
@@ -137,16 +140,46 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32) error {
 	return nil
 }
 
-// sameStrings reports whether a and b hold the same strings, at once when
+// subscriptions is the members' subscriptions as compileSubs reads
+// them: from their Topics, or as indices given in [OwnedRuns].
+type subscriptions interface {
+	len(i int) int                                             // the number of names member i lists
+	same(i int) bool                                           // member i lists what member i-1 lists, as the same slice or equal
+	positions(meta *intern.Sorted, i int, out []int32) []int32 // appends to out the position in meta of each name, or -1
+}
+
+// topicLists reads the members' Topics.
+type topicLists []Member
+
+func (ms topicLists) len(i int) int   { return len(ms[i].Topics) }
+func (ms topicLists) same(i int) bool { return sameElems(ms[i].Topics, ms[i-1].Topics) }
+func (ms topicLists) positions(meta *intern.Sorted, i int, out []int32) []int32 {
+	return meta.Positions(ms[i].Topics, out)
+}
+
+// givenSubs reads [OwnedRuns.Subs]; at holds the position in meta of
+// each of its Names, or -1, found once for every member: the leader's
+// round then looks no name up per member (BenchmarkRound in bench/,
+// shape=hetero-1000x2000t, where every member lists its own ~1,200
+// names; TestAssignPackedOwnedIsAssignPacked holds it to Topics).
+type givenSubs struct {
+	o  *OwnedRuns
+	at []int32
+}
+
+func (gs givenSubs) len(i int) int   { return len(gs.o.Subs[i]) }
+func (gs givenSubs) same(i int) bool { return sameElems(gs.o.Subs[i], gs.o.Subs[i-1]) }
+func (gs givenSubs) positions(_ *intern.Sorted, i int, out []int32) []int32 {
+	for _, k := range gs.o.Subs[i] {
+		out = append(out, gs.at[k])
+	}
+	return out
+}
+
+// sameElems reports whether a and b hold the same elements, at once when
 // they share their backing array.
-func sameStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	if len(a) == 0 || &a[0] == &b[0] {
-		return true
-	}
-	return slices.Equal(a, b)
+func sameElems[T comparable](a, b []T) bool {
+	return sameSlice(a, b) || slices.Equal(a, b)
 }
 
 // topicIndex returns the index of the topic named name, if someone
