@@ -76,14 +76,26 @@ const (
 )
 
 func newClaimTable(parts int32, mixed bool) *claimTable {
-	ct := &claimTable{owner: make([]int32, parts), state: make([]uint8, parts)}
+	ct := &claimTable{}
+	ct.init(parts, mixed)
+	return ct
+}
+
+// init makes ct the table of parts partitions nobody lists yet, top
+// and owner in one allocation.
+func (ct *claimTable) init(parts int32, mixed bool) {
+	n := parts
+	if mixed {
+		n *= 2
+	}
+	both := make([]int32, n)
+	ct.owner, ct.state = both[:parts:parts], make([]uint8, parts)
 	for pid := range ct.owner {
 		ct.owner[pid] = -1
 	}
 	if mixed {
-		ct.top = make([]int32, parts)
+		ct.top = both[parts:]
 	}
-	return ct
 }
 
 // note records that the member of rank r claims pid at generation gen
@@ -225,9 +237,11 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 	own := &cg.own
 	total := 0
 	gen, mixed, some := int32(0), false, false
+	most := 0 // claims of one member
 	for i := range g.Members {
 		if c := own.count(i); c > 0 {
 			total += c
+			most = max(most, c)
 			mixed = mixed || some && g.Members[i].Generation != gen
 			gen, some = g.Members[i].Generation, true
 		}
@@ -243,21 +257,29 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 	}
 	parts := cg.start[len(cg.topics)]
 	lists := use == ownedListed || use == ownedResolved && mixed
-	var pids []int32  // with lists: every member's; otherwise the current member's
-	var rankOf []rank // ownedResolved: member index => rank
+	// runOf and pids in one allocation, sized for the most pids can
+	// hold (allocations are most of what a small group costs:
+	// BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1
+	// in bench/).
+	if lists {
+		most = total
+	}
+	scratch := make([]int32, len(cg.topics)+most)
+	runOf := scratch[:len(cg.topics):len(cg.topics)] // topic => 1 + the last member with a run of it
+	pids := scratch[len(cg.topics):len(cg.topics)]   // with lists: every member's; otherwise the current member's
+	var rankOf []int32                               // ownedResolved: member index => rank
 	if lists {
 		cg.ownedOff = make([]int32, len(g.Members)+1)
-		pids = make([]int32, 0, total)
 	}
 	var ct *claimTable
 	if use == ownedResolved {
-		ct = newClaimTable(parts, mixed)
+		ct = &cg.table
+		ct.init(parts, mixed)
 		cg.claims = ct
 		rankOf = cg.ranks()
 	}
 	after, _ := cg.goSteps()
-	runOf := make([]int32, len(cg.topics)) // topic => 1 + the last member with a run of it
-	var marks []int32                      // pid => 1 + the last member marked listing it; nil until needed
+	var marks []int32 // pid => 1 + the last member marked listing it; nil until needed
 	for i := range g.Members {
 		m := &g.Members[i]
 		if !lists {
@@ -286,9 +308,9 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 				if ct != nil {
 					// m listing pid twice looks tied: refused below.
 					if mixed {
-						ct.noteMixed(pid, rankOf[i], m.Generation)
+						ct.noteMixed(pid, rank(rankOf[i]), m.Generation)
 					} else {
-						ct.noteOneGeneration(pid, rankOf[i])
+						ct.noteOneGeneration(pid, rank(rankOf[i]))
 					}
 				}
 			}

@@ -41,19 +41,28 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 	if given != nil && given.Subs != nil {
 		subs = givenSubs{given, cg.meta.Positions(given.Names, nil)}
 	}
-	// Subscriptions as positions in meta first, all in one array.
-	distinct := 0
+	// Subscriptions as positions in meta first, all in one array, with
+	// room after it for the positions of the longest list. The arrays of
+	// compileSubs share a few allocations (one of int32s, one of bools,
+	// then one of int32s per topic): allocations are most of what a small
+	// group costs (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1
+	// in bench/).
+	distinct, longest := 0, 0
 	for i := range g.Members {
 		if i == 0 || !subs.same(i) {
 			distinct += subs.len(i)
+			longest = max(longest, subs.len(i))
 		}
 	}
-	backing := make([]int32, 0, distinct)
-	used := make([]bool, len(meta))
-	cg.subs = make([][]int32, len(g.Members))
-	shared := make([]bool, len(g.Members)) // member => its subscription is the one before it
-	cg.distinctNames = make([]bool, len(g.Members))
-	var positions []int32
+	slab := make([]int32, distinct+longest)
+	backing, positions := slab[:0:distinct], slab[distinct:distinct]
+	n := len(g.Members)
+	flags := make([]bool, len(meta)+2*n)
+	used := flags[:len(meta):len(meta)]                    // position in meta => someone subscribes to it
+	shared := flags[len(meta) : len(meta)+n : len(meta)+n] // member => its subscription is the one before it
+	cg.distinctNames = flags[len(meta)+n:]
+	cg.subs = make([][]int32, n)
+	topics := 0 // of used
 	for i := range g.Members {
 		if i > 0 && subs.same(i) {
 			shared[i] = true
@@ -69,7 +78,10 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 			}
 			if metaParts[k] > 0 {
 				backing = append(backing, k)
-				used[k] = true
+				if !used[k] {
+					used[k] = true
+					topics++
+				}
 			} else {
 				cg.distinctNames[i] = false
 			}
@@ -77,24 +89,29 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 		cg.subs[i] = backing[first:len(backing):len(backing)]
 	}
 
-	// Topics in Java order: Go's order but for names with characters
-	// beyond the Basic Multilingual Plane (or bytes that are not UTF-8),
-	// so this sort finds them nearly sorted, and ASCII names need none.
-	byGo := make([]int32, 0, len(meta)) // positions in meta of the topics, Go order
+	// The tables by topic, in one array: metaTopic, numParts, start, and
+	// byGoName, which first holds the topics' positions in meta in Go
+	// order, then (below) their topic indices.
+	tables := make([]int32, len(meta)+3*topics+1)
+	cg.metaTopic = tables[:len(meta):len(meta)]
+	tables = tables[len(meta):]
+	cg.numParts, cg.start, cg.byGoName = tables[:topics:topics], tables[topics:2*topics+1:2*topics+1], tables[2*topics+1:]
+	byGo := cg.byGoName[:0] // positions in meta of the topics, Go order
 	for k := range meta {
 		if used[k] {
 			byGo = append(byGo, int32(k))
 		}
 	}
+
+	// Topics in Java order: Go's order but for names with characters
+	// beyond the Basic Multilingual Plane (or bytes that are not UTF-8),
+	// so this sort finds them nearly sorted, and ASCII names need none.
 	byJava := byGo
 	if !ascii(meta...) {
 		byJava = slices.Clone(byGo)
 		slices.SortFunc(byJava, func(a, b int32) int { return javaCompare(meta[a], meta[b]) })
 	}
 	cg.topics = make([]string, len(byJava))
-	cg.numParts = make([]int32, len(byJava))
-	cg.start = make([]int32, len(byJava)+1)
-	cg.metaTopic = make([]int32, len(meta))
 	for k := range cg.metaTopic {
 		cg.metaTopic[k] = -1
 	}
@@ -109,8 +126,7 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 		}
 		cg.start[ti+1] = int32(total)
 	}
-	cg.byGoName = make([]int32, len(byGo))
-	for i, k := range byGo {
+	for i, k := range byGo { // in place: byGo is byGoName
 		cg.byGoName[i] = cg.metaTopic[k]
 	}
 
@@ -200,8 +216,8 @@ func (cg *compiledGroup) topicIndex(name string) (int32, bool) {
 // members own few partitions of many topics.
 func (cg *compiledGroup) goSteps() (after, goRank []int32) {
 	order := cg.goOrder()
-	after = make([]int32, len(order))
-	goRank = make([]int32, len(order))
+	both := make([]int32, 2*len(order)) // one allocation: BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1 in bench/
+	after, goRank = both[:len(order):len(order)], both[len(order):]
 	for k, t := range order {
 		after[t], goRank[t] = -1, int32(k)
 		if k+1 < len(order) {
