@@ -41,52 +41,30 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 	if given != nil && given.Subs != nil {
 		subs = givenSubs{given, cg.meta.Positions(given.Names, nil)}
 	}
-	// Subscriptions as positions in meta first, all in one array, with
-	// room after it for the positions of the longest list. The arrays of
-	// compileSubs share a few allocations (one of int32s, one of bools,
-	// then one of int32s per topic): allocations are most of what a small
-	// group costs (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1
-	// in bench/).
-	distinct, longest := 0, 0
-	for i := range g.Members {
-		if i == 0 || !subs.same(i) {
-			distinct += subs.len(i)
-			longest = max(longest, subs.len(i))
-		}
-	}
-	slab := make([]int32, distinct+longest)
-	backing, positions := slab[:0:distinct], slab[distinct:distinct]
 	n := len(g.Members)
 	flags := make([]bool, len(meta)+2*n)
 	used := flags[:len(meta):len(meta)]                    // position in meta => someone subscribes to it
 	shared := flags[len(meta) : len(meta)+n : len(meta)+n] // member => its subscription is the one before it
 	cg.distinctNames = flags[len(meta)+n:]
-	cg.subs = make([][]int32, n)
 	topics := 0 // of used
-	for i := range g.Members {
-		if i > 0 && subs.same(i) {
-			shared[i] = true
-			continue
-		}
-		first := len(backing)
-		cg.distinctNames[i] = true // until a name is missing or empty
-		positions = subs.positions(&cg.meta, i, positions[:0])
-		for _, k := range positions {
-			if k < 0 {
-				cg.distinctNames[i] = false
-				continue // not in the metadata: skipped, as Kafka does
+	gs, isGiven := subs.(givenSubs)
+	aliased := isGiven && gs.areTopics(meta, metaParts)
+	if aliased {
+		// The given indices are already the topic indices: compile
+		// keeps them, read-only, instead of a copy.
+		cg.subs = make([][]int32, n)
+		for i, sub := range gs.o.Subs {
+			if len(sub) > 0 {
+				cg.subs[i] = slices.Clip(sub)
 			}
-			if metaParts[k] > 0 {
-				backing = append(backing, k)
-				if !used[k] {
-					used[k] = true
-					topics++
-				}
-			} else {
-				cg.distinctNames[i] = false
-			}
+			cg.distinctNames[i] = true
 		}
-		cg.subs[i] = backing[first:len(backing):len(backing)]
+		for k := range used {
+			used[k] = true
+		}
+		topics = len(meta)
+	} else {
+		cg.internSubs(subs, metaParts, used, shared, &topics)
 	}
 
 	// The tables by topic, in one array: metaTopic, numParts, start, and
@@ -130,6 +108,9 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 		cg.byGoName[i] = cg.metaTopic[k]
 	}
 
+	if aliased {
+		return nil
+	}
 	// Positions to topic indices, ascending, without repeats; each
 	// distinct subscription once.
 	for i, sub := range cg.subs {
@@ -154,6 +135,55 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 		cg.subs[i] = slices.Clip(sub)
 	}
 	return nil
+}
+
+// internSubs is compileSubs's reading of the members' subscriptions as
+// positions in meta (see compileSubs): it fills cg.subs with them,
+// marks the positions used (counting them in topics), the members whose
+// subscription is the one before theirs (shared), and cg.distinctNames.
+func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used, shared []bool, topics *int) {
+	n := len(cg.g.Members)
+	// Subscriptions as positions in meta first, all in one array, with
+	// room after it for the positions of the longest list. The arrays of
+	// compileSubs share a few allocations (one of int32s, one of bools,
+	// then one of int32s per topic): allocations are most of what a small
+	// group costs (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1
+	// in bench/).
+	distinct, longest := 0, 0
+	for i := range n {
+		if i == 0 || !subs.same(i) {
+			distinct += subs.len(i)
+			longest = max(longest, subs.len(i))
+		}
+	}
+	slab := make([]int32, distinct+longest)
+	backing, positions := slab[:0:distinct], slab[distinct:distinct]
+	cg.subs = make([][]int32, n)
+	for i := range n {
+		if i > 0 && subs.same(i) {
+			shared[i] = true
+			continue
+		}
+		first := len(backing)
+		cg.distinctNames[i] = true // until a name is missing or empty
+		positions = subs.positions(&cg.meta, i, positions[:0])
+		for _, k := range positions {
+			if k < 0 {
+				cg.distinctNames[i] = false
+				continue // not in the metadata: skipped, as Kafka does
+			}
+			if metaParts[k] > 0 {
+				backing = append(backing, k)
+				if !used[k] {
+					used[k] = true
+					*topics++
+				}
+			} else {
+				cg.distinctNames[i] = false
+			}
+		}
+		cg.subs[i] = backing[first:len(backing):len(backing)]
+	}
 }
 
 // subscriptions is the members' subscriptions as compileSubs reads
@@ -185,6 +215,46 @@ type givenSubs struct {
 
 func (gs givenSubs) len(i int) int   { return len(gs.o.Subs[i]) }
 func (gs givenSubs) same(i int) bool { return sameElems(gs.o.Subs[i], gs.o.Subs[i-1]) }
+
+// areTopics reports whether gs's indices are already topic indices:
+// Names begins with meta (package wire's decoder puts the metadata's
+// names first, in Go order), every topic of meta has partitions and is
+// listed by someone, Go's order of the names is Java's, and every
+// subscription ascends without a repeat. Each index then names the
+// topic whose index it is. On a group whose members each send their own
+// list (BenchmarkRound in bench/, shape=hetero-1000x2000t) this spares
+// compile a copy of every list; TestGivenSubsAreTopics holds it to the
+// general path.
+func (gs givenSubs) areTopics(meta []string, metaParts []int32) bool {
+	if len(gs.at) < len(meta) || !ascii(meta...) {
+		return false
+	}
+	for k := range meta {
+		if gs.at[k] != int32(k) || metaParts[k] <= 0 {
+			return false
+		}
+	}
+	listed := make([]bool, len(meta))
+	missing := len(meta)
+	for i, sub := range gs.o.Subs {
+		if i > 0 && sameSlice(sub, gs.o.Subs[i-1]) {
+			continue
+		}
+		last := int32(-1)
+		for _, k := range sub {
+			if k <= last || k >= int32(len(meta)) {
+				return false
+			}
+			last = k
+			if !listed[k] {
+				listed[k] = true
+				missing--
+			}
+		}
+	}
+	return missing == 0
+}
+
 func (gs givenSubs) positions(_ *intern.Sorted, i int, out []int32) []int32 {
 	for _, k := range gs.o.Subs[i] {
 		out = append(out, gs.at[k])
