@@ -76,14 +76,26 @@ const (
 )
 
 func newClaimTable(parts int32, mixed bool) *claimTable {
-	ct := &claimTable{owner: make([]int32, parts), state: make([]uint8, parts)}
+	ct := &claimTable{}
+	ct.init(parts, mixed)
+	return ct
+}
+
+// init makes ct the table of parts partitions nobody lists yet, top
+// and owner in one allocation.
+func (ct *claimTable) init(parts int32, mixed bool) {
+	n := parts
+	if mixed {
+		n *= 2
+	}
+	both := make([]int32, n)
+	ct.owner, ct.state = both[:parts:parts], make([]uint8, parts)
 	for pid := range ct.owner {
 		ct.owner[pid] = -1
 	}
 	if mixed {
-		ct.top = make([]int32, parts)
+		ct.top = both[parts:]
 	}
-	return ct
 }
 
 // note records that the member of rank r claims pid at generation gen
@@ -221,23 +233,15 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 		return nil
 	}
 	g := cg.g
-	if given != nil {
-		if err := given.check(len(g.Members)); err != nil {
-			return err
-		}
-		for i := range g.Members {
-			if len(g.Members[i].Owned) > 0 {
-				return fmt.Errorf("%w: member %d has an Owned list besides its runs", ErrOwnedRuns, i)
-			}
-		}
-	}
 	cg.own = ownedClaims{given: given, members: g.Members}
 	own := &cg.own
 	total := 0
 	gen, mixed, some := int32(0), false, false
+	most := 0 // claims of one member
 	for i := range g.Members {
 		if c := own.count(i); c > 0 {
 			total += c
+			most = max(most, c)
 			mixed = mixed || some && g.Members[i].Generation != gen
 			gen, some = g.Members[i].Generation, true
 		}
@@ -253,21 +257,29 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 	}
 	parts := cg.start[len(cg.topics)]
 	lists := use == ownedListed || use == ownedResolved && mixed
-	var pids []int32  // with lists: every member's; otherwise the current member's
-	var rankOf []rank // ownedResolved: member index => rank
+	// runOf and pids in one allocation, sized for the most pids can
+	// hold (allocations are most of what a small group costs:
+	// BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1
+	// in bench/).
+	if lists {
+		most = total
+	}
+	scratch := make([]int32, len(cg.topics)+most)
+	runOf := scratch[:len(cg.topics):len(cg.topics)] // topic => 1 + the last member with a run of it
+	pids := scratch[len(cg.topics):len(cg.topics)]   // with lists: every member's; otherwise the current member's
+	var rankOf []int32                               // ownedResolved: member index => rank
 	if lists {
 		cg.ownedOff = make([]int32, len(g.Members)+1)
-		pids = make([]int32, 0, total)
 	}
 	var ct *claimTable
 	if use == ownedResolved {
-		ct = newClaimTable(parts, mixed)
+		ct = &cg.table
+		ct.init(parts, mixed)
 		cg.claims = ct
 		rankOf = cg.ranks()
 	}
 	after, _ := cg.goSteps()
-	runOf := make([]int32, len(cg.topics)) // topic => 1 + the last member with a run of it
-	var marks []int32                      // pid => 1 + the last member marked listing it; nil until needed
+	var marks []int32 // pid => 1 + the last member marked listing it; nil until needed
 	for i := range g.Members {
 		m := &g.Members[i]
 		if !lists {
@@ -296,9 +308,9 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 				if ct != nil {
 					// m listing pid twice looks tied: refused below.
 					if mixed {
-						ct.noteMixed(pid, rankOf[i], m.Generation)
+						ct.noteMixed(pid, rank(rankOf[i]), m.Generation)
 					} else {
-						ct.noteOneGeneration(pid, rankOf[i])
+						ct.noteOneGeneration(pid, rank(rankOf[i]))
 					}
 				}
 			}
@@ -344,10 +356,22 @@ func (cg *compiledGroup) owned(m int32) []int32 {
 // claims it makes are the same ([AssignPackedOwned]). It holds 4 bytes
 // per owned partition and one run per topic of a member, where Owned
 // takes 24 bytes per partition.
+//
+// It may also carry every member's subscription, as indices into Names
+// (Subs), in place of the members' Topics, which must then be empty:
+// member i subscribes to Names[k] for each k of Subs[i], in order,
+// exactly as if its Topics listed those names. A leader that interned
+// the names as it decoded them (package wire) passes them so, with 4
+// bytes per name per member where Topics takes a 16-byte string header
+// that the garbage collector scans, and compile finds each of Names in
+// the metadata once instead of once per member.
 type OwnedRuns struct {
 	RunOff []int32    // member index => its first run; len(Members)+1 entries
 	Runs   []OwnedRun // every member's runs, member by member
 	Parts  []int32    // every run's partitions, run by run
+
+	Names []string  // with Subs: the names its indices refer to
+	Subs  [][]int32 // nil, or member index => its subscription as indices into Names; members may share a slice
 }
 
 // OwnedRun is one topic of a member's Owned: its partitions end at
@@ -407,7 +431,55 @@ func (o *OwnedRuns) check(n int) error {
 	if end != int32(len(o.Parts)) {
 		return fmt.Errorf("%w: the runs end at %d, not at the %d partitions' end", ErrOwnedRuns, end, len(o.Parts))
 	}
+	if o.Subs == nil {
+		return nil
+	}
+	if len(o.Subs) != n {
+		return fmt.Errorf("%w: %d subscriptions for %d members", ErrOwnedRuns, len(o.Subs), n)
+	}
+	for i, sub := range o.Subs {
+		for _, k := range sub {
+			if uint32(k) >= uint32(len(o.Names)) {
+				return fmt.Errorf("%w: member %d subscribes to name %d of %d", ErrOwnedRuns, i, k, len(o.Names))
+			}
+		}
+	}
 	return nil
+}
+
+// checkGiven checks owned, when not nil, for g: it must describe its
+// arrays, and the members must not also list what it gives (Owned, and
+// Topics when it gives subscriptions).
+func (o *OwnedRuns) checkGiven(members []Member) error {
+	if o == nil {
+		return nil
+	}
+	if err := o.check(len(members)); err != nil {
+		return err
+	}
+	for i := range members {
+		if len(members[i].Owned) > 0 {
+			return fmt.Errorf("%w: member %d has an Owned list besides its runs", ErrOwnedRuns, i)
+		}
+		if o.Subs != nil && len(members[i].Topics) > 0 {
+			return fmt.Errorf("%w: member %d has Topics besides its subscription's indices", ErrOwnedRuns, i)
+		}
+	}
+	return nil
+}
+
+// topics returns member i's subscription as names, as its Topics would
+// list them.
+func (o *OwnedRuns) topics(i int) []string {
+	sub := o.Subs[i]
+	if len(sub) == 0 {
+		return nil
+	}
+	names := make([]string, len(sub))
+	for j, k := range sub {
+		names[j] = o.Names[k]
+	}
+	return names
 }
 
 // ownedClaims reads the members' claims run by run (a run: a stretch of

@@ -14,7 +14,8 @@ import "github.com/assigncalc/assigncalc/assign/internal/intern"
 // follow Group.Members. Strategies work on it and turn back to strings only
 // when they build the [Assignment].
 type compiledGroup struct {
-	g *Group
+	g     *Group
+	group Group // what g points to: the caller's Group, copied, in the same allocation as the compiled group
 
 	topics    []string      // topic index => name; the subscribed topics that exist with >0 partitions, in Java string order
 	numParts  []int32       // topic index => partition count
@@ -45,6 +46,7 @@ type compiledGroup struct {
 	// With ownedResolved, claims resolves every claim (see claims.go).
 	// It is nil when nobody owns anything, and with the other uses.
 	claims *claimTable
+	table  claimTable // what claims points to, in the compiled group's allocation
 
 	// With ownedKeptIfLossless, kept replaces claims when no claim
 	// can be lost; see [keptClaims].
@@ -54,6 +56,7 @@ type compiledGroup struct {
 	// sorts them: static members first by group.instance.id, then dynamic
 	// members by member.id, both in Java's string order.
 	kafkaOrder []int32
+	rankOf     []int32 // room for ranks, in kafkaOrder's allocation
 
 	// Racks, interned. memberRack[m] is -1 when the member has no rack.
 	// partRacks[t] is nil when the topic's replica racks are unknown;
@@ -76,11 +79,12 @@ type compiledGroup struct {
 // index, and ranks the other way.
 type rank int32
 
-// ranks returns each member's rank, by member index.
-func (cg *compiledGroup) ranks() []rank {
-	rk := make([]rank, len(cg.kafkaOrder))
+// ranks returns each member's rank, by member index, in room
+// orderMembers made, as int32s.
+func (cg *compiledGroup) ranks() []int32 {
+	rk := cg.rankOf[:len(cg.kafkaOrder)]
 	for r, m := range cg.kafkaOrder {
-		rk[m] = rank(r)
+		rk[m] = int32(r)
 	}
 	return rk
 }
@@ -115,8 +119,12 @@ func compileGroup(g Group, use ownedRead, owned *OwnedRuns, order bool) (*compil
 	if err != nil {
 		return nil, err
 	}
-	cg := &compiledGroup{g: &g}
-	if err := cg.compileSubs(meta, metaParts); err != nil {
+	if err := owned.checkGiven(g.Members); err != nil {
+		return nil, err
+	}
+	cg := &compiledGroup{group: g}
+	cg.g = &cg.group
+	if err := cg.compileSubs(meta, metaParts, owned); err != nil {
 		return nil, err
 	}
 	if order {

@@ -11,7 +11,9 @@ import (
 // orderMembers sets cg.kafkaOrder, the member indices in Kafka's order.
 func (cg *compiledGroup) orderMembers() {
 	members := cg.g.Members
-	cg.kafkaOrder = make([]int32, len(members))
+	both := make([]int32, 2*len(members)) // kafkaOrder and the room of ranks in one allocation
+	cg.kafkaOrder = both[:len(members):len(members)]
+	cg.rankOf = both[len(members):]
 	for i := range cg.kafkaOrder {
 		cg.kafkaOrder[i] = int32(i)
 	}

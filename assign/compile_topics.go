@@ -25,73 +25,71 @@ import (
 // partitions (cg.topics, in Java order, with numParts, start, meta,
 // metaTopic and byGoName) and every member's subscription as ascending
 // topic indices (cg.subs). meta is the metadata's topic names in Go
-// order, metaParts their partition counts.
+// order, metaParts their partition counts; given, when it carries
+// subscriptions ([OwnedRuns.Subs]), gives them in place of the members'
+// Topics.
 //
 // Names are looked up once per distinct subscription: members that share
 // their Topics with the member before them (as clients that build every
 // member alike do) share its subscription too, at the cost of comparing
-// string headers. Names are found by [intern.Sorted.Positions].
-func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32) error {
+// string headers. Names are found by [intern.Sorted.Positions]; given
+// subscriptions' names are found once each, for every member.
+func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *OwnedRuns) error {
 	g := cg.g
 	cg.meta = intern.New(meta)
-	// Subscriptions as positions in meta first, all in one array.
-	distinct := 0
-	var last []string
-	for i := range g.Members {
-		if i == 0 || !sameStrings(g.Members[i].Topics, last) {
-			distinct += len(g.Members[i].Topics)
-			last = g.Members[i].Topics
-		}
+	var subs subscriptions = topicLists(g.Members)
+	if given != nil && given.Subs != nil {
+		subs = givenSubs{given, cg.meta.Positions(given.Names, nil)}
 	}
-	backing := make([]int32, 0, distinct)
-	used := make([]bool, len(meta))
-	cg.subs = make([][]int32, len(g.Members))
-	shared := make([]bool, len(g.Members)) // member => its subscription is the one before it
-	cg.distinctNames = make([]bool, len(g.Members))
-	var positions []int32
-	for i := range g.Members {
-		topics := g.Members[i].Topics
-		if i > 0 && sameStrings(topics, last) {
-			shared[i] = true
-			continue
-		}
-		last = topics
-		first := len(backing)
-		cg.distinctNames[i] = true // until a name is missing or empty
-		positions = cg.meta.Positions(topics, positions[:0])
-		for _, k := range positions {
-			if k < 0 {
-				cg.distinctNames[i] = false
-				continue // not in the metadata: skipped, as Kafka does
+	n := len(g.Members)
+	flags := make([]bool, len(meta)+2*n)
+	used := flags[:len(meta):len(meta)]                    // position in meta => someone subscribes to it
+	shared := flags[len(meta) : len(meta)+n : len(meta)+n] // member => its subscription is the one before it
+	cg.distinctNames = flags[len(meta)+n:]
+	topics := 0 // of used
+	gs, isGiven := subs.(givenSubs)
+	aliased := isGiven && gs.areTopics(meta, metaParts)
+	if aliased {
+		// The given indices are already the topic indices: compile
+		// keeps them, read-only, instead of a copy.
+		cg.subs = make([][]int32, n)
+		for i, sub := range gs.o.Subs {
+			if len(sub) > 0 {
+				cg.subs[i] = slices.Clip(sub)
 			}
-			if metaParts[k] > 0 {
-				backing = append(backing, k)
-				used[k] = true
-			} else {
-				cg.distinctNames[i] = false
-			}
+			cg.distinctNames[i] = true
 		}
-		cg.subs[i] = backing[first:len(backing):len(backing)]
+		for k := range used {
+			used[k] = true
+		}
+		topics = len(meta)
+	} else {
+		cg.internSubs(subs, metaParts, used, shared, &topics)
 	}
 
-	// Topics in Java order: Go's order but for names with characters
-	// beyond the Basic Multilingual Plane (or bytes that are not UTF-8),
-	// so this sort finds them nearly sorted, and ASCII names need none.
-	byGo := make([]int32, 0, len(meta)) // positions in meta of the topics, Go order
+	// The tables by topic, in one array: metaTopic, numParts, start, and
+	// byGoName, which first holds the topics' positions in meta in Go
+	// order, then (below) their topic indices.
+	tables := make([]int32, len(meta)+3*topics+1)
+	cg.metaTopic = tables[:len(meta):len(meta)]
+	tables = tables[len(meta):]
+	cg.numParts, cg.start, cg.byGoName = tables[:topics:topics], tables[topics:2*topics+1:2*topics+1], tables[2*topics+1:]
+	byGo := cg.byGoName[:0] // positions in meta of the topics, Go order
 	for k := range meta {
 		if used[k] {
 			byGo = append(byGo, int32(k))
 		}
 	}
+
+	// Topics in Java order: Go's order but for names with characters
+	// beyond the Basic Multilingual Plane (or bytes that are not UTF-8),
+	// so this sort finds them nearly sorted, and ASCII names need none.
 	byJava := byGo
 	if !ascii(meta...) {
 		byJava = slices.Clone(byGo)
 		slices.SortFunc(byJava, func(a, b int32) int { return javaCompare(meta[a], meta[b]) })
 	}
 	cg.topics = make([]string, len(byJava))
-	cg.numParts = make([]int32, len(byJava))
-	cg.start = make([]int32, len(byJava)+1)
-	cg.metaTopic = make([]int32, len(meta))
 	for k := range cg.metaTopic {
 		cg.metaTopic[k] = -1
 	}
@@ -106,11 +104,13 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32) error {
 		}
 		cg.start[ti+1] = int32(total)
 	}
-	cg.byGoName = make([]int32, len(byGo))
-	for i, k := range byGo {
+	for i, k := range byGo { // in place: byGo is byGoName
 		cg.byGoName[i] = cg.metaTopic[k]
 	}
 
+	if aliased {
+		return nil
+	}
 	// Positions to topic indices, ascending, without repeats; each
 	// distinct subscription once.
 	for i, sub := range cg.subs {
@@ -137,16 +137,135 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32) error {
 	return nil
 }
 
-// sameStrings reports whether a and b hold the same strings, at once when
-// they share their backing array.
-func sameStrings(a, b []string) bool {
-	if len(a) != len(b) {
+// internSubs is compileSubs's reading of the members' subscriptions as
+// positions in meta (see compileSubs): it fills cg.subs with them,
+// marks the positions used (counting them in topics), the members whose
+// subscription is the one before theirs (shared), and cg.distinctNames.
+func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used, shared []bool, topics *int) {
+	n := len(cg.g.Members)
+	// Subscriptions as positions in meta first, all in one array, with
+	// room after it for the positions of the longest list. The arrays of
+	// compileSubs share a few allocations (one of int32s, one of bools,
+	// then one of int32s per topic): allocations are most of what a small
+	// group costs (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1
+	// in bench/).
+	distinct, longest := 0, 0
+	for i := range n {
+		if i == 0 || !subs.same(i) {
+			distinct += subs.len(i)
+			longest = max(longest, subs.len(i))
+		}
+	}
+	slab := make([]int32, distinct+longest)
+	backing, positions := slab[:0:distinct], slab[distinct:distinct]
+	cg.subs = make([][]int32, n)
+	for i := range n {
+		if i > 0 && subs.same(i) {
+			shared[i] = true
+			continue
+		}
+		first := len(backing)
+		cg.distinctNames[i] = true // until a name is missing or empty
+		positions = subs.positions(&cg.meta, i, positions[:0])
+		for _, k := range positions {
+			if k < 0 {
+				cg.distinctNames[i] = false
+				continue // not in the metadata: skipped, as Kafka does
+			}
+			if metaParts[k] > 0 {
+				backing = append(backing, k)
+				if !used[k] {
+					used[k] = true
+					*topics++
+				}
+			} else {
+				cg.distinctNames[i] = false
+			}
+		}
+		cg.subs[i] = backing[first:len(backing):len(backing)]
+	}
+}
+
+// subscriptions is the members' subscriptions as compileSubs reads
+// them: from their Topics, or as indices given in [OwnedRuns].
+type subscriptions interface {
+	len(i int) int                                             // the number of names member i lists
+	same(i int) bool                                           // member i lists what member i-1 lists, as the same slice or equal
+	positions(meta *intern.Sorted, i int, out []int32) []int32 // appends to out the position in meta of each name, or -1
+}
+
+// topicLists reads the members' Topics.
+type topicLists []Member
+
+func (ms topicLists) len(i int) int   { return len(ms[i].Topics) }
+func (ms topicLists) same(i int) bool { return sameElems(ms[i].Topics, ms[i-1].Topics) }
+func (ms topicLists) positions(meta *intern.Sorted, i int, out []int32) []int32 {
+	return meta.Positions(ms[i].Topics, out)
+}
+
+// givenSubs reads [OwnedRuns.Subs]; at holds the position in meta of
+// each of its Names, or -1, found once for every member: the leader's
+// round then looks no name up per member (BenchmarkRound in bench/,
+// shape=hetero-1000x2000t, where every member lists its own ~1,200
+// names; TestAssignPackedOwnedIsAssignPacked holds it to Topics).
+type givenSubs struct {
+	o  *OwnedRuns
+	at []int32
+}
+
+func (gs givenSubs) len(i int) int   { return len(gs.o.Subs[i]) }
+func (gs givenSubs) same(i int) bool { return sameElems(gs.o.Subs[i], gs.o.Subs[i-1]) }
+
+// areTopics reports whether gs's indices are already topic indices:
+// Names begins with meta (package wire's decoder puts the metadata's
+// names first, in Go order), every topic of meta has partitions and is
+// listed by someone, Go's order of the names is Java's, and every
+// subscription ascends without a repeat. Each index then names the
+// topic whose index it is. On a group whose members each send their own
+// list (BenchmarkRound in bench/, shape=hetero-1000x2000t) this spares
+// compile a copy of every list; TestGivenSubsAreTopics holds it to the
+// general path.
+func (gs givenSubs) areTopics(meta []string, metaParts []int32) bool {
+	if len(gs.at) < len(meta) || !ascii(meta...) {
 		return false
 	}
-	if len(a) == 0 || &a[0] == &b[0] {
-		return true
+	for k := range meta {
+		if gs.at[k] != int32(k) || metaParts[k] <= 0 {
+			return false
+		}
 	}
-	return slices.Equal(a, b)
+	listed := make([]bool, len(meta))
+	missing := len(meta)
+	for i, sub := range gs.o.Subs {
+		if i > 0 && sameSlice(sub, gs.o.Subs[i-1]) {
+			continue
+		}
+		last := int32(-1)
+		for _, k := range sub {
+			if k <= last || k >= int32(len(meta)) {
+				return false
+			}
+			last = k
+			if !listed[k] {
+				listed[k] = true
+				missing--
+			}
+		}
+	}
+	return missing == 0
+}
+
+func (gs givenSubs) positions(_ *intern.Sorted, i int, out []int32) []int32 {
+	for _, k := range gs.o.Subs[i] {
+		out = append(out, gs.at[k])
+	}
+	return out
+}
+
+// sameElems reports whether a and b hold the same elements, at once when
+// they share their backing array.
+func sameElems[T comparable](a, b []T) bool {
+	return sameSlice(a, b) || slices.Equal(a, b)
 }
 
 // topicIndex returns the index of the topic named name, if someone
@@ -167,8 +286,8 @@ func (cg *compiledGroup) topicIndex(name string) (int32, bool) {
 // members own few partitions of many topics.
 func (cg *compiledGroup) goSteps() (after, goRank []int32) {
 	order := cg.goOrder()
-	after = make([]int32, len(order))
-	goRank = make([]int32, len(order))
+	both := make([]int32, 2*len(order)) // one allocation: BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1 in bench/
+	after, goRank = both[:len(order):len(order)], both[len(order):]
 	for k, t := range order {
 		after[t], goRank[t] = -1, int32(k)
 		if k+1 < len(order) {

@@ -1,7 +1,6 @@
 package assign
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/assigncalc/assigncalc/assign/internal/intern"
@@ -83,8 +82,11 @@ func AssignPacked(s Strategy, g Group) (*Packed, error) {
 // must then be empty): the same answer as AssignPacked of the group with
 // each member's Owned the partitions of its runs, in order, and the same
 // errors (differential tests hold it to both), without a 24-byte
-// [TopicPartition] per owned partition. Package wire decodes JoinGroup
-// metadata into this form for [wire.Lead]. owned must describe its
+// [TopicPartition] per owned partition. When owned carries the
+// subscriptions ([OwnedRuns.Subs]; the members' Topics must then be
+// empty), the answer and errors are those of the group with each
+// member's Topics the names its indices give. Package wire decodes
+// JoinGroup metadata into this form for [wire.Lead]. owned must describe its
 // arrays; [ErrOwnedRuns] says how it does not. A nil owned is nobody
 // owning anything.
 func AssignPackedOwned(s Strategy, g Group, owned *OwnedRuns) (*Packed, error) {
@@ -129,16 +131,16 @@ type compiledStrategy interface {
 // Owned lists, so it gets them, and its answer is packed.
 func assignOwn(s Strategy, g Group, owned *OwnedRuns) (*Packed, error) {
 	if owned != nil {
-		if err := owned.check(len(g.Members)); err != nil {
+		if err := owned.checkGiven(g.Members); err != nil {
 			return nil, err
 		}
 		lists := owned.ownedLists(len(g.Members))
 		g.Members = slices.Clone(g.Members)
 		for i := range g.Members {
-			if len(g.Members[i].Owned) > 0 {
-				return nil, fmt.Errorf("%w: member %d has an Owned list besides its runs", ErrOwnedRuns, i)
-			}
 			g.Members[i].Owned = lists[i]
+			if owned.Subs != nil {
+				g.Members[i].Topics = owned.topics(i)
+			}
 		}
 	}
 	a, err := s.Assign(g)

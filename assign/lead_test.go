@@ -131,7 +131,9 @@ func samePacked(t interface{ Fatalf(string, ...any) }, what string, a, b *assign
 // runs are the claims read from Owned lists: AssignPackedOwned gives
 // AssignPacked's answer run for run, and its errors (a partition listed
 // twice by one member, a bad group), for every strategy, with runs split
-// or not, on Owned lists with hostile entries (see mangledOwned).
+// or not, on Owned lists with hostile entries (see mangledOwned), and
+// with the subscriptions given as Topics or as indices (see subsOf), on
+// Topics that repeat names or name unknown topics (see mangledTopics).
 func TestAssignPackedOwnedIsAssignPacked(t *testing.T) {
 	strategies := []assign.Strategy{assign.Range{}, assign.RoundRobin{}, assign.Sticky{}, assign.CooperativeSticky{}, custom{}}
 	rapid.Check(t, func(t *rapid.T) {
@@ -140,7 +142,11 @@ func TestAssignPackedOwnedIsAssignPacked(t *testing.T) {
 			g = keptGroup(t, g)
 		}
 		g = mangledOwned(t, g)
+		g = mangledTopics(t, g)
 		bare, owned := runsOf(g, rapid.Bool().Draw(t, "split"))
+		if rapid.Bool().Draw(t, "subs") {
+			bare = subsOf(t, bare, owned)
+		}
 		for _, s := range strategies {
 			want, wantErr := assign.AssignPacked(s, g)
 			got, err := assign.AssignPackedOwned(s, bare, owned)
@@ -205,6 +211,10 @@ func TestAssignPackedOwnedMalformed(t *testing.T) {
 		"run ends before last": {g, &assign.OwnedRuns{RunOff: []int32{0, 2, 2}, Runs: []assign.OwnedRun{{Topic: "a", End: 2}, {Topic: "a", End: 1}}, Parts: good().Parts}},
 		"parts left over":      {g, &assign.OwnedRuns{RunOff: []int32{0, 1, 1}, Runs: []assign.OwnedRun{{Topic: "a", End: 1}}, Parts: good().Parts}},
 		"owned and runs":       {withOwned, good()},
+		"topics and subs":      {g, &assign.OwnedRuns{RunOff: good().RunOff, Runs: good().Runs, Parts: good().Parts, Names: []string{"a"}, Subs: [][]int32{{0}, {0}}}},
+		"subs short":           {bareOf(g), &assign.OwnedRuns{RunOff: good().RunOff, Runs: good().Runs, Parts: good().Parts, Names: []string{"a"}, Subs: [][]int32{{0}}}},
+		"sub past names":       {bareOf(g), &assign.OwnedRuns{RunOff: good().RunOff, Runs: good().Runs, Parts: good().Parts, Names: []string{"a"}, Subs: [][]int32{{0}, {1}}}},
+		"negative sub":         {bareOf(g), &assign.OwnedRuns{RunOff: good().RunOff, Runs: good().Runs, Parts: good().Parts, Names: []string{"a"}, Subs: [][]int32{{-1}, {0}}}},
 	}
 	for name, c := range cases {
 		for _, s := range []assign.Strategy{assign.Range{}, assign.Sticky{}, assign.CooperativeSticky{}, custom{}} {
@@ -224,6 +234,70 @@ func TestAssignPackedOwnedMalformed(t *testing.T) {
 		}
 		samePacked(t, s.Name()+" on a good slab", want, got)
 	}
+}
+
+// subsOf moves g's Topics into owned as indices (OwnedRuns.Subs) and
+// returns g without them. Names holds every name listed, in a drawn
+// order, with a drawn name twice and one nobody lists; members that
+// share a Topics slice share their Subs slice, as package wire's decoder
+// gives them.
+func subsOf(t *rapid.T, g assign.Group, owned *assign.OwnedRuns) assign.Group {
+	var names []string
+	for _, m := range g.Members {
+		names = append(names, m.Topics...)
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	names = append(names, "nobody-lists-this")
+	names = rapid.Permutation(names).Draw(t, "names")
+	owned.Names = append(names, names[rapid.IntRange(0, len(names)-1).Draw(t, "twice")])
+	owned.Subs = make([][]int32, len(g.Members))
+	members := slices.Clone(g.Members)
+	for i, m := range members {
+		if i > 0 && len(m.Topics) > 0 && len(g.Members[i-1].Topics) > 0 && &m.Topics[0] == &g.Members[i-1].Topics[0] && len(m.Topics) == len(g.Members[i-1].Topics) {
+			owned.Subs[i] = owned.Subs[i-1]
+		} else {
+			for _, name := range m.Topics {
+				k := slices.Index(owned.Names, name)
+				if k == slices.Index(names, owned.Names[len(owned.Names)-1]) && rapid.Bool().Draw(t, "other") {
+					k = len(owned.Names) - 1 // the same name at its other index
+				}
+				owned.Subs[i] = append(owned.Subs[i], int32(k))
+			}
+		}
+		members[i].Topics = nil
+	}
+	g.Members = members
+	return g
+}
+
+// mangledTopics returns g with, drawn for some members, a name repeated
+// in its Topics or a name the metadata lacks.
+func mangledTopics(t *rapid.T, g assign.Group) assign.Group {
+	g.Members = append([]assign.Member(nil), g.Members...)
+	for i := range g.Members {
+		m := &g.Members[i]
+		if !rapid.Bool().Draw(t, "mangleTopics") {
+			continue
+		}
+		topics := append([]string(nil), m.Topics...)
+		extra := []string{"no-such-topic"}
+		if len(topics) > 0 {
+			extra = append(extra, topics[rapid.IntRange(0, len(topics)-1).Draw(t, "repeatTopic")])
+		}
+		at := rapid.IntRange(0, len(topics)).Draw(t, "topicAt")
+		m.Topics = slices.Insert(topics, at, rapid.SampledFrom(extra).Draw(t, "extraTopic"))
+	}
+	return g
+}
+
+// bareOf returns g without its members' Topics.
+func bareOf(g assign.Group) assign.Group {
+	g.Members = slices.Clone(g.Members)
+	for i := range g.Members {
+		g.Members[i].Topics = nil
+	}
+	return g
 }
 
 // withOwnedOf returns g with its first member owning owned.

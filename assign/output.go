@@ -39,13 +39,14 @@ func (cg *compiledGroup) assignmentOf(owner []int32, skip []bool, members []int3
 		return nil
 	}
 	n := len(cg.g.Members)
-	fill := make([]int, n) // owner value => its partitions; then where its next one goes
+	counts := make([]int, 2*n+1) // fill and off in one allocation (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1 in bench/)
+	fill := counts[:n:n]         // owner value => its partitions; then where its next one goes
 	for pid, v := range owner {
 		if v >= 0 && (skip == nil || !skip[pid]) {
 			fill[v]++
 		}
 	}
-	off := make([]int, n+1) // member index => where its list starts
+	off := counts[n:] // member index => where its list starts
 	for v, c := range fill {
 		m := v
 		if members != nil {

@@ -134,6 +134,7 @@ func stickyOf(cg *compiledGroup) (Assignment, error) {
 		return cg.keepAndDeal()
 	}
 	sp := newStickyProblem(cg)
+	sp.prob.ClaimReusable = true // the claims are not read again
 	owner, err := balance.Solve(&sp.prob)
 	if err != nil {
 		return nil, err

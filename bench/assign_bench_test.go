@@ -51,7 +51,8 @@ func shapesOf(b *testing.B, spec workload.Spec) []workload.Shape {
 // metadata before it too: our strategies get the group decoded. What is
 // timed is the balancing call (Assign, Balance, Plan, AssignGroups).
 //
-// Metrics beside time: spread (most minus fewest partitions of a member;
+// Metrics beside time: cpu-ns/op, the process's CPU time per call (see
+// cpuTime), for machines shared with other work; spread (most minus fewest partitions of a member;
 // not for cooperative-sticky, whose first round withholds partitions),
 // moves/op (partitions taken from a member that claimed them and is
 // still in the group; not for cooperative-sticky) and, for
@@ -115,12 +116,14 @@ func benchmarkOne(b *testing.B, im workload.Impl, sh workload.Shape) {
 	b.ReportAllocs()
 	var before, after runtime.MemStats // TotalAlloc: bytes allocated, collected or not
 	runtime.ReadMemStats(&before)
+	cpu := cpuTime()
 	for b.Loop() {
 		if err := p.Run(); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(sh.Spec.Partitions()), "B/partition")
 	a, err := p.Result()

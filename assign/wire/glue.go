@@ -115,11 +115,13 @@ func NextSubscription(protocol string, topics []string, assigned []assign.TopicP
 // Lead does a group leader's whole round without I/O: it reads the
 // JoinGroup members as [GroupFromJoin] does for strategy s, but with their
 // owned partitions in one [assign.OwnedRuns] slab rather than Owned
-// lists, assigns them with [assign.AssignPackedOwned], and encodes the
+// lists, and their subscriptions as indices of names interned once
+// ([assign.OwnedRuns.Subs]) rather than Topics, assigns them with [assign.AssignPackedOwned], and encodes the
 // result with [SyncGroupPacked] at MaxAssignmentVersion, as Kafka's Java
 // leader does: the same bytes, and the same errors, as
 // [SyncGroupAssignments] of s.Assign of GroupFromJoin's group, without
-// building an [assign.TopicPartition] per owned or assigned partition. The result maps every member ID to its SyncGroup
+// building an [assign.TopicPartition] per owned or assigned partition or
+// a string per topic per member. The result maps every member ID to its SyncGroup
 // assignment bytes, which share one array.
 func Lead(s assign.Strategy, members []JoinMember, partitions map[string]int32, partitionRacks map[string][][]string) (map[string][]byte, error) {
 	g, owned, err := groupAndRunsFromJoin(s.Name(), members, partitions, partitionRacks)

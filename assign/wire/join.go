@@ -58,9 +58,10 @@ func GroupFromJoin(protocol string, members []JoinMember, partitions map[string]
 
 // groupAndRunsFromJoin is [GroupFromJoin] with every member's owned
 // partitions in one [assign.OwnedRuns] slab (4 bytes a partition, one run
-// per topic of a member) instead of its Owned list: the same claims, in
-// the same order, deduplicated as GroupFromJoin does, for
-// [assign.AssignPackedOwned]. The slab is nil when nobody owns anything.
+// per topic of a member) instead of its Owned list, and its subscription
+// as indices into the slab's Names (4 bytes a name) instead of its
+// Topics: the same claims, in the same order, deduplicated as
+// GroupFromJoin does, and the same names, for [assign.AssignPackedOwned].
 func groupAndRunsFromJoin(protocol string, members []JoinMember, partitions map[string]int32, partitionRacks map[string][][]string) (assign.Group, *assign.OwnedRuns, error) {
 	return decodeJoin(protocol, members, partitions, partitionRacks, true)
 }
@@ -70,7 +71,7 @@ func groupAndRunsFromJoin(protocol string, members []JoinMember, partitions map[
 func decodeJoin(protocol string, members []JoinMember, partitions map[string]int32, partitionRacks map[string][][]string, runs bool) (assign.Group, *assign.OwnedRuns, error) {
 	d := newJoinDecoder(protocol, partitions, len(members))
 	if runs {
-		d.runs = &assign.OwnedRuns{RunOff: make([]int32, len(members)+1)}
+		d.runs = &assign.OwnedRuns{RunOff: make([]int32, len(members)+1), Subs: make([][]int32, len(members))}
 		for _, jm := range members {
 			d.bytesLeft += len(jm.Metadata)
 		}
@@ -96,8 +97,13 @@ func decodeJoin(protocol string, members []JoinMember, partitions map[string]int
 			m.Topics = g.Members[i-1].Topics
 		}
 	}
-	if d.runs != nil && len(d.runs.Parts) == 0 {
-		d.runs = nil
+	if d.runs != nil {
+		d.runs.Names = d.names.all()
+		for i := range d.runs.Subs {
+			if d.members[i].shared {
+				d.runs.Subs[i] = d.runs.Subs[i-1]
+			}
+		}
 	}
 	return g, d.runs, nil
 }
@@ -105,8 +111,9 @@ func decodeJoin(protocol string, members []JoinMember, partitions map[string]int
 // topicTable interns topic names against the leader's metadata: the names
 // in Go order, the strings being the keys of the metadata map.
 type topicTable struct {
-	known intern.Sorted     // the metadata's names
-	extra map[string]string // names not in the metadata, interned as they come; nil until one does
+	known intern.Sorted    // the metadata's names
+	extra map[string]int32 // names not in the metadata, interned as they come: name => index in all(); nil until one does
+	names []string         // the names of extra, in the order they came
 }
 
 func newTopicTable(partitions map[string]int32) *topicTable {
@@ -128,18 +135,40 @@ func newTopicTable(partitions map[string]int32) *topicTable {
 // comes from: Kafka's clients sort subscriptions and owned partitions, so
 // a sorted list costs a few comparisons of bytes per name and no hashing.
 func (tt *topicTable) lookup(b []byte, c *intern.Cursor) (string, int32) {
+	name, k := tt.index(b, c)
+	if k >= int32(len(tt.known.Names())) {
+		return name, -1
+	}
+	return name, k
+}
+
+// index is lookup, with the name's index in all() in place of its
+// position: a name the metadata lacks comes after the metadata's.
+func (tt *topicTable) index(b []byte, c *intern.Cursor) (string, int32) {
 	if k, ok := tt.known.NextBytes(b, c); ok {
 		return tt.known.Names()[k], k
 	}
-	if name, ok := tt.extra[string(b)]; ok {
-		return name, -1
+	if k, ok := tt.extra[string(b)]; ok {
+		return tt.names[k], int32(len(tt.known.Names())) + k
 	}
 	if tt.extra == nil {
-		tt.extra = make(map[string]string)
+		tt.extra = make(map[string]int32)
 	}
 	name := string(b)
-	tt.extra[name] = name
-	return name, -1
+	k := int32(len(tt.names))
+	tt.extra[name] = k
+	tt.names = append(tt.names, name)
+	return name, int32(len(tt.known.Names())) + k
+}
+
+// all returns every name interned: the metadata's, in Go order, then the
+// others in the order they came. It shares the metadata's names when there
+// are no others.
+func (tt *topicTable) all() []string {
+	if len(tt.names) == 0 {
+		return tt.known.Names()
+	}
+	return append(slices.Clip(tt.known.Names()), tt.names...)
 }
 
 // joinDecoder reads JoinGroup members' subscriptions into a few arrays
@@ -150,6 +179,7 @@ type joinDecoder struct {
 	racks    map[string]string // rack names seen, interned
 
 	topics  arena[string]
+	subs    arena[int32] // with runs: the members' subscriptions, as indices in names.all()
 	owned   arena[assign.TopicPartition]
 	members []decodedMember
 
@@ -229,9 +259,23 @@ func (d *joinDecoder) member(i int, b []byte) error {
 		return err
 	}
 	// Topics the member before sent too are that member's, shared.
-	if sub.sameTopics {
+	switch {
+	case sub.sameTopics:
 		dm.shared = true
-	} else {
+	case d.runs != nil:
+		// Indices, not strings: compile reads them without looking
+		// each name up again (BenchmarkRound in bench/, the
+		// hetero-1000x2000t shapes, where each member sends a list of
+		// its own).
+		subs := d.subs.room(sub.numTopics())
+		var c intern.Cursor
+		for name := range checkedStrings(sub.topics) {
+			_, k := d.names.index(name, &c)
+			subs = append(subs, k)
+		}
+		d.runs.Subs[i] = d.subs.keep(len(subs))
+		d.lastTopics = sub.topics
+	default:
 		topics := d.topics.room(sub.numTopics())
 		var c intern.Cursor
 		for name := range checkedStrings(sub.topics) {

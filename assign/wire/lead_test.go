@@ -101,7 +101,8 @@ func TestSyncGroupPackedVersions(t *testing.T) {
 }
 
 // TestRunsFromJoinAreOwned: groupAndRunsFromJoin decodes the claims
-// GroupFromJoin decodes, as runs: the same members, the same errors, and
+// GroupFromJoin decodes, as runs: the same members, the same errors,
+// each member's subscription as indices naming its Topics, in order, and
 // each member's runs the stretches of one topic of its Owned list (in
 // its order, deduplicated alike), for every protocol, on metadata as the
 // clients write it, in the members' own order (shuffled, with repeats),
@@ -143,21 +144,25 @@ func TestRunsFromJoinAreOwned(t *testing.T) {
 		if err != nil {
 			return
 		}
+		if runs == nil || len(runs.Subs) != len(want.Members) {
+			t.Fatalf("runs %v for %d members", runs, len(want.Members))
+		}
 		var owned [][]assign.TopicPartition
 		for i := range want.Members {
 			owned = append(owned, want.Members[i].Owned)
 			want.Members[i].Owned = nil
+			// The subscription comes as indices into runs.Names.
+			var topics []string
+			for _, k := range runs.Subs[i] {
+				topics = append(topics, runs.Names[k])
+			}
+			if !cmp.Equal(want.Members[i].Topics, topics, cmpopts.EquateEmpty()) {
+				t.Fatalf("member %d: runs subscribe to %q, Topics is %q", i, topics, want.Members[i].Topics)
+			}
+			want.Members[i].Topics = nil
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("groups differ but for Owned (-lists +runs):\n%s", diff)
-		}
-		if runs == nil {
-			for i, o := range owned {
-				if len(o) > 0 {
-					t.Fatalf("no runs, but member %d owns %v", i, o)
-				}
-			}
-			return
+			t.Fatalf("groups differ but for Owned and Topics (-lists +runs):\n%s", diff)
 		}
 		if len(runs.RunOff) != len(owned)+1 || runs.RunOff[0] != 0 {
 			t.Fatalf("run offsets %v for %d members", runs.RunOff, len(owned))

@@ -100,7 +100,11 @@ func claimCounts(p *Problem) []int32 {
 // of pids kept.
 func keepClaims(p *Problem, start, claims, target []int32) (owner, deficit []int32, kept int) {
 	n := len(claims)
-	owner = make([]int32, start[len(p.Parts)])
+	if p.ClaimReusable && p.Claim != nil {
+		owner = p.Claim // each entry is read before it is written below
+	} else {
+		owner = make([]int32, start[len(p.Parts)])
+	}
 	// A member with no more claims than its target keeps them all; the
 	// claims of the others are listed per member (a CSR in pid order, so
 	// grouped by topic) to choose which to keep.
