@@ -276,16 +276,18 @@ func (s *solver) layer() {
 
 // step is one move of a path: a pid of topic t from member from to
 // member to, at an arc cost of cost, or (t < 0) the given pid home to
-// its claimant to.
-type step struct{ from, to, t, pid, cost int32 }
+// its claimant to. e is the arc index entry of (from, t) where ownPath
+// has set it.
+type step struct{ from, to, t, pid, cost, e int32 }
 
-// path returns the moves of the last search's path that ends at end (a
-// source backward, a target forward), from its source to its target.
+// path appends to steps the moves of the last search's path that ends
+// at end (a source backward, a target forward), from its source to its
+// target.
 func (s *solver) path(end int32, steps []step) ([]step, error) {
-	steps = steps[:0]
+	n0 := len(steps)
 	v := end
 	for s.link[v] >= 0 {
-		if len(steps) > int(s.n) {
+		if len(steps)-n0 > int(s.n) {
 			return steps, fmt.Errorf("%w: search path does not end", ErrInternal)
 		}
 		u := s.link[v]
@@ -310,7 +312,7 @@ func (s *solver) path(end int32, steps []step) ([]step, error) {
 		}
 	}
 	if s.forward {
-		slices.Reverse(steps)
+		slices.Reverse(steps[n0:])
 	}
 	return steps, nil
 }

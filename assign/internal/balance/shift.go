@@ -127,12 +127,15 @@ func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
 	need := g.need(s.forward, s.load[e])
 	own := false // follow the search's own path
 	if !s.noTree && s.ownMayShift(e, g.tie) {
-		var err error
-		if steps, err = s.path(e, steps[:0]); err != nil {
+		mine, err := s.ownPath(e, steps[:0])
+		if err != nil {
 			return steps, false, err
 		}
-		s.noteOwn(e, steps)
-		own = s.shiftable(steps, g.tie) && s.intact(steps)
+		if own = s.shiftable(mine, g.tie) && s.intact(mine); own {
+			// augment writes the pids it chooses into the steps: keep
+			// the cached path as the search left it.
+			steps = append(steps[:0], mine...)
+		}
 	}
 	if !own {
 		if !s.someRoot(need) {
@@ -163,38 +166,86 @@ func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
 // ownMayShift reports whether the loads may let a partition shift along
 // the last search's own path to end e, as shiftable would report for it:
 // from the other end of that path when an earlier pass has built it
-// (noteOwn), else true. On the ladder family, whose paths run through
+// (ownPath), else true. On the ladder family, whose paths run through
 // hundreds of members, building the path of every end in every pass
 // took a third of the time.
 func (s *solver) ownMayShift(e int32, tie bool) bool {
-	if s.ownStamp[e] != s.searches {
-		return true
+	if s.ownStamp[e] != s.searches || s.ownLen[e] <= 0 {
+		return true // not built, empty (shiftable says no) or rebuilt at each use
 	}
-	src, dst := s.load[s.ownEnd[e]], s.load[e]
-	if !s.forward {
-		src, dst = dst, src
-	}
-	return tie && dst == src-1 || !tie && dst <= src-2
+	mine := s.ownSteps[s.ownOff[e] : s.ownOff[e]+s.ownLen[e]]
+	return s.shiftable(mine, tie)
 }
 
-// noteOwn records the other end of steps, the last search's own path to
-// end e, which stays the same until the next search.
-func (s *solver) noteOwn(e int32, steps []step) {
-	if len(steps) == 0 {
+// ownCap bounds the steps of the own paths cached for one search, per
+// search node, so that the cache stays in proportion to the group
+// whatever the paths' lengths; a path that does not fit is rebuilt at
+// each use, as before the cache.
+const ownCap = 8
+
+// ownPath returns the last search's own path to end e (see path), with
+// the arc index entry of each move through a topic, from the cache when
+// an earlier pass has built it: the path stays the same until the next
+// search. On bench/cmd/adversary's random family an end whose own path
+// is spent tries it again in every pass, and rebuilding the path and
+// finding each entry in Subs took a sixth of the time. scratch holds
+// the path when the cache is full.
+func (s *solver) ownPath(e int32, scratch []step) ([]step, error) {
+	if s.ownStamp[e] == s.searches {
+		if s.ownLen[e] >= 0 {
+			return s.ownSteps[s.ownOff[e] : s.ownOff[e]+s.ownLen[e]], nil
+		}
+		steps, err := s.path(e, scratch) // did not fit
+		s.setEntries(steps)
+		return steps, err
+	}
+	s.ownStamp[e] = s.searches
+	if s.ownSince != s.searches {
+		s.ownSteps, s.ownSince = s.ownSteps[:0], s.searches
+	}
+	off := len(s.ownSteps)
+	steps, err := s.path(e, s.ownSteps)
+	if err != nil {
+		return steps, err
+	}
+	mine := steps[off:]
+	s.setEntries(mine)
+	if len(steps) > ownCap*len(s.dist) {
+		s.ownLen[e] = -1
+		return append(scratch[:0], mine...), nil
+	}
+	s.ownSteps = steps
+	s.ownOff[e], s.ownLen[e] = int32(off), int32(len(mine))
+	return mine, nil
+}
+
+// setEntries sets the arc index entry of every move of steps through a
+// topic, when there is an index.
+func (s *solver) setEntries(steps []step) {
+	if s.arcs == nil {
 		return
 	}
-	r := steps[0].from
-	if !s.forward {
-		r = steps[len(steps)-1].to
+	for i := range steps {
+		if steps[i].t >= 0 {
+			steps[i].e = s.entry(steps[i].from, steps[i].t)
+		}
 	}
-	s.ownEnd[e], s.ownStamp[e] = r, s.searches
 }
 
 // intact reports whether every move of steps can still be made at the
 // cost the search saw.
 func (s *solver) intact(steps []step) bool {
 	for _, st := range steps {
-		if st.t < 0 && s.owner[st.pid] != st.from || st.t >= 0 && s.arcCost(st.from, st.t) != st.cost {
+		switch {
+		case st.t < 0:
+			if s.owner[st.pid] != st.from {
+				return false
+			}
+		case s.arcs != nil:
+			if s.entryCost(st.e) != st.cost {
+				return false
+			}
+		case s.arcCost(st.from, st.t) != st.cost:
 			return false
 		}
 	}

@@ -80,8 +80,11 @@ type solver struct {
 	dead      []int32 // node => see tight
 	blocked   int     // refusals of the tight walks that a lesser need might pass (see markDead)
 	skip      []int32 // member => its subscriptions before this one are dead for good (forward)
-	ownEnd    []int32 // member => the other end of the last search's own path to it, when ownStamp is searches
+	ownOff    []int32 // member => where its own path starts in ownSteps, when ownStamp is searches
+	ownLen    []int32 // member => that path's length
 	ownStamp  []int
+	ownSteps  []step // the own paths built since the last search (ownPath), at most ownCap steps a node
+	ownSince  int    // the search ownSteps holds the paths of
 	inQueue   []bool
 	visits    []int32
 	queue     []int32
@@ -105,7 +108,7 @@ func (s *solver) prepareSearch() {
 	V := n + len(s.p.Parts)
 	s.dist, s.link, s.linkPid = make([]int32, V), make([]int32, V), make([]int32, V)
 	s.dead, s.hop, s.skip = make([]int32, V), make([]int32, V), make([]int32, n)
-	s.ownEnd, s.ownStamp = make([]int32, n), make([]int, n)
+	s.ownOff, s.ownLen, s.ownStamp = make([]int32, n), make([]int32, n), make([]int, n)
 	s.inQueue, s.visits = make([]bool, V), make([]int32, V)
 	s.buildTopics()
 	s.subCount = make([]int32, len(s.p.Parts))
