@@ -455,7 +455,11 @@ func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
 func (s *solver) augment(steps []step) error {
 	for i := range steps {
 		if st := &steps[i]; st.t >= 0 {
-			if st.pid = s.choose(st.from, st.t, st.to); st.pid < 0 {
+			st.pid = s.choose(st.from, st.t, st.to)
+			if s.chose != nil {
+				s.chose(s, st.from, st.t, st.to, st.pid)
+			}
+			if st.pid < 0 {
 				return fmt.Errorf("%w: no partition to move", ErrInternal)
 			}
 		}
@@ -464,72 +468,6 @@ func (s *solver) augment(steps []step) error {
 		s.move(st.pid, st.to)
 	}
 	return nil
-}
-
-// choose picks a pid of topic t that a holds to move to b: one that is not
-// a's own claim if a holds any, preferring b's previous ownership, then
-// b's rack, then the highest pid (members keep their lowest partitions,
-// as on the fast path).
-func (s *solver) choose(a, t, b int32) int32 {
-	prefs := s.p.Prev != nil || s.p.Rack != nil && s.p.Replicas != nil
-	var best [2]int32 // by ownership: not a's claim, a's claim
-	bestScore := [2]int{-1, -1}
-	consider := func(pid int32) bool {
-		k := 0
-		if get(s.p.Claim, pid) == a {
-			k = 1
-		}
-		score := 0
-		if get(s.p.Prev, pid) == b {
-			score = 2
-		} else if s.p.rackMatch(pid, b) {
-			score = 1
-		}
-		if score > bestScore[k] || score == bestScore[k] && pid > best[k] {
-			best[k], bestScore[k] = pid, score
-		}
-		return k == 0 && !prefs // the highest pid not a's claim is the answer
-	}
-	if mine, ok := s.onlyOwn(a, t); ok {
-		for i := len(mine) - 1; i >= 0; i-- {
-			if pid := mine[i]; s.owner[pid] == a {
-				consider(pid)
-				if !prefs {
-					break // the highest
-				}
-			}
-		}
-	} else if s.byHeld(a, t) {
-		if s.arcs != nil {
-			// Only a's pids of t, from its entry list: the answer is
-			// the best by (ownership, score, pid) in any order.
-			if s.entryHead == nil {
-				s.buildEntryLists()
-			}
-			for pid := s.entryHead[s.entry(a, t)]; pid >= 0; pid = s.entryNext[pid] {
-				consider(pid)
-			}
-		} else {
-			for pid := s.heldHead[a]; pid >= 0; pid = s.heldNext[pid] {
-				if s.topic[pid] == t {
-					consider(pid)
-				}
-			}
-		}
-	} else {
-		for pid := s.start[t+1] - 1; pid >= s.start[t]; pid-- {
-			if s.owner[pid] == a && consider(pid) {
-				break
-			}
-		}
-	}
-	switch {
-	case bestScore[0] >= 0:
-		return best[0]
-	case bestScore[1] >= 0:
-		return best[1]
-	}
-	return -1
 }
 
 // onlyOwn reports whether every pid a holds is its own claim, and if so

@@ -59,11 +59,11 @@ type solver struct {
 	heldHead, heldNext, heldPrev []int32
 	topic                        []int32
 
-	// The pids each subscription entry of the arc index holds, as
-	// doubly linked lists like the held lists (entryHead by entry),
-	// built for choose when first needed; nil until then or without
-	// the index.
-	entryHead, entryNext, entryPrev []int32
+	// choose's indexes (choose.go): the foreign lists, nil until first
+	// needed or without the index, and ownTop, by position in claimed,
+	// nil without claims or before the first search.
+	foreignHead, foreignNext, foreignPrev []int32
+	ownTop                                []int32
 
 	// The last search. Forward, it runs from the sources and link leads
 	// from a node back towards them; backward, it runs from the targets
@@ -132,6 +132,10 @@ func (s *solver) prepareSearch() {
 		s.claimOff[m+1] += s.claimOff[m]
 	}
 	s.claimed = make([]int32, s.claimOff[n])
+	s.ownTop = make([]int32, s.claimOff[n])
+	for i := range s.ownTop {
+		s.ownTop[i] = -1 // the end of the run
+	}
 	fill := slices.Clone(s.claimOff[:n])
 	for pid, c := range s.p.Claim {
 		if c >= 0 {
@@ -166,10 +170,17 @@ func (s *solver) move(pid, to int32) {
 		ef, et := s.entry(from, t), s.entry(to, t)
 		s.countArc(pid, ef, from, -1)
 		s.countArc(pid, et, to, 1)
-		if s.entryHead != nil {
-			unlink(s.entryHead, s.entryNext, s.entryPrev, ef, pid)
-			link(s.entryHead, s.entryNext, s.entryPrev, et, pid)
+		if c := get(s.p.Claim, pid); s.foreignHead != nil {
+			if c != from {
+				unlink(s.foreignHead, s.foreignNext, s.foreignPrev, ef, pid)
+			}
+			if c != to {
+				linkDesc(s.foreignHead, s.foreignNext, s.foreignPrev, et, pid)
+			}
 		}
+	}
+	if s.ownTop != nil && get(s.p.Claim, pid) == to {
+		s.cameHome(pid, to)
 	}
 	if s.heldHead != nil {
 		unlink(s.heldHead, s.heldNext, s.heldPrev, from, pid)
@@ -226,22 +237,6 @@ func (s *solver) buildHeld() {
 	for pid := int32(total) - 1; pid >= 0; pid-- {
 		if m := s.owner[pid]; m >= 0 {
 			link(s.heldHead, s.heldNext, s.heldPrev, m, pid)
-		}
-	}
-}
-
-// buildEntryLists builds the entry lists from owner; the arc index and
-// topic must be built.
-func (s *solver) buildEntryLists() {
-	total := len(s.owner)
-	s.entryHead = make([]int32, len(s.arcs.held))
-	s.entryNext, s.entryPrev = make([]int32, total), make([]int32, total)
-	for e := range s.entryHead {
-		s.entryHead[e] = -1
-	}
-	for pid := int32(total) - 1; pid >= 0; pid-- {
-		if m := s.owner[pid]; m >= 0 {
-			link(s.entryHead, s.entryNext, s.entryPrev, s.entry(m, s.topic[pid]), pid)
 		}
 	}
 }
