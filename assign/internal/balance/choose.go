@@ -17,9 +17,10 @@
 //     comes home.
 //
 // On bench/cmd/adversary's random family a few members claim whole
-// topics and hand them out one pid per move; the pass over a member's
-// pids of the topic, or over the claims it had already handed out, for
-// every move was a tenth of the time.
+// topics and hand them out one pid per move; a pass over a member's
+// pids of the topic, or over the claims it had already handed out, at
+// every move made that quadratic in the topic (bench/RESULTS.md, "the
+// general path's own paths cached per search").
 
 package balance
 

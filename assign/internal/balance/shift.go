@@ -187,8 +187,8 @@ const ownCap = 8
 // the arc index entry of each move through a topic, from the cache when
 // an earlier pass has built it: the path stays the same until the next
 // search. On bench/cmd/adversary's random family an end whose own path
-// is spent tries it again in every pass, and rebuilding the path and
-// finding each entry in Subs took a sixth of the time. scratch holds
+// is spent tries it again in every pass, which rebuilt the path and
+// found each entry in Subs every time (bench/RESULTS.md). scratch holds
 // the path when the cache is full.
 func (s *solver) ownPath(e int32, scratch []step) ([]step, error) {
 	if s.ownStamp[e] == s.searches {
