@@ -127,7 +127,7 @@ func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
 	need := g.need(s.forward, s.load[e])
 	own := false // follow the search's own path
 	if !s.noTree && s.ownMayShift(e, g.tie) {
-		mine, err := s.ownPath(e, steps[:0])
+		mine, err := s.ownPath(e)
 		if err != nil {
 			return steps, false, err
 		}
@@ -165,57 +165,67 @@ func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
 
 // ownMayShift reports whether the loads may let a partition shift along
 // the last search's own path to end e, as shiftable would report for it:
-// from the other end of that path when an earlier pass has built it
+// from the loads at its ends when an earlier pass has built it
 // (ownPath), else true. On the ladder family, whose paths run through
 // hundreds of members, building the path of every end in every pass
 // took a third of the time.
 func (s *solver) ownMayShift(e int32, tie bool) bool {
-	if s.ownStamp[e] != s.searches || s.ownLen[e] <= 0 {
-		return true // not built, empty (shiftable says no) or rebuilt at each use
+	if s.ownStamp[e] != s.searches {
+		return true
 	}
-	mine := s.ownSteps[s.ownOff[e] : s.ownOff[e]+s.ownLen[e]]
-	return s.shiftable(mine, tie)
+	if s.ownLen[e] == 0 {
+		return false // no path: shiftable says no
+	}
+	src, dst := s.load[s.ownEnd[e]], s.load[e]
+	if !s.forward {
+		src, dst = dst, src
+	}
+	return tie && dst == src-1 || !tie && dst <= src-2
 }
 
 // ownCap bounds the steps of the own paths cached for one search, per
-// search node, so that the cache stays in proportion to the group
-// whatever the paths' lengths; a path that does not fit is rebuilt at
-// each use, as before the cache.
-const ownCap = 8
+// member, so that the cache stays small whatever the paths' lengths (one
+// path may pass the bound): most ends' paths are short, and once the
+// cache is full a path is rebuilt at each use, as before the cache, in
+// pathScratch. (Bounded per search node, it took 8 MB a call on the
+// ladder family at 2,000 members, whose paths are long and topics many.)
+const ownCap = 2
 
 // ownPath returns the last search's own path to end e (see path), with
 // the arc index entry of each move through a topic, from the cache when
 // an earlier pass has built it: the path stays the same until the next
 // search. On bench/cmd/adversary's random family an end whose own path
 // is spent tries it again in every pass, which rebuilt the path and
-// found each entry in Subs every time (bench/RESULTS.md). scratch holds
-// the path when the cache is full.
-func (s *solver) ownPath(e int32, scratch []step) ([]step, error) {
-	if s.ownStamp[e] == s.searches {
-		if s.ownLen[e] >= 0 {
-			return s.ownSteps[s.ownOff[e] : s.ownOff[e]+s.ownLen[e]], nil
-		}
-		steps, err := s.path(e, scratch) // did not fit
-		s.setEntries(steps)
-		return steps, err
-	}
-	s.ownStamp[e] = s.searches
+// found each entry in Subs every time (bench/RESULTS.md).
+func (s *solver) ownPath(e int32) ([]step, error) {
 	if s.ownSince != s.searches {
 		s.ownSteps, s.ownSince = s.ownSteps[:0], s.searches
 	}
-	off := len(s.ownSteps)
-	steps, err := s.path(e, s.ownSteps)
+	if s.ownStamp[e] == s.searches && s.ownLen[e] >= 0 {
+		return s.ownSteps[s.ownOff[e] : s.ownOff[e]+s.ownLen[e]], nil
+	}
+	var mine []step
+	var err error
+	if len(s.ownSteps) >= ownCap*int(s.n) {
+		s.pathScratch, err = s.path(e, s.pathScratch[:0])
+		mine, s.ownLen[e] = s.pathScratch, -1 // the cache is full
+	} else {
+		off := len(s.ownSteps)
+		s.ownSteps, err = s.path(e, s.ownSteps)
+		mine = s.ownSteps[off:]
+		s.ownOff[e], s.ownLen[e] = int32(off), int32(len(mine))
+	}
 	if err != nil {
-		return steps, err
+		return mine, err
 	}
-	mine := steps[off:]
 	s.setEntries(mine)
-	if len(steps) > ownCap*len(s.dist) {
-		s.ownLen[e] = -1
-		return append(scratch[:0], mine...), nil
+	s.ownStamp[e] = s.searches
+	if len(mine) > 0 {
+		s.ownEnd[e] = mine[0].from // the other end
+		if !s.forward {
+			s.ownEnd[e] = mine[len(mine)-1].to
+		}
 	}
-	s.ownSteps = steps
-	s.ownOff[e], s.ownLen[e] = int32(off), int32(len(mine))
 	return mine, nil
 }
 
