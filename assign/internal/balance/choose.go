@@ -11,10 +11,12 @@
 //     a holds and does not claim, as a doubly linked list in descending
 //     pid order (foreignHead by entry, foreignNext and foreignPrev by
 //     pid), built at the first choose with the index and kept by move;
-//   - ownTop: per run of a's claims of one topic in claimed (by the
-//     run's first position), a bound above which a holds none of them;
+//   - ownRun and ownTop: per member, the run of its claims of one topic
+//     in claimed (by the run's first position) that choose last took
+//     from, and a bound above which the member holds none of them;
 //     choose lowers it as it scans down, move raises it when a claim
-//     comes home.
+//     comes home. Two int32 per member, where one per claim cost a
+//     third more bytes on a member joining hetero(1000, 2000).
 //
 // On bench/cmd/adversary's random family a few members claim whole
 // topics and hand them out one pid per move; a pass over a member's
@@ -87,18 +89,25 @@ func (s *solver) chooseForeign(e, b int32, prefs bool) int32 {
 }
 
 // chooseOwn is choose when a holds none of t but its own claims: a scan
-// of a's claims of t from ownTop down.
+// of a's claims of t from the highest down, or from ownTop when a's
+// last choice was of the same run.
 func (s *solver) chooseOwn(a, t, b int32, prefs bool) int32 {
-	if s.ownTop == nil {
+	if s.claimed == nil {
 		return -1
 	}
 	lo, hi := s.claimRun(a, t)
 	if lo == hi {
-		return -1 // ownTop[lo] belongs to the next run
+		return -1
+	}
+	if s.ownRun == nil {
+		s.ownRun, s.ownTop = make([]int32, s.n), make([]int32, s.n)
+		for m := range s.ownRun {
+			s.ownRun[m] = -1
+		}
 	}
 	top := hi
-	if s.ownTop[lo] >= 0 {
-		top = s.ownTop[lo]
+	if s.ownRun[a] == lo {
+		top = s.ownTop[a]
 	}
 	best, bestScore := int32(-1), -1
 	newTop := lo
@@ -118,7 +127,7 @@ func (s *solver) chooseOwn(a, t, b int32, prefs bool) int32 {
 			best, bestScore = pid, sc
 		}
 	}
-	s.ownTop[lo] = newTop
+	s.ownRun[a], s.ownTop[a] = lo, newTop
 	return best
 }
 
@@ -171,13 +180,15 @@ func (s *solver) claimRun(a, t int32) (int32, int32) {
 	return off + int32(lo), off + int32(hi)
 }
 
-// cameHome raises ownTop for pid, a claim of c that c holds again.
+// cameHome raises ownTop for pid, a claim of c that c holds again, when
+// it is of the run ownTop bounds.
 func (s *solver) cameHome(pid, c int32) {
-	lo, hi := s.claimRun(c, s.topic[pid])
-	if top := s.ownTop[lo]; top >= 0 {
-		i, _ := slices.BinarySearch(s.claimed[lo:hi], pid)
-		s.ownTop[lo] = max(top, lo+int32(i)+1)
+	lo := s.ownRun[c]
+	if lo < 0 || s.topic[s.claimed[lo]] != s.topic[pid] {
+		return
 	}
+	i, _ := slices.BinarySearch(s.claimed[lo:s.claimOff[c+1]], pid)
+	s.ownTop[c] = max(s.ownTop[c], lo+int32(i)+1)
 }
 
 // buildForeignLists builds the foreign lists from owner; the arc index

@@ -185,46 +185,50 @@ func (s *solver) ownMayShift(e int32, tie bool) bool {
 
 // ownCap bounds the steps of the own paths cached for one search, per
 // member, so that the cache stays small whatever the paths' lengths (one
-// path may pass the bound): most ends' paths are short, and once the
-// cache is full a path is rebuilt at each use, as before the cache, in
-// pathScratch. (Bounded per search node, it took 8 MB a call on the
-// ladder family at 2,000 members, whose paths are long and topics many.)
+// path may pass the bound): once the cache is full a path is rebuilt at
+// each use, as before the cache, in pathScratch. (Bounded per search
+// node, it took 8 MB a call on the ladder family at 2,000 members, whose
+// paths are long and topics many.)
 const ownCap = 2
 
 // ownPath returns the last search's own path to end e (see path), with
-// the arc index entry of each move through a topic, from the cache when
-// an earlier pass has built it: the path stays the same until the next
-// search. On bench/cmd/adversary's random family an end whose own path
-// is spent tries it again in every pass, which rebuilt the path and
-// found each entry in Subs every time (bench/RESULTS.md).
+// the arc index entry of each move through a topic. The path stays the
+// same until the next search, so from its second use on it comes from a
+// cache: on bench/cmd/adversary's random family an end whose own path is
+// spent tries it again in every pass, which rebuilt the path and found
+// each entry in Subs every time (bench/RESULTS.md); most ends of a
+// member joining use theirs once, and those stay out of the cache.
 func (s *solver) ownPath(e int32) ([]step, error) {
 	if s.ownSince != s.searches {
 		s.ownSteps, s.ownSince = s.ownSteps[:0], s.searches
 	}
-	if s.ownStamp[e] == s.searches && s.ownLen[e] >= 0 {
+	seen := s.ownStamp[e] == s.searches
+	if seen && s.ownLen[e] >= 0 {
 		return s.ownSteps[s.ownOff[e] : s.ownOff[e]+s.ownLen[e]], nil
 	}
 	var mine []step
 	var err error
-	if len(s.ownSteps) >= ownCap*int(s.n) {
-		s.pathScratch, err = s.path(e, s.pathScratch[:0])
-		mine, s.ownLen[e] = s.pathScratch, -1 // the cache is full
-	} else {
+	if seen && len(s.ownSteps) < ownCap*int(s.n) {
 		off := len(s.ownSteps)
 		s.ownSteps, err = s.path(e, s.ownSteps)
 		mine = s.ownSteps[off:]
 		s.ownOff[e], s.ownLen[e] = int32(off), int32(len(mine))
+	} else {
+		s.pathScratch, err = s.path(e, s.pathScratch[:0])
+		mine, s.ownLen[e] = s.pathScratch, -1 // first use, or the cache is full
 	}
 	if err != nil {
 		return mine, err
 	}
 	s.setEntries(mine)
 	s.ownStamp[e] = s.searches
-	if len(mine) > 0 {
-		s.ownEnd[e] = mine[0].from // the other end
-		if !s.forward {
-			s.ownEnd[e] = mine[len(mine)-1].to
-		}
+	if len(mine) == 0 {
+		s.ownOff[e], s.ownLen[e] = 0, 0
+		return mine, nil
+	}
+	s.ownEnd[e] = mine[0].from // the other end
+	if !s.forward {
+		s.ownEnd[e] = mine[len(mine)-1].to
 	}
 	return mine, nil
 }

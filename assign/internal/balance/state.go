@@ -59,11 +59,11 @@ type solver struct {
 	heldHead, heldNext, heldPrev []int32
 	topic                        []int32
 
-	// choose's indexes (choose.go): the foreign lists, nil until first
-	// needed or without the index, and ownTop, by position in claimed,
-	// nil without claims or before the first search.
+	// choose's indexes (choose.go), nil until first needed: the
+	// foreign lists (only with the arc index), and ownRun and ownTop by
+	// member.
 	foreignHead, foreignNext, foreignPrev []int32
-	ownTop                                []int32
+	ownRun, ownTop                        []int32
 
 	// The last search. Forward, it runs from the sources and link leads
 	// from a node back towards them; backward, it runs from the targets
@@ -134,10 +134,6 @@ func (s *solver) prepareSearch() {
 		s.claimOff[m+1] += s.claimOff[m]
 	}
 	s.claimed = make([]int32, s.claimOff[n])
-	s.ownTop = make([]int32, s.claimOff[n])
-	for i := range s.ownTop {
-		s.ownTop[i] = -1 // the end of the run
-	}
 	fill := slices.Clone(s.claimOff[:n])
 	for pid, c := range s.p.Claim {
 		if c >= 0 {
@@ -181,7 +177,7 @@ func (s *solver) move(pid, to int32) {
 			}
 		}
 	}
-	if s.ownTop != nil && get(s.p.Claim, pid) == to {
+	if s.ownRun != nil && get(s.p.Claim, pid) == to {
 		s.cameHome(pid, to)
 	}
 	if s.heldHead != nil {
