@@ -276,8 +276,8 @@ func (s *solver) layer() {
 
 // step is one move of a path: a pid of topic t from member from to
 // member to, at an arc cost of cost, or (t < 0) the given pid home to
-// its claimant to. e is the arc index entry of (from, t) where ownPath
-// has set it.
+// its claimant to. e is the arc index entry of (from, t) once intact
+// has read it, else -1.
 type step struct{ from, to, t, pid, cost, e int32 }
 
 // path appends to steps the moves of the last search's path that ends
@@ -300,11 +300,11 @@ func (s *solver) path(end int32, steps []step) ([]step, error) {
 			v = u
 		case s.forward:
 			a := s.link[u]
-			steps = append(steps, step{from: a, to: v, t: u - s.n, pid: -1, cost: s.dist[u] - s.dist[a]})
+			steps = append(steps, step{from: a, to: v, t: u - s.n, pid: -1, cost: s.dist[u] - s.dist[a], e: -1})
 			v = a
 		default:
 			b := s.link[u]
-			steps = append(steps, step{from: v, to: b, t: u - s.n, pid: -1, cost: s.dist[v] - s.dist[u]})
+			steps = append(steps, step{from: v, to: b, t: u - s.n, pid: -1, cost: s.dist[v] - s.dist[u], e: -1})
 			v = b
 		}
 		if v < 0 {

@@ -191,10 +191,10 @@ func (s *solver) ownMayShift(e int32, tie bool) bool {
 // paths are long and topics many.)
 const ownCap = 2
 
-// ownPath returns the last search's own path to end e (see path), with
-// the arc index entry of each move through a topic. The path stays the
-// same until the next search, so from its second use on it comes from a
-// cache: on bench/cmd/adversary's random family an end whose own path is
+// ownPath returns the last search's own path to end e (see path). The
+// path stays the same until the next search, so from its second use on
+// it comes from a cache, with the arc index entries intact has noted in
+// it: on bench/cmd/adversary's random family an end whose own path is
 // spent tries it again in every pass, which rebuilt the path and found
 // each entry in Subs every time (bench/RESULTS.md); most ends of a
 // member joining use theirs once, and those stay out of the cache.
@@ -220,7 +220,6 @@ func (s *solver) ownPath(e int32) ([]step, error) {
 	if err != nil {
 		return mine, err
 	}
-	s.setEntries(mine)
 	s.ownStamp[e] = s.searches
 	if len(mine) == 0 {
 		s.ownOff[e], s.ownLen[e] = 0, 0
@@ -233,29 +232,22 @@ func (s *solver) ownPath(e int32) ([]step, error) {
 	return mine, nil
 }
 
-// setEntries sets the arc index entry of every move of steps through a
-// topic, when there is an index.
-func (s *solver) setEntries(steps []step) {
-	if s.arcs == nil {
-		return
-	}
-	for i := range steps {
-		if steps[i].t >= 0 {
-			steps[i].e = s.entry(steps[i].from, steps[i].t)
-		}
-	}
-}
-
 // intact reports whether every move of steps can still be made at the
-// cost the search saw.
+// cost the search saw. It notes in each move through a topic the arc
+// index entry it reads, so that a cached path (ownPath) finds it there
+// the next time; a path whose first moves are spent is read no further.
 func (s *solver) intact(steps []step) bool {
-	for _, st := range steps {
+	for i := range steps {
+		st := &steps[i]
 		switch {
 		case st.t < 0:
 			if s.owner[st.pid] != st.from {
 				return false
 			}
 		case s.arcs != nil:
+			if st.e < 0 {
+				st.e = s.entry(st.from, st.t)
+			}
 			if s.entryCost(st.e) != st.cost {
 				return false
 			}
@@ -344,7 +336,7 @@ func (s *solver) tightMember(v, need int32, steps []step) ([]step, bool) {
 			if layered {
 				var a int32
 				if a, steps, ok = s.tightTopic(t, need, steps); ok {
-					return append(steps, step{from: a, to: v, t: t, pid: -1}), true
+					return append(steps, step{from: a, to: v, t: t, pid: -1, e: -1}), true
 				}
 			}
 		}
@@ -369,7 +361,7 @@ func (s *solver) tightMember(v, need int32, steps []step) ([]step, bool) {
 			if s.dist[s.n+t]+cost == dv && s.hop[s.n+t] == s.hop[v]-1 {
 				var b int32
 				if b, steps, ok = s.tightTopic(t, need, steps); ok {
-					return append(steps, step{from: v, to: b, t: t, pid: -1}), true
+					return append(steps, step{from: v, to: b, t: t, pid: -1, e: -1}), true
 				}
 			}
 			if c >= 0 && c != v && s.dist[c]-1 == dv && s.hop[c] == s.hop[v]-1 {
