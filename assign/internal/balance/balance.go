@@ -156,7 +156,8 @@
 // check.go and sets.go serve both paths; fast.go and filler.go are the
 // fast path; general.go is the general path's driver, over state.go (the
 // solver), place.go and heap.go (the start), search.go (the search),
-// shift.go (shifting along tight paths), arcs.go (the arc index) and
+// shift.go (shifting along tight paths), choose.go (which pid a move
+// carries), arcs.go (the arc index) and
 // certs.go (phase 1's certificates).
 package balance
 

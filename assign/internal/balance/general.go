@@ -50,6 +50,10 @@ type options struct {
 	noTree    bool // never follow a search's own paths, only tight's
 	arcs      int8 // use of the arc index (arcs.go): 0 where it pays, -1 never, 1 wherever it can
 	noCerts   bool // never skip a search that phase 1's certificates (certs.go) show fruitless
+
+	// chose, when set, sees every answer of choose (choose.go), for the
+	// test that checks it against a pass over the topic.
+	chose func(s *solver, a, t, b, pid int32)
 }
 
 // balance is phase 1: it removes every path of kind (ii), load(d) <=

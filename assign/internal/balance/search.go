@@ -276,16 +276,18 @@ func (s *solver) layer() {
 
 // step is one move of a path: a pid of topic t from member from to
 // member to, at an arc cost of cost, or (t < 0) the given pid home to
-// its claimant to.
-type step struct{ from, to, t, pid, cost int32 }
+// its claimant to. e is the arc index entry of (from, t) once intact
+// has read it, else -1.
+type step struct{ from, to, t, pid, cost, e int32 }
 
-// path returns the moves of the last search's path that ends at end (a
-// source backward, a target forward), from its source to its target.
+// path appends to steps the moves of the last search's path that ends
+// at end (a source backward, a target forward), from its source to its
+// target.
 func (s *solver) path(end int32, steps []step) ([]step, error) {
-	steps = steps[:0]
+	n0 := len(steps)
 	v := end
 	for s.link[v] >= 0 {
-		if len(steps) > int(s.n) {
+		if len(steps)-n0 > int(s.n) {
 			return steps, fmt.Errorf("%w: search path does not end", ErrInternal)
 		}
 		u := s.link[v]
@@ -298,11 +300,11 @@ func (s *solver) path(end int32, steps []step) ([]step, error) {
 			v = u
 		case s.forward:
 			a := s.link[u]
-			steps = append(steps, step{from: a, to: v, t: u - s.n, pid: -1, cost: s.dist[u] - s.dist[a]})
+			steps = append(steps, step{from: a, to: v, t: u - s.n, pid: -1, cost: s.dist[u] - s.dist[a], e: -1})
 			v = a
 		default:
 			b := s.link[u]
-			steps = append(steps, step{from: v, to: b, t: u - s.n, pid: -1, cost: s.dist[v] - s.dist[u]})
+			steps = append(steps, step{from: v, to: b, t: u - s.n, pid: -1, cost: s.dist[v] - s.dist[u], e: -1})
 			v = b
 		}
 		if v < 0 {
@@ -310,7 +312,7 @@ func (s *solver) path(end int32, steps []step) ([]step, error) {
 		}
 	}
 	if s.forward {
-		slices.Reverse(steps)
+		slices.Reverse(steps[n0:])
 	}
 	return steps, nil
 }

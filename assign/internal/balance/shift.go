@@ -127,12 +127,15 @@ func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
 	need := g.need(s.forward, s.load[e])
 	own := false // follow the search's own path
 	if !s.noTree && s.ownMayShift(e, g.tie) {
-		var err error
-		if steps, err = s.path(e, steps[:0]); err != nil {
+		mine, err := s.ownPath(e)
+		if err != nil {
 			return steps, false, err
 		}
-		s.noteOwn(e, steps)
-		own = s.shiftable(steps, g.tie) && s.intact(steps)
+		if own = s.shiftable(mine, g.tie) && s.intact(mine); own {
+			// augment writes the pids it chooses into the steps: keep
+			// the cached path as the search left it.
+			steps = append(steps[:0], mine...)
+		}
 	}
 	if !own {
 		if !s.someRoot(need) {
@@ -162,13 +165,16 @@ func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
 
 // ownMayShift reports whether the loads may let a partition shift along
 // the last search's own path to end e, as shiftable would report for it:
-// from the other end of that path when an earlier pass has built it
-// (noteOwn), else true. On the ladder family, whose paths run through
+// from the loads at its ends when an earlier pass has built it
+// (ownPath), else true. On the ladder family, whose paths run through
 // hundreds of members, building the path of every end in every pass
 // took a third of the time.
 func (s *solver) ownMayShift(e int32, tie bool) bool {
 	if s.ownStamp[e] != s.searches {
 		return true
+	}
+	if s.ownLen[e] == 0 {
+		return false // no path: shiftable says no
 	}
 	src, dst := s.load[s.ownEnd[e]], s.load[e]
 	if !s.forward {
@@ -177,24 +183,75 @@ func (s *solver) ownMayShift(e int32, tie bool) bool {
 	return tie && dst == src-1 || !tie && dst <= src-2
 }
 
-// noteOwn records the other end of steps, the last search's own path to
-// end e, which stays the same until the next search.
-func (s *solver) noteOwn(e int32, steps []step) {
-	if len(steps) == 0 {
-		return
+// ownCap bounds the steps of the own paths cached for one search, per
+// member, so that the cache stays small whatever the paths' lengths (one
+// path may pass the bound): once the cache is full a path is rebuilt at
+// each use, as before the cache, in pathScratch. (Bounded per search
+// node, it took 8 MB a call on the ladder family at 2,000 members, whose
+// paths are long and topics many.)
+const ownCap = 2
+
+// ownPath returns the last search's own path to end e (see path). The
+// path stays the same until the next search, so from its second use on
+// it comes from a cache, with the arc index entries intact has noted in
+// it: on bench/cmd/adversary's random family an end whose own path is
+// spent tries it again in every pass, which rebuilt the path and found
+// each entry in Subs every time (bench/RESULTS.md); most ends of a
+// member joining use theirs once, and those stay out of the cache.
+func (s *solver) ownPath(e int32) ([]step, error) {
+	if s.ownSince != s.searches {
+		s.ownSteps, s.ownSince = s.ownSteps[:0], s.searches
 	}
-	r := steps[0].from
+	seen := s.ownStamp[e] == s.searches
+	if seen && s.ownLen[e] >= 0 {
+		return s.ownSteps[s.ownOff[e] : s.ownOff[e]+s.ownLen[e]], nil
+	}
+	var mine []step
+	var err error
+	if seen && len(s.ownSteps) < ownCap*int(s.n) {
+		off := len(s.ownSteps)
+		s.ownSteps, err = s.path(e, s.ownSteps)
+		mine = s.ownSteps[off:]
+		s.ownOff[e], s.ownLen[e] = int32(off), int32(len(mine))
+	} else {
+		s.pathScratch, err = s.path(e, s.pathScratch[:0])
+		mine, s.ownLen[e] = s.pathScratch, -1 // first use, or the cache is full
+	}
+	if err != nil {
+		return mine, err
+	}
+	s.ownStamp[e] = s.searches
+	if len(mine) == 0 {
+		s.ownOff[e], s.ownLen[e] = 0, 0
+		return mine, nil
+	}
+	s.ownEnd[e] = mine[0].from // the other end
 	if !s.forward {
-		r = steps[len(steps)-1].to
+		s.ownEnd[e] = mine[len(mine)-1].to
 	}
-	s.ownEnd[e], s.ownStamp[e] = r, s.searches
+	return mine, nil
 }
 
 // intact reports whether every move of steps can still be made at the
-// cost the search saw.
+// cost the search saw. It notes in each move through a topic the arc
+// index entry it reads, so that a cached path (ownPath) finds it there
+// the next time; a path whose first moves are spent is read no further.
 func (s *solver) intact(steps []step) bool {
-	for _, st := range steps {
-		if st.t < 0 && s.owner[st.pid] != st.from || st.t >= 0 && s.arcCost(st.from, st.t) != st.cost {
+	for i := range steps {
+		st := &steps[i]
+		switch {
+		case st.t < 0:
+			if s.owner[st.pid] != st.from {
+				return false
+			}
+		case s.arcs != nil:
+			if st.e < 0 {
+				st.e = s.entry(st.from, st.t)
+			}
+			if s.entryCost(st.e) != st.cost {
+				return false
+			}
+		case s.arcCost(st.from, st.t) != st.cost:
 			return false
 		}
 	}
@@ -279,7 +336,7 @@ func (s *solver) tightMember(v, need int32, steps []step) ([]step, bool) {
 			if layered {
 				var a int32
 				if a, steps, ok = s.tightTopic(t, need, steps); ok {
-					return append(steps, step{from: a, to: v, t: t, pid: -1}), true
+					return append(steps, step{from: a, to: v, t: t, pid: -1, e: -1}), true
 				}
 			}
 		}
@@ -304,7 +361,7 @@ func (s *solver) tightMember(v, need int32, steps []step) ([]step, bool) {
 			if s.dist[s.n+t]+cost == dv && s.hop[s.n+t] == s.hop[v]-1 {
 				var b int32
 				if b, steps, ok = s.tightTopic(t, need, steps); ok {
-					return append(steps, step{from: v, to: b, t: t, pid: -1}), true
+					return append(steps, step{from: v, to: b, t: t, pid: -1, e: -1}), true
 				}
 			}
 			if c >= 0 && c != v && s.dist[c]-1 == dv && s.hop[c] == s.hop[v]-1 {
@@ -404,7 +461,11 @@ func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
 func (s *solver) augment(steps []step) error {
 	for i := range steps {
 		if st := &steps[i]; st.t >= 0 {
-			if st.pid = s.choose(st.from, st.t, st.to); st.pid < 0 {
+			st.pid = s.choose(st.from, st.t, st.to)
+			if s.chose != nil {
+				s.chose(s, st.from, st.t, st.to, st.pid)
+			}
+			if st.pid < 0 {
 				return fmt.Errorf("%w: no partition to move", ErrInternal)
 			}
 		}
@@ -413,72 +474,6 @@ func (s *solver) augment(steps []step) error {
 		s.move(st.pid, st.to)
 	}
 	return nil
-}
-
-// choose picks a pid of topic t that a holds to move to b: one that is not
-// a's own claim if a holds any, preferring b's previous ownership, then
-// b's rack, then the highest pid (members keep their lowest partitions,
-// as on the fast path).
-func (s *solver) choose(a, t, b int32) int32 {
-	prefs := s.p.Prev != nil || s.p.Rack != nil && s.p.Replicas != nil
-	var best [2]int32 // by ownership: not a's claim, a's claim
-	bestScore := [2]int{-1, -1}
-	consider := func(pid int32) bool {
-		k := 0
-		if get(s.p.Claim, pid) == a {
-			k = 1
-		}
-		score := 0
-		if get(s.p.Prev, pid) == b {
-			score = 2
-		} else if s.p.rackMatch(pid, b) {
-			score = 1
-		}
-		if score > bestScore[k] || score == bestScore[k] && pid > best[k] {
-			best[k], bestScore[k] = pid, score
-		}
-		return k == 0 && !prefs // the highest pid not a's claim is the answer
-	}
-	if mine, ok := s.onlyOwn(a, t); ok {
-		for i := len(mine) - 1; i >= 0; i-- {
-			if pid := mine[i]; s.owner[pid] == a {
-				consider(pid)
-				if !prefs {
-					break // the highest
-				}
-			}
-		}
-	} else if s.byHeld(a, t) {
-		if s.arcs != nil {
-			// Only a's pids of t, from its entry list: the answer is
-			// the best by (ownership, score, pid) in any order.
-			if s.entryHead == nil {
-				s.buildEntryLists()
-			}
-			for pid := s.entryHead[s.entry(a, t)]; pid >= 0; pid = s.entryNext[pid] {
-				consider(pid)
-			}
-		} else {
-			for pid := s.heldHead[a]; pid >= 0; pid = s.heldNext[pid] {
-				if s.topic[pid] == t {
-					consider(pid)
-				}
-			}
-		}
-	} else {
-		for pid := s.start[t+1] - 1; pid >= s.start[t]; pid-- {
-			if s.owner[pid] == a && consider(pid) {
-				break
-			}
-		}
-	}
-	switch {
-	case bestScore[0] >= 0:
-		return best[0]
-	case bestScore[1] >= 0:
-		return best[1]
-	}
-	return -1
 }
 
 // onlyOwn reports whether every pid a holds is its own claim, and if so

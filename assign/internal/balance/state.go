@@ -59,35 +59,40 @@ type solver struct {
 	heldHead, heldNext, heldPrev []int32
 	topic                        []int32
 
-	// The pids each subscription entry of the arc index holds, as
-	// doubly linked lists like the held lists (entryHead by entry),
-	// built for choose when first needed; nil until then or without
-	// the index.
-	entryHead, entryNext, entryPrev []int32
+	// choose's indexes (choose.go), nil until first needed: the
+	// foreign lists (only with the arc index), and ownRun and ownTop by
+	// member.
+	foreignHead, foreignNext, foreignPrev []int32
+	ownRun, ownTop                        []int32
 
 	// The last search. Forward, it runs from the sources and link leads
 	// from a node back towards them; backward, it runs from the targets
 	// and link leads from a node on towards them.
-	forward   bool
-	dist      []int32 // node => cost of a cheapest path from a source, or to a target
-	link      []int32 // node => the neighbour on that path, -1 at its end
-	linkPid   []int32 // member node => the pid of the -1 arc to or from link, or -1
-	layered   bool    // hop is set for the last search
-	roots     []int32 // the members the last search started from; those still at distance 0 with no link are its roots
-	rootLoad  int32   // the most (forward) or least load of a root of the last search, -1 when not counted
-	rootStale bool    // a shift since rootLoad was counted
-	hop       []int32 // node => fewest arcs on a tight path from a root, -1 when none
-	dead      []int32 // node => see tight
-	blocked   int     // refusals of the tight walks that a lesser need might pass (see markDead)
-	skip      []int32 // member => its subscriptions before this one are dead for good (forward)
-	ownEnd    []int32 // member => the other end of the last search's own path to it, when ownStamp is searches
-	ownStamp  []int
-	inQueue   []bool
-	visits    []int32
-	queue     []int32
-	searches  int // searches run, for tests
-	skipped   int // searches skipped on phase 1's certificates, for tests
-	pops      int // nodes taken off the searches' queues, for tests
+	forward     bool
+	dist        []int32 // node => cost of a cheapest path from a source, or to a target
+	link        []int32 // node => the neighbour on that path, -1 at its end
+	linkPid     []int32 // member node => the pid of the -1 arc to or from link, or -1
+	layered     bool    // hop is set for the last search
+	roots       []int32 // the members the last search started from; those still at distance 0 with no link are its roots
+	rootLoad    int32   // the most (forward) or least load of a root of the last search, -1 when not counted
+	rootStale   bool    // a shift since rootLoad was counted
+	hop         []int32 // node => fewest arcs on a tight path from a root, -1 when none
+	dead        []int32 // node => see tight
+	blocked     int     // refusals of the tight walks that a lesser need might pass (see markDead)
+	skip        []int32 // member => its subscriptions before this one are dead for good (forward)
+	ownOff      []int32 // member => where its own path starts in ownSteps, when ownStamp is searches
+	ownLen      []int32 // member => that path's length, -1 when not cached
+	ownEnd      []int32 // member => the other end of that path
+	ownStamp    []int
+	ownSteps    []step // the own paths built since the last search (ownPath), at most ownCap steps a node
+	ownSince    int    // the search ownSteps holds the paths of
+	pathScratch []step // an own path when ownSteps is full
+	inQueue     []bool
+	visits      []int32
+	queue       []int32
+	searches    int // searches run, for tests
+	skipped     int // searches skipped on phase 1's certificates, for tests
+	pops        int // nodes taken off the searches' queues, for tests
 }
 
 func newSolver(p *Problem, start []int32, total int, o options) *solver {
@@ -105,7 +110,7 @@ func (s *solver) prepareSearch() {
 	V := n + len(s.p.Parts)
 	s.dist, s.link, s.linkPid = make([]int32, V), make([]int32, V), make([]int32, V)
 	s.dead, s.hop, s.skip = make([]int32, V), make([]int32, V), make([]int32, n)
-	s.ownEnd, s.ownStamp = make([]int32, n), make([]int, n)
+	s.ownOff, s.ownLen, s.ownEnd, s.ownStamp = make([]int32, n), make([]int32, n), make([]int32, n), make([]int, n)
 	s.inQueue, s.visits = make([]bool, V), make([]int32, V)
 	s.buildTopics()
 	s.subCount = make([]int32, len(s.p.Parts))
@@ -163,10 +168,17 @@ func (s *solver) move(pid, to int32) {
 		ef, et := s.entry(from, t), s.entry(to, t)
 		s.countArc(pid, ef, from, -1)
 		s.countArc(pid, et, to, 1)
-		if s.entryHead != nil {
-			unlink(s.entryHead, s.entryNext, s.entryPrev, ef, pid)
-			link(s.entryHead, s.entryNext, s.entryPrev, et, pid)
+		if c := get(s.p.Claim, pid); s.foreignHead != nil {
+			if c != from {
+				unlink(s.foreignHead, s.foreignNext, s.foreignPrev, ef, pid)
+			}
+			if c != to {
+				linkDesc(s.foreignHead, s.foreignNext, s.foreignPrev, et, pid)
+			}
 		}
+	}
+	if s.ownRun != nil && get(s.p.Claim, pid) == to {
+		s.cameHome(pid, to)
 	}
 	if s.heldHead != nil {
 		unlink(s.heldHead, s.heldNext, s.heldPrev, from, pid)
@@ -223,22 +235,6 @@ func (s *solver) buildHeld() {
 	for pid := int32(total) - 1; pid >= 0; pid-- {
 		if m := s.owner[pid]; m >= 0 {
 			link(s.heldHead, s.heldNext, s.heldPrev, m, pid)
-		}
-	}
-}
-
-// buildEntryLists builds the entry lists from owner; the arc index and
-// topic must be built.
-func (s *solver) buildEntryLists() {
-	total := len(s.owner)
-	s.entryHead = make([]int32, len(s.arcs.held))
-	s.entryNext, s.entryPrev = make([]int32, total), make([]int32, total)
-	for e := range s.entryHead {
-		s.entryHead[e] = -1
-	}
-	for pid := int32(total) - 1; pid >= 0; pid-- {
-		if m := s.owner[pid]; m >= 0 {
-			link(s.entryHead, s.entryNext, s.entryPrev, s.entry(m, s.topic[pid]), pid)
 		}
 	}
 }

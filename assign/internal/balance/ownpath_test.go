@@ -1,0 +1,80 @@
+package balance
+
+import (
+	"runtime"
+	"testing"
+)
+
+// ladderProblem builds bench/cmd/adversary's ladder family as Solve sees
+// it: member i subscribes to topics i..i+w-1 mod m, topic i has about
+// (1 + i*7919 mod 64) * p/(32.5m) partitions, and every member but the
+// last claims what the group without the last member is given. Its
+// paths of moves run through many members.
+func ladderProblem(tb testing.TB, m, p, w int) *Problem {
+	q := &Problem{Parts: make([]int32, m), Subs: make([][]int32, m)}
+	for i := range m {
+		q.Parts[i] = int32(max(1, (1+(i*7919)%64)*2*p/(65*m)))
+		seen := map[int32]bool{}
+		for k := range w {
+			seen[int32((i+k)%m)] = true
+		}
+		for t := range int32(m) {
+			if seen[t] {
+				q.Subs[i] = append(q.Subs[i], t)
+			}
+		}
+	}
+	before := &Problem{Parts: q.Parts, Subs: q.Subs[:m-1]}
+	owner, err := Solve(before)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	q.Claim = owner
+	return q
+}
+
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestLadderBytesBounded: on the ladder family at 2,000 members, whose
+// paths of moves run through hundreds of members, the general path
+// allocates at most 64 bytes per partition (its arrays by pid are ten
+// int32 or fewer: owner, topic, the held and foreign lists, claims and
+// their index, what place builds), and the cache of the searches' own
+// paths (ownPath) stays within ownCap steps per member plus one path,
+// twice over for growth. The cache's first version reallocated itself
+// at every use once full: 158 bytes per partition here.
+func TestLadderBytesBounded(t *testing.T) {
+	p := ladderProblem(t, 2000, 100000, 8)
+	start, total := pids(p)
+	var s *solver
+	solve := func() {
+		s = newSolver(p, start, total, options{heapAbove: heapAbove})
+		s.place()
+		if err := s.balance(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.settleTies(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	solve() // warm up
+	bytes := allocated(solve)
+	t.Logf("%d bytes, %.1f per partition; own paths cached: cap %d steps", bytes, float64(bytes)/float64(total), cap(s.ownSteps))
+	if bytes > uint64(64*total) {
+		t.Errorf("%d bytes for %d partitions, want at most 64 per partition", bytes, total)
+	}
+	n := len(p.Subs)
+	if c := cap(s.ownSteps); c > 2*(ownCap+1)*n {
+		t.Errorf("own path cache of cap %d steps, want at most %d", c, 2*(ownCap+1)*n)
+	}
+	if cap(s.ownSteps) == 0 {
+		t.Errorf("no own path cached in %d searches: the test does not reach the cache", s.searches)
+	}
+}
