@@ -35,13 +35,3 @@ func shareTimelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario) ([]a
 	sc.TopicIDs = g.TopicIDs
 	return []assign.Strategy{s}, nil
 }
-
-// shareAssumptions are the "Assumed" lines of a share group's timeline,
-// after the phases': what the share model (timeline.Share) assumes.
-func shareAssumptions(sc timeline.Scenario) []string {
-	return []string{
-		"- requests take no time; a member takes its whole target at its next heartbeat, with no revocation wait: another member may still hold a partition it receives (Kafka's ShareGroupAssignmentBuilder)",
-		"- Kafka " + sc.Kafka.String() + "'s simple assignor; a target at every change (share.assignment.interval.ms, 4.3, is not modelled)",
-		"- share consumers have no max.poll.interval.ms: a stall changes nothing the group sees",
-	}
-}

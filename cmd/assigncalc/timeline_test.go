@@ -26,6 +26,8 @@ func TestTimelineGolden(t *testing.T) {
 		{name: "timeline_crash", args: crash},
 		{name: "timeline_crash_steps", args: append(crash, "--strategy", "range", "--steps")},
 		{name: "timeline_static_restart", args: []string{"timeline", "--members", "3", "--topics", "t:6", "--static", "--restart", "c1@10s+20s", "--restart", "c2@60s+50s", "--strategy", "range,sticky"}},
+		{name: "timeline_crash_restart_franz", args: []string{"timeline", "--members", "3", "--topics", "t:6", "--crash", "c1@10s", "--restart", "c1@12s+3s", "--client", "franz-go"}},
+		{name: "timeline_crash_restart_consumer", args: []string{"timeline", "--members", "3", "--topics", "t:6", "--crash", "c1@10s", "--restart", "c1@12s+3s", "--protocol", "consumer", "--topic-id", "t=3lYjVk0RTq2lXNuy2BqaAA"}},
 		{name: "timeline_stall_consumer", args: []string{"timeline", "--members", "3", "--topics", "t:6", "--stall", "c2@30s+6m", "--protocol", "consumer", "--strategy", "uniform,range"}},
 		{name: "timeline_forming_join", args: []string{"timeline", "--members", "2", "--topics", "t:4", "--forming", "--join", "c2@4s", "--grow", "t:+2@20s", "--metadata-max-age", "30s"}},
 		{name: "timeline_in_jsonl", args: []string{"timeline", "--in", "-", "--close", "s1@5s", "--close", "d2@5s", "--strategy", "range", "--format", "jsonl"},
