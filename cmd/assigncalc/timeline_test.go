@@ -254,3 +254,62 @@ func TestTimelineSamplesJSON(t *testing.T) {
 		t.Errorf("--samples 0: exit status %d, want 2", status)
 	}
 }
+
+// TestTimelineREADMEPartitions shows what README's rebalance timelines
+// say of single partitions, which their tables only sum: after a crash
+// range stops every partition, cooperative-sticky only the crashed
+// member's two; after a crash and a new process within the session,
+// range stops every partition for more than half of the rebalance that
+// waits for the old member.id.
+func TestTimelineREADMEPartitions(t *testing.T) {
+	type spans struct {
+		Rebalances []struct{ Start, End int64 }
+		Partitions map[string]struct{ Unowned [][2]int64 }
+	}
+	play := func(args ...string) []spans {
+		t.Helper()
+		stdout, stderr, status := runCase(cliCase{args: append([]string{"timeline", "--members", "3", "--topics", "t:6", "--format", "json"}, args...)})
+		if status != 0 {
+			t.Fatalf("%v: exit status %d, stderr %q", args, status, stderr)
+		}
+		var tls []spans
+		if err := json.Unmarshal([]byte(stdout), &tls); err != nil {
+			t.Fatal(err)
+		}
+		if len(tls) != 2 {
+			t.Fatalf("%v: %d timelines, want range and cooperative-sticky", args, len(tls))
+		}
+		return tls
+	}
+	stopped := func(s spans, atLeast int64) int {
+		n := 0
+		for _, p := range s.Partitions {
+			var total int64
+			for _, u := range p.Unowned {
+				total += u[1] - u[0]
+			}
+			if total > atLeast {
+				n++
+			}
+		}
+		return n
+	}
+	crash := play("--crash", "c1@10s", "--processing", "1.3ms/record")
+	if n := stopped(crash[0], 0); n != 6 {
+		t.Errorf("crash: range stops %d partitions, want 6", n)
+	}
+	if n := stopped(crash[1], 0); n != 2 {
+		t.Errorf("crash: cooperative-sticky stops %d partitions, want 2", n)
+	}
+	back := play("--crash", "c1@10s", "--restart", "c1@12s+3s")
+	if len(back[0].Rebalances) != 1 {
+		t.Fatalf("crash and restart: range rebalances %d times, want 1", len(back[0].Rebalances))
+	}
+	r := back[0].Rebalances[0]
+	if n := stopped(back[0], (r.End-r.Start)/2); n != 6 {
+		t.Errorf("crash and restart: range stops %d partitions for more than half of %d ms, want 6", n, r.End-r.Start)
+	}
+	if n := stopped(back[1], 0); n != 2 {
+		t.Errorf("crash and restart: cooperative-sticky stops %d partitions, want 2", n)
+	}
+}
