@@ -143,7 +143,7 @@ func ruleAssumptions(sc Scenario) []string {
 			out = append(out, rule)
 		}
 		if x.check > 0 {
-			out = append(out, fmt.Sprintf("- client trait (--client): cooperative members also heartbeat %s after each assignment they receive (franz-go's cooperative check)", FormatMs(x.check)))
+			out = append(out, fmt.Sprintf("- client trait (--client, or a member's client): franz-go's cooperative members also heartbeat %s after each assignment they receive", FormatMs(x.check)))
 		}
 		return out
 	}

@@ -40,7 +40,7 @@ func TestAssumptionsFollowTheScenario(t *testing.T) {
 		{name: "static joiner restarts", sc: Scenario{Members: dyn, Events: []Event{{At: 1, Kind: Join, Member: "c", InstanceID: "ic"}, {At: 10, Kind: Restart, Member: "c", For: 5}}},
 			want: []string{"hands back"}, not: []string{"KIP-394"}},
 		{name: "franz-go member", sc: Scenario{Members: []Member{{ID: "a", Config: &franz}}},
-			want: []string{"client trait (--client): cooperative members also heartbeat 500ms after each assignment"}},
+			want: []string{"franz-go's cooperative members also heartbeat 500ms after each assignment"}},
 		{name: "franz-go joiner", sc: Scenario{Members: dyn, Events: []Event{{At: 1, Kind: Join, Member: "c", Config: &franz}}},
 			want: []string{"500ms"}},
 		{name: "consumer crash then restart", sc: Scenario{Protocol: Consumer, Members: dyn, Events: []Event{{At: 10, Kind: Crash, Member: "a"}, {At: 20, Kind: Restart, Member: "a", For: 5}}},
