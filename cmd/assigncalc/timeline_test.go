@@ -260,7 +260,9 @@ func TestTimelineSamplesJSON(t *testing.T) {
 // range stops every partition, cooperative-sticky only the crashed
 // member's two; after a crash and a new process within the session,
 // range stops every partition for more than half of the rebalance that
-// waits for the old member.id.
+// waits for the old member.id; a join into six members stops all 24
+// partitions under range and the three that move under
+// cooperative-sticky, wherever it falls in the heartbeat cycle.
 func TestTimelineREADMEPartitions(t *testing.T) {
 	type spans struct {
 		Rebalances []struct{ Start, End int64 }
@@ -268,7 +270,7 @@ func TestTimelineREADMEPartitions(t *testing.T) {
 	}
 	play := func(args ...string) []spans {
 		t.Helper()
-		stdout, stderr, status := runCase(cliCase{args: append([]string{"timeline", "--members", "3", "--topics", "t:6", "--format", "json"}, args...)})
+		stdout, stderr, status := runCase(cliCase{args: append([]string{"timeline", "--format", "json"}, args...)})
 		if status != 0 {
 			t.Fatalf("%v: exit status %d, stderr %q", args, status, stderr)
 		}
@@ -294,14 +296,14 @@ func TestTimelineREADMEPartitions(t *testing.T) {
 		}
 		return n
 	}
-	crash := play("--crash", "c1@10s", "--processing", "1.3ms/record")
+	crash := play("--members", "3", "--topics", "t:6", "--crash", "c1@10s", "--processing", "1.3ms/record")
 	if n := stopped(crash[0], 0); n != 6 {
 		t.Errorf("crash: range stops %d partitions, want 6", n)
 	}
 	if n := stopped(crash[1], 0); n != 2 {
 		t.Errorf("crash: cooperative-sticky stops %d partitions, want 2", n)
 	}
-	back := play("--crash", "c1@10s", "--restart", "c1@12s+3s")
+	back := play("--members", "3", "--topics", "t:6", "--crash", "c1@10s", "--restart", "c1@12s+3s")
 	if len(back[0].Rebalances) != 1 {
 		t.Fatalf("crash and restart: range rebalances %d times, want 1", len(back[0].Rebalances))
 	}
@@ -311,5 +313,14 @@ func TestTimelineREADMEPartitions(t *testing.T) {
 	}
 	if n := stopped(back[1], 0); n != 2 {
 		t.Errorf("crash and restart: cooperative-sticky stops %d partitions, want 2", n)
+	}
+	for _, at := range []string{"90s", "90.5s", "92.9s"} {
+		join := play("--members", "6", "--topics", "t:24", "--join", "new@"+at, "--processing", "5ms/record")
+		if n := stopped(join[0], 0); n != 24 {
+			t.Errorf("join at %s: range stops %d partitions, want 24", at, n)
+		}
+		if n := stopped(join[1], 0); n != 3 {
+			t.Errorf("join at %s: cooperative-sticky stops %d partitions, want 3", at, n)
+		}
 	}
 }
