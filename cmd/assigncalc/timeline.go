@@ -593,60 +593,19 @@ func timelineTables(e *env, tls []*timeline.Timeline, dists []timeline.Distribut
 	return nil
 }
 
-// assumptions are the lines printed under the tables: what the figures
-// rest on, as package timeline's doc states it.
+// assumptions are the lines printed under the tables: package
+// timeline's, with what each pattern resolves to before the last.
 func assumptions(sc timeline.Scenario, sampled bool) []string {
-	draw := fmt.Sprintf("the rebalances and the summary are one draw, --seed %d", sc.Seed)
-	if sampled {
-		draw += " (the first of the draws)"
+	out := timeline.Assumptions(sc, sampled)
+	if sc.Protocol == timeline.Consumer {
+		out = slices.Insert(out, len(out)-1, patternAssumptions(sc)...)
 	}
-	out := []string{"Assumed (a model, not a measurement):"}
-	if sc.Forming {
-		out = append(out, "- the members join at 0 and start their heartbeats and polls when they receive their assignment")
-	} else {
-		out = append(out, "- members out of step: each one's first heartbeat and first poll drawn uniformly over one heartbeat interval and one batch; "+draw)
-	}
-	if sc.Protocol == timeline.Share {
-		return append(out, shareAssumptions(sc)...)
-	}
-	if sc.Protocol == timeline.Classic {
-		out = append(out,
-			fmt.Sprintf("- every request takes a %s round trip (--rtt); the assignment reaches the members 2 round trips after the last JoinGroup", timeline.FormatMs(sc.RTT)),
-			"- a member hears of a rebalance at its next heartbeat and rejoins at its next poll; the join phase waits for the slowest member, or max.poll.interval.ms",
-			"- eager members revoke everything as they rejoin; cooperative ones keep consuming through the first round, then revoke and rejoin at once for the follow-up")
-	} else {
-		out = append(out, "- requests take no time; a member revokes at its next poll and is given partitions at its next heartbeat once their owner released them",
-			kafkaAssumption(sc))
-		out = append(out, patternAssumptions(sc)...)
-	}
-	return append(out, "- every poll returns a full batch: the members always have a backlog")
+	return out
 }
 
 // partitionSeconds is a partition-time in partition-seconds, without the
 // unit, for a column whose header names it.
 func partitionSeconds(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) }
-
-// kafkaAssumption says how the coordinator of sc's Kafka release
-// reconciles, where releases differ.
-func kafkaAssumption(sc timeline.Scenario) string {
-	v := sc.Kafka
-	regained := "a member's own revoked partitions that its new target gives back come back at once (KAFKA-19449, from 4.2)"
-	if v == assign.Kafka40 || v == assign.Kafka41 {
-		regained = "a member's own revoked partitions that its new target gives back come back a heartbeat later (fixed in 4.2, KAFKA-19449)"
-	}
-	interval := "a new target at every change (the assignment interval came in 4.3)"
-	if v == assign.Kafka43 || v == assign.Kafka44 {
-		b := timeline.DefaultBroker()
-		if sc.Broker != nil {
-			b = *sc.Broker
-		}
-		interval = fmt.Sprintf("at most one target per %s (--consumer-assignment-interval, KIP-1263)", timeline.FormatMs(b.ConsumerAssignmentInterval))
-		if b.ConsumerAssignmentInterval == 0 {
-			interval = "a new target at every change (--consumer-assignment-interval 0)"
-		}
-	}
-	return fmt.Sprintf("- Kafka %s's coordinator (--kafka): %s; %s", v, interval, regained)
-}
 
 // applyClientTraits gives cfg, the configuration of the members without
 // a client of their own and of those that join, the timing traits of

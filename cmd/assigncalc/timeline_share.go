@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/timeline"
 	"github.com/urfave/cli/v2"
@@ -40,25 +38,4 @@ func shareTimelineStrategies(e *env, c *cli.Context, sc *timeline.Scenario) ([]a
 	}
 	sc.TopicIDs = g.TopicIDs
 	return []assign.Strategy{s}, nil
-}
-
-// shareAssumptions are the "Assumed" lines of a share group's timeline,
-// after the phases': what the share model (timeline.Share) assumes.
-func shareAssumptions(sc timeline.Scenario) []string {
-	interval := "a target at every change (the assignment interval came in 4.3)"
-	if sc.Kafka == assign.Kafka43 || sc.Kafka == assign.Kafka44 {
-		b := timeline.DefaultBroker()
-		if sc.Broker != nil {
-			b = *sc.Broker
-		}
-		interval = fmt.Sprintf("at most one target per %s (--share-assignment-interval, KIP-1263), computed at a heartbeat once the interval is over", timeline.FormatMs(b.ShareAssignmentInterval))
-		if b.ShareAssignmentInterval == 0 {
-			interval = "a target at every change (--share-assignment-interval 0)"
-		}
-	}
-	return []string{
-		"- requests take no time; a member takes its whole target at its next heartbeat, with no revocation wait: another member may still hold a partition it receives (Kafka's ShareGroupAssignmentBuilder)",
-		"- Kafka " + sc.Kafka.String() + "'s simple assignor; " + interval,
-		"- share consumers have no max.poll.interval.ms: a stall changes nothing the group sees",
-	}
 }

@@ -26,6 +26,8 @@ func TestTimelineGolden(t *testing.T) {
 		{name: "timeline_crash", args: crash},
 		{name: "timeline_crash_steps", args: append(crash, "--strategy", "range", "--steps")},
 		{name: "timeline_static_restart", args: []string{"timeline", "--members", "3", "--topics", "t:6", "--static", "--restart", "c1@10s+20s", "--restart", "c2@60s+50s", "--strategy", "range,sticky"}},
+		{name: "timeline_crash_restart_franz", args: []string{"timeline", "--members", "3", "--topics", "t:6", "--crash", "c1@10s", "--restart", "c1@12s+3s", "--client", "franz-go"}},
+		{name: "timeline_crash_restart_consumer", args: []string{"timeline", "--members", "3", "--topics", "t:6", "--crash", "c1@10s", "--restart", "c1@12s+3s", "--protocol", "consumer", "--topic-id", "t=3lYjVk0RTq2lXNuy2BqaAA"}},
 		{name: "timeline_stall_consumer", args: []string{"timeline", "--members", "3", "--topics", "t:6", "--stall", "c2@30s+6m", "--protocol", "consumer", "--strategy", "uniform,range"}},
 		{name: "timeline_forming_join", args: []string{"timeline", "--members", "2", "--topics", "t:4", "--forming", "--join", "c2@4s", "--grow", "t:+2@20s", "--metadata-max-age", "30s"}},
 		{name: "timeline_in_jsonl", args: []string{"timeline", "--in", "-", "--close", "s1@5s", "--close", "d2@5s", "--strategy", "range", "--format", "jsonl"},
@@ -250,5 +252,75 @@ func TestTimelineSamplesJSON(t *testing.T) {
 	}
 	if _, _, status := runCase(cliCase{args: []string{"timeline", "--members", "3", "--topics", "t:6", "--samples", "0"}}); status != 2 {
 		t.Errorf("--samples 0: exit status %d, want 2", status)
+	}
+}
+
+// TestTimelineREADMEPartitions shows what README's rebalance timelines
+// say of single partitions, which their tables only sum: after a crash
+// range stops every partition, cooperative-sticky only the crashed
+// member's two; after a crash and a new process within the session,
+// range stops every partition for more than half of the rebalance that
+// waits for the old member.id; a join into six members stops all 24
+// partitions under range and the three that move under
+// cooperative-sticky, wherever it falls in the heartbeat cycle.
+func TestTimelineREADMEPartitions(t *testing.T) {
+	type spans struct {
+		Rebalances []struct{ Start, End int64 }
+		Partitions map[string]struct{ Unowned [][2]int64 }
+	}
+	play := func(args ...string) []spans {
+		t.Helper()
+		stdout, stderr, status := runCase(cliCase{args: append([]string{"timeline", "--format", "json"}, args...)})
+		if status != 0 {
+			t.Fatalf("%v: exit status %d, stderr %q", args, status, stderr)
+		}
+		var tls []spans
+		if err := json.Unmarshal([]byte(stdout), &tls); err != nil {
+			t.Fatal(err)
+		}
+		if len(tls) != 2 {
+			t.Fatalf("%v: %d timelines, want range and cooperative-sticky", args, len(tls))
+		}
+		return tls
+	}
+	stopped := func(s spans, atLeast int64) int {
+		n := 0
+		for _, p := range s.Partitions {
+			var total int64
+			for _, u := range p.Unowned {
+				total += u[1] - u[0]
+			}
+			if total > atLeast {
+				n++
+			}
+		}
+		return n
+	}
+	crash := play("--members", "3", "--topics", "t:6", "--crash", "c1@10s", "--processing", "1.3ms/record")
+	if n := stopped(crash[0], 0); n != 6 {
+		t.Errorf("crash: range stops %d partitions, want 6", n)
+	}
+	if n := stopped(crash[1], 0); n != 2 {
+		t.Errorf("crash: cooperative-sticky stops %d partitions, want 2", n)
+	}
+	back := play("--members", "3", "--topics", "t:6", "--crash", "c1@10s", "--restart", "c1@12s+3s")
+	if len(back[0].Rebalances) != 1 {
+		t.Fatalf("crash and restart: range rebalances %d times, want 1", len(back[0].Rebalances))
+	}
+	r := back[0].Rebalances[0]
+	if n := stopped(back[0], (r.End-r.Start)/2); n != 6 {
+		t.Errorf("crash and restart: range stops %d partitions for more than half of %d ms, want 6", n, r.End-r.Start)
+	}
+	if n := stopped(back[1], 0); n != 2 {
+		t.Errorf("crash and restart: cooperative-sticky stops %d partitions, want 2", n)
+	}
+	for _, at := range []string{"90s", "90.5s", "92.9s"} {
+		join := play("--members", "6", "--topics", "t:24", "--join", "new@"+at, "--processing", "5ms/record")
+		if n := stopped(join[0], 0); n != 24 {
+			t.Errorf("join at %s: range stops %d partitions, want 24", at, n)
+		}
+		if n := stopped(join[1], 0); n != 3 {
+			t.Errorf("join at %s: cooperative-sticky stops %d partitions, want 3", at, n)
+		}
 	}
 }
