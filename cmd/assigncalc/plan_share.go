@@ -90,11 +90,7 @@ func (p *planWriter) share(n int, entry groupfile.Entry, o outcome, sh groupfile
 	r := resultOf(entry, o)
 	switch p.format {
 	case formatJSON, formatJSONL:
-		line, err := groupfile.AppendShare(nil, r, sh)
-		if err != nil {
-			return err
-		}
-		return p.json.writeRaw(line)
+		return p.json.writeEncoded(groupfile.AppendShare(nil, r, sh))
 	case formatCSV:
 		p.csv = shareCSV(assignmentCSV(p.csv, r.Name, r.Strategy, entry.Group, r.Assignment), r.Name, r.Strategy, sh)
 		return nil

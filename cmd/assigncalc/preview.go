@@ -171,11 +171,7 @@ func preview(e *env, c *cli.Context) error {
 			if err != nil {
 				return err
 			}
-			line, err := groupfile.AppendPreview(nil, resultOf(entry, o), p)
-			if err != nil {
-				return err
-			}
-			if err := rw.writeRaw(line); err != nil {
+			if err := rw.writeEncoded(groupfile.AppendPreview(nil, resultOf(entry, o), p)); err != nil {
 				return err
 			}
 		}

@@ -121,11 +121,7 @@ func previewShare(e *env, c *cli.Context, format string) error {
 	switch format {
 	case formatJSON, formatJSONL:
 		rw := &resultWriter{w: e.stdout, format: format}
-		line, err := groupfile.AppendShare(nil, resultOf(entry, o), sh)
-		if err != nil {
-			return err
-		}
-		if err := rw.writeRaw(line); err != nil {
+		if err := rw.writeEncoded(groupfile.AppendShare(nil, resultOf(entry, o), sh)); err != nil {
 			return err
 		}
 		return rw.close()
