@@ -140,11 +140,7 @@ func plan(e *env, c *cli.Context) error {
 	if _, err := strategiesFor(defClient); err != nil {
 		return err
 	}
-	def := formatJSONL
-	if e.terminal {
-		def = formatTable
-	}
-	format, err := parseFormat(c.String("format"), def, formatJSONL, formatJSON, formatTable, formatCSV)
+	format, err := planFormat(e, c)
 	if err != nil {
 		return err
 	}
@@ -178,10 +174,7 @@ func plan(e *env, c *cli.Context) error {
 			continue
 		}
 		if server {
-			var derived []string
-			if entry.Group, derived = entry.Group.WithDerivedTopicIDs(); len(derived) > 0 {
-				e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(t.groups, entry.Name), nameList(derived))
-			}
+			entry.Group = derivedTopicIDs(e, t.groups, entry)
 		}
 		leader, err := leaderClient(defClient, entry.Clients)
 		if err == nil {

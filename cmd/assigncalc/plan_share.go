@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
 )
@@ -13,22 +14,11 @@ import (
 // group by simple, each result with its sharing (groupfile.Share). Exit
 // status and error lines as plan's.
 func planShare(e *env, c *cli.Context, path, described string) error {
-	s, err := shareStrategy(c, "strategy")
+	s, v, err := shareFlags(c, []string{"strategy"}, "client")
 	if err != nil {
 		return err
 	}
-	v, err := shareKafka(c)
-	if err != nil {
-		return err
-	}
-	if err := refuseUnder(c, "client"); err != nil {
-		return err
-	}
-	def := formatJSONL
-	if e.terminal {
-		def = formatTable
-	}
-	format, err := parseFormat(c.String("format"), def, formatJSONL, formatJSON, formatTable, formatCSV)
+	format, err := planFormat(e, c)
 	if err != nil {
 		return err
 	}
@@ -46,10 +36,7 @@ func planShare(e *env, c *cli.Context, path, described string) error {
 		}
 		t.groups++
 		if err == nil {
-			var derived []string
-			if entry.Group, derived = entry.Group.WithDerivedTopicIDs(); len(derived) > 0 {
-				e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(t.groups, entry.Name), nameList(derived))
-			}
+			entry.Group = derivedTopicIDs(e, t.groups, entry)
 		}
 		var o outcome
 		if err == nil {
@@ -82,6 +69,27 @@ func planShare(e *env, c *cli.Context, path, described string) error {
 		return err
 	}
 	return t.status()
+}
+
+// planFormat reads plan's --format, for the consumer and share protocols
+// alike: jsonl unless stdout is a terminal, where a table.
+func planFormat(e *env, c *cli.Context) (string, error) {
+	def := formatJSONL
+	if e.terminal {
+		def = formatTable
+	}
+	return parseFormat(c.String("format"), def, formatJSONL, formatJSON, formatTable, formatCSV)
+}
+
+// derivedTopicIDs returns the group of entry, the n-th group read, with
+// ids derived from the names for the topics it gives none for, which the
+// server-side and share assignors need, warning that it did.
+func derivedTopicIDs(e *env, n int, entry groupfile.Entry) assign.Group {
+	g, derived := entry.Group.WithDerivedTopicIDs()
+	if len(derived) > 0 {
+		e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(n, entry.Name), nameList(derived))
+	}
+	return g
 }
 
 // share writes o, a share group's answer for entry, the n-th group read,

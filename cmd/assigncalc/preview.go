@@ -31,6 +31,15 @@ func previewFlags() []cli.Flag {
 	), consumerFlags()...)
 }
 
+// groupTitle is the line a table opens with: the group's summary, after
+// its name when it has one.
+func groupTitle(name string, g assign.Group) string {
+	if name == "" {
+		return groupSummary(g)
+	}
+	return name + ": " + groupSummary(g)
+}
+
 // preview compares every strategy on one group, then details one.
 func preview(e *env, c *cli.Context) error {
 	if c.Args().Present() {
@@ -185,11 +194,7 @@ func preview(e *env, c *cli.Context) error {
 	}
 
 	w := e.stdout
-	title := groupSummary(g)
-	if entry.Name != "" {
-		title = entry.Name + ": " + title
-	}
-	fmt.Fprintf(w, "%s\n", title)
+	fmt.Fprintf(w, "%s\n", groupTitle(entry.Name, g))
 	if entry.Name != "" {
 		if err := writeCoordinatorLine(w, entry.Name, in); err != nil {
 			return err

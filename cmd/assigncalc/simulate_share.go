@@ -17,15 +17,8 @@ import (
 // (RECEIVED, REVOKED) rather than moves, and MAX SHARING is the most
 // members holding one partition after the step.
 func simulateShare(e *env, c *cli.Context, changes []change, format string) (err error) {
-	s, err := shareStrategy(c, "compare")
+	s, v, err := shareFlags(c, []string{"compare"}, "client", "moves")
 	if err != nil {
-		return err
-	}
-	v, err := shareKafka(c)
-	if err != nil {
-		return err
-	}
-	if err := refuseUnder(c, "client", "moves"); err != nil {
 		return err
 	}
 	in, err := readGroup(e, c)
