@@ -166,15 +166,10 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	if g, err = forServer(e, c, g, strategies, grownTopics(changes)); err != nil {
 		return err
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = &internalError{fmt.Errorf("simulate panicked: %v", p)}
-		}
-	}()
+	defer recoverSimulate(&err)
 	warned := make(map[[2]string]bool)
 	warnUnknownTopics(e, g, warned)
-	racks := splitRacks(c.String("racks"))
-	replicas := max(1, c.Int("replicas"))
+	changesOf := newChangeReader(c, in.clientIDs)
 
 	var results []simStep
 	prog := e.startProgress("simulate", (len(changes)+1)*len(strategies))
@@ -197,9 +192,8 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 		}
 		results = append(results, clientStep(leader, fidelity, s, simStep{step: 0, change: "start", Step: first}))
 	}
-	restarts := make(map[string]int) // member ID => restarts so far, for new member.ids
 	for n, flagged := range changes {
-		ch, err := toChange(churns[0].Group(), flagged, racks, replicas, c.Bool("keep-member-id"), restarts, in.clientIDs)
+		ch, err := changesOf.change(churns[0].Group(), flagged)
 		if err != nil {
 			return err
 		}
@@ -242,6 +236,35 @@ func grownTopics(changes []change) []string {
 		}
 	}
 	return grown
+}
+
+// recoverSimulate turns a panic of the simulation, under either
+// protocol, into an internal error in *err; deferred.
+func recoverSimulate(err *error) {
+	if p := recover(); p != nil {
+		*err = &internalError{fmt.Errorf("simulate panicked: %v", p)}
+	}
+}
+
+// changeReader turns change flags into churn changes, for simulate under
+// either protocol: with --racks and --replicas for new members and
+// topics, --keep-member-id, and the restarts so far for new member.ids.
+type changeReader struct {
+	racks     []string
+	replicas  int
+	keepID    bool
+	restarts  map[string]int    // member ID => restarts so far
+	clientIDs map[string]string // as toChange's
+}
+
+func newChangeReader(c *cli.Context, clientIDs map[string]string) *changeReader {
+	return &changeReader{racks: splitRacks(c.String("racks")), replicas: max(1, c.Int("replicas")), keepID: c.Bool("keep-member-id"),
+		restarts: make(map[string]int), clientIDs: clientIDs}
+}
+
+// change is f on g, the group before it.
+func (r *changeReader) change(g assign.Group, f change) (churn.Change, error) {
+	return toChange(g, f, r.racks, r.replicas, r.keepID, r.restarts, r.clientIDs)
 }
 
 // clientStep is st, a step of s, with what --client says of s.

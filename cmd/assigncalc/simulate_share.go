@@ -35,24 +35,18 @@ func simulateShare(e *env, c *cli.Context, changes []change, format string) (err
 	if g, err = shareIDs(e, c, g, grownTopics(changes)); err != nil {
 		return err
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = &internalError{fmt.Errorf("simulate panicked: %v", p)}
-		}
-	}()
+	defer recoverSimulate(&err)
 	warned := make(map[[2]string]bool)
 	warnUnknownTopics(e, g, warned)
-	racks := splitRacks(c.String("racks"))
-	replicas := max(1, c.Int("replicas"))
+	changesOf := newChangeReader(c, in.clientIDs)
 
 	cn, first, err := churn.NewChurn(s, g)
 	if err != nil {
 		return strategyError(s, err)
 	}
 	results := []simStep{{step: 0, change: "start", strategy: s.Name(), protocol: s.Protocol(), label: s.Name(), Step: first}}
-	restarts := make(map[string]int)
 	for n, flagged := range changes {
-		ch, err := toChange(cn.Group(), flagged, racks, replicas, c.Bool("keep-member-id"), restarts, in.clientIDs)
+		ch, err := changesOf.change(cn.Group(), flagged)
 		if err != nil {
 			return err
 		}
