@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/internal/groupfile"
 	"github.com/urfave/cli/v2"
 )
@@ -18,16 +17,11 @@ func planShare(e *env, c *cli.Context, path, described string) error {
 	if err != nil {
 		return err
 	}
-	format, err := planFormat(e, c)
-	if err != nil {
-		return err
-	}
-	next, done, err := planInput(e, c, path, described)
+	out, next, done, err := openPlan(e, c, path, described)
 	if err != nil {
 		return err
 	}
 	defer done()
-	out := newPlanWriter(e.stdout, format)
 	var t planTally
 	for {
 		entry, err := next()
@@ -69,27 +63,6 @@ func planShare(e *env, c *cli.Context, path, described string) error {
 		return err
 	}
 	return t.status()
-}
-
-// planFormat reads plan's --format, for the consumer and share protocols
-// alike: jsonl unless stdout is a terminal, where a table.
-func planFormat(e *env, c *cli.Context) (string, error) {
-	def := formatJSONL
-	if e.terminal {
-		def = formatTable
-	}
-	return parseFormat(c.String("format"), def, formatJSONL, formatJSON, formatTable, formatCSV)
-}
-
-// derivedTopicIDs returns the group of entry, the n-th group read, with
-// ids derived from the names for the topics it gives none for, which the
-// server-side and share assignors need, warning that it did.
-func derivedTopicIDs(e *env, n int, entry groupfile.Entry) assign.Group {
-	g, derived := entry.Group.WithDerivedTopicIDs()
-	if len(derived) > 0 {
-		e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(n, entry.Name), nameList(derived))
-	}
-	return g
 }
 
 // share writes o, a share group's answer for entry, the n-th group read,
