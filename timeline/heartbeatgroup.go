@@ -41,9 +41,11 @@ type heartbeatRules[M heartbeatMember] interface {
 	newMember(c consumer) M
 	// group is the assignor's input.
 	group() assign.Group
-	// join is m's first heartbeat, heartbeat any later one.
-	join(m M)
+	// heartbeat is any heartbeat of m after its first (join).
 	heartbeat(m M)
+	// fresh resets, for a new incarnation of m that joins, what the
+	// protocol keeps of m beyond its consumer and target.
+	fresh(m M)
 	// stableMember sets up, in a stable start, what the protocol keeps
 	// of m beyond its target, which it owns, its ledger entry and its
 	// heartbeats; ph is m's phase.
@@ -99,7 +101,7 @@ func (g *heartbeatGroup[M]) start() {
 	if g.sc.Forming {
 		for _, id := range g.ids {
 			m := g.members[id]
-			g.at(0, rankEvent, "", func() { g.rules.join(m) })
+			g.at(0, rankEvent, "", func() { g.join(m) })
 		}
 	} else {
 		g.startStable()
@@ -185,7 +187,22 @@ func (g *heartbeatGroup[M]) leaveBehind(hm M) {
 	}
 }
 
-func (g *heartbeatGroup[M]) onJoin(m Member) { g.rules.join(g.add(m)) }
+func (g *heartbeatGroup[M]) onJoin(m Member) { g.join(g.add(m)) }
+
+// join is a member's first heartbeat (member epoch 0): a new member, so a
+// new group epoch.
+func (g *heartbeatGroup[M]) join(hm M) {
+	m := hm.base()
+	if m.membership != outside {
+		g.rules.remove(hm) // a new incarnation gets a new member ID
+	}
+	m.membership, m.proc = inGroup, running
+	m.owned, m.target = nil, nil
+	g.rules.fresh(hm)
+	g.step(m.ID, "heartbeat: joins")
+	g.bump(m.ID + " joins")
+	g.rules.heartbeat(hm)
+}
 
 // onCrash: the coordinator removes the member a session timeout after
 // its last heartbeat.

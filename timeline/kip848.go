@@ -183,18 +183,10 @@ func (k *kip848) onGrow(topic string) {
 	k.maybeSettled()
 }
 
-// join is a member's first heartbeat (member epoch 0): a new member, so a
-// new group epoch.
-func (k *kip848) join(m *kipMember) {
-	if m.membership != outside {
-		k.remove(m) // a new incarnation gets a new member ID
-	}
-	m.membership, m.proc = inGroup, running
-	m.owned, m.target, m.revoking = nil, nil, nil
+// fresh: a new incarnation revokes nothing yet and starts polling now.
+func (k *kip848) fresh(m *kipMember) {
+	m.revoking = nil
 	m.restart(k.now, k.now)
-	k.step(m.ID, "heartbeat: joins")
-	k.bump(m.ID + " joins")
-	k.heartbeat(m)
 }
 
 // onReturn starts a restarted member's new process.

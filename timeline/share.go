@@ -170,17 +170,8 @@ func (s *shareGroup) onGrow(topic string) {
 	s.maybeSettled()
 }
 
-// join is a member's first heartbeat (member epoch 0): a new group epoch.
-func (s *shareGroup) join(m *shareMember) {
-	if m.membership != outside {
-		s.remove(m)
-	}
-	m.membership, m.proc = inGroup, running
-	m.owned, m.target, m.epoch = nil, nil, 0
-	s.step(m.ID, "heartbeat: joins")
-	s.bump(m.ID + " joins")
-	s.heartbeat(m)
-}
+// fresh: a new incarnation has taken no target epoch yet.
+func (s *shareGroup) fresh(m *shareMember) { m.epoch = 0 }
 
 // onReturn starts a restarted member's new process, which joins anew.
 func (s *shareGroup) onReturn(id string) {
