@@ -174,6 +174,9 @@ func (s *shareGroup) onGrow(topic string) {
 func (s *shareGroup) fresh(m *shareMember) { m.epoch = 0 }
 
 // onReturn starts a restarted member's new process, which joins anew.
+// It is kip848's comeBack without the static member's rejoin, which a
+// share group (no group.instance.id) never takes; kept apart rather than
+// shared behind a hook only one protocol could reach.
 func (s *shareGroup) onReturn(id string) {
 	m := s.members[id]
 	if m.alive() {
@@ -187,6 +190,8 @@ func (s *shareGroup) onReturn(id string) {
 }
 
 // onClose: the member leaves with epoch -1, which frees what it held.
+// Unlike kip848's onClose and leave there is no epoch -2 (static) leave
+// and no revocation to run first.
 func (s *shareGroup) onClose(id string) {
 	m := s.members[id]
 	s.step(m.ID, "closes")
@@ -199,7 +204,9 @@ func (s *shareGroup) onClose(id string) {
 	s.bump(m.ID + " leaves")
 }
 
-// remove takes m out of the group.
+// remove takes m out of the group. Unlike kip848's remove it frees no
+// holder map (several members may hold a partition, so the coordinator
+// keeps none) and it stops m's heartbeats.
 func (s *shareGroup) remove(m *shareMember) {
 	m.membership = outside
 	m.sessionExpiry.stop()
