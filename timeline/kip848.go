@@ -2,7 +2,6 @@ package timeline
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -50,14 +49,17 @@ import (
 // As before 4.3, a target that may be computed is computed at the change
 // itself; Kafka computes it at the next heartbeat of any member, which
 // gives the same target unless two changes come between two heartbeats.
+//
+// What the consumer protocol does as share groups do (the group epoch,
+// targets, heartbeats, sessions, member.ids) is heartbeatGroup's
+// (heartbeatgroup.go); kip848 adds reconciliation and polls.
 
 // kipMember is one consumer and the consumer-protocol coordinator's record
 // of it. Its atPoll timer runs onPoll; its pendingTopics are a
 // subscription changed while it was down.
 type kipMember struct {
-	consumer
+	targetMember
 
-	target   []assign.TopicPartition
 	revoking []assign.TopicPartition // asked to revoke, not yet acknowledged
 	revoked  []assign.TopicPartition // revoked, acknowledged by the heartbeat under way
 	onPoll   []func()                // what it does at its next poll
@@ -71,82 +73,35 @@ type kipMember struct {
 
 // kip848 is a consumer-protocol group coordinator and its members.
 type kip848 struct {
-	groupCoordinator
-	members map[string]*kipMember
-	ids     []string                         // keys of members, sorted
-	holder  map[assign.TopicPartition]string // partition => the member the coordinator counts as holding it
-	epoch   int32
-
-	// The last target: its group epoch, and when it was computed (KIP-1263's
-	// interval runs from then); computed is false until the timeline
-	// computes one.
-	targetEpoch int32
-	computedAt  int64
-	computed    bool
+	heartbeatGroup[*kipMember]
+	holder map[assign.TopicPartition]string // partition => the member the coordinator counts as holding it
 
 	regex patternRefresh // what the members' patterns matched when last resolved (regex.go)
 }
 
 func newKIP848(e *engine, n *normalized) *kip848 {
-	return &kip848{
-		groupCoordinator: newGroupCoordinator(e, n),
-		members:          make(map[string]*kipMember),
-		holder:           make(map[assign.TopicPartition]string),
+	k := &kip848{
+		heartbeatGroup: newHeartbeatGroup[*kipMember](e, n, "every member has reached its target"),
+		holder:         make(map[assign.TopicPartition]string),
 	}
+	k.rules = k
+	return k
 }
 
-func (k *kip848) add(m Member) *kipMember {
-	km := &kipMember{consumer: newConsumer(k.engine, m, k.topics)}
-	k.members[m.ID] = km
-	k.ids = insertSorted(k.ids, m.ID)
-	return km
+func (k *kip848) newMember(c consumer) *kipMember {
+	return &kipMember{targetMember: targetMember{consumer: c}}
 }
 
-func (k *kip848) start() {
-	for _, m := range k.sc.members {
-		k.add(m)
-	}
-	if k.sc.Forming {
-		for _, id := range k.ids {
-			m := k.members[id]
-			k.at(0, rankEvent, "", func() { k.join(m) })
-		}
-	} else {
-		k.startStable()
-	}
-	k.play(k)
-}
+func (k *kip848) assignmentInterval() int64 { return k.sc.broker.ConsumerAssignmentInterval }
 
-// startStable puts the group at epoch 1 with every member owning its
-// target.
-func (k *kip848) startStable() {
-	for _, id := range k.ids {
-		k.members[id].membership = inGroup
+// stableMember: in a stable start the coordinator counts what m owns as
+// its, and m's polls run from its phase.
+func (k *kip848) stableMember(m *kipMember, ph Phase) {
+	for _, tp := range m.owned {
+		k.holder[tp] = m.ID
 	}
-	a := k.sc.Initial
-	if a == nil {
-		var err error
-		if a, err = k.sc.Strategy.Assign(k.group()); err != nil {
-			k.err = err
-			return
-		}
-	}
-	k.epoch, k.targetEpoch = 1, 1
-	for i, id := range k.ids {
-		m := k.members[id]
-		m.target = sortedCopy(a[id])
-		m.owned = m.target
-		for _, tp := range m.owned {
-			k.holder[tp] = id
-		}
-		m.counted = slices.Clone(m.owned)
-		k.ledger.take(id, m.owned, 0)
-		// Out of lockstep: its heartbeats and polls run from its phase.
-		ph := phaseOf(k.sc, k.sc.members[i], k.sc.broker.ConsumerHeartbeatInterval)
-		m.restart(ph.Poll-m.batch, ph.Poll)
-		m.lastContact = ph.Heartbeat - k.sc.broker.ConsumerHeartbeatInterval
-		k.startHeartbeats(m, ph.Heartbeat)
-	}
+	m.counted = slices.Clone(m.owned)
+	m.restart(ph.Poll-m.batch, ph.Poll)
 }
 
 // settled reports whether every member has reached its target.
@@ -182,61 +137,16 @@ func (k *kip848) group() assign.Group {
 	return g
 }
 
-func (k *kip848) consumer(id string) *consumer { return &k.members[id].consumer }
-
-func (k *kip848) memberIDs() []string { return k.ids }
-
-func (k *kip848) rename(old, id string) {
-	m := k.members[old]
-	delete(k.members, old)
-	if m.membership != outside {
-		if m.alive() {
-			k.stopProcess(m) // restarts that overlap: the old process ends without a word
-		}
-		k.leaveBehind(m)
-	}
-	m.ID = id
-	k.members[id] = m
-	k.ids = slices.Sorted(maps.Keys(k.members))
-}
-
-// newIDWhileKnown is true: the consumer generates its member.id itself,
-// once per process (KIP-1082; AbstractMembershipManager's memberId is
-// Uuid.randomUuid() in Kafka 4.0 to 4.4), so a new process joins under a
-// new one (member epoch 0) whatever the coordinator still holds of the
-// old one.
-func (k *kip848) newIDWhileKnown() bool { return true }
-
-// leaveBehind keeps the member.id of m, a dynamic member whose process
-// crashed, in the group after m's new process takes a new member.id: the
-// coordinator does not know they are one consumer. The old member.id
-// never heartbeats again: it keeps its target and holds the partitions
-// the coordinator counts as its, which no other member may take, until
-// its session expires, counted from its last heartbeat (the expiry
-// onCrash scheduled), which frees them and bumps the group epoch.
-func (k *kip848) leaveBehind(m *kipMember) {
-	old := &kipMember{
-		consumer: newConsumer(k.engine, m.Member, k.topics),
-		target:   m.target, counted: m.counted,
-	}
-	old.Topics = m.Topics
-	old.proc, old.membership, old.lastContact = down, m.membership, m.lastContact
-	k.members[old.ID] = old
-	m.sessionExpiry.stop()
-	m.membership = outside
-	m.target, m.counted, m.revoking, m.revoked = nil, nil, nil, nil
-	if old.membership != outside {
-		k.scheduleExpiry(old, old.lastContact)
-	}
-}
-func (k *kip848) onJoin(m Member) { k.join(k.add(m)) }
-
-// onCrash: the coordinator removes the member a session timeout after
-// its last heartbeat.
-func (k *kip848) onCrash(id string) {
-	m := k.members[id]
-	k.stopProcess(m)
-	k.scheduleExpiry(m, m.lastContact)
+// splitBehind: the old member.id of a crashed process holds the
+// partitions the coordinator counts as its, which no other member may
+// take until its session expires (the expiry onCrash scheduled), which
+// frees them and bumps the group epoch. The new process starts with
+// nothing counted and nothing under way.
+func (k *kip848) splitBehind(m *kipMember) *kipMember {
+	old := k.newMember(newConsumer(k.engine, m.Member, k.topics))
+	old.counted = m.counted
+	m.counted, m.revoking, m.revoked = nil, nil, nil
+	return old
 }
 
 func (k *kip848) onStall(id string, extra int64) {
@@ -273,18 +183,10 @@ func (k *kip848) onGrow(topic string) {
 	k.maybeSettled()
 }
 
-// join is a member's first heartbeat (member epoch 0): a new member, so a
-// new group epoch.
-func (k *kip848) join(m *kipMember) {
-	if m.membership != outside {
-		k.remove(m) // a new incarnation gets a new member ID
-	}
-	m.membership, m.proc = inGroup, running
-	m.owned, m.target, m.revoking = nil, nil, nil
+// fresh: a new incarnation revokes nothing yet and starts polling now.
+func (k *kip848) fresh(m *kipMember) {
+	m.revoking = nil
 	m.restart(k.now, k.now)
-	k.step(m.ID, "heartbeat: joins")
-	k.bump(m.ID + " joins")
-	k.heartbeat(m)
 }
 
 // onReturn starts a restarted member's new process.
@@ -351,24 +253,6 @@ func (k *kip848) leave(m *kipMember, reason string) {
 	k.bump(reason)
 }
 
-// scheduleExpiry makes the coordinator remove m a session timeout after
-// from, unless it hears from it again.
-func (k *kip848) scheduleExpiry(m *kipMember, from int64) {
-	m.sessionExpiry.set(max(k.now, from+k.sc.broker.ConsumerSessionTimeout), func() {
-		if m.membership != outside {
-			k.expire(m)
-		}
-	})
-}
-
-// expire removes a member whose session timed out, which frees its
-// partitions: a new group epoch.
-func (k *kip848) expire(m *kipMember) {
-	k.step(m.ID, "session timeout: removed")
-	k.remove(m)
-	k.bump(m.ID + ": session timeout")
-}
-
 // remove takes m out of the group and frees what it held.
 func (k *kip848) remove(m *kipMember) {
 	m.membership = outside
@@ -381,71 +265,15 @@ func (k *kip848) remove(m *kipMember) {
 	m.target, m.counted = nil, nil
 }
 
-// bump starts a new group epoch with a new target assignment, or, within
-// the assignment interval, one whose target a later heartbeat computes.
-func (k *kip848) bump(reason string) {
-	k.epoch++
-	if !k.mayCompute() {
-		k.beginRebalance(reason, k.epoch)
-		k.step("", "group epoch %d: %s; its target waits for the assignment interval, until %s", k.epoch, reason, FormatMs(k.computedAt+k.sc.broker.ConsumerAssignmentInterval))
-		return
-	}
-	if !k.computeTarget() {
-		return
-	}
-	k.beginRebalance(reason, k.epoch)
-	k.step("", "group epoch %d: %s", k.epoch, reason)
-}
-
-// mayCompute reports whether the coordinator may compute a target now,
-// under group.consumer.assignment.interval.ms (mayComputeTarget).
-func (k *kip848) mayCompute() bool {
-	return k.mayComputeTarget(k.computed, k.computedAt, k.sc.broker.ConsumerAssignmentInterval)
-}
-
-// computeTarget runs the assignor for the group epoch and gives every
-// member its target; false on an error, which it records.
-func (k *kip848) computeTarget() bool {
-	a, err := k.sc.Strategy.Assign(k.group())
-	if err != nil {
-		k.err = fmt.Errorf("timeline: %s at %d ms: %w", k.sc.Strategy.Name(), k.now, err)
-		return false
-	}
-	for _, id := range k.ids {
-		if m := k.members[id]; m.membership != outside {
-			m.target = sortedCopy(a[id])
-		}
-	}
-	k.targetEpoch, k.computedAt, k.computed = k.epoch, k.now, true
-	return true
-}
-
-// maybeSettled closes the open rebalance once every member has reached
-// its target.
-func (k *kip848) maybeSettled() {
-	if k.open >= 0 && k.settled() {
-		k.endRebalance()
-		k.step("", "every member has reached its target")
-	}
-}
-
-func (k *kip848) startHeartbeats(m *kipMember, t int64) {
-	m.beat.setPeriodic(t, func() { k.heartbeat(m) })
-}
-
 // heartbeat: the member reports what it owns and the coordinator answers
 // with its assignment, as reconcile decides: first what to revoke, which
 // the member does at its next poll; once it has acknowledged that, what
 // it is given.
 func (k *kip848) heartbeat(m *kipMember) {
-	m.lastContact = k.now
-	k.startHeartbeats(m, k.now+k.sc.broker.ConsumerHeartbeatInterval)
+	k.heard(m)
 	k.refreshPatterns()
-	if k.targetEpoch < k.epoch && k.mayCompute() {
-		if !k.computeTarget() {
-			return
-		}
-		k.step(m.ID, "heartbeat: the coordinator computes the target of group epoch %d", k.epoch)
+	if !k.computeDeferred(m.ID) {
+		return
 	}
 	// The heartbeat reports what the member owns: what the coordinator
 	// counted as its and it no longer owns (a restarted static member's

@@ -2,7 +2,6 @@ package timeline
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -54,6 +53,10 @@ import (
 // subscribes to (ShareGroupAssignmentBuilder filters the target by the
 // subscription). As for the consumer protocol, a target that may be
 // computed is computed at the change itself.
+//
+// What share groups do as the consumer protocol does (the group epoch,
+// targets, heartbeats, sessions, member.ids) is heartbeatGroup's
+// (heartbeatgroup.go); shareGroup adds how a member takes its target.
 
 // Share is the share group protocol of KIP-932 (Kafka 4.2 and later),
 // whose members may share partitions.
@@ -61,29 +64,26 @@ const Share Protocol = Consumer + 1
 
 // shareMember is one share consumer and the coordinator's record of it.
 type shareMember struct {
-	consumer
-	target []assign.TopicPartition
-	epoch  int32 // the target epoch it last took
+	targetMember
+	epoch int32 // the target epoch it last took
 }
 
 // shareGroup is a share group coordinator and its members.
 type shareGroup struct {
-	groupCoordinator
-	members map[string]*shareMember
-	ids     []string // keys of members, sorted
-	epoch   int32    // the group epoch
-
-	// The last target: its epoch, which the members take, and when it was
-	// computed (KIP-1263's interval runs from then); computed is false
-	// until the timeline computes one.
-	targetEpoch int32
-	computedAt  int64
-	computed    bool
+	heartbeatGroup[*shareMember]
 }
 
 func newShareGroup(e *engine, n *normalized) *shareGroup {
-	return &shareGroup{groupCoordinator: newGroupCoordinator(e, n), members: make(map[string]*shareMember)}
+	s := &shareGroup{newHeartbeatGroup[*shareMember](e, n, "every member holds its target")}
+	s.rules = s
+	return s
 }
+
+func (s *shareGroup) newMember(c consumer) *shareMember {
+	return &shareMember{targetMember: targetMember{consumer: c}}
+}
+
+func (s *shareGroup) assignmentInterval() int64 { return s.sc.broker.ShareAssignmentInterval }
 
 // normalizeShare checks what a share group allows of n: the share
 // assignor (nil means simple) and no static members.
@@ -107,53 +107,11 @@ func normalizeShare(n *normalized) error {
 	return nil
 }
 
-func (s *shareGroup) add(m Member) *shareMember {
-	sm := &shareMember{consumer: newConsumer(s.engine, m, s.topics)}
-	s.members[m.ID] = sm
-	s.ids = insertSorted(s.ids, m.ID)
-	return sm
-}
-
-func (s *shareGroup) start() {
-	for _, m := range s.sc.members {
-		s.add(m)
-	}
-	if s.sc.Forming {
-		for _, id := range s.ids {
-			m := s.members[id]
-			s.at(0, rankEvent, "", func() { s.join(m) })
-		}
-	} else {
-		s.startStable()
-	}
-	s.play(s)
-}
-
-// startStable puts the group at epoch 1 with every member holding its
-// target.
-func (s *shareGroup) startStable() {
-	for _, id := range s.ids {
-		s.members[id].membership = inGroup
-	}
-	a := s.sc.Initial
-	if a == nil {
-		var err error
-		if a, err = s.sc.Strategy.Assign(s.group()); err != nil {
-			s.err = err
-			return
-		}
-	}
-	s.epoch, s.targetEpoch = 1, 1
-	for i, id := range s.ids {
-		m := s.members[id]
-		m.target, m.epoch = sortedCopy(a[id]), 1
-		m.owned = m.target
-		s.ledger.take(id, m.owned, 0)
-		m.proc = running
-		ph := phaseOf(s.sc, s.sc.members[i], s.sc.broker.ConsumerHeartbeatInterval)
-		m.lastContact = ph.Heartbeat - s.sc.broker.ConsumerHeartbeatInterval
-		s.startHeartbeats(m, ph.Heartbeat)
-	}
+// stableMember: in a stable start every member runs, at the target
+// epoch 1.
+func (s *shareGroup) stableMember(m *shareMember, _ Phase) {
+	m.epoch = 1
+	m.proc = running
 }
 
 // settled reports whether every member in the group holds the target of
@@ -181,67 +139,18 @@ func (s *shareGroup) group() assign.Group {
 	return g
 }
 
-func (s *shareGroup) consumer(id string) *consumer { return &s.members[id].consumer }
+// stopProcess: a share consumer's process has nothing under way beyond
+// its consumer's (no revocation, no poll callbacks).
+func (s *shareGroup) stopProcess(m *shareMember) { m.stop(s.ledger, s.now) }
 
-func (s *shareGroup) memberIDs() []string { return s.ids }
-
-func (s *shareGroup) rename(old, id string) {
-	m := s.members[old]
-	delete(s.members, old)
-	if m.membership != outside {
-		if m.alive() {
-			m.stop(s.ledger, s.now) // restarts that overlap: the old process ends without a word
-		}
-		s.leaveBehind(m)
-	}
-	m.ID = id
-	s.members[id] = m
-	s.ids = slices.Sorted(maps.Keys(s.members))
-}
-
-// newIDWhileKnown is true, as under the consumer protocol: the share
-// consumer generates its member.id itself, once per process
-// (ShareMembershipManager is an AbstractMembershipManager, whose memberId
-// is Uuid.randomUuid(), KIP-1082), so a new process joins under a new one
-// whatever the coordinator still holds of the old one.
-func (s *shareGroup) newIDWhileKnown() bool { return true }
-
-// leaveBehind keeps the member.id of m, a member whose process crashed, in
-// the group after m's new process takes a new member.id. The old member.id
-// never heartbeats again: it keeps its target, which the assignor counts
-// as its current assignment, until its session expires, counted from its
-// last heartbeat; what only it held is unowned until then, since nobody
-// consumes for it, while what it shared others go on consuming.
-func (s *shareGroup) leaveBehind(m *shareMember) {
-	old := &shareMember{consumer: newConsumer(s.engine, m.Member, s.topics), target: m.target, epoch: m.epoch}
-	old.Topics = m.Topics
-	old.proc, old.membership, old.lastContact = down, m.membership, m.lastContact
-	s.members[old.ID] = old
-	m.sessionExpiry.stop()
-	m.membership = outside
-	m.target = nil
-	s.scheduleExpiry(old)
-}
-
-func (s *shareGroup) onJoin(m Member) { s.join(s.add(m)) }
-
-// onCrash: the coordinator removes the member a session timeout after
-// its last heartbeat.
-func (s *shareGroup) onCrash(id string) {
-	m := s.members[id]
-	m.stop(s.ledger, s.now)
-	s.scheduleExpiry(m)
-}
-
-// scheduleExpiry removes m a session timeout after its last heartbeat.
-func (s *shareGroup) scheduleExpiry(m *shareMember) {
-	m.sessionExpiry.set(max(s.now, m.lastContact+s.sc.broker.ConsumerSessionTimeout), func() {
-		if m.membership != outside {
-			s.step(m.ID, "session timeout: removed")
-			s.remove(m)
-			s.bump(m.ID + ": session timeout")
-		}
-	})
+// splitBehind: the old member.id of a crashed process keeps the target
+// epoch it last took. It holds no partition for itself: what only it
+// held is unowned until its session expires, since nobody consumes for
+// it, while what it shared others go on consuming.
+func (s *shareGroup) splitBehind(m *shareMember) *shareMember {
+	old := s.newMember(newConsumer(s.engine, m.Member, s.topics))
+	old.epoch = m.epoch
+	return old
 }
 
 // onStall: a share consumer has no max.poll.interval.ms and its
@@ -261,23 +170,17 @@ func (s *shareGroup) onGrow(topic string) {
 	s.maybeSettled()
 }
 
-// join is a member's first heartbeat (member epoch 0): a new group epoch.
-func (s *shareGroup) join(m *shareMember) {
-	if m.membership != outside {
-		s.remove(m)
-	}
-	m.membership, m.proc = inGroup, running
-	m.owned, m.target, m.epoch = nil, nil, 0
-	s.step(m.ID, "heartbeat: joins")
-	s.bump(m.ID + " joins")
-	s.heartbeat(m)
-}
+// fresh: a new incarnation has taken no target epoch yet.
+func (s *shareGroup) fresh(m *shareMember) { m.epoch = 0 }
 
 // onReturn starts a restarted member's new process, which joins anew.
+// It is kip848's comeBack without the static member's rejoin, which a
+// share group (no group.instance.id) never takes; kept apart rather than
+// shared behind a hook only one protocol could reach.
 func (s *shareGroup) onReturn(id string) {
 	m := s.members[id]
 	if m.alive() {
-		m.stop(s.ledger, s.now)
+		s.stopProcess(m)
 	}
 	if m.pendingTopics != nil {
 		m.Topics, m.pendingTopics = *m.pendingTopics, nil
@@ -287,10 +190,12 @@ func (s *shareGroup) onReturn(id string) {
 }
 
 // onClose: the member leaves with epoch -1, which frees what it held.
+// Unlike kip848's onClose and leave there is no epoch -2 (static) leave
+// and no revocation to run first.
 func (s *shareGroup) onClose(id string) {
 	m := s.members[id]
 	s.step(m.ID, "closes")
-	m.stop(s.ledger, s.now)
+	s.stopProcess(m)
 	if m.membership == outside {
 		return
 	}
@@ -299,64 +204,14 @@ func (s *shareGroup) onClose(id string) {
 	s.bump(m.ID + " leaves")
 }
 
-// remove takes m out of the group.
+// remove takes m out of the group. Unlike kip848's remove it frees no
+// holder map (several members may hold a partition, so the coordinator
+// keeps none) and it stops m's heartbeats.
 func (s *shareGroup) remove(m *shareMember) {
 	m.membership = outside
 	m.sessionExpiry.stop()
 	m.beat.stop()
 	m.target = nil
-}
-
-// bump starts a new group epoch and computes its target, or, within the
-// assignment interval, leaves that to a later heartbeat.
-func (s *shareGroup) bump(reason string) {
-	s.epoch++
-	if !s.mayCompute() {
-		s.beginRebalance(reason, s.epoch)
-		s.step("", "group epoch %d: %s; its target waits for the assignment interval, until %s", s.epoch, reason, FormatMs(s.computedAt+s.sc.broker.ShareAssignmentInterval))
-		return
-	}
-	if !s.computeTarget() {
-		return
-	}
-	s.beginRebalance(reason, s.epoch)
-	s.step("", "group epoch %d: %s", s.epoch, reason)
-}
-
-// mayCompute reports whether the coordinator may compute a target now,
-// under group.share.assignment.interval.ms (mayComputeTarget).
-func (s *shareGroup) mayCompute() bool {
-	return s.mayComputeTarget(s.computed, s.computedAt, s.sc.broker.ShareAssignmentInterval)
-}
-
-// computeTarget runs the assignor for the group epoch and gives every
-// member its target; false on an error, which it records.
-func (s *shareGroup) computeTarget() bool {
-	a, err := s.sc.Strategy.Assign(s.group())
-	if err != nil {
-		s.err = fmt.Errorf("timeline: %s at %d ms: %w", s.sc.Strategy.Name(), s.now, err)
-		return false
-	}
-	for _, id := range s.ids {
-		if m := s.members[id]; m.membership != outside {
-			m.target = sortedCopy(a[id])
-		}
-	}
-	s.targetEpoch, s.computedAt, s.computed = s.epoch, s.now, true
-	return true
-}
-
-// maybeSettled closes the open rebalance once every member holds its
-// target.
-func (s *shareGroup) maybeSettled() {
-	if s.open >= 0 && s.settled() {
-		s.endRebalance()
-		s.step("", "every member holds its target")
-	}
-}
-
-func (s *shareGroup) startHeartbeats(m *shareMember, t int64) {
-	m.beat.setPeriodic(t, func() { s.heartbeat(m) })
 }
 
 // heartbeat: a subscription changed since the last one goes with it (a
@@ -365,19 +220,15 @@ func (s *shareGroup) startHeartbeats(m *shareMember, t int64) {
 // topics it no longer subscribes to, dropping what it lost and consuming
 // what it gained at once.
 func (s *shareGroup) heartbeat(m *shareMember) {
-	m.lastContact = s.now
-	s.startHeartbeats(m, s.now+s.sc.broker.ConsumerHeartbeatInterval)
+	s.heard(m)
 	resubscribed := m.pendingTopics != nil
 	if resubscribed {
 		m.Topics, m.pendingTopics = *m.pendingTopics, nil
 		s.step(m.ID, "heartbeat: new subscription")
 		s.bump(m.ID + ": subscription changed")
 	}
-	if s.targetEpoch < s.epoch && s.mayCompute() {
-		if !s.computeTarget() {
-			return
-		}
-		s.step(m.ID, "heartbeat: the coordinator computes the target of group epoch %d", s.epoch)
+	if !s.computeDeferred(m.ID) {
+		return
 	}
 	if m.epoch != s.targetEpoch || resubscribed {
 		next := subscribed(m.target, m.Topics)

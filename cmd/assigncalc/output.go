@@ -40,7 +40,12 @@ type resultWriter struct {
 }
 
 func (rw *resultWriter) write(r groupfile.Result) error {
-	line, err := groupfile.AppendResult(nil, r)
+	return rw.writeEncoded(groupfile.AppendResult(nil, r))
+}
+
+// writeEncoded writes line, what one of groupfile's Append functions
+// encoded, or returns the error it gave instead.
+func (rw *resultWriter) writeEncoded(line []byte, err error) error {
 	if err != nil {
 		return err
 	}

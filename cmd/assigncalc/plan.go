@@ -140,21 +140,12 @@ func plan(e *env, c *cli.Context) error {
 	if _, err := strategiesFor(defClient); err != nil {
 		return err
 	}
-	def := formatJSONL
-	if e.terminal {
-		def = formatTable
-	}
-	format, err := parseFormat(c.String("format"), def, formatJSONL, formatJSON, formatTable, formatCSV)
-	if err != nil {
-		return err
-	}
-	next, done, err := planInput(e, c, path, described)
+	out, next, done, err := openPlan(e, c, path, described)
 	if err != nil {
 		return err
 	}
 	defer done()
 
-	out := newPlanWriter(e.stdout, format)
 	prog := e.startProgress("plan", 0) // groups come as a stream
 	defer prog.end()
 	var t planTally
@@ -178,10 +169,7 @@ func plan(e *env, c *cli.Context) error {
 			continue
 		}
 		if server {
-			var derived []string
-			if entry.Group, derived = entry.Group.WithDerivedTopicIDs(); len(derived) > 0 {
-				e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(t.groups, entry.Name), nameList(derived))
-			}
+			entry.Group = derivedTopicIDs(e, t.groups, entry)
 		}
 		leader, err := leaderClient(defClient, entry.Clients)
 		if err == nil {
@@ -265,6 +253,36 @@ func resolvedFor(s assign.Strategy, e groupfile.Entry) (groupfile.Entry, error) 
 type clientStrategies struct {
 	strategies []assign.Strategy
 	fidelity   map[string]client.Fidelity
+}
+
+// openPlan is how plan starts under the consumer and share protocols
+// alike: --format (jsonl unless stdout is a terminal, where a table), the
+// writer for it, and the groups to read (planInput), whose done the
+// caller defers.
+func openPlan(e *env, c *cli.Context, path, described string) (out *planWriter, next func() (groupfile.Entry, error), done func(), err error) {
+	def := formatJSONL
+	if e.terminal {
+		def = formatTable
+	}
+	format, err := parseFormat(c.String("format"), def, formatJSONL, formatJSON, formatTable, formatCSV)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if next, done, err = planInput(e, c, path, described); err != nil {
+		return nil, nil, nil, err
+	}
+	return newPlanWriter(e.stdout, format), next, done, nil
+}
+
+// derivedTopicIDs returns the group of entry, the n-th group read, with
+// ids derived from the names for the topics it gives none for, which the
+// server-side and share assignors need, warning that it did.
+func derivedTopicIDs(e *env, n int, entry groupfile.Entry) assign.Group {
+	g, derived := entry.Group.WithDerivedTopicIDs()
+	if len(derived) > 0 {
+		e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(n, entry.Name), nameList(derived))
+	}
+	return g
 }
 
 // planInput returns the reader of plan's groups: the group file at path,

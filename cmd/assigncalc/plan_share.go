@@ -13,31 +13,15 @@ import (
 // group by simple, each result with its sharing (groupfile.Share). Exit
 // status and error lines as plan's.
 func planShare(e *env, c *cli.Context, path, described string) error {
-	s, err := shareStrategy(c, "strategy")
+	s, v, err := shareFlags(c, []string{"strategy"}, "client")
 	if err != nil {
 		return err
 	}
-	v, err := shareKafka(c)
-	if err != nil {
-		return err
-	}
-	if err := refuseUnder(c, "client"); err != nil {
-		return err
-	}
-	def := formatJSONL
-	if e.terminal {
-		def = formatTable
-	}
-	format, err := parseFormat(c.String("format"), def, formatJSONL, formatJSON, formatTable, formatCSV)
-	if err != nil {
-		return err
-	}
-	next, done, err := planInput(e, c, path, described)
+	out, next, done, err := openPlan(e, c, path, described)
 	if err != nil {
 		return err
 	}
 	defer done()
-	out := newPlanWriter(e.stdout, format)
 	var t planTally
 	for {
 		entry, err := next()
@@ -46,10 +30,7 @@ func planShare(e *env, c *cli.Context, path, described string) error {
 		}
 		t.groups++
 		if err == nil {
-			var derived []string
-			if entry.Group, derived = entry.Group.WithDerivedTopicIDs(); len(derived) > 0 {
-				e.warnf("%s: no topic id for %s; using ids derived from the names", groupLabel(t.groups, entry.Name), nameList(derived))
-			}
+			entry.Group = derivedTopicIDs(e, t.groups, entry)
 		}
 		var o outcome
 		if err == nil {
@@ -90,11 +71,7 @@ func (p *planWriter) share(n int, entry groupfile.Entry, o outcome, sh groupfile
 	r := resultOf(entry, o)
 	switch p.format {
 	case formatJSON, formatJSONL:
-		line, err := groupfile.AppendShare(nil, r, sh)
-		if err != nil {
-			return err
-		}
-		return p.json.writeRaw(line)
+		return p.json.writeEncoded(groupfile.AppendShare(nil, r, sh))
 	case formatCSV:
 		p.csv = shareCSV(assignmentCSV(p.csv, r.Name, r.Strategy, entry.Group, r.Assignment), r.Name, r.Strategy, sh)
 		return nil

@@ -31,6 +31,15 @@ func previewFlags() []cli.Flag {
 	), consumerFlags()...)
 }
 
+// groupTitle is the line a table opens with: the group's summary, after
+// its name when it has one.
+func groupTitle(name string, g assign.Group) string {
+	if name == "" {
+		return groupSummary(g)
+	}
+	return name + ": " + groupSummary(g)
+}
+
 // preview compares every strategy on one group, then details one.
 func preview(e *env, c *cli.Context) error {
 	if c.Args().Present() {
@@ -171,11 +180,7 @@ func preview(e *env, c *cli.Context) error {
 			if err != nil {
 				return err
 			}
-			line, err := groupfile.AppendPreview(nil, resultOf(entry, o), p)
-			if err != nil {
-				return err
-			}
-			if err := rw.writeRaw(line); err != nil {
+			if err := rw.writeEncoded(groupfile.AppendPreview(nil, resultOf(entry, o), p)); err != nil {
 				return err
 			}
 		}
@@ -189,11 +194,7 @@ func preview(e *env, c *cli.Context) error {
 	}
 
 	w := e.stdout
-	title := groupSummary(g)
-	if entry.Name != "" {
-		title = entry.Name + ": " + title
-	}
-	fmt.Fprintf(w, "%s\n", title)
+	fmt.Fprintf(w, "%s\n", groupTitle(entry.Name, g))
 	if entry.Name != "" {
 		if err := writeCoordinatorLine(w, entry.Name, in); err != nil {
 			return err

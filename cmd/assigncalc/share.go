@@ -68,6 +68,22 @@ func shareKafka(c *cli.Context) (assign.KafkaVersion, error) {
 	return v, nil
 }
 
+// shareFlags reads what every command's --protocol share path reads
+// first: the strategy flags named (shareStrategy), --kafka (shareKafka),
+// and refused, flags that have no meaning for it (refuseUnder), in that
+// order.
+func shareFlags(c *cli.Context, strategyFlags []string, refused ...string) (assign.Strategy, assign.KafkaVersion, error) {
+	s, err := shareStrategy(c, strategyFlags...)
+	if err != nil {
+		return nil, 0, err
+	}
+	v, err := shareKafka(c)
+	if err != nil {
+		return nil, v, err
+	}
+	return s, v, refuseUnder(c, refused...)
+}
+
 // refuseUnder refuses flags set on the command line that have no meaning
 // for a share group.
 func refuseUnder(c *cli.Context, flags ...string) error {
@@ -89,15 +105,8 @@ func shareIDs(e *env, c *cli.Context, g assign.Group, also []string) (assign.Gro
 // previewShare is the preview of a share group: simple's answer, each
 // member's partitions and how many members share each partition.
 func previewShare(e *env, c *cli.Context, format string) error {
-	s, err := shareStrategy(c, "strategy", "compare")
+	s, v, err := shareFlags(c, []string{"strategy", "compare"}, "client", "diff")
 	if err != nil {
-		return err
-	}
-	v, err := shareKafka(c)
-	if err != nil {
-		return err
-	}
-	if err := refuseUnder(c, "client", "diff"); err != nil {
 		return err
 	}
 	in, err := readGroup(e, c)
@@ -121,11 +130,7 @@ func previewShare(e *env, c *cli.Context, format string) error {
 	switch format {
 	case formatJSON, formatJSONL:
 		rw := &resultWriter{w: e.stdout, format: format}
-		line, err := groupfile.AppendShare(nil, resultOf(entry, o), sh)
-		if err != nil {
-			return err
-		}
-		if err := rw.writeRaw(line); err != nil {
+		if err := rw.writeEncoded(groupfile.AppendShare(nil, resultOf(entry, o), sh)); err != nil {
 			return err
 		}
 		return rw.close()
@@ -134,11 +139,7 @@ func previewShare(e *env, c *cli.Context, format string) error {
 		return writeCSV(e.stdout, assignmentCSVHeader, shareCSV(rows, entry.Name, s.Name(), sh))
 	}
 	w := e.stdout
-	title := groupSummary(g)
-	if entry.Name != "" {
-		title = entry.Name + ": " + title
-	}
-	fmt.Fprintf(w, "%s; share group, simple assignor of Kafka %s\n\n", title, v)
+	fmt.Fprintf(w, "%s; share group, simple assignor of Kafka %s\n\n", groupTitle(entry.Name, g), v)
 	st := assign.Summarize(g, o.assignment)
 	t := &table{
 		header: []string{"STRATEGY", "MIN", "MAX", "SPREAD", "STDDEV", "IDLE", "MAX SHARING"},

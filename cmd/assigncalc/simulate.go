@@ -163,24 +163,13 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 	if err != nil {
 		return err
 	}
-	var grown []string // topics a --grow may create: they need ids too
-	for _, ch := range changes {
-		if name, _, ok := strings.Cut(ch.arg, ":"); ch.kind == "grow" && ok {
-			grown = append(grown, name)
-		}
-	}
-	if g, err = forServer(e, c, g, strategies, grown); err != nil {
+	if g, err = forServer(e, c, g, strategies, grownTopics(changes)); err != nil {
 		return err
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = &internalError{fmt.Errorf("simulate panicked: %v", p)}
-		}
-	}()
+	defer recoverSimulate(&err)
 	warned := make(map[[2]string]bool)
 	warnUnknownTopics(e, g, warned)
-	racks := splitRacks(c.String("racks"))
-	replicas := max(1, c.Int("replicas"))
+	changesOf := newChangeReader(c, in.clientIDs)
 
 	var results []simStep
 	prog := e.startProgress("simulate", (len(changes)+1)*len(strategies))
@@ -203,9 +192,8 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 		}
 		results = append(results, clientStep(leader, fidelity, s, simStep{step: 0, change: "start", Step: first}))
 	}
-	restarts := make(map[string]int) // member ID => restarts so far, for new member.ids
 	for n, flagged := range changes {
-		ch, err := toChange(churns[0].Group(), flagged, racks, replicas, c.Bool("keep-member-id"), restarts, in.clientIDs)
+		ch, err := changesOf.change(churns[0].Group(), flagged)
 		if err != nil {
 			return err
 		}
@@ -236,6 +224,47 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 		return writeMoves(e, format, entry.Name, results, start)
 	}
 	return writeSimulation(e, format, entry.Name, results, start)
+}
+
+// grownTopics returns the topics the --grow changes name, which a --grow
+// may create: they need topic ids too.
+func grownTopics(changes []change) []string {
+	var grown []string
+	for _, ch := range changes {
+		if name, _, ok := strings.Cut(ch.arg, ":"); ch.kind == "grow" && ok {
+			grown = append(grown, name)
+		}
+	}
+	return grown
+}
+
+// recoverSimulate turns a panic of the simulation, under either
+// protocol, into an internal error in *err; deferred.
+func recoverSimulate(err *error) {
+	if p := recover(); p != nil {
+		*err = &internalError{fmt.Errorf("simulate panicked: %v", p)}
+	}
+}
+
+// changeReader turns change flags into churn changes, for simulate under
+// either protocol: with --racks and --replicas for new members and
+// topics, --keep-member-id, and the restarts so far for new member.ids.
+type changeReader struct {
+	racks     []string
+	replicas  int
+	keepID    bool
+	restarts  map[string]int    // member ID => restarts so far
+	clientIDs map[string]string // as toChange's
+}
+
+func newChangeReader(c *cli.Context, clientIDs map[string]string) *changeReader {
+	return &changeReader{racks: splitRacks(c.String("racks")), replicas: max(1, c.Int("replicas")), keepID: c.Bool("keep-member-id"),
+		restarts: make(map[string]int), clientIDs: clientIDs}
+}
+
+// change is f on g, the group before it.
+func (r *changeReader) change(g assign.Group, f change) (churn.Change, error) {
+	return toChange(g, f, r.racks, r.replicas, r.keepID, r.restarts, r.clientIDs)
 }
 
 // clientStep is st, a step of s, with what --client says of s.
@@ -372,6 +401,15 @@ type simStart struct {
 	assumed []string
 }
 
+// at is what step reports of the start: all of it on step 0, nothing on
+// the others.
+func (s simStart) at(step int) simStart {
+	if step != 0 {
+		return simStart{}
+	}
+	return s
+}
+
 func writeSimulation(e *env, format, name string, results []simStep, start simStart) error {
 	switch format {
 	case formatJSON, formatJSONL:
@@ -383,12 +421,8 @@ func writeSimulation(e *env, format, name string, results []simStep, start simSt
 		// left to assume, each note on a line of its own.
 		var rows [][]string
 		for _, r := range results {
-			assumed := ""
-			if r.step == 0 {
-				assumed = strings.Join(start.assumed, "\n")
-			}
 			rows = append(rows, []string{itoa(r.step), r.change, r.strategy, itoa(len(r.Moves)), itoa(r.Affected()), itoa(r.Revoked), itoa(r.Rounds), itoa(spread(r)),
-				itoa(len(r.Stops)), strings.Join(r.Notes, "\n"), assumed})
+				itoa(len(r.Stops)), strings.Join(r.Notes, "\n"), strings.Join(start.at(r.step).assumed, "\n")})
 		}
 		return writeCSV(e.stdout, []string{"step", "change", "strategy", "moved", "affected", "revoked", "rounds", "spread", "stops", "notes", "assumed"}, rows)
 	}
@@ -531,18 +565,22 @@ func stopOf(stops []coordinator.Stop, tp assign.TopicPartition) (coordinator.Sto
 // jsonl), with the step's moves when withMoves; step 0 says what the
 // simulation started from.
 func writeSimJSON(e *env, format, name string, results []simStep, withMoves bool, start simStart) error {
+	return writeStepsJSON(e, format, name, results, start, func(res groupfile.Result, r simStep, from simStart) ([]byte, error) {
+		step := groupfile.SimulateStepOf(r.step, r.change, r.Step, withMoves)
+		step.Owned, step.Assumed = from.owned, from.assumed
+		return groupfile.AppendSimulateStep(nil, res, step)
+	})
+}
+
+// writeStepsJSON writes a result line per step and strategy (json or
+// jsonl), as encode encodes it, for the consumer and share protocols'
+// step records alike; from is start on step 0, which says what the
+// simulation started from, and empty on the others.
+func writeStepsJSON(e *env, format, name string, results []simStep, start simStart, encode func(res groupfile.Result, r simStep, from simStart) ([]byte, error)) error {
 	rw := &resultWriter{w: e.stdout, format: format}
 	for _, r := range results {
 		res := groupfile.Result{Name: name, Strategy: r.strategy, Members: groupfile.MemberIDs(r.Group), Assignment: r.After, Client: r.client, Approximate: r.approximate}
-		step := groupfile.SimulateStepOf(r.step, r.change, r.Step, withMoves)
-		if r.step == 0 {
-			step.Owned, step.Assumed = start.owned, start.assumed
-		}
-		line, err := groupfile.AppendSimulateStep(nil, res, step)
-		if err != nil {
-			return err
-		}
-		if err := rw.writeRaw(line); err != nil {
+		if err := rw.writeEncoded(encode(res, r, start.at(r.step))); err != nil {
 			return err
 		}
 	}

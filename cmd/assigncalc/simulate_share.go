@@ -17,15 +17,8 @@ import (
 // (RECEIVED, REVOKED) rather than moves, and MAX SHARING is the most
 // members holding one partition after the step.
 func simulateShare(e *env, c *cli.Context, changes []change, format string) (err error) {
-	s, err := shareStrategy(c, "compare")
+	s, v, err := shareFlags(c, []string{"compare"}, "client", "moves")
 	if err != nil {
-		return err
-	}
-	v, err := shareKafka(c)
-	if err != nil {
-		return err
-	}
-	if err := refuseUnder(c, "client", "moves"); err != nil {
 		return err
 	}
 	in, err := readGroup(e, c)
@@ -39,33 +32,21 @@ func simulateShare(e *env, c *cli.Context, changes []change, format string) (err
 	if err := g.Validate(); err != nil {
 		return err
 	}
-	var grown []string // topics a --grow may create: they need ids too
-	for _, ch := range changes {
-		if name, _, ok := strings.Cut(ch.arg, ":"); ch.kind == "grow" && ok {
-			grown = append(grown, name)
-		}
-	}
-	if g, err = shareIDs(e, c, g, grown); err != nil {
+	if g, err = shareIDs(e, c, g, grownTopics(changes)); err != nil {
 		return err
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = &internalError{fmt.Errorf("simulate panicked: %v", p)}
-		}
-	}()
+	defer recoverSimulate(&err)
 	warned := make(map[[2]string]bool)
 	warnUnknownTopics(e, g, warned)
-	racks := splitRacks(c.String("racks"))
-	replicas := max(1, c.Int("replicas"))
+	changesOf := newChangeReader(c, in.clientIDs)
 
 	cn, first, err := churn.NewChurn(s, g)
 	if err != nil {
 		return strategyError(s, err)
 	}
 	results := []simStep{{step: 0, change: "start", strategy: s.Name(), protocol: s.Protocol(), label: s.Name(), Step: first}}
-	restarts := make(map[string]int)
 	for n, flagged := range changes {
-		ch, err := toChange(cn.Group(), flagged, racks, replicas, c.Bool("keep-member-id"), restarts, in.clientIDs)
+		ch, err := changesOf.change(cn.Group(), flagged)
 		if err != nil {
 			return err
 		}
@@ -83,31 +64,16 @@ func simulateShare(e *env, c *cli.Context, changes []change, format string) (err
 	kafka := v.String()
 	switch format {
 	case formatJSON, formatJSONL:
-		rw := &resultWriter{w: e.stdout, format: format}
-		for _, r := range results {
-			res := groupfile.Result{Name: entry.Name, Strategy: r.strategy, Members: groupfile.MemberIDs(r.Group), Assignment: r.After}
+		return writeStepsJSON(e, format, entry.Name, results, start, func(res groupfile.Result, r simStep, from simStart) ([]byte, error) {
 			st := groupfile.ShareStepOf(r.step, r.change, r.Step, kafka)
-			if r.step == 0 {
-				st.Owned, st.Assumed = start.owned, start.assumed
-			}
-			line, err := groupfile.AppendShareStep(nil, res, st)
-			if err != nil {
-				return err
-			}
-			if err := rw.writeRaw(line); err != nil {
-				return err
-			}
-		}
-		return rw.close()
+			st.Owned, st.Assumed = from.owned, from.assumed
+			return groupfile.AppendShareStep(nil, res, st)
+		})
 	case formatCSV:
 		var rows [][]string
 		for _, r := range results {
-			assumed := ""
-			if r.step == 0 {
-				assumed = strings.Join(start.assumed, "\n")
-			}
 			st := assign.Summarize(r.Group, r.After)
-			rows = append(rows, []string{itoa(r.step), r.change, r.strategy, itoa(r.Received), itoa(r.Revoked), itoa(r.Affected()), itoa(r.Rounds), itoa(st.Spread), itoa(st.MaxSharing), strings.Join(r.Notes, "\n"), assumed})
+			rows = append(rows, []string{itoa(r.step), r.change, r.strategy, itoa(r.Received), itoa(r.Revoked), itoa(r.Affected()), itoa(r.Rounds), itoa(st.Spread), itoa(st.MaxSharing), strings.Join(r.Notes, "\n"), strings.Join(start.at(r.step).assumed, "\n")})
 		}
 		return writeCSV(e.stdout, []string{"step", "change", "strategy", "received", "revoked", "affected", "rounds", "spread", "maxSharing", "notes", "assumed"}, rows)
 	}
