@@ -51,11 +51,9 @@ type ChurnSet[K comparable] struct {
 	keys   []K         // node => key
 	hashes []int32     // node => spread hash, h ^ (h >>> 16)
 	free   []int32     // nodes of removed keys, for reuse
-	table  [][]int32   // bucket => nodes in linked-list order
-	tree   []bool      // bucket => is a red-black tree
 	size   int
 	low    int // no bucket below low holds an entry
-	treeLinks
+	treeBuckets
 
 	// IdentityHash is set once a tree bucket has had to order two keys
 	// of equal hash, which Java does by System.identityHashCode.
@@ -86,14 +84,14 @@ func (s *ChurnSet[K]) Add(k K, hashCode int32) {
 	s.low = min(s.low, int(b))
 	switch {
 	case s.tree[b]:
-		s.putTreeVal(b, x)
+		s.putTreeVal(b, x, s.order)
 	case len(s.table[b]) >= treeifyThreshold: // the new entry is the ninth or later
 		s.table[b] = append(s.table[b], x)
 		if len(s.table) < minTreeifyCapacity {
 			s.resize()
 		} else {
 			s.tree[b], s.Treeified = true, true
-			s.treeify(b)
+			s.treeify(b, s.order)
 		}
 	default:
 		s.table[b] = append(s.table[b], x)
@@ -192,10 +190,10 @@ func (s *ChurnSet[K]) resize() {
 	for j := range old {
 		lo, hi := int32(j), int32(j+old)
 		if s.tree[lo] && len(s.table[hi]) > 0 {
-			s.treeify(lo)
+			s.treeify(lo, s.order)
 		}
 		if s.tree[hi] && len(s.table[lo]) > 0 {
-			s.treeify(hi)
+			s.treeify(hi, s.order)
 		}
 	}
 }
@@ -213,64 +211,6 @@ func (s *ChurnSet[K]) order(x, p int32) int {
 	}
 	s.IdentityHash = true
 	return -1
-}
-
-// attach hangs x under the leaf where a search from root ends, and
-// returns its new parent.
-func (s *ChurnSet[K]) attach(root, x int32) int32 {
-	for p := root; ; {
-		child := &s.right[p]
-		if s.order(x, p) <= 0 {
-			child = &s.left[p]
-		}
-		if *child < 0 {
-			*child, s.parent[x] = x, p
-			return p
-		}
-		p = *child
-	}
-}
-
-// treeify builds bucket b's tree by inserting its entries in list order,
-// then moves the root to the front of the list (TreeNode.treeify).
-func (s *ChurnSet[K]) treeify(b int32) {
-	root := int32(-1)
-	for _, x := range s.table[b] {
-		s.left[x], s.right[x] = -1, -1
-		if root < 0 {
-			s.parent[x], s.red[x] = -1, false
-			root = x
-			continue
-		}
-		s.attach(root, x)
-		root = s.balanceInsertion(root, x)
-	}
-	s.moveRootToFront(b, root)
-}
-
-// putTreeVal inserts x into tree bucket b: into the tree, into the list
-// right after its tree parent, then moves the root to the front.
-func (s *ChurnSet[K]) putTreeVal(b, x int32) {
-	root := s.rootOf(s.table[b][0])
-	xp := s.attach(root, x)
-	i := slices.Index(s.table[b], xp)
-	s.table[b] = slices.Insert(s.table[b], i+1, x)
-	s.moveRootToFront(b, s.balanceInsertion(root, x))
-}
-
-func (s *ChurnSet[K]) rootOf(x int32) int32 {
-	for s.parent[x] >= 0 {
-		x = s.parent[x]
-	}
-	return x
-}
-
-func (s *ChurnSet[K]) moveRootToFront(b, root int32) {
-	l := s.table[b]
-	if i := slices.Index(l, root); i > 0 {
-		copy(l[1:i+1], l[:i])
-		l[0] = root
-	}
 }
 
 // removeTreeNode removes p from tree bucket b as TreeNode.removeTreeNode

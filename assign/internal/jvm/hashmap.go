@@ -1,7 +1,5 @@
 package jvm
 
-import "slices"
-
 // HashMap emulates the iteration order of a java.util.HashMap (and so of a
 // HashSet, which is a HashMap's key set) that only grows, as of JDK 8 to
 // 21. Keys are known by their insertion index: the i-th call to [HashMap.Add]
@@ -25,15 +23,13 @@ import "slices"
 // Without tree buckets the order is simply: by bucket of the final table,
 // then by insertion. That is the reference the tests hold this against.
 type HashMap struct {
-	table     [][]int32 // bucket => entry indices in linked-list order
-	tree      []bool    // bucket => is a red-black tree
-	hashes    []int32   // entry index => spread hash, h ^ (h >>> 16)
-	initial   int       // capacity of the table at the first insertion
-	threshold int       // resize when the size exceeds it
+	hashes    []int32 // entry index => spread hash, h ^ (h >>> 16)
+	initial   int     // capacity of the table at the first insertion
+	threshold int     // resize when the size exceeds it
 	compare   func(a, b int) int
 	compute   bool // filled by computeIfAbsent, not put: see NewComputeMap
 
-	treeLinks // of the entries of tree buckets
+	treeBuckets
 }
 
 const (
@@ -131,14 +127,14 @@ func (m *HashMap) Add(hashCode int32) {
 	b := h & int32(len(m.table)-1)
 	switch before := len(m.table[b]); {
 	case m.tree[b]:
-		m.putTreeVal(b, e)
+		m.putTreeVal(b, e, m.treeOrder)
 	case before >= treeifyThreshold: // the new entry is the ninth or later
 		m.table[b] = append(m.table[b], e)
 		if len(m.table) < minTreeifyCapacity {
 			m.resize()
 		} else {
 			m.tree[b] = true
-			m.treeify(b)
+			m.treeify(b, m.treeOrder)
 		}
 	default:
 		m.table[b] = append(m.table[b], e)
@@ -166,7 +162,7 @@ func (m *HashMap) computeAdd(hashCode int32) {
 	m.red = append(m.red, false)
 	b := h & int32(len(m.table)-1)
 	if m.tree[b] {
-		m.putTreeVal(b, e)
+		m.putTreeVal(b, e, m.treeOrder)
 		return
 	}
 	before := len(m.table[b])
@@ -176,7 +172,7 @@ func (m *HashMap) computeAdd(hashCode int32) {
 			m.resize()
 		} else {
 			m.tree[b] = true
-			m.treeify(b)
+			m.treeify(b, m.treeOrder)
 		}
 	}
 }
@@ -300,10 +296,10 @@ func (m *HashMap) resize() {
 		tree[j+old] = len(hi) > untreeifyThreshold
 		m.table, m.tree = next, tree // treeify works on the new table
 		if tree[j] && len(hi) > 0 {
-			m.treeify(int32(j))
+			m.treeify(int32(j), m.treeOrder)
 		}
 		if tree[j+old] && len(lo) > 0 {
-			m.treeify(int32(j + old))
+			m.treeify(int32(j+old), m.treeOrder)
 		}
 	}
 	m.table, m.tree = next, tree
@@ -320,58 +316,4 @@ func (m *HashMap) treeOrder(a, b int32) int {
 		return 1
 	}
 	return m.compare(int(a), int(b))
-}
-
-// treeify builds bucket b's tree by inserting its entries in list order,
-// then moves the root to the front of the list (TreeNode.treeify).
-func (m *HashMap) treeify(b int32) {
-	root := int32(-1)
-	for _, x := range m.table[b] {
-		m.left[x], m.right[x] = -1, -1
-		if root < 0 {
-			m.parent[x], m.red[x] = -1, false
-			root = x
-			continue
-		}
-		m.attach(root, x)
-		root = m.balanceInsertion(root, x)
-	}
-	m.moveRootToFront(b, root)
-}
-
-// attach hangs x under the leaf where a search from root ends, and returns
-// its new parent.
-func (m *HashMap) attach(root, x int32) int32 {
-	for p := root; ; {
-		if m.treeOrder(x, p) <= 0 {
-			if m.left[p] < 0 {
-				m.left[p], m.parent[x] = x, p
-				return p
-			}
-			p = m.left[p]
-		} else {
-			if m.right[p] < 0 {
-				m.right[p], m.parent[x] = x, p
-				return p
-			}
-			p = m.right[p]
-		}
-	}
-}
-
-// putTreeVal inserts x into tree bucket b: into the tree, into the list
-// right after its tree parent, then moves the root to the front.
-func (m *HashMap) putTreeVal(b, x int32) {
-	root := m.table[b][0] // the root is always first
-	xp := m.attach(root, x)
-	i := slices.Index(m.table[b], xp)
-	m.table[b] = slices.Insert(m.table[b], i+1, x)
-	m.moveRootToFront(b, m.balanceInsertion(root, x))
-}
-
-func (m *HashMap) moveRootToFront(b, root int32) {
-	if i := slices.Index(m.table[b], root); i > 0 {
-		copy(m.table[b][1:i+1], m.table[b][:i])
-		m.table[b][0] = root
-	}
 }

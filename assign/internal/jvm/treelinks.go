@@ -1,5 +1,7 @@
 package jvm
 
+import "slices"
+
 // treeLinks are the red-black tree links of HashMap.TreeNode, for nodes
 // known by index; -1 is null. Its methods rebalance as TreeNode's static
 // methods do (JDK 8 to 21 share them): which node ends up the root decides
@@ -223,5 +225,78 @@ func (m *treeLinks) balanceDeletion(root, x int32) int32 {
 			root = rotateTowardX(root, xp)
 		}
 		x = root
+	}
+}
+
+// treeBuckets are a hash table's buckets, each the node indices of its
+// linked list in Java's order, and the tree links of the buckets that are
+// red-black trees: what HashMap.TreeNode's treeify, putTreeVal and
+// moveRootToFront do, for HashMap and ChurnSet alike. order compares a
+// node with a tree node as TreeNode does (by spread hash, then as the
+// table's keys allow).
+type treeBuckets struct {
+	table [][]int32 // bucket => node indices in linked-list order
+	tree  []bool    // bucket => is a red-black tree
+	treeLinks
+}
+
+// attach hangs x under the leaf where a search from root ends, and
+// returns its new parent.
+func (t *treeBuckets) attach(root, x int32, order func(x, p int32) int) int32 {
+	for p := root; ; {
+		child := &t.right[p]
+		if order(x, p) <= 0 {
+			child = &t.left[p]
+		}
+		if *child < 0 {
+			*child, t.parent[x] = x, p
+			return p
+		}
+		p = *child
+	}
+}
+
+// treeify builds bucket b's tree by inserting its entries in list order,
+// then moves the root to the front of the list (TreeNode.treeify).
+func (t *treeBuckets) treeify(b int32, order func(x, p int32) int) {
+	root := int32(-1)
+	for _, x := range t.table[b] {
+		t.left[x], t.right[x] = -1, -1
+		if root < 0 {
+			t.parent[x], t.red[x] = -1, false
+			root = x
+			continue
+		}
+		t.attach(root, x, order)
+		root = t.balanceInsertion(root, x)
+	}
+	t.moveRootToFront(b, root)
+}
+
+// putTreeVal inserts x into tree bucket b: into the tree, into the list
+// right after its tree parent, then moves the root to the front.
+func (t *treeBuckets) putTreeVal(b, x int32, order func(x, p int32) int) {
+	root := t.rootOf(t.table[b][0])
+	xp := t.attach(root, x, order)
+	i := slices.Index(t.table[b], xp)
+	t.table[b] = slices.Insert(t.table[b], i+1, x)
+	t.moveRootToFront(b, t.balanceInsertion(root, x))
+}
+
+// rootOf returns the root of x's tree.
+func (t *treeBuckets) rootOf(x int32) int32 {
+	for t.parent[x] >= 0 {
+		x = t.parent[x]
+	}
+	return x
+}
+
+// moveRootToFront puts root first in bucket b's list, the others keeping
+// their order (TreeNode.moveRootToFront).
+func (t *treeBuckets) moveRootToFront(b, root int32) {
+	l := t.table[b]
+	if i := slices.Index(l, root); i > 0 {
+		copy(l[1:i+1], l[:i])
+		l[0] = root
 	}
 }
