@@ -69,6 +69,8 @@ type solver struct {
 	// from a node back towards them; backward, it runs from the targets
 	// and link leads from a node on towards them.
 	forward     bool
+	everyLast   bool    // the last search ran from every member at once (every.go)
+	top, band   int32   // its labels: see every.go
 	dist        []int32 // node => cost of a cheapest path from a source, or to a target
 	link        []int32 // node => the neighbour on that path, -1 at its end
 	linkPid     []int32 // member node => the pid of the -1 arc to or from link, or -1
