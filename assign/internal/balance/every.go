@@ -71,10 +71,11 @@ func (s *solver) everyPays() bool {
 		return true
 	}
 	fair := int32((len(s.owner) + int(s.n) - 1) / int(s.n))
-	var above []int32
+	var seen [everyAbove]int32 // no allocation: most problems take the sweeps
+	above := seen[:0]
 	for _, l := range s.load {
 		if l > fair+1 && !slices.Contains(above, l) {
-			if above = append(above, l); len(above) >= everyAbove {
+			if above = append(above, l); len(above) == everyAbove {
 				return true
 			}
 		}
