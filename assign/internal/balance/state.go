@@ -62,8 +62,8 @@ type solver struct {
 	// choose's indexes (choose.go), nil until first needed: the
 	// foreign lists (only with the arc index), and ownRun and ownTop by
 	// member.
-	foreignHead, foreignNext, foreignPrev []int32
-	ownRun, ownTop                        []int32
+	foreignHead, foreignTail, foreignNext, foreignPrev []int32
+	ownRun, ownTop                                     []int32
 
 	// The last search. Forward, it runs from the sources and link leads
 	// from a node back towards them; backward, it runs from the targets
@@ -172,10 +172,10 @@ func (s *solver) move(pid, to int32) {
 		s.countArc(pid, et, to, 1)
 		if c := get(s.p.Claim, pid); s.foreignHead != nil {
 			if c != from {
-				unlink(s.foreignHead, s.foreignNext, s.foreignPrev, ef, pid)
+				s.unlinkForeign(ef, pid)
 			}
 			if c != to {
-				linkDesc(s.foreignHead, s.foreignNext, s.foreignPrev, et, pid)
+				s.linkForeign(et, pid)
 			}
 		}
 	}
