@@ -73,6 +73,18 @@
 //
 // With no negative cycle left the assignment is optimal for 1 then 2.
 //
+// Where many members start far above the average (eight distinct loads
+// or more above it plus one, after the start), both phases run as one
+// instead (every.go): one search from every member at once, each
+// starting at a label of its own load, finds for every member the most
+// loaded member that reaches it and the cheapest path from there, so
+// that one search serves every load level, and shifts follow it as
+// below until a search finds no path of kind (ii) or (iii). The answer
+// is optimal the same way but may break ties between optimal answers
+// differently (TestEveryMatchesSweeps); it takes a third of the
+// searches or fewer on bench/cmd/adversary's random family
+// (TestEveryPays).
+//
 // One search serves many shifts. It runs from the smaller side: backward
 // from the targets when they are no more than the sources (a joining
 // member takes its whole share in one search), forward from the sources
@@ -157,8 +169,9 @@
 // fast path; general.go is the general path's driver, over state.go (the
 // solver), place.go and heap.go (the start), search.go (the search),
 // shift.go (shifting along tight paths), choose.go (which pid a move
-// carries), arcs.go (the arc index) and
-// certs.go (phase 1's certificates).
+// carries), arcs.go (the arc index),
+// certs.go (phase 1's certificates) and every.go (both phases from
+// every load level at once).
 package balance
 
 import (

@@ -213,7 +213,7 @@ func sameCost(t *rapid.T, p *Problem, got string, owner []int32, want string, wa
 	}
 }
 
-func validOwners(t *rapid.T, p *Problem, owner []int32) {
+func validOwners(t fataler, p *Problem, owner []int32) {
 	start := Start(p.Parts)
 	if len(owner) != int(start[len(p.Parts)]) {
 		t.Fatalf("got %d owners, want %d", len(owner), start[len(p.Parts)])
@@ -224,6 +224,9 @@ func validOwners(t *rapid.T, p *Problem, owner []int32) {
 		}
 	}
 }
+
+// fataler is what validOwners needs of a *testing.T or a *rapid.T.
+type fataler interface{ Fatalf(string, ...any) }
 
 // TestSolveMatchesBruteForce checks Solve against exhaustive search on
 // tiny problems: the same least sum of squared loads (balance) and the

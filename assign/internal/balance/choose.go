@@ -9,8 +9,8 @@
 //
 //   - the foreign lists: per arc index entry (a, t), the pids of t that
 //     a holds and does not claim, as a doubly linked list in descending
-//     pid order (foreignHead by entry, foreignNext and foreignPrev by
-//     pid), built at the first choose with the index and kept by move;
+//     pid order (foreignHead and foreignTail by entry, foreignNext and
+//     foreignPrev by pid), built at the first choose with the index and kept by move;
 //   - ownRun and ownTop: per member, the run of its claims of one topic
 //     in claimed (by the run's first position) that choose last took
 //     from, and a bound above which the member holds none of them;
@@ -195,19 +195,51 @@ func (s *solver) cameHome(pid, c int32) {
 // and topic must be built.
 func (s *solver) buildForeignLists() {
 	total := len(s.owner)
-	s.foreignHead = make([]int32, len(s.arcs.held))
+	s.foreignHead, s.foreignTail = make([]int32, len(s.arcs.held)), make([]int32, len(s.arcs.held))
 	s.foreignNext, s.foreignPrev = make([]int32, total), make([]int32, total)
 	for e := range s.foreignHead {
-		s.foreignHead[e] = -1
+		s.foreignHead[e], s.foreignTail[e] = -1, -1
 	}
 	for pid := range int32(total) {
 		if m := s.owner[pid]; m >= 0 && get(s.p.Claim, pid) != m {
-			link(s.foreignHead, s.foreignNext, s.foreignPrev, s.entry(m, s.topic[pid]), pid)
+			e := s.entry(m, s.topic[pid])
+			if s.foreignHead[e] < 0 {
+				s.foreignTail[e] = pid
+			}
+			link(s.foreignHead, s.foreignNext, s.foreignPrev, e, pid)
 		}
 	}
 }
 
-// linkDesc puts pid into list k of head, next, prev, whose pids descend.
+// linkForeign puts pid into foreign list k, keeping it descending. A
+// pid below the whole list goes to its tail at once: a member that
+// passes on partitions of a topic someone hands out from the top down
+// receives each below all it holds, and the walk from the head made
+// that quadratic in what it holds (bench/RESULTS.md, "every load level
+// at once").
+func (s *solver) linkForeign(k, pid int32) {
+	switch t := s.foreignTail[k]; {
+	case t < 0:
+		s.foreignTail[k] = pid
+		link(s.foreignHead, s.foreignNext, s.foreignPrev, k, pid)
+	case pid < t:
+		s.foreignNext[t], s.foreignPrev[pid], s.foreignNext[pid] = pid, t, -1
+		s.foreignTail[k] = pid
+	default:
+		linkDesc(s.foreignHead, s.foreignNext, s.foreignPrev, k, pid)
+	}
+}
+
+// unlinkForeign takes pid out of foreign list k.
+func (s *solver) unlinkForeign(k, pid int32) {
+	if s.foreignTail[k] == pid {
+		s.foreignTail[k] = s.foreignPrev[pid]
+	}
+	unlink(s.foreignHead, s.foreignNext, s.foreignPrev, k, pid)
+}
+
+// linkDesc puts pid into list k of head, next, prev, whose pids descend
+// and hold one above pid or none.
 func linkDesc(head, next, prev []int32, k, pid int32) {
 	h := head[k]
 	if h < 0 || h < pid {

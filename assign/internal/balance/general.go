@@ -29,6 +29,12 @@ func general(p *Problem, start []int32, total int) ([]int32, error) {
 func generalOpts(p *Problem, start []int32, total int, o options) ([]int32, error) {
 	s := newSolver(p, start, total, o)
 	s.place()
+	if s.everyPays() {
+		if err := s.solveEvery(); err != nil {
+			return nil, err
+		}
+		return s.owner, nil
+	}
 	if err := s.balance(); err != nil {
 		return nil, err
 	}
@@ -49,6 +55,7 @@ type options struct {
 	direction int8 // of the searches: 0 the smaller side, 1 forward, -1 backward
 	noTree    bool // never follow a search's own paths, only tight's
 	arcs      int8 // use of the arc index (arcs.go): 0 where it pays, -1 never, 1 wherever it can
+	every     int8 // both phases at once from every level (every.go): 0 where it pays, -1 never, 1 wherever the labels fit phases at once, from every level (every.go), where the labels fit
 	noCerts   bool // never skip a search that phase 1's certificates (certs.go) show fruitless
 
 	// chose, when set, sees every answer of choose (choose.go), for the
@@ -150,6 +157,7 @@ func (s *solver) levels() []int32 {
 type goal struct {
 	level, minLoad, maxLoad, maxDist int32
 	tie                              bool
+	every                            bool // every level at once (every.go): the other fields unused
 	learn                            int8 // the certificate a fruitless search proves (certs.go)
 }
 

@@ -35,14 +35,25 @@ func (s *solver) search(forward bool, g goal) error {
 		s.dist[i], s.link[i], s.linkPid[i], s.visits[i] = inf, -1, -1, 0
 	}
 	q := s.queue[:0]
+	s.everyLast = g.every
+	if g.every {
+		s.top = slices.Max(s.load)
+	}
 	for m := range s.n {
-		if g.root(forward, s.load[m]) {
+		if g.every {
+			s.dist[m] = (s.top - s.load[m]) * s.band
+		} else if g.root(forward, s.load[m]) {
 			s.dist[m] = 0
 			s.inQueue[m] = true
 			q = append(q, m)
 		}
 	}
-	s.roots = append(s.roots[:0], q...)
+	next := 0 // every level: the next root to enter the queue
+	if g.every {
+		s.roots = s.everyOrder(s.roots)
+	} else {
+		s.roots = append(s.roots[:0], q...)
+	}
 	relax := func(v, d, from, pid int32) {
 		if d < s.dist[v] {
 			s.dist[v], s.link[v], s.linkPid[v] = d, from, pid
@@ -54,7 +65,19 @@ func (s *solver) search(forward bool, g goal) error {
 		}
 	}
 	limit := int32(len(s.dist)) + 2
-	for head := 0; head < len(q); head++ {
+	for head := 0; ; head++ {
+		if head >= len(q) {
+			// Every level: the roots enter a level at a time, the
+			// highest first, each once the queue is empty, so that no
+			// node is read first at a label that a higher level then
+			// betters.
+			if !g.every || next == len(s.roots) {
+				break
+			}
+			q, next = s.enterLevel(q[:0], next)
+			head = -1
+			continue
+		}
 		u := q[head]
 		s.pops++
 		s.inQueue[u] = false
@@ -148,10 +171,13 @@ func (s *solver) search(forward bool, g goal) error {
 // that meets need (see tight). rootLoad may be stale after shifts, but
 // only on the hopeful side: sources only lose load, targets only gain.
 func (s *solver) someRoot(need int32) bool {
+	if s.everyLast {
+		return true
+	}
 	if s.rootLoad < 0 {
 		best := int32(-1)
 		for _, m := range s.roots {
-			if l := s.load[m]; s.link[m] < 0 && s.dist[m] == 0 && (best < 0 || s.forward && l > best || !s.forward && l < best) {
+			if l := s.load[m]; s.atRoot(m) && (best < 0 || s.forward && l > best || !s.forward && l < best) {
 				best = l
 			}
 		}
@@ -177,7 +203,7 @@ func (s *solver) layer() {
 	clear(s.skip)
 	q := s.queue[:0]
 	for _, m := range s.roots {
-		if s.link[m] < 0 && s.dist[m] == 0 {
+		if s.atRoot(m) {
 			s.hop[m] = 0
 			q = append(q, m)
 		}

@@ -34,6 +34,21 @@ func (s *solver) shiftAll(g goal) (bool, error) {
 	var ends []int32
 	var steps []step
 	for {
+		if g.every {
+			if err := s.search(true, g); err != nil {
+				return shifted, err
+			}
+			ends = s.everyEnds(ends[:0])
+			if len(ends) == 0 {
+				return shifted, nil
+			}
+			var err error
+			if steps, err = s.shiftEnds(g, ends, steps); err != nil {
+				return shifted, err
+			}
+			shifted = true
+			continue
+		}
 		sources, targets := 0, 0
 		for _, l := range s.load {
 			if g.source(l) {
@@ -97,11 +112,12 @@ func (s *solver) shiftEnds(g goal, ends []int32, steps []step) ([]step, error) {
 	progress := false
 	for again := true; again; {
 		again = false
+		kept := ends[:0]
 		for _, e := range ends {
 			// Each end shifts at most one partition per pass, so that
 			// loads move evenly, and only while it is still a source or
 			// a target.
-			if !g.end(s.forward, s.load[e]) {
+			if !s.isEnd(g, e) {
 				continue
 			}
 			var ok bool
@@ -112,7 +128,11 @@ func (s *solver) shiftEnds(g goal, ends []int32, steps []step) ([]step, error) {
 			if ok {
 				progress, again = true, true
 			}
+			if ok || !g.every {
+				kept = append(kept, e)
+			}
 		}
+		ends = kept
 	}
 	if !progress {
 		return steps, fmt.Errorf("%w: no path of the search can be followed", ErrInternal)
@@ -124,14 +144,17 @@ func (s *solver) shiftEnds(g goal, ends []int32, steps []step) ([]step, error) {
 // end e and a root whose load allows it: the search's own path first,
 // another tight one if that is spent. It reports whether it shifted.
 func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
-	need := g.need(s.forward, s.load[e])
+	need, neg := g.need(s.forward, s.load[e]), g.tie
+	if g.every {
+		need, neg = s.everyNeed(e)
+	}
 	own := false // follow the search's own path
-	if !s.noTree && s.ownMayShift(e, g.tie) {
+	if !s.noTree && s.ownMayShift(e, neg) {
 		mine, err := s.ownPath(e)
 		if err != nil {
 			return steps, false, err
 		}
-		if own = s.shiftable(mine, g.tie) && s.intact(mine); own {
+		if own = s.shiftable(mine, neg) && s.intact(mine); own {
 			// augment writes the pids it chooses into the steps: keep
 			// the cached path as the search left it.
 			steps = append(steps[:0], mine...)
@@ -151,7 +174,7 @@ func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
 			}
 			return steps, false, nil
 		}
-		if !s.shiftable(steps, g.tie) {
+		if !s.shiftable(steps, neg) {
 			return steps, false, fmt.Errorf("%w: a tight path cannot shift", ErrInternal)
 		}
 	}
@@ -164,12 +187,13 @@ func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
 }
 
 // ownMayShift reports whether the loads may let a partition shift along
-// the last search's own path to end e, as shiftable would report for it:
+// the last search's own path to end e, as shiftable would report for it
+// (neg as there):
 // from the loads at its ends when an earlier pass has built it
 // (ownPath), else true. On the ladder family, whose paths run through
 // hundreds of members, building the path of every end in every pass
 // took a third of the time.
-func (s *solver) ownMayShift(e int32, tie bool) bool {
+func (s *solver) ownMayShift(e int32, neg bool) bool {
 	if s.ownStamp[e] != s.searches {
 		return true
 	}
@@ -180,7 +204,7 @@ func (s *solver) ownMayShift(e int32, tie bool) bool {
 	if !s.forward {
 		src, dst = dst, src
 	}
-	return tie && dst == src-1 || !tie && dst <= src-2
+	return dst <= src-2 || neg && dst == src-1
 }
 
 // ownCap bounds the steps of the own paths cached for one search, per
@@ -259,13 +283,16 @@ func (s *solver) intact(steps []step) bool {
 }
 
 // shiftable reports whether the loads at the ends of steps let a
-// partition shift along it.
-func (s *solver) shiftable(steps []step, tie bool) bool {
+// partition shift along it: the target at least two below the source,
+// or one below when neg, the path costing less than 0. (Phase 2's
+// targets are one below its sources and only gain, so there neg asks
+// exactly one below.)
+func (s *solver) shiftable(steps []step, neg bool) bool {
 	if len(steps) == 0 {
 		return false // a member both source and target: impossible
 	}
 	src, dst := s.load[steps[0].from], s.load[steps[len(steps)-1].to]
-	return tie && dst == src-1 || !tie && dst <= src-2
+	return dst <= src-2 || neg && dst == src-1
 }
 
 // tight finds, after a search, a path of moves that is tight under its
@@ -295,7 +322,7 @@ func (s *solver) tight(end, need int32, steps []step) ([]step, bool) {
 }
 
 func (s *solver) isRoot(m, need int32) bool {
-	if s.link[m] >= 0 || s.dist[m] != 0 {
+	if !s.atRoot(m) {
 		return false
 	}
 	if s.forward {
@@ -308,7 +335,7 @@ func (s *solver) tightMember(v, need int32, steps []step) ([]step, bool) {
 	if s.hop[v] < 0 || s.refused(v, need) {
 		return steps, false
 	}
-	if s.link[v] < 0 && s.dist[v] == 0 {
+	if s.atRoot(v) {
 		// A root: it ends the walk if its load meets need; if not, no
 		// other root lies one hop closer.
 		if s.isRoot(v, need) {

@@ -62,13 +62,15 @@ type solver struct {
 	// choose's indexes (choose.go), nil until first needed: the
 	// foreign lists (only with the arc index), and ownRun and ownTop by
 	// member.
-	foreignHead, foreignNext, foreignPrev []int32
-	ownRun, ownTop                        []int32
+	foreignHead, foreignTail, foreignNext, foreignPrev []int32
+	ownRun, ownTop                                     []int32
 
 	// The last search. Forward, it runs from the sources and link leads
 	// from a node back towards them; backward, it runs from the targets
 	// and link leads from a node on towards them.
 	forward     bool
+	everyLast   bool    // the last search ran from every member at once (every.go)
+	top, band   int32   // its labels: see every.go
 	dist        []int32 // node => cost of a cheapest path from a source, or to a target
 	link        []int32 // node => the neighbour on that path, -1 at its end
 	linkPid     []int32 // member node => the pid of the -1 arc to or from link, or -1
@@ -170,10 +172,10 @@ func (s *solver) move(pid, to int32) {
 		s.countArc(pid, et, to, 1)
 		if c := get(s.p.Claim, pid); s.foreignHead != nil {
 			if c != from {
-				unlink(s.foreignHead, s.foreignNext, s.foreignPrev, ef, pid)
+				s.unlinkForeign(ef, pid)
 			}
 			if c != to {
-				linkDesc(s.foreignHead, s.foreignNext, s.foreignPrev, et, pid)
+				s.linkForeign(et, pid)
 			}
 		}
 	}
