@@ -32,6 +32,8 @@ public final class Bench {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         java.util.regex.Pattern only = java.util.regex.Pattern.compile(args.length > 1 ? args[1] : ".*");
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        com.sun.management.OperatingSystemMXBean os =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         int[][] shapes = {{1000, 1000, 100, 0}, {2000, 100, 10000, 0}, {1000, 2000, 0, 1}};
         for (int[] sh : shapes) {
             String name = sh[3] == 1 ? "hetero-" + sh[0] + "x" + sh[1] + "t" : "uniform-" + sh[0] + "x" + (sh[1] * sh[2]);
@@ -46,7 +48,11 @@ public final class Bench {
                     String cell = name + " " + a.name() + " " + c[0];
                     if (!only.matcher(cell).find()) continue;
                     long[] t = new long[runs], tc = new long[runs];
+                    long procStart = 0;
                     for (int i = 0; i < 2 * runs; i++) {
+                        if (i == runs) {
+                            procStart = os.getProcessCpuTime();
+                        }
                         long start = System.nanoTime(), startCPU = cpu.getCurrentThreadCpuTime();
                         a.assign(spec, spec);
                         if (i >= runs) {
@@ -54,9 +60,10 @@ public final class Bench {
                             t[i - runs] = System.nanoTime() - start;
                         }
                     }
+                    double proc = (os.getProcessCpuTime() - procStart) / 1e6 / runs;
                     Arrays.sort(t);
                     Arrays.sort(tc);
-                    System.out.printf("%s %.2f ms cpu %.2f ms%n", cell, t[runs / 2] / 1e6, tc[runs / 2] / 1e6);
+                    System.out.printf("%s %.2f ms cpu %.2f ms process-cpu %.2f ms%n", cell, t[runs / 2] / 1e6, tc[runs / 2] / 1e6, proc);
                 }
             }
         }
