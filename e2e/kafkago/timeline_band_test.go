@@ -29,15 +29,11 @@ package kafkago_test
 import (
 	"context"
 	"errors"
-	"maps"
-	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/segmentio/kafka-go"
-	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/assigncalc/assigncalc/adapters/kafkago"
 	"github.com/assigncalc/assigncalc/assign"
@@ -73,17 +69,7 @@ var tlkConfig = timeline.Config{
 var tlkBroker = timeline.Broker{InitialRebalanceDelay: 0, ConsumerSessionTimeout: tlkSession.Milliseconds(), ConsumerHeartbeatInterval: tlkHeartbeat.Milliseconds()}
 
 type tlkGroup struct {
-	t     *testing.T
-	ctx   context.Context
-	addrs []string
-	began time.Time
-
-	mu       sync.Mutex
-	changes  []tlband.Change
-	owners   map[assign.TopicPartition]map[string]bool
-	live     map[string]*tlkMember
-	dropped  map[string]bool          // member IDs whose group requests kfake drops
-	lastBeat map[string]time.Duration // member ID => its last Heartbeat at kfake
+	*tlband.Group[*tlkMember]
 }
 
 type tlkMember struct {
@@ -97,82 +83,25 @@ type tlkMember struct {
 	gen int32
 }
 
-func (m *tlkMember) meta() (string, int32) {
+func (m *tlkMember) Meta() (string, int32) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.id, m.gen
 }
 
-func (g *tlkGroup) since() time.Duration { return time.Since(g.began) }
-
 func newTLKGroup(ctx context.Context, t *testing.T) *tlkGroup {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(6, "t"),
-		kfake.BrokerConfigs(map[string]string{"group.min.session.timeout.ms": "1000"}))
-	if err != nil {
-		t.Fatalf("kfake.NewCluster: %v", err)
-	}
-	g := &tlkGroup{t: t, ctx: ctx, addrs: c.ListenAddrs(), began: time.Now(),
-		owners: make(map[assign.TopicPartition]map[string]bool), live: make(map[string]*tlkMember),
-		dropped: make(map[string]bool), lastBeat: make(map[string]time.Duration)}
-	memberOf := map[int16]func(kmsg.Request) string{
-		kmsg.Heartbeat.Int16():    func(r kmsg.Request) string { return r.(*kmsg.HeartbeatRequest).MemberID },
-		kmsg.JoinGroup.Int16():    func(r kmsg.Request) string { return r.(*kmsg.JoinGroupRequest).MemberID },
-		kmsg.SyncGroup.Int16():    func(r kmsg.Request) string { return r.(*kmsg.SyncGroupRequest).MemberID },
-		kmsg.OffsetCommit.Int16(): func(r kmsg.Request) string { return r.(*kmsg.OffsetCommitRequest).MemberID },
-		kmsg.LeaveGroup.Int16(): func(r kmsg.Request) string {
-			req := r.(*kmsg.LeaveGroupRequest)
-			if len(req.Members) > 0 {
-				return req.Members[0].MemberID
-			}
-			return req.MemberID
-		},
-	}
-	for key, member := range memberOf {
-		c.ControlKey(key, func(r kmsg.Request) (kmsg.Response, error, bool) {
-			c.KeepControl()
-			g.mu.Lock()
-			defer g.mu.Unlock()
-			if key == kmsg.Heartbeat.Int16() {
-				g.lastBeat[member(r)] = g.since()
-			}
-			if g.dropped[member(r)] {
-				return nil, errors.New("the member crashed"), true
-			}
-			return nil, nil, false
-		})
-	}
-	t.Cleanup(func() {
-		g.mu.Lock()
-		clear(g.dropped)
-		names := slices.Sorted(maps.Keys(g.live))
-		g.mu.Unlock()
-		for _, n := range names {
-			g.stopMember(n)
-		}
-		c.Close()
-	})
+	g := &tlkGroup{}
+	g.Group = tlband.NewGroup[*tlkMember](ctx, t, tlband.Settings{
+		Partitions: tlkPartitions(), Heartbeat: tlkHeartbeat, EventAt: tlkEventAt, Tick: tlkTick, MaxTicks: tlkMaxTicks,
+	}, g.stopMember)
 	return g
 }
 
-func (g *tlkGroup) record(name string, tp assign.TopicPartition, own bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.changes = append(g.changes, tlband.Change{At: g.since(), Member: name, TP: tp, Own: own})
-	if g.owners[tp] == nil {
-		g.owners[tp] = make(map[string]bool)
-	}
-	if own {
-		g.owners[tp][name] = true
-	} else {
-		delete(g.owners[tp], name)
-	}
-}
-
 func (g *tlkGroup) start(name string, s assign.Strategy) {
-	g.t.Helper()
+	g.T.Helper()
 	cg, err := kafka.NewConsumerGroup(kafka.ConsumerGroupConfig{
 		ID:                "timeline",
-		Brokers:           g.addrs,
+		Brokers:           g.Addrs,
 		Topics:            []string{"t"},
 		GroupBalancers:    []kafka.GroupBalancer{kafkago.MustBalancer(s)},
 		HeartbeatInterval: tlkHeartbeat,
@@ -182,10 +111,10 @@ func (g *tlkGroup) start(name string, s assign.Strategy) {
 		StartOffset:       kafka.FirstOffset,
 	})
 	if err != nil {
-		g.t.Fatalf("NewConsumerGroup(%s): %v", name, err)
+		g.T.Fatalf("NewConsumerGroup(%s): %v", name, err)
 	}
 	m := &tlkMember{name: name, cg: cg, done: make(chan struct{}), gen: -1}
-	ctx, stop := context.WithCancel(g.ctx)
+	ctx, stop := context.WithCancel(g.Ctx)
 	m.stop = stop
 	go func() {
 		defer close(m.done)
@@ -207,29 +136,24 @@ func (g *tlkGroup) start(name string, s assign.Strategy) {
 			m.id, m.gen = gen.MemberID, gen.ID
 			m.mu.Unlock()
 			for _, tp := range tps {
-				g.record(name, tp, true)
+				g.Record(name, tp, true)
 			}
 			gen.Start(func(gctx context.Context) {
 				<-gctx.Done()
 				for _, tp := range tps {
-					g.record(name, tp, false)
+					g.Record(name, tp, false)
 				}
 			})
 		}
 	}()
-	g.mu.Lock()
-	g.live[name] = m
-	g.mu.Unlock()
+	g.Add(name, m)
 }
 
 // stopMember closes the member: its generation ends, then it sends
 // LeaveGroup.
 func (g *tlkGroup) stopMember(name string) {
-	g.t.Helper()
-	g.mu.Lock()
-	m := g.live[name]
-	delete(g.live, name)
-	g.mu.Unlock()
+	g.T.Helper()
+	m := g.Remove(name)
 	closed := make(chan error, 1)
 	go func() {
 		closed <- m.cg.Close()
@@ -239,63 +163,20 @@ func (g *tlkGroup) stopMember(name string) {
 	select {
 	case <-closed:
 	case <-time.After(10 * time.Second):
-		g.t.Fatalf("%s did not close within 10 s", name)
+		g.T.Fatalf("%s did not close within 10 s", name)
 	}
 }
 
 func (g *tlkGroup) crash(name string, owned []assign.TopicPartition, at time.Duration) {
-	g.mu.Lock()
-	m := g.live[name]
-	id, _ := m.meta()
-	g.dropped[id] = true
-	for _, tp := range owned {
-		g.changes = append(g.changes, tlband.Change{At: at, Member: name, TP: tp})
-		delete(g.owners[tp], name)
-	}
-	delete(g.live, name) // no longer counted, nor closed before the drops are lifted
-	g.mu.Unlock()
+	m := g.Crash(name, owned, at)
 	m.stop()
-	g.t.Cleanup(func() { m.cg.Close(); <-m.done })
+	g.T.Cleanup(func() { m.cg.Close(); <-m.done })
 }
 
 func tlkPartitions() []assign.TopicPartition {
 	var out []assign.TopicPartition
 	for p := range tlkTopics["t"] {
 		out = append(out, assign.TopicPartition{Topic: "t", Partition: p})
-	}
-	return out
-}
-
-// stable returns who owns what once the group has settled
-// ([tlband.Stable]).
-func (g *tlkGroup) stable() (assign.Assignment, bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	gens := make(map[string]int32, len(g.live))
-	for name, m := range g.live {
-		_, gens[name] = m.meta()
-	}
-	since := time.Duration(-1)
-	if n := len(g.changes); n > 0 {
-		since = g.since() - g.changes[n-1].At
-	}
-	return tlband.Stable(gens, g.owners, tlkPartitions(), since, tlkHeartbeat)
-}
-
-func (g *tlkGroup) settle(what string) assign.Assignment {
-	g.t.Helper()
-	return tlband.Settle(g.ctx, g.t, what, g.stable, tlkMaxTicks, tlkTick)
-}
-
-func (g *tlkGroup) sleepUntil(t time.Duration) { tlband.SleepUntil(g.ctx, g.began, t) }
-
-func (g *tlkGroup) phases(at time.Duration) map[string]timeline.Phase {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	out := make(map[string]timeline.Phase)
-	for name, m := range g.live {
-		id, _ := m.meta()
-		out[name] = tlband.Phase(g.lastBeat[id], at, tlkEventAt, tlkHeartbeat)
 	}
 	return out
 }
@@ -326,9 +207,9 @@ func tlkScenarios() []tlkScenario {
 			},
 			play: func(g *tlkGroup, s assign.Strategy, _ assign.Assignment, at time.Duration) {
 				for i, name := range []string{"c0", "c1", "c2"} {
-					g.sleepUntil(at + time.Duration(i)*tlkSpacing)
+					g.SleepUntil(at + time.Duration(i)*tlkSpacing)
 					g.stopMember(name)
-					g.sleepUntil(at + time.Duration(i)*tlkSpacing + tlkDown)
+					g.SleepUntil(at + time.Duration(i)*tlkSpacing + tlkDown)
 					g.start(name, s)
 				}
 			}},
@@ -348,20 +229,17 @@ func playTLK(t *testing.T, sc tlkScenario, s assign.Strategy) tlband.Result {
 	defer cancel()
 	g := newTLKGroup(ctx, t)
 	g.start("c0", s)
-	g.settle("c0 alone")
+	g.Settle("c0 alone")
 	for _, name := range []string{"c1", "c2"} {
 		g.start(name, s)
 	}
-	a := g.settle("forming")
-	at := g.since()
-	real := g.phases(at)
+	a := g.Settle("forming")
+	at := g.Since()
+	real := g.Phases(at)
 	sc.play(g, s, a, at)
-	g.settle(sc.name)
-	end := g.since()
-	g.mu.Lock()
-	changes := slices.Clone(g.changes)
-	g.mu.Unlock()
-	measured := tlband.Unowned(a, changes, tlkPartitions(), at, end)
+	g.Settle(sc.name)
+	end := g.Since()
+	measured := tlband.Unowned(a, g.Changes(), tlkPartitions(), at, end)
 	pr, err := tlband.Predict(timeline.Scenario{
 		Members: tlkMembers(), Topics: tlkTopics, Strategy: s, Broker: &tlkBroker,
 		Initial: a, Events: sc.events, RTT: 1,

@@ -160,9 +160,12 @@ func nearestRank(xs []int64, p int) int64 {
 }
 
 // Check compares each partition's measured unowned time with the band
-// widened by tol on each side. It returns one line per partition for the
-// log, the measured total in partition-ms, and an error per partition
-// outside.
+// widened by tol on each side, and the total with the band of totals
+// widened alike: matched by rank (ByRank), each partition may sit at the
+// edge of its band plus the tolerance, and six such edges add up to a
+// total the model does not predict. It returns one line per partition for
+// the log, the measured total in partition-ms, and an error per partition
+// outside and for a total outside.
 func Check(measured map[assign.TopicPartition]time.Duration, pr Prediction, tps []assign.TopicPartition, tol time.Duration) (log string, total int64, errs []string) {
 	var lines []string
 	for _, tp := range tps {
@@ -174,6 +177,9 @@ func Check(measured map[assign.TopicPartition]time.Duration, pr Prediction, tps 
 			errs = append(errs, fmt.Sprintf("%s unowned %v, the model's [p5, p95] is [%d ms, %d ms] (tolerance ±%v)", tp, m.Round(time.Millisecond), b[0], b[1], tol))
 		}
 		lines = append(lines, fmt.Sprintf("%s: %v in [%d ms, %d ms] %s", tp, m.Round(time.Millisecond), b[0], b[1], verdict))
+	}
+	if lo, hi := pr.Totals[0]-tol.Milliseconds(), pr.Totals[2]+tol.Milliseconds(); total < lo || total > hi {
+		errs = append(errs, fmt.Sprintf("total unowned %d partition-ms, the model's [p5, p95] is [%d, %d] (tolerance ±%v)", total, pr.Totals[0], pr.Totals[2], tol))
 	}
 	return strings.Join(lines, "\n\t"), total, errs
 }
