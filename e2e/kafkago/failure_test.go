@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/assigncalc/assigncalc/e2e/internal/failing"
 
 	"github.com/segmentio/kafka-go"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -16,41 +16,6 @@ import (
 	"github.com/assigncalc/assigncalc/adapters/kafkago"
 	"github.com/assigncalc/assigncalc/assign"
 )
-
-var errBroken = errors.New("broken on purpose")
-
-// flaky is a strategy that fails while fail is set. It embeds the
-// interface, not a strategy of package assign, so that assign.AssignPacked
-// runs its Assign.
-type flaky struct {
-	assign.Strategy
-	fail *atomic.Bool
-}
-
-func (f flaky) Assign(g assign.Group) (assign.Assignment, error) {
-	if f.fail.Load() {
-		return nil, errBroken
-	}
-	return f.Strategy.Assign(g)
-}
-
-// reports collects what the balancers hand OnError.
-type reports struct {
-	mu   sync.Mutex
-	errs []error
-}
-
-func (r *reports) add(err error) {
-	r.mu.Lock()
-	r.errs = append(r.errs, err)
-	r.mu.Unlock()
-}
-
-func (r *reports) get() []error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.errs)
-}
 
 // A strategy that fails at run time: the kafka-go leader answers every
 // member with a valid empty assignment (describe decodes each), reports
@@ -64,13 +29,13 @@ func TestFailingStrategyAssignsNothingAndReportsOncePerGeneration(t *testing.T) 
 	defer cancel()
 	g := newGroup(ctx, t)
 	var fail atomic.Bool
-	var rep reports
+	var rep failing.Reports
 	total := 0
 	for _, n := range e2eTopics {
 		total += int(n)
 	}
 	start := func(name string) {
-		g.startReader(name, kafkago.MustBalancer(flaky{assign.Range{}, &fail}, kafkago.OnError(rep.add)))
+		g.startReader(name, kafkago.MustBalancer(failing.Flaky{Strategy: assign.Range{}, Fail: &fail}, kafkago.OnError(rep.Add)))
 	}
 	step := func(what string, assigned bool, want int) {
 		t.Helper()
@@ -82,16 +47,16 @@ func TestFailingStrategyAssignsNothingAndReportsOncePerGeneration(t *testing.T) 
 			if assigned && n != total || !assigned && n != 0 {
 				return fmt.Errorf("%d partitions assigned", n)
 			}
-			if got := len(rep.get()); got != want {
+			if got := len(rep.Get()); got != want {
 				return fmt.Errorf("%d reports, want %d", got, want)
 			}
 			return nil
 		})
 		time.Sleep(quiet)
-		errs := rep.get()
+		errs := rep.Get()
 		for _, err := range errs {
-			if !errors.Is(err, errBroken) {
-				t.Errorf("%s: report %q, want errBroken", what, err)
+			if !errors.Is(err, failing.ErrBroken) {
+				t.Errorf("%s: report %q, want failing.ErrBroken", what, err)
 			}
 		}
 		if len(errs) != want {
@@ -120,7 +85,7 @@ func TestStickyWithoutLoggerIsReported(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
 	c := startCluster(t)
-	var deaf, heard reports
+	var deaf, heard failing.Reports
 	read := func(name string, bal *kafkago.GroupBalancer, logger kafka.Logger) {
 		r := kafka.NewReader(kafka.ReaderConfig{
 			Brokers:           c.addrs,
@@ -143,7 +108,7 @@ func TestStickyWithoutLoggerIsReported(t *testing.T) {
 			}
 		}()
 	}
-	read("r0", kafkago.MustBalancer(assign.Sticky{}, kafkago.OnError(deaf.add)), nil)
+	read("r0", kafkago.MustBalancer(assign.Sticky{}, kafkago.OnError(deaf.Add)), nil)
 	// r1 joins once r0 has joined alone, so that r0 joins a second time.
 	for i := 0; ; i++ {
 		req := kmsg.NewPtrDescribeGroupsRequest()
@@ -157,18 +122,18 @@ func TestStickyWithoutLoggerIsReported(t *testing.T) {
 		}
 		time.Sleep(pollEvery)
 	}
-	bal1 := kafkago.MustBalancer(assign.Sticky{}, kafkago.OnError(heard.add))
+	bal1 := kafkago.MustBalancer(assign.Sticky{}, kafkago.OnError(heard.Add))
 	read("r1", bal1, bal1.Logger(nil))
-	for i := 0; len(deaf.get()) == 0; i++ {
+	for i := 0; len(deaf.Get()) == 0; i++ {
 		if i == maxTicks || ctx.Err() != nil {
 			t.Fatal("r0's balancer, which no Reader logs through, reported nothing")
 		}
 		time.Sleep(pollEvery)
 	}
-	if errs := deaf.get(); len(errs) != 1 || !errors.Is(errs[0], kafkago.ErrNoLogger) {
+	if errs := deaf.Get(); len(errs) != 1 || !errors.Is(errs[0], kafkago.ErrNoLogger) {
 		t.Errorf("r0's balancer reported %v, want one ErrNoLogger", errs)
 	}
-	if errs := heard.get(); len(errs) != 0 {
+	if errs := heard.Get(); len(errs) != 0 {
 		t.Errorf("r1's balancer, its Reader's Logger, reported %v", errs)
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/assigncalc/assigncalc/e2e/internal/failing"
 
 	"github.com/IBM/sarama"
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -17,41 +17,6 @@ import (
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/wire"
 )
-
-var errBroken = errors.New("broken on purpose")
-
-// flaky is a strategy that fails while fail is set. It embeds the
-// interface, not a strategy of package assign, so that assign.AssignPacked
-// runs its Assign.
-type flaky struct {
-	assign.Strategy
-	fail *atomic.Bool
-}
-
-func (f flaky) Assign(g assign.Group) (assign.Assignment, error) {
-	if f.fail.Load() {
-		return nil, errBroken
-	}
-	return f.Strategy.Assign(g)
-}
-
-// reports collects what the leaders hand OnError.
-type reports struct {
-	mu   sync.Mutex
-	errs []error
-}
-
-func (r *reports) add(err error) {
-	r.mu.Lock()
-	r.errs = append(r.errs, err)
-	r.mu.Unlock()
-}
-
-func (r *reports) get() []error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.errs)
-}
 
 type idle struct{}
 
@@ -88,14 +53,14 @@ func TestFailingStrategyAssignsNothingAndReportsOncePerGeneration(t *testing.T) 
 	defer admin.Close()
 
 	var fail atomic.Bool
-	var rep reports
+	var rep failing.Reports
 	start := func(name string) {
 		cfg := sarama.NewConfig()
 		cfg.ClientID = name
 		cfg.Consumer.Group.Heartbeat.Interval = 100 * time.Millisecond
 		cfg.Consumer.Group.Rebalance.Retry.Backoff = 50 * time.Millisecond
 		cfg.Consumer.Group.Rebalance.GroupStrategies = []sarama.BalanceStrategy{
-			assignsarama.MustStrategy(flaky{assign.Range{}, &fail}, assignsarama.OnError(rep.add))}
+			assignsarama.MustStrategy(failing.Flaky{Strategy: assign.Range{}, Fail: &fail}, assignsarama.OnError(rep.Add))}
 		cg, err := sarama.NewConsumerGroup(addrs, "g", cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -137,7 +102,7 @@ func TestFailingStrategyAssignsNothingAndReportsOncePerGeneration(t *testing.T) 
 					parts += len(a.Partitions)
 				}
 			}
-			switch got := len(rep.get()); {
+			switch got := len(rep.Get()); {
 			case err != nil:
 				last = err.Error()
 			case ds[0].State != "Stable" || len(ds[0].Members) != n:
@@ -156,10 +121,10 @@ func TestFailingStrategyAssignsNothingAndReportsOncePerGeneration(t *testing.T) 
 	checkReports := func(what string, want int) {
 		t.Helper()
 		time.Sleep(quiet)
-		errs := rep.get()
+		errs := rep.Get()
 		for _, err := range errs {
-			if !errors.Is(err, errBroken) {
-				t.Errorf("%s: report %q, want errBroken", what, err)
+			if !errors.Is(err, failing.ErrBroken) {
+				t.Errorf("%s: report %q, want failing.ErrBroken", what, err)
 			}
 		}
 		if len(errs) != want {
