@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/assigncalc/assigncalc/assign/internal/oracle"
 )
 
 // TestKafkaVersionNames checks that every release reads back as itself,
@@ -53,7 +54,7 @@ func TestKafkaVersionsShareOneAssignor(t *testing.T) {
 			for _, s := range []Strategy{Uniform{Kafka: v}, ServerRange{Kafka: v}} {
 				file := set.prefix + strings.TrimPrefix(s.Name(), "server-") + "-4.1.jsonl"
 				t.Run(v.String()+"/"+file, func(t *testing.T) {
-					want := readOracleAnswers(t, filepath.Join("testdata", "kip848", file))
+					want := oracle.Read[oracleAnswer](t, filepath.Join("testdata", "kip848", file))
 					for i, g := range groups {
 						checkAgainstOracle(t, s, g, want[i])
 					}
@@ -91,15 +92,8 @@ func TestKIP848OracleNewer(t *testing.T) {
 		groups = append(groups, g)
 		lines.WriteString(kip848JSON(fmt.Sprintf("g%05d", i), g) + "\n")
 	}
-	oracle := func(dir, assignor string, in []byte) []byte {
-		cmd := exec.Command("java", "-cp", dir, "Oracle", assignor)
-		cmd.Stdin = bytes.NewReader(in)
-		cmd.Stderr = os.Stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("oracle: %v", err)
-		}
-		return out
+	run := func(dir, assignor string, in []byte) []byte {
+		return oracle.Run(t, dir, "Oracle", []string{assignor}, nil, in)
 	}
 	for k, v := range versions {
 		for _, assignor := range []string{"uniform", "range"} {
@@ -112,12 +106,12 @@ func TestKIP848OracleNewer(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !bytes.Equal(oracle(dirs[k], assignor, in), want) {
+				if !bytes.Equal(run(dirs[k], assignor, in), want) {
 					t.Errorf("Kafka %s's %s answers %s unlike Kafka 4.1's", v, assignor, set.groups)
 				}
 			}
 			s := map[string]Strategy{"uniform": Uniform{Kafka: v}, "range": ServerRange{Kafka: v}}[assignor]
-			answers := parseOracleAnswers(t, oracle(dirs[k], assignor, lines.Bytes()))
+			answers := oracle.Parse[oracleAnswer](t, run(dirs[k], assignor, lines.Bytes()))
 			agreed := 0
 			for i, g := range groups {
 				if checkAgainstOracle(t, s, g, answers[i]) {

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/assigncalc/assigncalc/assign/internal/oracle"
 )
 
 // This file holds Simple to Kafka's own SimpleAssignor: the goldens in
@@ -31,7 +32,7 @@ func TestSimpleGoldens(t *testing.T) {
 	for _, set := range []string{"groups", "scenarios"} {
 		t.Run(set, func(t *testing.T) {
 			groups := readKIP848Groups(t, filepath.Join("testdata", "share", set+".jsonl"))
-			want := readOracleAnswers(t, filepath.Join("testdata", "share", set+".simple.jsonl"))
+			want := oracle.Read[oracleAnswer](t, filepath.Join("testdata", "share", set+".simple.jsonl"))
 			if len(want) != len(groups) {
 				t.Fatalf("%d answers for %d groups", len(want), len(groups))
 			}
@@ -79,11 +80,11 @@ func TestSimpleOracle(t *testing.T) {
 			t.Errorf("Kafka %s and %s answer differently", shareVersions[v-1], shareVersions[v])
 		}
 		last = out
-		answers := parseOracleAnswers(t, out)
+		answers := oracle.Parse[oracleAnswer](t, out)
 		// The same classes again, every identity hash code 1: where
 		// Kafka's order rests on identity hash codes, the two runs may
 		// disagree.
-		again := parseOracleAnswers(t, runSimpleOracle(t, dir, lines.Bytes(), identityHashOne...))
+		again := oracle.Parse[oracleAnswer](t, runSimpleOracle(t, dir, lines.Bytes(), identityHashOne...))
 		agreed, varies := 0, 0
 		for i, g := range groups {
 			_, tie, _ := simpleAssign(g)
@@ -124,14 +125,7 @@ var identityHashOne = []string{"-XX:+UnlockExperimentalVMOptions", "-XX:hashCode
 
 func runSimpleOracle(t *testing.T, dir string, in []byte, jvmFlags ...string) []byte {
 	t.Helper()
-	cmd := exec.Command("java", append(append(jvmFlags, "-cp", dir), "SimpleOracle")...)
-	cmd.Stdin = bytes.NewReader(in)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
-	return out
+	return oracle.Run(t, dir, "SimpleOracle", nil, jvmFlags, in)
 }
 
 // randomShareGroup draws a group as randomKIP848Group does, then gives

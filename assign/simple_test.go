@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/assigncalc/assigncalc/assign/internal/oracle"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -153,7 +154,7 @@ func TestVerifyShareFaults(t *testing.T) {
 // topic ids' hash codes differ.
 func TestSimpleReportsIdentityTies(t *testing.T) {
 	g := readKIP848Groups(t, filepath.Join("testdata", "share", "identity-ties.jsonl"))[0]
-	kafka := readOracleAnswers(t, filepath.Join("testdata", "share", "identity-ties.simple.jsonl"))
+	kafka := oracle.Read[oracleAnswer](t, filepath.Join("testdata", "share", "identity-ties.simple.jsonl"))
 	if len(kafka) != 2 || cmp.Equal(kafka[0], kafka[1]) {
 		t.Fatalf("want two different answers of Kafka, have %d", len(kafka))
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign/internal/jvm"
+	"github.com/assigncalc/assigncalc/assign/internal/oracle"
 )
 
 // treeBinGroup builds a homogeneous group whose holder set of one
@@ -86,7 +87,7 @@ var treeBinCases = []treeBinCase{{lose: 1}, {lose: 2}, {lose: 3}, {lose: 2, hete
 // insertion order less the removed members.
 func TestSimpleTreeBinRemoval(t *testing.T) {
 	groups := readKIP848Groups(t, filepath.Join("testdata", "share", "treebin.jsonl"))
-	want := readOracleAnswers(t, filepath.Join("testdata", "share", "treebin.simple.jsonl"))
+	want := oracle.Read[oracleAnswer](t, filepath.Join("testdata", "share", "treebin.simple.jsonl"))
 	if len(groups) != len(treeBinCases) || len(want) != len(groups) {
 		t.Fatalf("%d groups and %d answers; want %d of each", len(groups), len(want), len(treeBinCases))
 	}

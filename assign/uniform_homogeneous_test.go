@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign/internal/jvm"
+	"github.com/assigncalc/assigncalc/assign/internal/oracle"
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )
@@ -232,7 +233,7 @@ func TestUniformOwnerGoldens(t *testing.T) {
 			if !ok {
 				continue
 			}
-			want := readOracleAnswers(t, filepath.Join("testdata", "kip848", set.prefix+run.file))
+			want := oracle.Read[oracleAnswer](t, filepath.Join("testdata", "kip848", set.prefix+run.file))
 			if len(want) != len(groups) {
 				t.Fatalf("%s: %d answers for %d groups", set.prefix+run.file, len(want), len(groups))
 			}

@@ -1,19 +1,19 @@
 package assign
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/assigncalc/assigncalc/assign/internal/oracle"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -68,7 +68,7 @@ func TestKIP848Goldens(t *testing.T) {
 		groups := readKIP848Groups(t, filepath.Join("testdata", "kip848", set.groups))
 		for _, run := range kip848Runs {
 			t.Run(set.prefix+run.file, func(t *testing.T) {
-				want := readOracleAnswers(t, filepath.Join("testdata", "kip848", set.prefix+run.file))
+				want := oracle.Read[oracleAnswer](t, filepath.Join("testdata", "kip848", set.prefix+run.file))
 				if len(want) != len(groups) {
 					t.Fatalf("%d answers for %d groups", len(want), len(groups))
 				}
@@ -123,19 +123,11 @@ func TestKIP848Oracle(t *testing.T) {
 	}
 	write := os.Getenv("KIP848_WRITE") != ""
 	if write {
-		head := bytes.SplitAfterN(lines.Bytes(), []byte("\n"), 301)
-		if err := os.WriteFile(filepath.Join("testdata", "kip848", "groups.jsonl"), bytes.Join(head[:300], nil), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		oracle.WriteHead(t, filepath.Join("testdata", "kip848", "groups.jsonl"), lines.Bytes(), 300)
 	}
 	for _, run := range kip848Runs {
-		cmd := exec.Command("java", "-cp", dirs[run.classes], "Oracle", run.oracle)
-		cmd.Stdin = bytes.NewReader(lines.Bytes())
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("oracle: %v", err)
-		}
-		answers := parseOracleAnswers(t, out)
+		out := oracle.Run(t, dirs[run.classes], "Oracle", []string{run.oracle}, nil, lines.Bytes())
+		answers := oracle.Parse[oracleAnswer](t, out)
 		agreed := 0
 		for i, g := range groups {
 			if checkAgainstOracle(t, run.strategy, g, answers[i]) {
@@ -144,36 +136,9 @@ func TestKIP848Oracle(t *testing.T) {
 		}
 		t.Logf("%s: %d of %d groups agree with Kafka", run.file, agreed, len(groups))
 		if write {
-			head := bytes.SplitAfterN(out, []byte("\n"), 301)
-			if err := os.WriteFile(filepath.Join("testdata", "kip848", run.file), bytes.Join(head[:300], nil), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			oracle.WriteHead(t, filepath.Join("testdata", "kip848", run.file), out, 300)
 		}
 	}
-}
-
-func readOracleAnswers(t *testing.T, file string) []oracleAnswer {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return parseOracleAnswers(t, data)
-}
-
-func parseOracleAnswers(t *testing.T, data []byte) []oracleAnswer {
-	t.Helper()
-	var out []oracleAnswer
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<26)
-	for sc.Scan() {
-		var a oracleAnswer
-		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
-			t.Fatalf("oracle line %d: %v", len(out)+1, err)
-		}
-		out = append(out, a)
-	}
-	return out
 }
 
 // randomKIP848Group draws a group meant to reach every rule: member IDs

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/internal/oracle"
 )
 
 // benchShape is one group size of BenchmarkJavaSticky, built by formula so
@@ -184,7 +185,7 @@ func TestBenchShapes(t *testing.T) {
 		var answers []answer
 		switch {
 		case saved != "":
-			answers = readAnswers(t, filepath.Join(saved, st.name+".answers.jsonl"))
+			answers = oracle.Read[answer](t, filepath.Join(saved, st.name+".answers.jsonl"))
 			if len(answers) != len(groups) {
 				t.Fatalf("%d saved answers for %d groups", len(answers), len(groups))
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/internal/oracle"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -178,7 +179,7 @@ func TestInvalidGroup(t *testing.T) {
 func TestKafkaTests(t *testing.T) {
 	groups := readGroups(t, filepath.Join("testdata", "kafka-tests.jsonl"))
 	for _, st := range strategies {
-		want := readAnswers(t, filepath.Join("testdata", "kafka-tests."+st.name+".jsonl"))
+		want := oracle.Read[answer](t, filepath.Join("testdata", "kafka-tests."+st.name+".jsonl"))
 		if len(want) != len(groups) {
 			t.Fatalf("%s: %d answers for %d groups", st.name, len(want), len(groups))
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/internal/oracle"
 )
 
 // kafka15106Group is the scenario of Kafka's
@@ -68,7 +69,7 @@ func TestKafka15106(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		want := readAnswers(t, file)
+		want := oracle.Read[answer](t, file)
 		if len(want) != len(groups) {
 			t.Fatalf("%s: %d answers for %d groups", file, len(want), len(groups))
 		}

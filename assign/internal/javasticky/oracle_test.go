@@ -1,7 +1,6 @@
 package javasticky
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -9,12 +8,13 @@ import (
 	"maps"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/assigncalc/assigncalc/assign/internal/oracle"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/google/go-cmp/cmp"
@@ -83,7 +83,7 @@ func TestGoldens(t *testing.T) {
 	groups := readGroups(t, filepath.Join("testdata", "groups.jsonl"))
 	for _, st := range strategies {
 		t.Run(st.name, func(t *testing.T) {
-			want := readAnswers(t, filepath.Join("testdata", st.name+".jsonl"))
+			want := oracle.Read[answer](t, filepath.Join("testdata", st.name+".jsonl"))
 			if len(want) != len(groups) {
 				t.Fatalf("%d answers for %d groups", len(want), len(groups))
 			}
@@ -139,7 +139,7 @@ func TestOracle(t *testing.T) {
 		lines.WriteByte('\n')
 	}
 	if write {
-		writeHead(t, golden("groups.jsonl"), lines.Bytes())
+		oracle.WriteHead(t, filepath.Join("testdata", golden("groups.jsonl")), lines.Bytes(), 300)
 	}
 	treeN := 1000
 	if s := os.Getenv("JAVASTICKY_TREE_N"); s != "" {
@@ -168,7 +168,7 @@ func TestOracle(t *testing.T) {
 	t.Logf("%d colliding groups treeify a PartitionMovements set; sticky reads a treeified set on %d, cooperative-sticky on %d", treeN, read[0], read[1])
 	for _, st := range strategies {
 		out := runOracleRaw(t, dir, st.name, lines.Bytes())
-		answers := parseAnswers(t, out)
+		answers := oracle.Parse[answer](t, out)
 		agreed, errs, unfinished := 0, 0, 0
 		for i, g := range groups {
 			if answers[i].Unfinished {
@@ -185,7 +185,7 @@ func TestOracle(t *testing.T) {
 		}
 		t.Logf("%s at %v: %d of %d groups agree with Kafka (Kafka throws on %d, does not finish %d)", st.name, v, agreed, len(groups), errs, unfinished)
 		if write {
-			writeHead(t, golden(st.name+".jsonl"), out)
+			oracle.WriteHead(t, filepath.Join("testdata", golden(st.name+".jsonl")), out, 300)
 		}
 	}
 }
@@ -194,60 +194,21 @@ func TestOracle(t *testing.T) {
 // assignor of the strategy named and returns its output.
 func runOracleRaw(t *testing.T, dir, strategy string, lines []byte) []byte {
 	t.Helper()
-	args := []string{"-cp", dir, "org.apache.kafka.clients.consumer.Oracle", strategy}
+	args := []string{strategy}
 	if limit := os.Getenv("JAVASTICKY_LIMIT"); limit != "" {
 		args = append(args, limit) // seconds per group
 	}
-	cmd := exec.Command("java", args...)
-	cmd.Stdin = bytes.NewReader(lines)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
-	return out
+	return oracle.Run(t, dir, "org.apache.kafka.clients.consumer.Oracle", args, nil, lines)
 }
 
 // runOracle is runOracleRaw's answers, one per group.
 func runOracle(t *testing.T, dir, strategy string, lines []byte) []answer {
 	t.Helper()
-	answers := parseAnswers(t, runOracleRaw(t, dir, strategy, lines))
+	answers := oracle.Parse[answer](t, runOracleRaw(t, dir, strategy, lines))
 	if n := bytes.Count(lines, []byte("\n")); len(answers) != n {
 		t.Fatalf("oracle: %d answers for %d groups", len(answers), n)
 	}
 	return answers
-}
-
-func writeHead(t *testing.T, file string, data []byte) {
-	t.Helper()
-	head := bytes.SplitAfterN(data, []byte("\n"), 301)
-	if err := os.WriteFile(filepath.Join("testdata", file), bytes.Join(head[:min(300, len(head))], nil), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readAnswers(t *testing.T, file string) []answer {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return parseAnswers(t, data)
-}
-
-func parseAnswers(t *testing.T, data []byte) []answer {
-	t.Helper()
-	var out []answer
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<26)
-	for sc.Scan() {
-		var a answer
-		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
-			t.Fatalf("oracle line %d: %v", len(out)+1, err)
-		}
-		out = append(out, a)
-	}
-	return out
 }
 
 // randomGroup draws a group meant to reach every rule of both paths:

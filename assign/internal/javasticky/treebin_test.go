@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/assign/internal/oracle"
 )
 
 // trees reports whether Java's PartitionMovements, for g, has a HashSet
@@ -152,7 +153,7 @@ func TestTreeBinGoldens(t *testing.T) {
 		t.Fatalf("only %d groups in %s", len(groups), file)
 	}
 	for _, st := range strategies {
-		want := readAnswers(t, filepath.Join("testdata", "treebin."+st.name+".jsonl"))
+		want := oracle.Read[answer](t, filepath.Join("testdata", "treebin."+st.name+".jsonl"))
 		if len(want) != len(groups) {
 			t.Fatalf("%s: %d answers for %d groups", st.name, len(want), len(groups))
 		}

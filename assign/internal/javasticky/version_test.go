@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/assigncalc/assigncalc/assign/internal/oracle"
 )
 
 // The releases of each Version, read from the tags of apache/kafka: the
@@ -60,7 +62,7 @@ func TestVersionGoldens(t *testing.T) {
 	for _, st := range strategies {
 		var prev []answer
 		for _, gv := range goldenVersions {
-			want := readAnswers(t, filepath.Join("testdata", "versions", versionFile(st.name+".jsonl", gv.v)))
+			want := oracle.Read[answer](t, filepath.Join("testdata", "versions", versionFile(st.name+".jsonl", gv.v)))
 			if len(want) != len(groups) {
 				t.Fatalf("%s at %v: %d answers for %d groups", st.name, gv.v, len(want), len(groups))
 			}
@@ -88,7 +90,7 @@ func TestKafkaTestsVersions(t *testing.T) {
 			if _, err := os.Stat(file); err != nil {
 				file = filepath.Join("testdata", "kafka-tests."+st.name+".jsonl")
 			}
-			want := readAnswers(t, file)
+			want := oracle.Read[answer](t, file)
 			if len(want) != len(groups) {
 				t.Fatalf("%s: %d answers for %d groups", file, len(want), len(groups))
 			}
