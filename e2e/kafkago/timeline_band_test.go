@@ -238,26 +238,10 @@ func playTLK(t *testing.T, sc tlkScenario, s assign.Strategy) tlband.Result {
 	real := g.Phases(at)
 	sc.play(g, s, a, at)
 	g.Settle(sc.name)
-	end := g.Since()
-	measured := tlband.Unowned(a, g.Changes(), tlkPartitions(), at, end)
-	pr, err := tlband.Predict(timeline.Scenario{
+	return g.Judge(t, sc.name, timeline.Scenario{
 		Members: tlkMembers(), Topics: tlkTopics, Strategy: s, Broker: &tlkBroker,
 		Initial: a, Events: sc.events, RTT: 1,
-	}, tlkEventAt, real, tlkHeartbeat, tlkDraws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked, band := measured, pr
-	if sc.byRank {
-		checked, band = tlband.ByRank(measured, pr, tlkPartitions())
-	}
-	log, total, errs := tlband.Check(checked, band, tlkPartitions(), tlkTolerance)
-	t.Logf("%s under %s (phases %v): total %d partition-ms, model p5/p50/p95 %v, on the measured phases %d\n\t%s",
-		sc.name, s.Name(), real, total, pr.Totals, pr.Exact, log)
-	for _, e := range errs {
-		t.Errorf("%s: %s", sc.name, e)
-	}
-	return tlband.Result{Measured: measured, Total: total, Pred: pr}
+	}, at, real, sc.byRank, tlkTolerance, tlkDraws)
 }
 
 // TestTimelineBands plays every scenario under eager range, one at a

@@ -280,8 +280,6 @@ func playTLS(t *testing.T, sc tlsScenario, s assign.Strategy) tlband.Result {
 	real := g.Phases(at)
 	sc.play(g, s, a, at)
 	g.Settle(sc.name)
-	end := g.Since()
-	measured := tlband.Unowned(a, g.Changes(), tlsPartitions(), at, end)
 	broker := tlsBroker
 	// kfake rebalances when a static member's new process rejoins with
 	// JoinGroup metadata unlike its previous JoinGroup's
@@ -295,24 +293,10 @@ func playTLS(t *testing.T, sc tlsScenario, s assign.Strategy) tlband.Result {
 	// members always join with no held assignment and generation -1, the
 	// same bytes.
 	broker.StaticRejoinRebalances = sc.static != "" && s.Protocol() == assign.Cooperative
-	pr, err := tlband.Predict(timeline.Scenario{
+	return g.Judge(t, sc.name, timeline.Scenario{
 		Members: tlsMembers(sc.static), Topics: tlsTopics, Strategy: s, Broker: &broker,
 		Initial: a, Events: sc.events, RTT: 1,
-	}, tlsEventAt, real, tlsHeartbeat, tlsDraws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked, band := measured, pr
-	if sc.byRank {
-		checked, band = tlband.ByRank(measured, pr, tlsPartitions())
-	}
-	log, total, errs := tlband.Check(checked, band, tlsPartitions(), tlsTolerance)
-	t.Logf("%s under %s (phases %v): total %d partition-ms, model p5/p50/p95 %v, on the measured phases %d\n\t%s",
-		sc.name, s.Name(), real, total, pr.Totals, pr.Exact, log)
-	for _, e := range errs {
-		t.Errorf("%s: %s", sc.name, e)
-	}
-	return tlband.Result{Measured: measured, Total: total, Pred: pr}
+	}, at, real, sc.byRank, tlsTolerance, tlsDraws)
 }
 
 // TestTimelineBands plays every scenario under eager range and

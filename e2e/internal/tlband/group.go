@@ -200,3 +200,28 @@ func (g *Group[M]) Phases(at time.Duration) map[string]timeline.Phase {
 	}
 	return out
 }
+
+// Judge measures each partition's unowned time from at, when the group
+// held sc.Initial, until now, predicts the band of sc on the phases real
+// measured at at (draws draws), and fails t, naming the scenario, for
+// each partition or total outside it widened by tol (matched by rank when
+// byRank), logging the figures.
+func (g *Group[M]) Judge(t *testing.T, name string, sc timeline.Scenario, at time.Duration, real map[string]timeline.Phase, byRank bool, tol time.Duration, draws int) Result {
+	t.Helper()
+	measured := Unowned(sc.Initial, g.Changes(), g.Partitions, at, g.Since())
+	pr, err := Predict(sc, g.EventAt, real, g.Heartbeat, draws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, band := measured, pr
+	if byRank {
+		checked, band = ByRank(measured, pr, g.Partitions)
+	}
+	log, total, errs := Check(checked, band, g.Partitions, tol)
+	t.Logf("%s under %s (phases %v): total %d partition-ms, model p5/p50/p95 %v, on the measured phases %d\n\t%s",
+		name, sc.Strategy.Name(), real, total, pr.Totals, pr.Exact, log)
+	for _, e := range errs {
+		t.Errorf("%s: %s", name, e)
+	}
+	return Result{Measured: measured, Total: total, Pred: pr}
+}
