@@ -130,8 +130,11 @@ func SimulateRollout(r Rollout) ([]RolloutStep, error) {
 			return err
 		}
 		wasCooperative := len(steps) > 0 && !steps[len(steps)-1].Eager && len(steps[len(steps)-1].Protocols) > 0
+		i := 0 // Ballots follow Members' order: one pass finds every voter
 		for _, b := range s.Vote.Ballots {
-			i := slices.IndexFunc(s.Members, func(m VoteMember) bool { return m.ID == b.Member })
+			for s.Members[i].ID != b.Member {
+				i++
+			}
 			p, err := ClientProtocol(s.Members[i].Protocols)
 			if err != nil {
 				return err
