@@ -20,7 +20,8 @@ type RolloutStep struct {
 
 	// Assignment is what the accepted members hold after the step; nil
 	// when the vote's winner is no strategy of package assign, or there
-	// is none.
+	// is none. Steps that hold the same assignment share one map: read
+	// it, do not modify it.
 	Assignment assign.Assignment
 
 	// Switched reports that the winner, a strategy of package assign,
@@ -40,7 +41,22 @@ type RolloutStep struct {
 // strategy switch of rule 9 of [Churn]. The first step is the group's
 // first rebalance, from nothing. With topics nil only the vote is
 // replayed: no step has an assignment.
+//
+// A step that keeps the winner and the accepted members of the step
+// before holds what that step held, without a rebalance computed: every
+// strategy of package assign gives the same members the same answer when
+// each already holds its share of it (range and roundrobin read only the
+// members and topics; the sticky ones move nothing from an assignment
+// they made). A rolling restart is mostly such steps, so the assignments
+// computed are those of the steps that change something, not one per
+// member restarted (TestRolloutReuse compares with a rebalance at every
+// step).
 func Rollout(r coordinator.Rollout, topics map[string]int32) ([]RolloutStep, error) {
+	return rollout(r, topics, true)
+}
+
+// rollout is Rollout; with reuse false it rebalances at every step.
+func rollout(r coordinator.Rollout, topics map[string]int32, reuse bool) ([]RolloutStep, error) {
 	steps, err := coordinator.SimulateRollout(r)
 	if err != nil {
 		return nil, err
@@ -53,6 +69,10 @@ func Rollout(r coordinator.Rollout, topics map[string]int32) ([]RolloutStep, err
 		strategy, err := assign.Lookup(s.Vote.Winner)
 		if err != nil || s.Vote.Winner == "" || topics == nil {
 			held = nil
+			continue
+		}
+		if reuse && held != nil && s.Vote.Winner == steps[i-1].Vote.Winner && sameVoters(s.Vote.Ballots, held) {
+			out[i].Assignment = held
 			continue
 		}
 		g := assign.Group{Topics: topics}
@@ -81,4 +101,18 @@ func Rollout(r coordinator.Rollout, topics map[string]int32) ([]RolloutStep, err
 		held = step.After
 	}
 	return out, nil
+}
+
+// sameVoters reports whether ballots come from exactly the members of
+// held: the same members (in any order), none added, none gone.
+func sameVoters(ballots []coordinator.Ballot, held assign.Assignment) bool {
+	if len(ballots) != len(held) {
+		return false
+	}
+	for _, b := range ballots {
+		if _, ok := held[b.Member]; !ok {
+			return false
+		}
+	}
+	return true
 }
