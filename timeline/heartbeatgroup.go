@@ -64,6 +64,9 @@ type heartbeatRules[M heartbeatMember] interface {
 	remove(m M)
 	// assignmentInterval is KIP-1263's interval for the group type.
 	assignmentInterval() int64
+	// joinStartsEpoch reports whether m's first heartbeat starts a group
+	// epoch by itself, and when it does not, why not (a step's words).
+	joinStartsEpoch(m M) (bool, string)
 }
 
 // heartbeatGroup is a heartbeat protocol's coordinator and its members.
@@ -193,8 +196,9 @@ func (g *heartbeatGroup[M]) leaveBehind(hm M) {
 
 func (g *heartbeatGroup[M]) onJoin(m Member) { g.join(g.add(m)) }
 
-// join is a member's first heartbeat (member epoch 0): a new member, so a
-// new group epoch.
+// join is a member's first heartbeat (member epoch 0): a new member, so
+// a new group epoch, unless the protocol says its subscription starts
+// none yet (joinStartsEpoch).
 func (g *heartbeatGroup[M]) join(hm M) {
 	m := hm.base()
 	if m.membership != outside {
@@ -204,7 +208,11 @@ func (g *heartbeatGroup[M]) join(hm M) {
 	m.owned, m.target = nil, nil
 	g.rules.fresh(hm)
 	g.step(m.ID, "heartbeat: joins")
-	g.bump(m.ID + " joins")
+	if starts, why := g.rules.joinStartsEpoch(hm); starts {
+		g.bump(m.ID + " joins")
+	} else {
+		g.step("", "no new group epoch for %s's join: %s", m.ID, why)
+	}
 	g.rules.heartbeat(hm)
 }
 

@@ -164,9 +164,10 @@ func (k *kip848) onSubscribe(id string, topics []string) {
 		return
 	}
 	k.atNextPoll(m, func() {
+		old := m.Topics
 		m.Topics = topics
 		k.step(m.ID, "heartbeat: new subscription")
-		k.bump(m.ID + ": subscription changed")
+		k.subscriptionChanged(m, old)
 		k.heartbeat(m)
 	})
 }
@@ -199,7 +200,7 @@ func (k *kip848) comeBack(m *kipMember) {
 		k.stopProcess(m) // restarts that overlap: the newest process replaces the running one
 	}
 	m.proc = running
-	changed := m.pendingTopics != nil
+	old, changed := m.Topics, m.pendingTopics != nil
 	if changed {
 		m.Topics, m.pendingTopics = *m.pendingTopics, nil
 	}
@@ -210,7 +211,7 @@ func (k *kip848) comeBack(m *kipMember) {
 		m.restart(k.now, k.now)
 		k.step(m.ID, "heartbeat (static): rejoins with its assignment")
 		if changed {
-			k.bump(m.ID + ": subscription changed")
+			k.subscriptionChanged(m, old)
 		}
 		k.heartbeat(m)
 		return
@@ -256,6 +257,10 @@ func (k *kip848) leave(m *kipMember, reason string) {
 // remove takes m out of the group and frees what it held.
 func (k *kip848) remove(m *kipMember) {
 	m.membership = outside
+	if p, _ := patternOf(m.Topics); p != "" {
+		k.regex.gathered = false
+		k.forgetPattern(p)
+	}
 	m.sessionExpiry.stop()
 	for _, tp := range m.counted {
 		if k.holder[tp] == m.ID {

@@ -27,14 +27,16 @@ import (
 //   - A created topic that no member subscribes to by name changes no
 //     group epoch by itself (subscribedTo): the subscribed topics' hash
 //     did not change.
+//   - A member that joins or changes its subscription starts an epoch
+//     when its topic names change, when it drops its pattern, or when it
+//     takes up a pattern the group has resolved for another member; a
+//     pattern new to the group starts none until its resolution does
+//     (subscriptionStartsEpoch). A pattern's resolution is forgotten when
+//     its last subscriber leaves or changes pattern (forgetPattern).
 //
 // What the timeline simplifies: Kafka resolves asynchronously and its
 // epoch comes with the result, moments after the heartbeat; here it comes
-// at the heartbeat. A member that joins or subscribes with a pattern the
-// group has not resolved starts an epoch for the change here, and the
-// resolution a second one; Kafka starts none for such a change unless
-// its topic names changed too, only the resolution's (its
-// REGEX_UPDATED without REGEX_UPDATED_AND_RESOLVED). The patterns present at the start count as resolved
+// at the heartbeat. The patterns present at the start count as resolved
 // long before t = 0, so a topic created early waits only for a
 // heartbeat. group.consumer.regex.refresh.interval.ms's periodic
 // resolution finds nothing new here (topics are never deleted and ACLs
@@ -228,6 +230,87 @@ func orNothing(s string) string {
 		return "nothing"
 	}
 	return s
+}
+
+// subscriptionStartsEpoch reports whether the heartbeat that brings m's
+// subscription, changed from old (nil for a member that joins), starts a
+// group epoch by itself, as Kafka's coordinator decides it
+// (GroupMetadataManager.consumerGroupHeartbeat, 4.0 to 4.4:
+// hasMemberSubscriptionChanged, maybeUpdateRegularExpressions): when its
+// topic names change, when it drops its pattern, or when it takes up a
+// pattern that another member of the group subscribes to and whose
+// resolution the group holds. A pattern new to the group starts none by
+// itself; its resolution does, at this heartbeat or a later one, when it
+// matches something (refreshPatterns). why says why it starts none.
+func (k *kip848) subscriptionStartsEpoch(m *kipMember, old []string) (starts bool, why string) {
+	oldPattern, oldNames := patternOf(old)
+	pattern, names := patternOf(m.Topics)
+	switch {
+	case !sameTopicSet(oldNames, names):
+		return true, ""
+	case pattern == oldPattern:
+		return false, "subscription unchanged"
+	case pattern == "":
+		return true, ""
+	}
+	if _, ok := k.regex.resolved[pattern]; ok && k.othersSubscribe(m.ID, pattern) {
+		return true, ""
+	}
+	return false, fmt.Sprintf("/%s/ is new to the group, and waits for its resolution", pattern)
+}
+
+// joinStartsEpoch: see subscriptionStartsEpoch.
+func (k *kip848) joinStartsEpoch(m *kipMember) (bool, string) {
+	k.regex.gathered = false // the group's patterns may change without a new epoch
+	return k.subscriptionStartsEpoch(m, nil)
+}
+
+// subscriptionChanged is the coordinator's answer to m's heartbeat with
+// a subscription changed from old: a new group epoch or, for a pattern
+// new to the group, none yet; and old's pattern forgotten if no member
+// subscribes to it any more.
+func (k *kip848) subscriptionChanged(m *kipMember, old []string) {
+	k.regex.gathered = false
+	starts, why := k.subscriptionStartsEpoch(m, old)
+	if p, _ := patternOf(old); p != "" {
+		k.forgetPattern(p)
+	}
+	if !starts {
+		k.step("", "no new group epoch for %s's subscription: %s", m.ID, why)
+		return
+	}
+	k.bump(m.ID + ": subscription changed")
+}
+
+// othersSubscribe reports whether a member of the group other than id
+// subscribes to pattern.
+func (k *kip848) othersSubscribe(id, pattern string) bool {
+	for _, other := range k.ids {
+		if o := k.members[other]; other != id && o.membership != outside {
+			if p, _ := patternOf(o.Topics); p == pattern {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// forgetPattern drops the resolution of pattern once no member of the
+// group subscribes to it, as Kafka's coordinator writes its tombstone
+// when the last subscriber leaves or changes pattern: a member that takes
+// it up later brings a pattern new to the group.
+func (k *kip848) forgetPattern(pattern string) {
+	if _, ok := k.regex.resolved[pattern]; ok && !k.othersSubscribe("", pattern) {
+		delete(k.regex.resolved, pattern)
+	}
+}
+
+// sameTopicSet reports whether a and b name the same topics.
+func sameTopicSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }
 
 // checkPattern refuses, for normalize to wrap, a pattern the scenario cannot

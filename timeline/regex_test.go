@@ -29,15 +29,16 @@ import (
 //     heartbeat at 14 s, the first more than 10 s after the last
 //     resolution, resolves again and finds no change.
 //   - 20.5 s: c2 joins with /orders-eu/ alone (not every topic, as a join
-//     without topics would): an epoch for the join, whose target gives c2
-//     nothing, since /orders-eu/ is not resolved yet and may not be before
-//     24 s (10 s after 14 s). c2's own heartbeat at 24.5 s is the first
-//     after that: /orders-eu/ matches orders-eu, a new epoch, which splits
-//     it, c0 keeping 0 and c2 taking 1.
-//   - 40.5 s: c1 adds /orders-us/ and sends it at its next poll, 40.6 s:
-//     an epoch for the changed subscription, and at that heartbeat (more
-//     than 10 s after 24.5 s) the resolution of /orders-us/, a new epoch:
-//     c0 keeps orders-us 0 and c1 takes 1.
+//     without topics would): a pattern new to the group, which starts no
+//     epoch by itself (Kafka waits for its resolution), and which may not
+//     be resolved before 24 s (10 s after 14 s). c2's own heartbeat at
+//     24.5 s is the first after that: /orders-eu/ matches orders-eu, a new
+//     epoch, which splits it, c0 keeping 0 and c2 taking 1.
+//   - 40.5 s: c1 adds /orders-us/ to the same topic names and sends it at
+//     its next poll, 40.6 s: again a pattern new to the group, no epoch
+//     for the change, and at that heartbeat (more than 10 s after 24.5 s)
+//     the resolution of /orders-us/, a new epoch: c0 keeps orders-us 0 and
+//     c1 takes 1.
 //   - 45 s: orders-ap is created. The patterns were resolved at 40.6 s, so
 //     not again before 50.6 s, and the group is not settled meanwhile. A
 //     heartbeat that acknowledges a revocation restarts its member's
@@ -86,9 +87,7 @@ func TestTimelinePatterns(t *testing.T) {
 	}
 	wantStarts := []start{
 		{3_000, "patterns resolved again: /orders-.*/ matches orders-eu,orders-us"},
-		{20_500, "c2 joins"},
 		{24_500, "patterns resolved again: /orders-eu/ matches orders-eu"},
-		{40_600, "c1: subscription changed"},
 		{40_600, "patterns resolved again: /orders-us/ matches orders-us"},
 		{51_300, "patterns resolved again: /orders-.*/ matches orders-ap,orders-eu,orders-us"},
 	}
@@ -129,5 +128,80 @@ func TestTimelinePatternsRefused(t *testing.T) {
 		if !errors.Is(err, timeline.ErrInvalidScenario) || !strings.Contains(err.Error(), tt.want) || strings.Count(err.Error(), "invalid scenario") != 1 {
 			t.Errorf("%s: %v; want one invalid scenario saying %q", tt.name, err, tt.want)
 		}
+	}
+}
+
+// TestTimelinePatternEpochs: which changes of membership and subscription
+// start a group epoch when patterns are involved, by Kafka's coordinator's
+// rules (GroupMetadataManager.consumerGroupHeartbeat, 4.0 to 4.4), worked
+// by hand. c0 subscribes to /orders-.*/, c1 to payments; the start's
+// patterns count as resolved.
+//   - 5 s: c2 joins with /orders-.*/, which c0 subscribes to and the
+//     group has resolved: an epoch for the join.
+//   - 10 s: c1 sends the subscription it has (payments): no epoch.
+//   - 15 s: c1 adds /orders-.*/, resolved: an epoch.
+//   - 20 s: c1 drops it again: an epoch.
+//   - 25 s, 26 s: c0 and c2 close: an epoch each; nobody subscribes to
+//     /orders-.*/ any more, so the group forgets its resolution.
+//   - 30 s: c3 joins with /orders-.*/, new to the group again: no epoch
+//     for the join; at that heartbeat (the last resolution was long
+//     before) the pattern is resolved, and that starts one.
+//   - 35 s: c3 crashes; its new process, restarted at 36 s, joins at
+//     37 s as c3-r1 while the old member.id is still in the group (its
+//     session runs 10 s), subscribed to the resolved /orders-.*/: an
+//     epoch for the join, and one when c3's session expires.
+func TestTimelinePatternEpochs(t *testing.T) {
+	cfg := handConfig
+	sc := timeline.Scenario{
+		Members: []timeline.Member{
+			{ID: "c0", TopicRegex: "orders-.*", Config: &cfg},
+			{ID: "c1", Topics: []string{"payments"}, Config: &cfg},
+		},
+		Topics:   map[string]int32{"orders-eu": 2, "payments": 2},
+		Protocol: timeline.Consumer, Strategy: assign.ServerRange{}, Broker: &kipBroker,
+		Phases: map[string]timeline.Phase{"c0": {Heartbeat: 1_000}, "c1": {Heartbeat: 2_000}},
+		Events: []timeline.Event{
+			{At: 5_000, Kind: timeline.Join, Member: "c2", TopicRegex: "orders-.*", Config: &cfg},
+			{At: 10_000, Kind: timeline.Subscribe, Member: "c1", Topics: []string{"payments"}},
+			{At: 15_000, Kind: timeline.Subscribe, Member: "c1", Topics: []string{"payments"}, TopicRegex: "orders-.*"},
+			{At: 20_000, Kind: timeline.Subscribe, Member: "c1", Topics: []string{"payments"}},
+			{At: 25_000, Kind: timeline.Close, Member: "c0"},
+			{At: 26_000, Kind: timeline.Close, Member: "c2"},
+			{At: 30_000, Kind: timeline.Join, Member: "c3", TopicRegex: "orders-.*", Config: &cfg},
+			{At: 35_000, Kind: timeline.Crash, Member: "c3"},
+			{At: 36_000, Kind: timeline.Restart, Member: "c3", For: 1_000},
+		},
+	}
+	tl, err := timeline.Simulate(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reasons []string
+	for _, r := range tl.Rebalances {
+		reasons = append(reasons, r.Reason)
+	}
+	want := []string{
+		"c2 joins",
+		"c1: subscription changed",
+		"c1: subscription changed",
+		"c0 leaves",
+		"c2 leaves",
+		"patterns resolved again: /orders-.*/ matches orders-eu",
+		"c3-r1 joins",
+		"c3: session timeout",
+	}
+	if !slices.Equal(reasons, want) {
+		t.Errorf("rebalances %q; want %q", reasons, want)
+	}
+	for _, what := range []string{
+		"no new group epoch for c1's subscription: subscription unchanged",
+		"no new group epoch for c3's join: /orders-.*/ is new to the group, and waits for its resolution",
+	} {
+		if !slices.ContainsFunc(tl.Steps, func(st timeline.Step) bool { return st.What == what }) {
+			t.Errorf("steps lack %q", what)
+		}
+	}
+	if diff := cmp.Diff(assign.Assignment{"c1": tps("payments", 0, 1)}, assign.Assignment{"c1": tl.Final["c1"]}); diff != "" {
+		t.Errorf("c1's final assignment mismatch (-want +got):\n%s", diff)
 	}
 }

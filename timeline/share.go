@@ -207,6 +207,10 @@ func (s *shareGroup) onClose(id string) {
 // remove takes m out of the group. Unlike kip848's remove it frees no
 // holder map (several members may hold a partition, so the coordinator
 // keeps none) and it stops m's heartbeats.
+// joinStartsEpoch: a share member subscribes by topic names only, which
+// a joining member brings new, so its join starts a group epoch.
+func (s *shareGroup) joinStartsEpoch(*shareMember) (bool, string) { return true, "" }
+
 func (s *shareGroup) remove(m *shareMember) {
 	m.membership = outside
 	m.sessionExpiry.stop()

@@ -126,5 +126,5 @@ func patternAssumptions(sc timeline.Scenario) []string {
 	if len(out) == 0 && !slices.ContainsFunc(sc.Events, func(ev timeline.Event) bool { return ev.TopicRegex != "" }) {
 		return nil
 	}
-	return append(out, "- the coordinator resolves the patterns again at a heartbeat once a topic was created or a new pattern came, never within 10 s of the last time (the start's count as long before); a change starts a group epoch")
+	return append(out, "- the coordinator resolves the patterns again at a heartbeat once a topic was created or a new pattern came, never within 10 s of the last time (the start's count as long before); a change starts a group epoch, and a pattern new to the group starts none before its resolution")
 }
