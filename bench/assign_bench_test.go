@@ -8,6 +8,7 @@ import (
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/bench/workload"
+	"github.com/assigncalc/assigncalc/internal/benchmem"
 )
 
 var (
@@ -114,8 +115,7 @@ func benchmarkOne(b *testing.B, im workload.Impl, sh workload.Shape) {
 	// happens to run first after it.
 	runtime.GC()
 	b.ReportAllocs()
-	var before, after runtime.MemStats // TotalAlloc: bytes allocated, collected or not
-	runtime.ReadMemStats(&before)
+	bytes := benchmem.Start(b, sh.Spec.Partitions())
 	cpu := cpuTime()
 	for b.Loop() {
 		if err := p.Run(); err != nil {
@@ -124,8 +124,7 @@ func benchmarkOne(b *testing.B, im workload.Impl, sh workload.Shape) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
-	runtime.ReadMemStats(&after)
-	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(sh.Spec.Partitions()), "B/partition")
+	bytes.Report()
 	a, err := p.Result()
 	if err != nil {
 		b.Fatal(err)

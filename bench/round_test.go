@@ -14,6 +14,7 @@ import (
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/wire"
 	"github.com/assigncalc/assigncalc/bench/workload"
+	"github.com/assigncalc/assigncalc/internal/benchmem"
 )
 
 // BenchmarkRound times a group leader's whole round, bytes in to bytes
@@ -83,6 +84,7 @@ func BenchmarkRound(b *testing.B) {
 								}
 								runtime.GC()
 								b.ReportAllocs()
+								bytes := benchmem.Start(b, spec.Partitions())
 								before := cpuTime()
 								for b.Loop() {
 									if err := run(); err != nil {
@@ -90,6 +92,7 @@ func BenchmarkRound(b *testing.B) {
 									}
 								}
 								b.ReportMetric(float64(cpuTime()-before)/float64(b.N), "cpu-ns/op")
+								bytes.Report()
 							})
 						}
 					}

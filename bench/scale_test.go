@@ -9,6 +9,7 @@ import (
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/bench/workload"
+	"github.com/assigncalc/assigncalc/internal/benchmem"
 )
 
 // scaleSpec is the memory benchmark's group: 10,000 members, everyone
@@ -73,6 +74,7 @@ func benchmarkScale(b *testing.B, s assign.Strategy, g assign.Group) {
 	var peak, most int64
 	var cpu int64 // nanoseconds, from round_test.go's cpuTime
 	var before, after runtime.MemStats
+	bytes := benchmem.Start(b, benchmem.Partitions(g.Topics))
 	for b.Loop() {
 		b.StopTimer()
 		runtime.GC()
@@ -97,6 +99,7 @@ func benchmarkScale(b *testing.B, s assign.Strategy, g assign.Group) {
 	b.StopTimer()
 	b.ReportMetric(float64(peak), "peak-heap-B/op")
 	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+	bytes.Report()
 	if most > scaleBytesLimit {
 		b.Errorf("one assignment allocated %d bytes, over the limit of %d", most, scaleBytesLimit)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/internal/benchmem"
 	"github.com/assigncalc/assigncalc/timeline"
 )
 
@@ -18,11 +19,13 @@ func BenchmarkSimulate(b *testing.B) {
 			sc := churnScenario(p, members)
 			b.Run(fmt.Sprintf("protocol=%s/members=%d", p, members), func(b *testing.B) {
 				b.ReportAllocs()
+				bytes := benchmem.Start(b, benchmem.Partitions(sc.Topics))
 				for b.Loop() {
 					if _, err := timeline.Simulate(sc); err != nil {
 						b.Fatal(err)
 					}
 				}
+				bytes.Report()
 			})
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/assigncalc/assigncalc/internal/benchmem"
 	"github.com/assigncalc/assigncalc/timeline"
 )
 
@@ -25,11 +26,13 @@ func BenchmarkPatterns(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("members=%d/topics=%d", shape.members, shape.topics), func(b *testing.B) {
 			b.ReportAllocs()
+			bytes := benchmem.Start(b, benchmem.Partitions(sc.Topics))
 			for b.Loop() {
 				if _, err := timeline.Simulate(sc); err != nil {
 					b.Fatal(err)
 				}
 			}
+			bytes.Report()
 		})
 	}
 }

@@ -2,6 +2,7 @@ package kafkago
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -51,26 +52,37 @@ func BenchmarkAssignGroups(b *testing.B) {
 	}
 	b.Run("strategy=sticky/impl=adapter/owned", func(b *testing.B) {
 		bal, _ := Balancer(assign.Sticky{}, OnError(func(err error) { b.Fatal(err) }))
-		for b.Loop() {
-			bal.AssignGroups(again, parts)
-		}
+		loop(b, len(parts), func() { bal.AssignGroups(again, parts) })
 	})
 	for _, s := range []assign.Strategy{assign.Range{}, assign.Sticky{}} {
 		b.Run(fmt.Sprintf("strategy=%s/impl=assign", s.Name()), func(b *testing.B) {
-			for b.Loop() {
+			loop(b, len(parts), func() {
 				if _, err := s.Assign(g); err != nil {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
 		b.Run(fmt.Sprintf("strategy=%s/impl=adapter", s.Name()), func(b *testing.B) {
 			bal, err := Balancer(s, OnError(func(err error) { b.Fatal(err) }))
 			if err != nil {
 				b.Fatal(err)
 			}
-			for b.Loop() {
-				bal.AssignGroups(kms, parts)
-			}
+			loop(b, len(parts), func() { bal.AssignGroups(kms, parts) })
 		})
 	}
+}
+
+// loop runs op in b's timed loop and reports, beside B/op, the bytes per
+// partition of the group (B/partition), as every benchmark of the
+// repository does (the root module's internal/benchmem, which a released
+// adapter does not import).
+func loop(b *testing.B, partitions int, op func()) {
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for b.Loop() {
+		op()
+	}
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(partitions), "B/partition")
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
+	"github.com/assigncalc/assigncalc/internal/benchmem"
 )
 
 // BenchmarkDecode decodes messages of a member owning many partitions of a
@@ -22,11 +23,13 @@ func BenchmarkDecode(b *testing.B) {
 		b.Run(fmt.Sprintf("message=subscription/partitions=%d", parts), func(b *testing.B) {
 			b.SetBytes(int64(len(sub)))
 			b.ReportAllocs()
+			bytes := benchmem.Start(b, parts)
 			for b.Loop() {
 				if _, err := DecodeSubscription(sub); err != nil {
 					b.Fatal(err)
 				}
 			}
+			bytes.Report()
 		})
 	}
 }
@@ -74,11 +77,13 @@ func BenchmarkLead(b *testing.B) {
 				b.Run(name+"/phase=decode", func(b *testing.B) {
 					setup(b)
 					b.ReportAllocs()
+					bytes := benchmem.Start(b, benchmem.Partitions(topics))
 					for b.Loop() {
 						if _, err := GroupFromJoin(s.Name(), join, topics, nil); err != nil {
 							b.Fatal(err)
 						}
 					}
+					bytes.Report()
 				})
 				b.Run(name+"/phase=assign", func(b *testing.B) {
 					setup(b)
@@ -87,11 +92,13 @@ func BenchmarkLead(b *testing.B) {
 						b.Fatal(err)
 					}
 					b.ReportAllocs()
+					bytes := benchmem.Start(b, benchmem.Partitions(topics))
 					for b.Loop() {
 						if _, err := assign.AssignPacked(s, g); err != nil {
 							b.Fatal(err)
 						}
 					}
+					bytes.Report()
 				})
 				b.Run(name+"/phase=assign-map", func(b *testing.B) {
 					setup(b)
@@ -100,11 +107,13 @@ func BenchmarkLead(b *testing.B) {
 						b.Fatal(err)
 					}
 					b.ReportAllocs()
+					bytes := benchmem.Start(b, benchmem.Partitions(topics))
 					for b.Loop() {
 						if _, err := s.Assign(g); err != nil {
 							b.Fatal(err)
 						}
 					}
+					bytes.Report()
 				})
 				b.Run(name+"/phase=encode", func(b *testing.B) {
 					setup(b)
@@ -117,20 +126,24 @@ func BenchmarkLead(b *testing.B) {
 						b.Fatal(err)
 					}
 					b.ReportAllocs()
+					bytes := benchmem.Start(b, benchmem.Partitions(topics))
 					for b.Loop() {
 						if _, err := SyncGroupPacked(p, MaxAssignmentVersion); err != nil {
 							b.Fatal(err)
 						}
 					}
+					bytes.Report()
 				})
 				b.Run(name+"/phase=round", func(b *testing.B) {
 					setup(b)
 					b.ReportAllocs()
+					bytes := benchmem.Start(b, benchmem.Partitions(topics))
 					for b.Loop() {
 						if _, err := Lead(s, join, topics, nil); err != nil {
 							b.Fatal(err)
 						}
 					}
+					bytes.Report()
 				})
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/coordinator"
 	"github.com/assigncalc/assigncalc/churn"
+	"github.com/assigncalc/assigncalc/internal/benchmem"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -148,12 +149,15 @@ func BenchmarkSimulateStep(b *testing.B) {
 		r := Result{Name: "g", Strategy: "uniform"}
 		b.Run(fmt.Sprintf("moves=%d", n), func(b *testing.B) {
 			var buf []byte
+			b.ReportAllocs()
+			bytes := benchmem.Start(b, n) // the group's partitions: every one moves
 			for b.Loop() {
 				var err error
 				if buf, err = AppendSimulateStep(buf[:0], r, SimulateStepOf(1, "join c9", s, true)); err != nil {
 					b.Fatal(err)
 				}
 			}
+			bytes.Report()
 		})
 	}
 }

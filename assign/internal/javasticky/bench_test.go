@@ -11,6 +11,7 @@ import (
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/assign/internal/oracle"
+	"github.com/assigncalc/assigncalc/internal/benchmem"
 )
 
 // benchShape is one group size of BenchmarkJavaSticky, built by formula so
@@ -110,12 +111,14 @@ func BenchmarkJavaSticky(b *testing.B) {
 				for k, g := range groups {
 					b.Run("churn="+churns[k], func(b *testing.B) {
 						b.ReportAllocs()
+						bytes := benchmem.Start(b, benchmem.Partitions(g.Topics))
 						cpu := processCPU()
 						for b.Loop() {
 							if _, err := Assign(g, st.cooperative, Kafka38); err != nil {
 								b.Fatal(err)
 							}
 						}
+						bytes.Report()
 						// On a loaded machine wall time mostly measures the
 						// wait for a core; CPU time per call, the collector's
 						// included, is what testdata/oracle/Bench.java's cpu
