@@ -12,6 +12,23 @@ import (
 	"github.com/assigncalc/assigncalc/timeline"
 )
 
+// patternGroup is the group of the pattern tests: under the consumer
+// protocol with server range, c0 subscribes to /orders-.*/ and
+// heartbeats at odd seconds, c1 to payments at even ones, both with cfg;
+// orders-eu and payments have two partitions each.
+func patternGroup(cfg *timeline.Config, events []timeline.Event) timeline.Scenario {
+	return timeline.Scenario{
+		Members: []timeline.Member{
+			{ID: "c0", TopicRegex: "orders-.*", Config: cfg},
+			{ID: "c1", Topics: []string{"payments"}, Config: cfg},
+		},
+		Topics:   map[string]int32{"orders-eu": 2, "payments": 2},
+		Protocol: timeline.Consumer, Strategy: assign.ServerRange{}, Broker: &kipBroker,
+		Phases: map[string]timeline.Phase{"c0": {Heartbeat: 1_000}, "c1": {Heartbeat: 2_000}},
+		Events: events,
+	}
+}
+
 // TestTimelinePatterns follows, by hand, members subscribed by pattern
 // under the consumer protocol with server range, which gives a topic's
 // partitions to its subscribers in Kafka's HashMap order: c0, c1, c2
@@ -49,22 +66,13 @@ import (
 //     c0's at 51.3 s: /orders-.*/ now matches orders-ap too, c0's.
 func TestTimelinePatterns(t *testing.T) {
 	cfg := handConfig
-	sc := timeline.Scenario{
-		Members: []timeline.Member{
-			{ID: "c0", TopicRegex: "orders-.*", Config: &cfg},
-			{ID: "c1", Topics: []string{"payments"}, Config: &cfg},
-		},
-		Topics:   map[string]int32{"orders-eu": 2, "payments": 2},
-		Protocol: timeline.Consumer, Strategy: assign.ServerRange{}, Broker: &kipBroker,
-		Phases: map[string]timeline.Phase{"c0": {Heartbeat: 1_000}, "c1": {Heartbeat: 2_000}},
-		Events: []timeline.Event{
-			{At: 2_500, Kind: timeline.Grow, Topic: "orders-us", Partitions: 2},
-			{At: 7_500, Kind: timeline.Grow, Topic: "audit", Partitions: 1},
-			{At: 20_500, Kind: timeline.Join, Member: "c2", TopicRegex: "orders-eu", Config: &cfg},
-			{At: 40_500, Kind: timeline.Subscribe, Member: "c1", Topics: []string{"payments"}, TopicRegex: "orders-us"},
-			{At: 45_000, Kind: timeline.Grow, Topic: "orders-ap", Partitions: 1},
-		},
-	}
+	sc := patternGroup(&cfg, []timeline.Event{
+		{At: 2_500, Kind: timeline.Grow, Topic: "orders-us", Partitions: 2},
+		{At: 7_500, Kind: timeline.Grow, Topic: "audit", Partitions: 1},
+		{At: 20_500, Kind: timeline.Join, Member: "c2", TopicRegex: "orders-eu", Config: &cfg},
+		{At: 40_500, Kind: timeline.Subscribe, Member: "c1", Topics: []string{"payments"}, TopicRegex: "orders-us"},
+		{At: 45_000, Kind: timeline.Grow, Topic: "orders-ap", Partitions: 1},
+	})
 	tl, err := timeline.Simulate(sc)
 	if err != nil {
 		t.Fatal(err)
@@ -152,26 +160,17 @@ func TestTimelinePatternsRefused(t *testing.T) {
 //     epoch for the join, and one when c3's session expires.
 func TestTimelinePatternEpochs(t *testing.T) {
 	cfg := handConfig
-	sc := timeline.Scenario{
-		Members: []timeline.Member{
-			{ID: "c0", TopicRegex: "orders-.*", Config: &cfg},
-			{ID: "c1", Topics: []string{"payments"}, Config: &cfg},
-		},
-		Topics:   map[string]int32{"orders-eu": 2, "payments": 2},
-		Protocol: timeline.Consumer, Strategy: assign.ServerRange{}, Broker: &kipBroker,
-		Phases: map[string]timeline.Phase{"c0": {Heartbeat: 1_000}, "c1": {Heartbeat: 2_000}},
-		Events: []timeline.Event{
-			{At: 5_000, Kind: timeline.Join, Member: "c2", TopicRegex: "orders-.*", Config: &cfg},
-			{At: 10_000, Kind: timeline.Subscribe, Member: "c1", Topics: []string{"payments"}},
-			{At: 15_000, Kind: timeline.Subscribe, Member: "c1", Topics: []string{"payments"}, TopicRegex: "orders-.*"},
-			{At: 20_000, Kind: timeline.Subscribe, Member: "c1", Topics: []string{"payments"}},
-			{At: 25_000, Kind: timeline.Close, Member: "c0"},
-			{At: 26_000, Kind: timeline.Close, Member: "c2"},
-			{At: 30_000, Kind: timeline.Join, Member: "c3", TopicRegex: "orders-.*", Config: &cfg},
-			{At: 35_000, Kind: timeline.Crash, Member: "c3"},
-			{At: 36_000, Kind: timeline.Restart, Member: "c3", For: 1_000},
-		},
-	}
+	sc := patternGroup(&cfg, []timeline.Event{
+		{At: 5_000, Kind: timeline.Join, Member: "c2", TopicRegex: "orders-.*", Config: &cfg},
+		{At: 10_000, Kind: timeline.Subscribe, Member: "c1", Topics: []string{"payments"}},
+		{At: 15_000, Kind: timeline.Subscribe, Member: "c1", Topics: []string{"payments"}, TopicRegex: "orders-.*"},
+		{At: 20_000, Kind: timeline.Subscribe, Member: "c1", Topics: []string{"payments"}},
+		{At: 25_000, Kind: timeline.Close, Member: "c0"},
+		{At: 26_000, Kind: timeline.Close, Member: "c2"},
+		{At: 30_000, Kind: timeline.Join, Member: "c3", TopicRegex: "orders-.*", Config: &cfg},
+		{At: 35_000, Kind: timeline.Crash, Member: "c3"},
+		{At: 36_000, Kind: timeline.Restart, Member: "c3", For: 1_000},
+	})
 	tl, err := timeline.Simulate(sc)
 	if err != nil {
 		t.Fatal(err)
