@@ -281,8 +281,24 @@ func (w *writer) str(s string) {
 	if !utf8.ValidString(s) && w.err == nil {
 		w.err = fmt.Errorf("%w: %q (JSON cannot carry it unchanged)", ErrInvalidUTF8, s)
 	}
-	b, _ := json.Marshal(s) // a string always marshals
-	w.buf = append(w.buf, b...)
+	w.buf = appendJSONString(w.buf, s)
+}
+
+// appendJSONString appends s as encoding/json writes it. Names are
+// nearly always printable ASCII that needs no escape, which it copies
+// between quotes; anything else goes through json.Marshal, so the output
+// is json.Marshal's byte for byte (TestAppendJSONString). Marshalling
+// every name was a fifth of plan's time on many small groups.
+func appendJSONString(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s) // a string always marshals
+			return append(buf, b...)
+		}
+	}
+	buf = append(buf, '"')
+	buf = append(buf, s...)
+	return append(buf, '"')
 }
 
 func (w *writer) strs(ss []string) {

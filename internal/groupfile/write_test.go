@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -290,6 +291,35 @@ func TestAssignmentMembersRepeatedAndExtra(t *testing.T) {
 		w.assignment(c.members, c.a)
 		if string(w.buf) != c.want {
 			t.Errorf("assignment(%q, %v) = %s; want %s", c.members, c.a, w.buf, c.want)
+		}
+	}
+}
+
+// TestAppendJSONString: the writer's strings are json.Marshal's, byte for
+// byte, on every byte value alone and beside printable text, on UTF-8
+// beyond ASCII, and on random strings over a small alphabet that mixes
+// plain bytes with every kind json.Marshal escapes.
+func TestAppendJSONString(t *testing.T) {
+	cases := []string{"", "orders", "consumer-1-5f0c6a1e", "a b", "é", "日本", "\u2028", "<&>", `"\`, "\x7f", "\x00"}
+	for c := range 256 {
+		cases = append(cases, string([]byte{byte(c)}), "x"+string([]byte{byte(c)})+"y")
+	}
+	alphabet := []string{"a", "Z", "0", "-", ".", "_", " ", "\"", "\\", "<", ">", "&", "\n", "\t", "\x01", "\x7f", "é", "\u2029"}
+	rng := rand.New(rand.NewPCG(30, 11))
+	for range 2000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		cases = append(cases, b.String())
+	}
+	for _, s := range cases {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendJSONString([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Errorf("appendJSONString(%q) = %s; want x%s", s, got, want)
 		}
 	}
 }
