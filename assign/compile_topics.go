@@ -17,6 +17,7 @@ package assign
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/assigncalc/assigncalc/assign/internal/intern"
 )
@@ -42,11 +43,12 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 		subs = givenSubs{given, cg.meta.Positions(given.Names, nil)}
 	}
 	n := len(g.Members)
-	flags := make([]bool, len(meta)+2*n)
+	flags := make([]bool, len(meta)+3*n)
 	used := flags[:len(meta):len(meta)]                    // position in meta => someone subscribes to it
 	shared := flags[len(meta) : len(meta)+n : len(meta)+n] // member => its subscription is the one before it
-	cg.distinctNames = flags[len(meta)+n:]
-	topics := 0 // of used
+	cg.distinctNames = flags[len(meta)+n : len(meta)+2*n : len(meta)+2*n]
+	ascending := flags[len(meta)+2*n:] // member => its positions ascend, without a repeat (internSubs)
+	topics := 0                        // of used
 	gs, isGiven := subs.(givenSubs)
 	aliased := isGiven && gs.areTopics(meta, metaParts)
 	if aliased {
@@ -64,7 +66,7 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 		}
 		topics = len(meta)
 	} else {
-		cg.internSubs(subs, metaParts, used, shared, &topics)
+		cg.internSubs(subs, metaParts, used, shared, ascending, &topics)
 	}
 
 	// The tables by topic, in one array: metaTopic, numParts, start, and
@@ -85,7 +87,8 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 	// beyond the Basic Multilingual Plane (or bytes that are not UTF-8),
 	// so this sort finds them nearly sorted, and ASCII names need none.
 	byJava := byGo
-	if !ascii(meta...) {
+	inGoOrder := ascii(meta...)
+	if !inGoOrder {
 		byJava = slices.Clone(byGo)
 		slices.SortFunc(byJava, func(a, b int32) int { return javaCompare(meta[a], meta[b]) })
 	}
@@ -112,11 +115,29 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 		return nil
 	}
 	// Positions to topic indices, ascending, without repeats; each
-	// distinct subscription once.
+	// distinct subscription once. Where Java's order is Go's, positions
+	// that ascend map to topic indices that ascend, and they are the
+	// topic indices when every topic of meta is one (a list in order,
+	// as Kafka's clients send them: BenchmarkAssign/strategy=sticky/
+	// impl=ours/shape=hetero-100x200t in bench/, where every member
+	// lists its own; TestCompileSubsInOrder holds it to the general path).
+	identity := inGoOrder && topics == len(meta)
 	for i, sub := range cg.subs {
 		if shared[i] {
 			cg.subs[i] = cg.subs[i-1] // read-only from here on
 			cg.distinctNames[i] = cg.distinctNames[i-1]
+			continue
+		}
+		if inGoOrder && ascending[i] {
+			if !identity {
+				for j, k := range sub {
+					sub[j] = cg.metaTopic[k]
+				}
+			}
+			if len(sub) == 0 {
+				sub = nil
+			}
+			cg.subs[i] = sub // clipped by internSubs
 			continue
 		}
 		for j, k := range sub {
@@ -140,21 +161,26 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 // internSubs is compileSubs's reading of the members' subscriptions as
 // positions in meta (see compileSubs): it fills cg.subs with them,
 // marks the positions used (counting them in topics), the members whose
-// subscription is the one before theirs (shared), and cg.distinctNames.
-func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used, shared []bool, topics *int) {
+// subscription is the one before theirs (shared), those whose positions
+// ascend without a repeat (ascending), and cg.distinctNames.
+func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used, shared, ascending []bool, topics *int) {
 	n := len(cg.g.Members)
 	// Subscriptions as positions in meta first, all in one array, with
-	// room after it for the positions of the longest list. The arrays of
-	// compileSubs share a few allocations (one of int32s, one of bools,
-	// then one of int32s per topic): allocations are most of what a small
-	// group costs (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1
-	// in bench/).
+	// room after it for the positions of the longest list given as
+	// indices. The arrays of compileSubs share a few allocations (one of
+	// int32s, one of bools, then one of int32s per topic): allocations
+	// are most of what a small group costs (BenchmarkAssign/strategy=sticky/
+	// impl=ours/shape=uniform-10x100-join1 in bench/).
+	lists, isLists := subs.(topicLists)
 	distinct, longest := 0, 0
 	for i := range n {
 		if i == 0 || !subs.same(i) {
 			distinct += subs.len(i)
 			longest = max(longest, subs.len(i))
 		}
+	}
+	if isLists {
+		longest = 0 // names are looked up one by one, with no list of positions
 	}
 	slab := make([]int32, distinct+longest)
 	backing, positions := slab[:0:distinct], slab[distinct:distinct]
@@ -165,26 +191,60 @@ func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used,
 			continue
 		}
 		first := len(backing)
-		cg.distinctNames[i] = true // until a name is missing or empty
-		positions = subs.positions(&cg.meta, i, positions[:0])
-		for _, k := range positions {
-			if k < 0 {
-				cg.distinctNames[i] = false
-				continue // not in the metadata: skipped, as Kafka does
-			}
-			if metaParts[k] > 0 {
+		distinctNames, last := true, int32(-1) // until a name is missing or empty; the last position
+		if isLists {
+			// The names are looked up as they are read, with no list of
+			// positions in between: most of compile on a group whose
+			// members each list their own names (BenchmarkAssign/
+			// strategy=sticky/impl=ours/shape=hetero-100x200t in bench/).
+			var c intern.Cursor
+			for _, name := range lists[i].Topics {
+				k, ok := cg.meta.Here(name, &c)
+				if !ok {
+					k, ok = cg.meta.Next(name, &c)
+				}
+				if !ok || metaParts[k] <= 0 {
+					distinctNames = false // not in the metadata, or empty: skipped, as Kafka does
+					continue
+				}
 				backing = append(backing, k)
+				if k > last {
+					last = k
+				} else {
+					last = len32(metaParts) // out of order, or repeated: from here on above every position
+				}
 				if !used[k] {
 					used[k] = true
 					*topics++
 				}
-			} else {
-				cg.distinctNames[i] = false
+			}
+		} else {
+			positions = subs.positions(&cg.meta, i, positions[:0])
+			for _, k := range positions {
+				if k < 0 || metaParts[k] <= 0 {
+					distinctNames = false // not in the metadata, or empty: skipped, as Kafka does
+					continue
+				}
+				backing = append(backing, k)
+				if k > last {
+					last = k
+				} else {
+					last = len32(metaParts)
+				}
+				if !used[k] {
+					used[k] = true
+					*topics++
+				}
 			}
 		}
+		cg.distinctNames[i] = distinctNames
+		ascending[i] = last < len32(metaParts)
 		cg.subs[i] = backing[first:len(backing):len(backing)]
 	}
 }
+
+// len32 returns len(s) as an int32: a bound no position in s reaches.
+func len32[T any](s []T) int32 { return int32(len(s)) }
 
 // subscriptions is the members' subscriptions as compileSubs reads
 // them: from their Topics, or as indices given in [OwnedRuns].
@@ -302,10 +362,45 @@ func (cg *compiledGroup) goSteps() (after, goRank []int32) {
 // goSteps' first result) when known says ti, the list's topic before, is
 // a topic.
 func (cg *compiledGroup) topicAfter(after []int32, ti int32, known bool, name string) (int32, bool) {
-	if known && after[ti] >= 0 && cg.topics[after[ti]] == name {
+	if known && after[ti] >= 0 && sameName(cg.topics[after[ti]], name) {
 		return after[ti], true
 	}
 	return cg.topicIndex(name)
+}
+
+// ownedGuesses is how many topics of a member's own subscription
+// ownedTopic compares by address before it looks a name up.
+const ownedGuesses = 8
+
+// ownedTopic is topicAfter for the next run of member's claims, whose
+// subscription (ascending topic indices) is sub: it first compares the
+// addresses of the names of the next ownedGuesses topics of sub from *at,
+// and moves *at past the one it finds. A member owns mostly topics it
+// subscribes to, in the order it lists them, and a group's Owned lists
+// usually hold the very strings of its metadata (what [Carry] and a
+// leader's decoder give), so this finds most runs' topics with a few
+// pointer comparisons where a member owns some of many of its topics,
+// not every next one (topicAfter's guess), and the lookup was a hash and
+// a comparison of bytes per run (BenchmarkAssign/strategy=sticky/impl=ours/
+// shape=hetero-100x200t-join1 in bench/; TestOwnedTopicIsTopicIndex
+// holds it to topicIndex).
+func (cg *compiledGroup) ownedTopic(sub []int32, at *int, after []int32, ti int32, known bool, name string) (int32, bool) {
+	p := unsafe.StringData(name)
+	end := min(*at+ownedGuesses, len(sub))
+	for k := *at; k < end; k++ {
+		if t := sub[k]; unsafe.StringData(cg.topics[t]) == p && len(cg.topics[t]) == len(name) {
+			*at = k + 1
+			return t, true
+		}
+	}
+	return cg.topicAfter(after, ti, known, name)
+}
+
+// sameName reports whether a and b are equal, comparing their addresses
+// before their bytes: the names a group's lists repeat are usually one
+// string, and the comparison inlines where a == b calls the runtime.
+func sameName(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // topicAt returns the topic of partition number pid: the last t with

@@ -256,9 +256,10 @@ func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32) {
 	twice := uint64(0)
 	lastTopic, ti, known := "", int32(0), false // "" is never a known topic
 	lastRank, start, np, lastPart := int32(-1), int32(0), uint32(0), int32(-1)
+	sub, at := cg.subs[i], 0
 	for k, tp := range owned {
-		if tp.Topic != lastTopic {
-			next, ok := cg.topicAfter(after, ti, known, tp.Topic)
+		if !sameName(tp.Topic, lastTopic) {
+			next, ok := cg.ownedTopic(sub, &at, after, ti, known, tp.Topic)
 			if !ok || goRank[next] <= lastRank {
 				r.twice |= twice
 				return k, int32(k)
@@ -294,7 +295,7 @@ func (r *keptReader) listedFrom(i int, owned []TopicPartition, k int, count int3
 	start, np, lastPart := int32(0), uint32(0), int32(-1)
 	shape := inOrder
 	for j, tp := range owned[:k] {
-		if tp.Topic != lastTopic {
+		if !sameName(tp.Topic, lastTopic) {
 			ti, known, shape = r.startRun(i, int32(j), tp.Topic, ti, known, shape)
 			lastTopic, start = tp.Topic, cg.start[ti]
 		}
@@ -306,7 +307,7 @@ func (r *keptReader) listedFrom(i int, owned []TopicPartition, k int, count int3
 		lastPart, np = owned[k-1].Partition, uint32(cg.numParts[ti])
 	}
 	for j, tp := range owned[k:] {
-		if tp.Topic != lastTopic {
+		if !sameName(tp.Topic, lastTopic) {
 			ti, known, shape = r.startRun(i, int32(k+j), tp.Topic, ti, known, shape)
 			lastTopic, lastPart = tp.Topic, -1
 			if known {
