@@ -166,21 +166,17 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used, shared, ascending []bool, topics *int) {
 	n := len(cg.g.Members)
 	// Subscriptions as positions in meta first, all in one array, with
-	// room after it for the positions of the longest list given as
-	// indices. The arrays of compileSubs share a few allocations (one of
-	// int32s, one of bools, then one of int32s per topic): allocations
-	// are most of what a small group costs (BenchmarkAssign/strategy=sticky/
-	// impl=ours/shape=uniform-10x100-join1 in bench/).
-	lists, isLists := subs.(topicLists)
+	// room after it for the positions of the longest list. The arrays
+	// of compileSubs share a few allocations (one of int32s, one of
+	// bools, then one of int32s per topic): allocations are most of what
+	// a small group costs (BenchmarkAssign/strategy=sticky/impl=ours/
+	// shape=uniform-10x100-join1 in bench/).
 	distinct, longest := 0, 0
 	for i := range n {
 		if i == 0 || !subs.same(i) {
 			distinct += subs.len(i)
 			longest = max(longest, subs.len(i))
 		}
-	}
-	if isLists {
-		longest = 0 // names are looked up one by one, with no list of positions
 	}
 	slab := make([]int32, distinct+longest)
 	backing, positions := slab[:0:distinct], slab[distinct:distinct]
@@ -192,49 +188,21 @@ func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used,
 		}
 		first := len(backing)
 		distinctNames, last := true, int32(-1) // until a name is missing or empty; the last position
-		if isLists {
-			// The names are looked up as they are read, with no list of
-			// positions in between: most of compile on a group whose
-			// members each list their own names (BenchmarkAssign/
-			// strategy=sticky/impl=ours/shape=hetero-100x200t in bench/).
-			var c intern.Cursor
-			for _, name := range lists[i].Topics {
-				k, ok := cg.meta.Here(name, &c)
-				if !ok {
-					k, ok = cg.meta.Next(name, &c)
-				}
-				if !ok || metaParts[k] <= 0 {
-					distinctNames = false // not in the metadata, or empty: skipped, as Kafka does
-					continue
-				}
-				backing = append(backing, k)
-				if k > last {
-					last = k
-				} else {
-					last = len32(metaParts) // out of order, or repeated: from here on above every position
-				}
-				if !used[k] {
-					used[k] = true
-					*topics++
-				}
+		positions = subs.positions(&cg.meta, i, positions[:0])
+		for _, k := range positions {
+			if k < 0 || metaParts[k] <= 0 {
+				distinctNames = false // not in the metadata, or empty: skipped, as Kafka does
+				continue
 			}
-		} else {
-			positions = subs.positions(&cg.meta, i, positions[:0])
-			for _, k := range positions {
-				if k < 0 || metaParts[k] <= 0 {
-					distinctNames = false // not in the metadata, or empty: skipped, as Kafka does
-					continue
-				}
-				backing = append(backing, k)
-				if k > last {
-					last = k
-				} else {
-					last = len32(metaParts)
-				}
-				if !used[k] {
-					used[k] = true
-					*topics++
-				}
+			backing = append(backing, k)
+			if k > last {
+				last = k
+			} else {
+				last = len32(metaParts) // out of order, or repeated: from here on above every position
+			}
+			if !used[k] {
+				used[k] = true
+				*topics++
 			}
 		}
 		cg.distinctNames[i] = distinctNames
