@@ -291,7 +291,13 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 		sub, at := cg.subs[i], 0
 		cr := own.member(i)
 		for cr.next() {
-			if ti, known = cg.ownedTopic(sub, &at, after, ti, known, cr.topic()); !known {
+			if name := cr.topic(); at < len(sub) && sameString(cg.topics[sub[at]], name) {
+				ti, known = sub[at], true // ownedTopic's first guess, in line: most runs where members own one partition of each topic
+				at++
+			} else {
+				ti, known = cg.ownedTopic(sub, &at, after, ti, known, name)
+			}
+			if !known {
 				continue // nobody wants the topic, or it is gone: dropped, as Kafka does
 			}
 			sorted = sorted && runOf[ti] != int32(i)+1

@@ -190,3 +190,31 @@ func TestOwnedTopicIsTopicIndex(t *testing.T) {
 		}
 	})
 }
+
+// TestSameNameIsEquality: sameName and sameString, the comparisons of the
+// hot loops that read Owned lists, agree with == (sameString only where
+// it says yes) on strings equal or not, empty, sharing their bytes or
+// copies, of one length or not.
+func TestSameNameIsEquality(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pool := rapid.SliceOfN(rapid.StringMatching(`[ab]{0,3}`), 1, 6).Draw(t, "pool")
+		a := rapid.SampledFrom(pool).Draw(t, "a")
+		b := rapid.SampledFrom(pool).Draw(t, "b")
+		if rapid.Bool().Draw(t, "copy") {
+			b = copyName(b)
+		}
+		if rapid.Bool().Draw(t, "prefix") && len(a) > 0 {
+			b = a[:len(a)-1] // shares a's address, another length
+		}
+		if rapid.Bool().Draw(t, "empties") {
+			x, y := "ab"+a, "ba"+b
+			a, b = x[:0], y[len(y):] // empty, at two addresses
+		}
+		if got := sameName(a, b); got != (a == b) {
+			t.Fatalf("sameName(%q, %q) = %v", a, b, got)
+		}
+		if sameString(a, b) && a != b {
+			t.Fatalf("sameString(%q, %q) for different strings", a, b)
+		}
+	})
+}

@@ -356,7 +356,7 @@ func (cg *compiledGroup) ownedTopic(sub []int32, at *int, after []int32, ti int3
 	p := unsafe.StringData(name)
 	end := min(*at+ownedGuesses, len(sub))
 	for k := *at; k < end; k++ {
-		if t := sub[k]; unsafe.StringData(cg.topics[t]) == p && len(cg.topics[t]) == len(name) {
+		if t := sub[k]; unsafe.StringData(cg.topics[t]) == p && len(cg.topics[t]) == len(name) { // sameString, hoisted
 			*at = k + 1
 			return t, true
 		}
@@ -364,11 +364,21 @@ func (cg *compiledGroup) ownedTopic(sub []int32, at *int, after []int32, ti int3
 	return cg.topicAfter(after, ti, known, name)
 }
 
+// sameString reports whether a and b are one string: the same bytes in
+// memory, of one length. Strings that are not may still be equal.
+func sameString(a, b string) bool {
+	return unsafe.StringData(a) == unsafe.StringData(b) && len(a) == len(b)
+}
+
 // sameName reports whether a and b are equal, comparing their addresses
-// before their bytes: the names a group's lists repeat are usually one
-// string, and the comparison inlines where a == b calls the runtime.
+// before their bytes, and their last bytes before the rest: the names a
+// group's lists repeat are usually one string, and names of one length
+// that differ, such as numbered topics, usually differ at the end. It
+// inlines where a == b calls the runtime (claimRuns' runs on
+// BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-100x10000-join1
+// in bench/, where every run is one partition).
 func sameName(a, b string) bool {
-	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || len(a) == 0 || a[len(a)-1] == b[len(a)-1] && a == b)
 }
 
 // topicAt returns the topic of partition number pid: the last t with
