@@ -46,9 +46,24 @@ func NewTopicSets(subs [][]int32, topics int) *TopicSets {
 		if m > 0 && row[m] == row[m-1] {
 			continue
 		}
+		// Each word is gathered in a register and stored once: sub
+		// ascends, so its topics come word by word, and setting each
+		// bit in memory waited on the store of the bit before (building
+		// the sets was 6% of BenchmarkAssign/strategy=sticky/impl=ours/
+		// shape=hetero-1000x2000t in bench/; TestTopicSets checks Has).
 		bits := ts.bits[int(row[m])*ts.words:]
+		word, w := int32(-1), uint64(0)
 		for _, t := range sub {
-			bits[t>>6] |= 1 << (t & 63)
+			if t>>6 != word {
+				if word >= 0 {
+					bits[word] |= w
+				}
+				word, w = t>>6, 0
+			}
+			w |= 1 << (t & 63)
+		}
+		if word >= 0 {
+			bits[word] |= w
 		}
 	}
 	return ts
