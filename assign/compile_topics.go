@@ -45,10 +45,11 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 	n := len(g.Members)
 	flags := make([]bool, len(meta)+3*n)
 	used := flags[:len(meta):len(meta)]                    // position in meta => someone subscribes to it
-	shared := flags[len(meta) : len(meta)+n : len(meta)+n] // member => its subscription is the one before it
+	shared := flags[len(meta) : len(meta)+n : len(meta)+n] // member => its subscription repeats an earlier member's (see from)
 	cg.distinctNames = flags[len(meta)+n : len(meta)+2*n : len(meta)+2*n]
 	ascending := flags[len(meta)+2*n:] // member => its positions ascend, without a repeat (internSubs)
 	topics := 0                        // of used
+	var from []int32                   // nil: a shared subscription is the one before; else member => the member whose it is
 	gs, isGiven := subs.(givenSubs)
 	aliased := isGiven && gs.areTopics(meta, metaParts)
 	if aliased {
@@ -66,7 +67,7 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 		}
 		topics = len(meta)
 	} else {
-		cg.internSubs(subs, metaParts, used, shared, ascending, &topics)
+		from = cg.internSubs(subs, metaParts, used, shared, ascending, &topics)
 	}
 
 	// The tables by topic, in one array: metaTopic, numParts, start, and
@@ -124,8 +125,12 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 	identity := inGoOrder && topics == len(meta)
 	for i, sub := range cg.subs {
 		if shared[i] {
-			cg.subs[i] = cg.subs[i-1] // read-only from here on
-			cg.distinctNames[i] = cg.distinctNames[i-1]
+			j := i - 1
+			if from != nil {
+				j = int(from[i])
+			}
+			cg.subs[i] = cg.subs[j] // read-only from here on
+			cg.distinctNames[i] = cg.distinctNames[j]
 			continue
 		}
 		if inGoOrder && ascending[i] {
@@ -161,9 +166,19 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 // internSubs is compileSubs's reading of the members' subscriptions as
 // positions in meta (see compileSubs): it fills cg.subs with them,
 // marks the positions used (counting them in topics), the members whose
-// subscription is the one before theirs (shared), those whose positions
-// ascend without a repeat (ascending), and cg.distinctNames.
-func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used, shared, ascending []bool, topics *int) {
+// subscription repeats an earlier member's (shared), those whose
+// positions ascend without a repeat (ascending), and cg.distinctNames.
+// A shared subscription is the one before unless from, which it then
+// returns, names the member whose it is.
+//
+// A subscription equal to an earlier one that is not just before it is
+// found by a map from its length and first and last names to the first
+// member that listed such a list, and one comparison with that list:
+// groups have few distinct subscriptions, each member listing its own
+// copy (BenchmarkAssign/strategy=sticky/impl=ours/shape=hetero-1000x2000t
+// in bench/, where 1,000 members list 5 distinct lists of ~1,200 names;
+// TestCompileSubsInOrder holds it to a map of names).
+func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used, shared, ascending []bool, topics *int) (from []int32) {
 	n := len(cg.g.Members)
 	// Subscriptions as positions in meta first, all in one array, with
 	// room after it for the positions of the longest list. The arrays
@@ -171,19 +186,53 @@ func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used,
 	// bools, then one of int32s per topic): allocations are most of what
 	// a small group costs (BenchmarkAssign/strategy=sticky/impl=ours/
 	// shape=uniform-10x100-join1 in bench/).
+	var firsts map[subKey]int32 // a list's key => the first member that listed such a list; nil until a list is long enough
 	distinct, longest := 0, 0
 	for i := range n {
-		if i == 0 || !subs.same(i) {
-			distinct += subs.len(i)
-			longest = max(longest, subs.len(i))
+		if i > 0 && subs.same(i) {
+			shared[i] = true
+			if from != nil {
+				from[i] = from[i-1]
+			}
+			continue
 		}
+		if l := subs.len(i); l >= minRepeated && i > 0 {
+			if firsts == nil {
+				// Made only once two lists differ: most groups of
+				// members that list equal topics share one slice.
+				firsts = make(map[subKey]int32)
+				if subs.len(0) >= minRepeated {
+					firsts[subs.key(0)] = 0
+				}
+			}
+			k := subs.key(i)
+			if j, ok := firsts[k]; !ok {
+				firsts[k] = int32(i)
+			} else if subs.equal(i, int(j)) {
+				if from == nil {
+					from = make([]int32, n)
+					for h := range i {
+						from[h] = int32(h)
+						if shared[h] {
+							from[h] = from[h-1]
+						}
+					}
+				}
+				shared[i], from[i] = true, j
+				continue
+			}
+		}
+		if from != nil {
+			from[i] = int32(i)
+		}
+		distinct += subs.len(i)
+		longest = max(longest, subs.len(i))
 	}
 	slab := make([]int32, distinct+longest)
 	backing, positions := slab[:0:distinct], slab[distinct:distinct]
 	cg.subs = make([][]int32, n)
 	for i := range n {
-		if i > 0 && subs.same(i) {
-			shared[i] = true
+		if shared[i] {
 			continue
 		}
 		first := len(backing)
@@ -209,6 +258,18 @@ func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used,
 		ascending[i] = last < len32(metaParts)
 		cg.subs[i] = backing[first:len(backing):len(backing)]
 	}
+	return from
+}
+
+// minRepeated is the length from which internSubs looks for a list
+// repeated further back than the member before: for shorter ones the
+// look-up costs about what it saves.
+const minRepeated = 8
+
+// subKey is what internSubs keys a list by when it looks for repeats.
+type subKey struct {
+	n           int
+	first, last string
 }
 
 // len32 returns len(s) as an int32: a bound no position in s reaches.
@@ -219,6 +280,8 @@ func len32[T any](s []T) int32 { return int32(len(s)) }
 type subscriptions interface {
 	len(i int) int                                             // the number of names member i lists
 	same(i int) bool                                           // member i lists what member i-1 lists, as the same slice or equal
+	key(i int) subKey                                          // member i's list's length and first and last names; len(i) > 0
+	equal(i, j int) bool                                       // members i and j list the same names
 	positions(meta *intern.Sorted, i int, out []int32) []int32 // appends to out the position in meta of each name, or -1
 }
 
@@ -227,6 +290,22 @@ type topicLists []Member
 
 func (ms topicLists) len(i int) int   { return len(ms[i].Topics) }
 func (ms topicLists) same(i int) bool { return sameElems(ms[i].Topics, ms[i-1].Topics) }
+func (ms topicLists) key(i int) subKey {
+	ts := ms[i].Topics
+	return subKey{len(ts), ts[0], ts[len(ts)-1]}
+}
+func (ms topicLists) equal(i, j int) bool {
+	a, b := ms[i].Topics, ms[j].Topics
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !sameName(a[k], b[k]) {
+			return false
+		}
+	}
+	return true
+}
 func (ms topicLists) positions(meta *intern.Sorted, i int, out []int32) []int32 {
 	return meta.Positions(ms[i].Topics, out)
 }
@@ -243,6 +322,11 @@ type givenSubs struct {
 
 func (gs givenSubs) len(i int) int   { return len(gs.o.Subs[i]) }
 func (gs givenSubs) same(i int) bool { return sameElems(gs.o.Subs[i], gs.o.Subs[i-1]) }
+func (gs givenSubs) key(i int) subKey {
+	sub := gs.o.Subs[i]
+	return subKey{len(sub), gs.o.Names[sub[0]], gs.o.Names[sub[len(sub)-1]]}
+}
+func (gs givenSubs) equal(i, j int) bool { return sameElems(gs.o.Subs[i], gs.o.Subs[j]) }
 
 // areTopics reports whether gs's indices are already topic indices:
 // Names begins with meta (package wire's decoder puts the metadata's

@@ -1,10 +1,6 @@
 package assign
 
-import (
-	"slices"
-
-	"github.com/assigncalc/assigncalc/assign/internal/balance"
-)
+import "github.com/assigncalc/assigncalc/assign/internal/balance"
 
 // Sticky is Kafka's StickyAssignor (KIP-54, KIP-341): the most balanced
 // assignment possible, and among those the one that moves the fewest
@@ -242,7 +238,7 @@ func newStickyProblem(cg *compiledGroup) *stickyProblem {
 	sp.identical = true
 	for r, m := range cg.kafkaOrder {
 		subs[r] = cg.subs[m]
-		if r > 0 && slices.Equal(subs[r], subs[0]) {
+		if r > 0 && sameElems(subs[r], subs[0]) { // compile shares one slice between equal subscriptions: O(1) then
 			subs[r] = subs[0] // one slice: the solver then compares them in O(1)
 		} else if r > 0 {
 			sp.identical = false
