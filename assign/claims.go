@@ -288,14 +288,14 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 		first := len(pids)
 		sorted := true // so far: runs of distinct topics, partitions ascending within each
 		ti, known := int32(0), false
-		sub, at := cg.subs[i], 0
+		guess := ownedGuess{sub: cg.subs[i]}
 		cr := own.member(i)
 		for cr.next() {
-			if name := cr.topic(); at < len(sub) && sameString(cg.topics[sub[at]], name) {
-				ti, known = sub[at], true // ownedTopic's first guess, in line: most runs where members own one partition of each topic
-				at++
+			if name := cr.topic(); guess.at < len(guess.sub) && sameString(cg.topics[guess.sub[guess.at]], name) {
+				ti, known = guess.sub[guess.at], true // ownedTopic's first guess, in line: most runs where members own one partition of each topic
+				guess.at, guess.misses = guess.at+1, 0
 			} else {
-				ti, known = cg.ownedTopic(sub, &at, after, ti, known, name)
+				ti, known = cg.ownedTopic(&guess, after, ti, known, name)
 			}
 			if !known {
 				continue // nobody wants the topic, or it is gone: dropped, as Kafka does

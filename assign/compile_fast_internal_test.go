@@ -167,7 +167,8 @@ func TestOwnedTopicIsTopicIndex(t *testing.T) {
 		}
 		after, _ := cg.goSteps()
 		sub := cg.subs[0]
-		at, ti, known := 0, int32(0), false
+		guess := ownedGuess{sub: sub}
+		ti, known := int32(0), false
 		for range rapid.IntRange(1, 30).Draw(t, "lookups") {
 			var name string
 			switch rapid.IntRange(0, 3).Draw(t, "kind") {
@@ -182,10 +183,11 @@ func TestOwnedTopicIsTopicIndex(t *testing.T) {
 				name = cg.topics[rapid.IntRange(0, len(cg.topics)-1).Draw(t, "topic")]
 			}
 			if rapid.IntRange(0, 4).Draw(t, "jump") == 0 {
-				at = rapid.IntRange(0, len(sub)).Draw(t, "at")
+				guess = ownedGuess{sub: sub, at: rapid.IntRange(0, len(sub)).Draw(t, "at")}
 			}
-			was := at
-			got, gotOK := cg.ownedTopic(sub, &at, after, ti, known, name)
+			was := guess.at
+			got, gotOK := cg.ownedTopic(&guess, after, ti, known, name)
+			at := guess.at
 			want, wantOK := cg.topicIndex(name)
 			if gotOK != wantOK || gotOK && got != want {
 				t.Fatalf("ownedTopic(%q) = %d, %v; topicIndex = %d, %v", name, got, gotOK, want, wantOK)

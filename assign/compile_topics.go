@@ -421,29 +421,42 @@ func (cg *compiledGroup) topicAfter(after []int32, ti int32, known bool, name st
 }
 
 // ownedGuesses is how many topics of a member's own subscription
-// ownedTopic compares by address before it looks a name up.
-const ownedGuesses = 8
+// ownedTopic compares by address before it looks a name up. Members of
+// hetero-1000x2000t (bench/) own a few partitions of one topic in about
+// twenty of the ~1,200 they list, so the window is wide; a member whose
+// names are not its metadata's strings stops guessing after two misses.
+const ownedGuesses = 32
 
-// ownedTopic is topicAfter for the next run of member's claims, whose
-// subscription (ascending topic indices) is sub: it first compares the
-// addresses of the names of the next ownedGuesses topics of sub from *at,
-// and moves *at past the one it finds. A member owns mostly topics it
-// subscribes to, in the order it lists them, and a group's Owned lists
-// usually hold the very strings of its metadata (what [Carry] and a
-// leader's decoder give), so this finds most runs' topics with a few
-// pointer comparisons where a member owns some of many of its topics,
-// not every next one (topicAfter's guess), and the lookup was a hash and
-// a comparison of bytes per run (BenchmarkAssign/strategy=sticky/impl=ours/
-// shape=hetero-100x200t-join1 in bench/; TestOwnedTopicIsTopicIndex
-// holds it to topicIndex).
-func (cg *compiledGroup) ownedTopic(sub []int32, at *int, after []int32, ti int32, known bool, name string) (int32, bool) {
+// ownedGuess is where ownedTopic guesses the next run of one member's
+// claims is: in its subscription (ascending topic indices) sub, from at.
+type ownedGuess struct {
+	sub    []int32 // nil once guessing stopped paying
+	at     int
+	misses int // guesses missed in a row
+}
+
+// ownedTopic is topicAfter for the next run of a member's claims: it
+// first compares the addresses of the names of the next ownedGuesses
+// topics of the member's subscription from g.at, and moves g.at past the
+// one it finds. A member owns mostly topics it subscribes to, in the
+// order it lists them, and a group's Owned lists usually hold the very
+// strings of its metadata (what [Carry] and a leader's decoder give), so
+// this finds most runs' topics with a few pointer comparisons where a
+// member owns some of many of its topics, not every next one (topicAfter's
+// guess), and the lookup was a hash and a comparison of bytes per run
+// (BenchmarkAssign/strategy=sticky/impl=ours/shape=hetero-100x200t-join1
+// in bench/; TestOwnedTopicIsTopicIndex holds it to topicIndex).
+func (cg *compiledGroup) ownedTopic(g *ownedGuess, after []int32, ti int32, known bool, name string) (int32, bool) {
 	p := unsafe.StringData(name)
-	end := min(*at+ownedGuesses, len(sub))
-	for k := *at; k < end; k++ {
-		if t := sub[k]; unsafe.StringData(cg.topics[t]) == p && len(cg.topics[t]) == len(name) { // sameString, hoisted
-			*at = k + 1
+	end := min(g.at+ownedGuesses, len(g.sub))
+	for k := g.at; k < end; k++ {
+		if t := g.sub[k]; unsafe.StringData(cg.topics[t]) == p && len(cg.topics[t]) == len(name) { // sameString, hoisted
+			g.at, g.misses = k+1, 0
 			return t, true
 		}
+	}
+	if g.misses++; g.misses >= 2 {
+		g.sub = nil
 	}
 	return cg.topicAfter(after, ti, known, name)
 }

@@ -256,7 +256,7 @@ func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32) {
 	twice := uint64(0)
 	lastTopic, ti, known := "", int32(0), false // "" is never a known topic
 	lastRank, start, np, lastPart := int32(-1), int32(0), uint32(0), int32(-1)
-	sub, at := cg.subs[i], 0
+	guess := ownedGuess{sub: cg.subs[i]}
 	for k, tp := range owned {
 		// A name that is not the string before is looked up, not
 		// compared: where members own one partition of each topic
@@ -265,11 +265,11 @@ func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32) {
 		// every partition cost more than finding the next one by address.
 		if !sameString(tp.Topic, lastTopic) {
 			next, ok := int32(0), false
-			if at < len(sub) && sameString(cg.topics[sub[at]], tp.Topic) {
-				next, ok = sub[at], true
-				at++
+			if guess.at < len(guess.sub) && sameString(cg.topics[guess.sub[guess.at]], tp.Topic) {
+				next, ok = guess.sub[guess.at], true
+				guess.at, guess.misses = guess.at+1, 0
 			} else {
-				next, ok = cg.ownedTopic(sub, &at, after, ti, known, tp.Topic)
+				next, ok = cg.ownedTopic(&guess, after, ti, known, tp.Topic)
 			}
 			switch {
 			case ok && known && next == ti:
