@@ -55,12 +55,35 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 	if aliased {
 		// The given indices are already the topic indices: compile
 		// keeps them, read-only, instead of a copy.
+		// Members whose lists are equal share one, as internSubs has
+		// them share (BenchmarkRound in bench/, shape=hetero-1000x2000t:
+		// the solver's indexes then keep one row per distinct list).
 		cg.subs = make([][]int32, n)
+		var firsts map[subKey]int32
 		for i, sub := range gs.o.Subs {
+			cg.distinctNames[i] = true
+			if i > 0 && sameSlice(sub, gs.o.Subs[i-1]) {
+				cg.subs[i] = cg.subs[i-1]
+				continue
+			}
+			if i > 0 && len(sub) >= minRepeated {
+				if firsts == nil {
+					firsts = make(map[subKey]int32)
+					if len(gs.o.Subs[0]) >= minRepeated {
+						firsts[gs.key(0)] = 0
+					}
+				}
+				k := gs.key(i)
+				if j, ok := firsts[k]; !ok {
+					firsts[k] = int32(i)
+				} else if gs.equal(i, int(j)) {
+					cg.subs[i] = cg.subs[j]
+					continue
+				}
+			}
 			if len(sub) > 0 {
 				cg.subs[i] = slices.Clip(sub)
 			}
-			cg.distinctNames[i] = true
 		}
 		for k := range used {
 			used[k] = true
