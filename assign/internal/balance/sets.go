@@ -148,7 +148,7 @@ func newSubClasses(subs [][]int32, topics int, hash func([]int32) uint64) *subCl
 	// chained through sameHash. The map is only looked up, never ranged
 	// over.
 	byHash := make(map[uint64]int32)
-	classAt := make(map[*int32]int32) // address of a slice some class's member has => the class
+	var classAt map[*int32]int32 // address of a slice seen twice => its class; nil until one is
 	var sameHash []int32
 	for m, sub := range subs {
 		if m > 0 && sameSlice(sub, subs[m-1]) {
@@ -160,7 +160,9 @@ func newSubClasses(subs [][]int32, topics int, hash func([]int32) uint64) *subCl
 			continue
 		}
 		// A slice an earlier member's class has, found by its address
-		// before its elements are hashed (see NewTopicSets).
+		// before its elements are hashed (see NewTopicSets). Only the
+		// slices of classes found twice are kept: a group whose members
+		// all differ pays nothing for it.
 		if len(sub) > 0 {
 			if k, ok := classAt[&sub[0]]; ok && len(subs[reps[k]]) == len(sub) {
 				classOf[m] = k
@@ -172,11 +174,17 @@ func newSubClasses(subs [][]int32, topics int, hash func([]int32) uint64) *subCl
 		k := int32(-1)
 		if ok {
 			for c := first; c >= 0; c = sameHash[c] {
-				if slices.Equal(subs[reps[c]], sub) {
+				if rep := subs[reps[c]]; sameSlice(rep, sub) || slices.Equal(rep, sub) {
 					k = c
 					break
 				}
 			}
+		}
+		if k >= 0 && len(sub) > 0 {
+			if classAt == nil {
+				classAt = make(map[*int32]int32)
+			}
+			classAt[&sub[0]] = k
 		}
 		if k < 0 {
 			k = int32(len(reps))
@@ -189,9 +197,6 @@ func newSubClasses(subs [][]int32, topics int, hash func([]int32) uint64) *subCl
 			}
 		}
 		classOf[m] = k
-		if len(sub) > 0 {
-			classAt[&sub[0]] = k
-		}
 	}
 	K := len(reps)
 	sc := &subClasses{memberOff: make([]int32, K+1), members: make([]int32, n), classOff: make([]int32, topics+1)}
