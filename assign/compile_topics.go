@@ -2,11 +2,13 @@ package assign
 
 // This file holds the topics of a compiled group: compileSubs, which
 // interns the subscribed topics and every member's subscription, and the
-// lookups that find a topic again. There are three, each for its own key:
+// lookups that find a topic again. There are four, each for its own key:
 //
 //	topicIndex(name)                    a topic's name, in any order
 //	topicAfter(after, ti, known, name)  a name of a list sorted in Go order, such as an Owned list:
 //	                                    topicIndex, trying first the topic after the one before
+//	ownedTopic(g, after, ti, known, name)  the next run of a member's claims: topicAfter, trying
+//	                                    first, by address, the next topics of the member's subscription
 //	topicAt(start, pid)                 a partition number (see start)
 //
 // and two tables: metaTopic maps a topic of the metadata (a position in
