@@ -288,9 +288,16 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 		first := len(pids)
 		sorted := true // so far: runs of distinct topics, partitions ascending within each
 		ti, known := int32(0), false
+		guess := ownedGuess{sub: cg.subs[i]}
 		cr := own.member(i)
 		for cr.next() {
-			if ti, known = cg.topicAfter(after, ti, known, cr.topic()); !known {
+			if name := cr.topic(); guess.at < len(guess.sub) && sameString(cg.topics[guess.sub[guess.at]], name) {
+				ti, known = guess.sub[guess.at], true // ownedTopic's first guess, in line: most runs where members own one partition of each topic
+				guess.at, guess.misses = guess.at+1, 0
+			} else {
+				ti, known = cg.ownedTopic(&guess, after, ti, known, name)
+			}
+			if !known {
 				continue // nobody wants the topic, or it is gone: dropped, as Kafka does
 			}
 			sorted = sorted && runOf[ti] != int32(i)+1
@@ -554,7 +561,7 @@ func (c *claimRuns) nextRun() bool {
 // from, which is in ps.
 func topicRunEnd(ps []TopicPartition, from int32) int32 {
 	end := int(from) + 1
-	for end < len(ps) && ps[end].Topic == ps[from].Topic {
+	for end < len(ps) && sameName(ps[end].Topic, ps[from].Topic) {
 		end++
 	}
 	return int32(end)

@@ -2,11 +2,13 @@ package assign
 
 // This file holds the topics of a compiled group: compileSubs, which
 // interns the subscribed topics and every member's subscription, and the
-// lookups that find a topic again. There are three, each for its own key:
+// lookups that find a topic again. There are four, each for its own key:
 //
 //	topicIndex(name)                    a topic's name, in any order
 //	topicAfter(after, ti, known, name)  a name of a list sorted in Go order, such as an Owned list:
 //	                                    topicIndex, trying first the topic after the one before
+//	ownedTopic(g, after, ti, known, name)  the next run of a member's claims: topicAfter, trying
+//	                                    first, by address, the next topics of the member's subscription
 //	topicAt(start, pid)                 a partition number (see start)
 //
 // and two tables: metaTopic maps a topic of the metadata (a position in
@@ -17,6 +19,7 @@ package assign
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/assigncalc/assigncalc/assign/internal/intern"
 )
@@ -42,29 +45,54 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 		subs = givenSubs{given, cg.meta.Positions(given.Names, nil)}
 	}
 	n := len(g.Members)
-	flags := make([]bool, len(meta)+2*n)
+	flags := make([]bool, len(meta)+3*n)
 	used := flags[:len(meta):len(meta)]                    // position in meta => someone subscribes to it
-	shared := flags[len(meta) : len(meta)+n : len(meta)+n] // member => its subscription is the one before it
-	cg.distinctNames = flags[len(meta)+n:]
-	topics := 0 // of used
+	shared := flags[len(meta) : len(meta)+n : len(meta)+n] // member => its subscription repeats an earlier member's (see from)
+	cg.distinctNames = flags[len(meta)+n : len(meta)+2*n : len(meta)+2*n]
+	ascending := flags[len(meta)+2*n:] // member => its positions ascend, without a repeat (internSubs)
+	topics := 0                        // of used
+	var from []int32                   // nil: a shared subscription is the one before; else member => the member whose it is
 	gs, isGiven := subs.(givenSubs)
 	aliased := isGiven && gs.areTopics(meta, metaParts)
 	if aliased {
 		// The given indices are already the topic indices: compile
 		// keeps them, read-only, instead of a copy.
+		// Members whose lists are equal share one, as internSubs has
+		// them share (BenchmarkRound in bench/, shape=hetero-1000x2000t:
+		// the solver's indexes then keep one row per distinct list).
 		cg.subs = make([][]int32, n)
+		var firsts map[subKey]int32
 		for i, sub := range gs.o.Subs {
+			cg.distinctNames[i] = true
+			if i > 0 && sameSlice(sub, gs.o.Subs[i-1]) {
+				cg.subs[i] = cg.subs[i-1]
+				continue
+			}
+			if i > 0 && len(sub) >= minRepeated {
+				if firsts == nil {
+					firsts = make(map[subKey]int32)
+					if len(gs.o.Subs[0]) >= minRepeated {
+						firsts[gs.key(0)] = 0
+					}
+				}
+				k := gs.key(i)
+				if j, ok := firsts[k]; !ok {
+					firsts[k] = int32(i)
+				} else if gs.equal(i, int(j)) {
+					cg.subs[i] = cg.subs[j]
+					continue
+				}
+			}
 			if len(sub) > 0 {
 				cg.subs[i] = slices.Clip(sub)
 			}
-			cg.distinctNames[i] = true
 		}
 		for k := range used {
 			used[k] = true
 		}
 		topics = len(meta)
 	} else {
-		cg.internSubs(subs, metaParts, used, shared, &topics)
+		from = cg.internSubs(subs, metaParts, used, shared, ascending, &topics)
 	}
 
 	// The tables by topic, in one array: metaTopic, numParts, start, and
@@ -85,7 +113,8 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 	// beyond the Basic Multilingual Plane (or bytes that are not UTF-8),
 	// so this sort finds them nearly sorted, and ASCII names need none.
 	byJava := byGo
-	if !ascii(meta...) {
+	inGoOrder := ascii(meta...)
+	if !inGoOrder {
 		byJava = slices.Clone(byGo)
 		slices.SortFunc(byJava, func(a, b int32) int { return javaCompare(meta[a], meta[b]) })
 	}
@@ -112,11 +141,33 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 		return nil
 	}
 	// Positions to topic indices, ascending, without repeats; each
-	// distinct subscription once.
+	// distinct subscription once. Where Java's order is Go's, positions
+	// that ascend map to topic indices that ascend, and they are the
+	// topic indices when every topic of meta is one (a list in order,
+	// as Kafka's clients send them: BenchmarkAssign/strategy=sticky/
+	// impl=ours/shape=hetero-100x200t in bench/, where every member
+	// lists its own; TestCompileSubsInOrder holds it to the general path).
+	identity := inGoOrder && topics == len(meta)
 	for i, sub := range cg.subs {
 		if shared[i] {
-			cg.subs[i] = cg.subs[i-1] // read-only from here on
-			cg.distinctNames[i] = cg.distinctNames[i-1]
+			j := i - 1
+			if from != nil {
+				j = int(from[i])
+			}
+			cg.subs[i] = cg.subs[j] // read-only from here on
+			cg.distinctNames[i] = cg.distinctNames[j]
+			continue
+		}
+		if inGoOrder && ascending[i] {
+			if !identity {
+				for j, k := range sub {
+					sub[j] = cg.metaTopic[k]
+				}
+			}
+			if len(sub) == 0 {
+				sub = nil
+			}
+			cg.subs[i] = sub // clipped by internSubs
 			continue
 		}
 		for j, k := range sub {
@@ -140,57 +191,122 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 // internSubs is compileSubs's reading of the members' subscriptions as
 // positions in meta (see compileSubs): it fills cg.subs with them,
 // marks the positions used (counting them in topics), the members whose
-// subscription is the one before theirs (shared), and cg.distinctNames.
-func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used, shared []bool, topics *int) {
+// subscription repeats an earlier member's (shared), those whose
+// positions ascend without a repeat (ascending), and cg.distinctNames.
+// A shared subscription is the one before unless from, which it then
+// returns, names the member whose it is.
+//
+// A subscription equal to an earlier one that is not just before it is
+// found by a map from its length and first and last names to the first
+// member that listed such a list, and one comparison with that list:
+// groups have few distinct subscriptions, each member listing its own
+// copy (BenchmarkAssign/strategy=sticky/impl=ours/shape=hetero-1000x2000t
+// in bench/, where 1,000 members list 5 distinct lists of ~1,200 names;
+// TestCompileSubsInOrder holds it to a map of names).
+func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used, shared, ascending []bool, topics *int) (from []int32) {
 	n := len(cg.g.Members)
 	// Subscriptions as positions in meta first, all in one array, with
-	// room after it for the positions of the longest list. The arrays of
-	// compileSubs share a few allocations (one of int32s, one of bools,
-	// then one of int32s per topic): allocations are most of what a small
-	// group costs (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1
-	// in bench/).
+	// room after it for the positions of the longest list. The arrays
+	// of compileSubs share a few allocations (one of int32s, one of
+	// bools, then one of int32s per topic): allocations are most of what
+	// a small group costs (BenchmarkAssign/strategy=sticky/impl=ours/
+	// shape=uniform-10x100-join1 in bench/).
+	var firsts map[subKey]int32 // a list's key => the first member that listed such a list; nil until a list is long enough
 	distinct, longest := 0, 0
 	for i := range n {
-		if i == 0 || !subs.same(i) {
-			distinct += subs.len(i)
-			longest = max(longest, subs.len(i))
+		if i > 0 && subs.same(i) {
+			shared[i] = true
+			if from != nil {
+				from[i] = from[i-1]
+			}
+			continue
 		}
+		if l := subs.len(i); l >= minRepeated && i > 0 {
+			if firsts == nil {
+				// Made only once two lists differ: most groups of
+				// members that list equal topics share one slice.
+				firsts = make(map[subKey]int32)
+				if subs.len(0) >= minRepeated {
+					firsts[subs.key(0)] = 0
+				}
+			}
+			k := subs.key(i)
+			if j, ok := firsts[k]; !ok {
+				firsts[k] = int32(i)
+			} else if subs.equal(i, int(j)) {
+				if from == nil {
+					from = make([]int32, n)
+					for h := range i {
+						from[h] = int32(h)
+						if shared[h] {
+							from[h] = from[h-1]
+						}
+					}
+				}
+				shared[i], from[i] = true, j
+				continue
+			}
+		}
+		if from != nil {
+			from[i] = int32(i)
+		}
+		distinct += subs.len(i)
+		longest = max(longest, subs.len(i))
 	}
 	slab := make([]int32, distinct+longest)
 	backing, positions := slab[:0:distinct], slab[distinct:distinct]
 	cg.subs = make([][]int32, n)
 	for i := range n {
-		if i > 0 && subs.same(i) {
-			shared[i] = true
+		if shared[i] {
 			continue
 		}
 		first := len(backing)
-		cg.distinctNames[i] = true // until a name is missing or empty
+		distinctNames, last := true, int32(-1) // until a name is missing or empty; the last position
 		positions = subs.positions(&cg.meta, i, positions[:0])
 		for _, k := range positions {
-			if k < 0 {
-				cg.distinctNames[i] = false
-				continue // not in the metadata: skipped, as Kafka does
+			if k < 0 || metaParts[k] <= 0 {
+				distinctNames = false // not in the metadata, or empty: skipped, as Kafka does
+				continue
 			}
-			if metaParts[k] > 0 {
-				backing = append(backing, k)
-				if !used[k] {
-					used[k] = true
-					*topics++
-				}
+			backing = append(backing, k)
+			if k > last {
+				last = k
 			} else {
-				cg.distinctNames[i] = false
+				last = len32(metaParts) // out of order, or repeated: from here on above every position
+			}
+			if !used[k] {
+				used[k] = true
+				*topics++
 			}
 		}
+		cg.distinctNames[i] = distinctNames
+		ascending[i] = last < len32(metaParts)
 		cg.subs[i] = backing[first:len(backing):len(backing)]
 	}
+	return from
 }
+
+// minRepeated is the length from which internSubs looks for a list
+// repeated further back than the member before: for shorter ones the
+// look-up costs about what it saves.
+const minRepeated = 8
+
+// subKey is what internSubs keys a list by when it looks for repeats.
+type subKey struct {
+	n           int
+	first, last string
+}
+
+// len32 returns len(s) as an int32: a bound no position in s reaches.
+func len32[T any](s []T) int32 { return int32(len(s)) }
 
 // subscriptions is the members' subscriptions as compileSubs reads
 // them: from their Topics, or as indices given in [OwnedRuns].
 type subscriptions interface {
 	len(i int) int                                             // the number of names member i lists
 	same(i int) bool                                           // member i lists what member i-1 lists, as the same slice or equal
+	key(i int) subKey                                          // member i's list's length and first and last names; len(i) > 0
+	equal(i, j int) bool                                       // members i and j list the same names
 	positions(meta *intern.Sorted, i int, out []int32) []int32 // appends to out the position in meta of each name, or -1
 }
 
@@ -199,6 +315,22 @@ type topicLists []Member
 
 func (ms topicLists) len(i int) int   { return len(ms[i].Topics) }
 func (ms topicLists) same(i int) bool { return sameElems(ms[i].Topics, ms[i-1].Topics) }
+func (ms topicLists) key(i int) subKey {
+	ts := ms[i].Topics
+	return subKey{len(ts), ts[0], ts[len(ts)-1]}
+}
+func (ms topicLists) equal(i, j int) bool {
+	a, b := ms[i].Topics, ms[j].Topics
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !sameName(a[k], b[k]) {
+			return false
+		}
+	}
+	return true
+}
 func (ms topicLists) positions(meta *intern.Sorted, i int, out []int32) []int32 {
 	return meta.Positions(ms[i].Topics, out)
 }
@@ -215,6 +347,11 @@ type givenSubs struct {
 
 func (gs givenSubs) len(i int) int   { return len(gs.o.Subs[i]) }
 func (gs givenSubs) same(i int) bool { return sameElems(gs.o.Subs[i], gs.o.Subs[i-1]) }
+func (gs givenSubs) key(i int) subKey {
+	sub := gs.o.Subs[i]
+	return subKey{len(sub), gs.o.Names[sub[0]], gs.o.Names[sub[len(sub)-1]]}
+}
+func (gs givenSubs) equal(i, j int) bool { return sameElems(gs.o.Subs[i], gs.o.Subs[j]) }
 
 // areTopics reports whether gs's indices are already topic indices:
 // Names begins with meta (package wire's decoder puts the metadata's
@@ -302,10 +439,68 @@ func (cg *compiledGroup) goSteps() (after, goRank []int32) {
 // goSteps' first result) when known says ti, the list's topic before, is
 // a topic.
 func (cg *compiledGroup) topicAfter(after []int32, ti int32, known bool, name string) (int32, bool) {
-	if known && after[ti] >= 0 && cg.topics[after[ti]] == name {
+	if known && after[ti] >= 0 && sameName(cg.topics[after[ti]], name) {
 		return after[ti], true
 	}
 	return cg.topicIndex(name)
+}
+
+// ownedGuesses is how many topics of a member's own subscription
+// ownedTopic compares by address before it looks a name up. Members of
+// hetero-1000x2000t (bench/) own a few partitions of one topic in about
+// twenty of the ~1,200 they list, so the window is wide; a member whose
+// names are not its metadata's strings stops guessing after two misses.
+const ownedGuesses = 32
+
+// ownedGuess is where ownedTopic guesses the next run of one member's
+// claims is: in its subscription (ascending topic indices) sub, from at.
+type ownedGuess struct {
+	sub    []int32 // nil once guessing stopped paying
+	at     int
+	misses int // guesses missed in a row
+}
+
+// ownedTopic is topicAfter for the next run of a member's claims: it
+// first compares the addresses of the names of the next ownedGuesses
+// topics of the member's subscription from g.at, and moves g.at past the
+// one it finds. A member owns mostly topics it subscribes to, in the
+// order it lists them, and a group's Owned lists usually hold the very
+// strings of its metadata (what [Carry] and a leader's decoder give), so
+// this finds most runs' topics with a few pointer comparisons where a
+// member owns some of many of its topics, not every next one (topicAfter's
+// guess), and the lookup was a hash and a comparison of bytes per run
+// (BenchmarkAssign/strategy=sticky/impl=ours/shape=hetero-100x200t-join1
+// in bench/; TestOwnedTopicIsTopicIndex holds it to topicIndex).
+func (cg *compiledGroup) ownedTopic(g *ownedGuess, after []int32, ti int32, known bool, name string) (int32, bool) {
+	p := unsafe.StringData(name)
+	end := min(g.at+ownedGuesses, len(g.sub))
+	for k := g.at; k < end; k++ {
+		if t := g.sub[k]; unsafe.StringData(cg.topics[t]) == p && len(cg.topics[t]) == len(name) { // sameString, hoisted
+			g.at, g.misses = k+1, 0
+			return t, true
+		}
+	}
+	if g.misses++; g.misses >= 2 {
+		g.sub = nil
+	}
+	return cg.topicAfter(after, ti, known, name)
+}
+
+// sameString reports whether a and b are one string: the same bytes in
+// memory, of one length. Strings that are not may still be equal.
+func sameString(a, b string) bool {
+	return unsafe.StringData(a) == unsafe.StringData(b) && len(a) == len(b)
+}
+
+// sameName reports whether a and b are equal, comparing their addresses
+// before their bytes, and their last bytes before the rest: the names a
+// group's lists repeat are usually one string, and names of one length
+// that differ, such as numbered topics, usually differ at the end. It
+// inlines where a == b calls the runtime (claimRuns' runs on
+// BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-100x10000-join1
+// in bench/, where every run is one partition).
+func sameName(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || len(a) == 0 || a[len(a)-1] == b[len(a)-1] && a == b)
 }
 
 // topicAt returns the topic of partition number pid: the last t with

@@ -112,11 +112,10 @@ func cooperativeOf(cg *compiledGroup) (Assignment, error) {
 // can be).
 func cooperativeRound(cg *compiledGroup) (*stickyProblem, []int32, []bool, error) {
 	sp := newStickyProblem(cg)
-	owner, err := sp.settledTarget()
+	owner, withheld, err := sp.settledTarget()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	withheld := sp.withheld(owner)
 	return sp, owner, withheld, nil
 }
 

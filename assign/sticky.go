@@ -1,10 +1,6 @@
 package assign
 
-import (
-	"slices"
-
-	"github.com/assigncalc/assigncalc/assign/internal/balance"
-)
+import "github.com/assigncalc/assigncalc/assign/internal/balance"
 
 // Sticky is Kafka's StickyAssignor (KIP-54, KIP-341): the most balanced
 // assignment possible, and among those the one that moves the fewest
@@ -150,14 +146,14 @@ func stickyOf(cg *compiledGroup) (Assignment, error) {
 // fewer. Every solve keeps all those claims (keeping them is balanced and
 // moves nothing), so each result is as balanced and keeps as many of the
 // original claims as the first, and the follow-up round of a group that
-// does not change lands on this target.
-func (sp *stickyProblem) settledTarget() ([]int32, error) {
+// does not change lands on this target. It also returns what the target
+// withholds (see withheld), which it had to find anyway.
+func (sp *stickyProblem) settledTarget() ([]int32, []bool, error) {
 	owner, err := balance.Solve(&sp.prob)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	withheld := sp.withheld(owner)
-	n := count(withheld)
+	withheld, n := sp.withheld(owner, nil)
 	for n > 0 {
 		claim := owner // reused: the next claims are this target less what it withholds
 		for pid, w := range withheld {
@@ -168,26 +164,16 @@ func (sp *stickyProblem) settledTarget() ([]int32, error) {
 		next := sp.prob
 		next.Claim, next.Prev, next.Late = claim, nil, nil
 		if owner, err = balance.Solve(&next); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		withheld = sp.withheld(owner)
-		m := count(withheld)
+		var m int
+		withheld, m = sp.withheld(owner, withheld)
 		if m == n {
 			break // the follow-up round's input gives this same answer
 		}
 		n = m
 	}
-	return owner, nil
-}
-
-func count(bs []bool) int {
-	n := 0
-	for _, b := range bs {
-		if b {
-			n++
-		}
-	}
-	return n
+	return owner, withheld, nil
 }
 
 // withheld marks the partitions CooperativeSticky holds back this round
@@ -200,21 +186,31 @@ func count(bs []bool) int {
 // until it revokes it, and cannot keep it), so one pass over the
 // partitions decides: a lower-generation listing by the target's owner
 // changes nothing.
-func (sp *stickyProblem) withheld(owner []int32) []bool {
+//
+// It also returns how many it marks, and marks them in room, when not
+// nil, instead of a new slice: settledTarget marks each target's, one
+// after the other.
+func (sp *stickyProblem) withheld(owner []int32, room []bool) ([]bool, int) {
 	if sp.state == nil {
-		return nil
+		return nil, 0
 	}
 	var withheld []bool
+	n := 0
 	for pid, st := range sp.state {
 		if st == 0 || st&tied == 0 && sp.prob.Claim[pid] == owner[pid] {
 			continue // nobody lists it, or its newest claimant keeps it
 		}
 		if withheld == nil {
-			withheld = make([]bool, len(owner))
+			if withheld = room; withheld == nil {
+				withheld = make([]bool, len(owner))
+			} else {
+				clear(withheld)
+			}
 		}
 		withheld[pid] = true
+		n++
 	}
-	return withheld
+	return withheld, n
 }
 
 // stickyProblem is a group turned into a [balance.Problem]: members in
@@ -242,7 +238,7 @@ func newStickyProblem(cg *compiledGroup) *stickyProblem {
 	sp.identical = true
 	for r, m := range cg.kafkaOrder {
 		subs[r] = cg.subs[m]
-		if r > 0 && slices.Equal(subs[r], subs[0]) {
+		if r > 0 && sameElems(subs[r], subs[0]) { // compile shares one slice between equal subscriptions: O(1) then
 			subs[r] = subs[0] // one slice: the solver then compares them in O(1)
 		} else if r > 0 {
 			sp.identical = false
