@@ -137,11 +137,13 @@ func BenchmarkOwnedOrder(b *testing.B) {
 		for _, g := range groups {
 			b.Run(fmt.Sprintf("strategy=%s/shape=uniform-2000x1000000-leave1/owned=%s", s.Name(), g.name), func(b *testing.B) {
 				b.ReportAllocs()
+				bytes := assign.CountPartitionBytes(b, g.g)
 				for b.Loop() {
 					if _, err := s.Assign(g.g); err != nil {
 						b.Fatal(err)
 					}
 				}
+				bytes.Report()
 			})
 		}
 	}

@@ -162,6 +162,7 @@ func benchmarkPaths(b *testing.B, paths []path) {
 			}
 			b.Run(pg.name+"/path="+path.name, func(b *testing.B) {
 				b.ReportAllocs()
+				bytes := CountPartitionBytes(b, pg.g)
 				for b.Loop() {
 					cg, err := compile(pg.g, ownedIgnored)
 					if err != nil {
@@ -169,6 +170,7 @@ func benchmarkPaths(b *testing.B, paths []path) {
 					}
 					path.run(cg)
 				}
+				bytes.Report()
 			})
 		}
 	}

@@ -19,11 +19,13 @@ func BenchmarkSimple(b *testing.B) {
 			g := simpleBenchGroup(b, shape.members, shape.partitions, churn)
 			b.Run(fmt.Sprintf("members=%d/partitions=%d/churn=%s", shape.members, shape.partitions, churn), func(b *testing.B) {
 				b.ReportAllocs()
+				bytes := CountPartitionBytes(b, g)
 				for b.Loop() {
 					if _, err := (Simple{}).Assign(g); err != nil {
 						b.Fatal(err)
 					}
 				}
+				bytes.Report()
 			})
 		}
 	}

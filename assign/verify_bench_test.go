@@ -26,9 +26,11 @@ func BenchmarkVerify(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	bytes := assign.CountPartitionBytes(b, g)
 	for b.Loop() {
 		if err := assign.Verify(g, a); err != nil {
 			b.Fatal(err)
 		}
 	}
+	bytes.Report()
 }
