@@ -30,10 +30,11 @@
 // next search, as no later shift of the same search can give it one
 // along the tight walks (see tight) — its own path may come back, which
 // costs at most a search.
+//
+// It starts from refillStart's start rather than place's: the unclaimed
+// pids spread by whole loads rather than topic by topic.
 
 package balance
-
-import "slices"
 
 // everyFits reports whether the labels of the loads of s fit an int32.
 func (s *solver) everyFits() bool {
@@ -52,17 +53,20 @@ func (s *solver) solveEvery() error {
 	return err
 }
 
-// everyAbove is the number of distinct loads above the average plus
-// one, after place, from which the every-level search replaces the
-// sweeps. Below it the sweeps' searches are few and reach less of the
-// graph each: BenchmarkEvery's shapes where the sweeps are faster have
-// none (BenchmarkGeneral's, the ladder), those where the every-level
-// search is faster 25 and 65 (the random windows); 8 lies between,
-// not tuned further.
-const everyAbove = 8
-
 // everyPays reports whether to solve s, just placed, by solveEvery
-// rather than the sweeps: as the option says, where the labels fit.
+// rather than the sweeps: as the option says, where the labels fit;
+// by default where place left some member above the average plus one
+// holding a pid that is not its own claim, so that refill has
+// something to spread and phase 1 would have levels to sweep.
+// BenchmarkEvery measures both sides: where the rule holds (the random
+// windows, the ladder's follow-up round under cooperative-sticky) the
+// every-level search from refill's start is faster; where members stand
+// above only on their own claims (nested) or none stands above
+// (BenchmarkGeneral's shapes, the ladder's first round) the sweeps are
+// (TestEveryPays says which way each goes; bench/RESULTS.md, session
+// 11, has bench/cmd/adversary's families on both sides). The rule
+// before refill, eight distinct loads above, left the follow-up round
+// to the sweeps.
 func (s *solver) everyPays() bool {
 	if s.every < 0 || !s.everyFits() {
 		return false
@@ -71,13 +75,9 @@ func (s *solver) everyPays() bool {
 		return true
 	}
 	fair := int32((len(s.owner) + int(s.n) - 1) / int(s.n))
-	var seen [everyAbove]int32 // no allocation: most problems take the sweeps
-	above := seen[:0]
-	for _, l := range s.load {
-		if l > fair+1 && !slices.Contains(above, l) {
-			if above = append(above, l); len(above) == everyAbove {
-				return true
-			}
+	for m, l := range s.load {
+		if l > fair+1 && (s.ownHeld == nil || l > s.ownHeld[m]) {
+			return true
 		}
 	}
 	return false
@@ -169,4 +169,29 @@ func (s *solver) enterLevel(q []int32, next int) ([]int32, int) {
 		}
 	}
 	return q, next
+}
+
+// refills reports whether to refill after place, every saying whether
+// the every-level search follows.
+func (s *solver) refills(every bool) bool {
+	return s.refill > 0 || s.refill == 0 && every
+}
+
+// refillStart puts every unclaimed pid back and places it again as
+// place does, but on a subscriber with the least load in all rather
+// than the fewest pids of its topic (its previous owner if it is one of
+// those, else one on a rack holding a replica, else the lowest member);
+// claims stay, so invariant (i) holds as after place.
+//
+// Why: place evens out each topic over its subscribers and leaves the
+// totals to the balancing phases. Where that start leaves some member
+// above the average plus one (everyPays), most of the every-level
+// search's shifts would only undo it: on the adversary's random windows
+// and the ladder's follow-up round under cooperative-sticky, refill
+// leaves at most half place's excess over the final loads, and the
+// search finishes in fewer searches (TestRefillPays).
+func (s *solver) refillStart() {
+	s.byLoad = true
+	s.place()
+	s.byLoad = false
 }

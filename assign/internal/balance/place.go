@@ -21,9 +21,11 @@ import (
 // racks (plain) pick the same members in one go (spread).
 func (s *solver) place() {
 	s.keepClaims()
-	s.sc = newSubClasses(s.p.Subs, len(s.p.Parts), hashSub)
+	if s.sc == nil {
+		s.sc = newSubClasses(s.p.Subs, len(s.p.Parts), hashSub)
+	}
 	tsubs := make([]int32, 0, s.n)
-	cnt := make([]int32, s.n) // member => pids of the current topic it holds; 0 between topics
+	cnt := make([]int32, s.n) // member => pids of the current topic it holds (byLoad: its load); 0 between topics
 	var pl *placer
 	for _, key := range s.byChoice() {
 		t := int32(key)
@@ -36,12 +38,18 @@ func (s *solver) place() {
 		if unclaimed == 0 {
 			continue
 		}
-		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
-			if m := s.owner[pid]; m >= 0 {
-				cnt[m]++
+		tsubs = s.sc.subscribers(t, tsubs[:0])
+		if s.byLoad {
+			for _, m := range tsubs {
+				cnt[m] = s.load[m]
+			}
+		} else {
+			for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+				if m := s.owner[pid]; m >= 0 {
+					cnt[m]++
+				}
 			}
 		}
-		tsubs = s.sc.subscribers(t, tsubs[:0])
 		switch {
 		case len(tsubs) == 0:
 			// Nothing to place (nobody subscribing is impossible: topics
@@ -54,6 +62,12 @@ func (s *solver) place() {
 		default:
 			s.scanTopic(t, tsubs, cnt)
 		}
+		if s.byLoad {
+			for _, m := range tsubs {
+				cnt[m] = 0
+			}
+			continue
+		}
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 			if m := s.owner[pid]; m >= 0 {
 				cnt[m] = 0
@@ -65,8 +79,12 @@ func (s *solver) place() {
 // keepClaims gives every claimed pid to its claimant, the start of the
 // package documentation's invariant: no move then costs less than 0.
 func (s *solver) keepClaims() {
+	clear(s.load)
 	if s.p.Claim != nil {
-		s.ownHeld = make([]int32, s.n)
+		if s.ownHeld == nil {
+			s.ownHeld = make([]int32, s.n)
+		}
+		clear(s.ownHeld)
 	}
 	for pid := range s.owner {
 		c := get(s.p.Claim, int32(pid))
@@ -172,7 +190,7 @@ func newPlacer(s *solver, cnt []int32) *placer {
 // are therefore those of heaps of every member.
 func (pl *placer) topic(t int32, subs []int32, unclaimed int) {
 	s := pl.s
-	fresh := int32(unclaimed) == s.start[t+1]-s.start[t]
+	fresh := !s.byLoad && int32(unclaimed) == s.start[t+1]-s.start[t]
 	if pl.plain(t) && pl.spread(t, subs, unclaimed, fresh) {
 		return
 	}

@@ -43,6 +43,8 @@ type solver struct {
 
 	sc *subClasses // set by place
 
+	byLoad bool // place puts unclaimed pids by the members' whole loads (refill in every.go)
+
 	certs *certs // phase 1's certificates, nil outside it (certs.go)
 
 	// The arc index (arcs.go) and each topic's number of subscribers:
