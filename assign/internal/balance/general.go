@@ -67,6 +67,7 @@ type options struct {
 	every     int8 // both phases at once from every level (every.go): 0 where it pays, -1 never, 1 wherever the labels fit phases at once, from every level (every.go), where the labels fit
 	noCerts   bool // never skip a search that phase 1's certificates (certs.go) show fruitless
 	refill    int8 // place again by whole loads (refillStart, every.go): 0 where it pays, -1 never, 1 always
+	noLevels  bool // place plain topics with the heaps, never levelled (place.go)
 
 	// chose, when set, sees every answer of choose (choose.go), for the
 	// test that checks it against a pass over the topic.
