@@ -306,7 +306,7 @@ func (s *solver) intact(steps []step) bool { return s.brokenAt(steps) < 0 }
 // members, a joiner's backward search has a thousand ends whose paths
 // run through some 330 members, and the break lay within the last ten
 // moves (BenchmarkBroken). brokenAhead then stops at the first member
-// so marked.
+// so marked, and marks those it passed on the way.
 //
 // A mark may outlive the break (a later shift can restore the arc):
 // that costs at most a search, never optimality, as a path tight
@@ -324,17 +324,31 @@ func (s *solver) markBroken(steps []step, at int) {
 }
 
 // brokenAhead reports whether the last search's own path from end e
-// runs through a member markBroken marked in this search.
+// runs through a member markBroken marked in this search, and if so
+// marks the members before it too, so that the next end to come this
+// way stops sooner (the ends' paths join one another as they near the
+// roots).
 func (s *solver) brokenAhead(e int32) bool {
 	if s.keepBroken {
 		return false
 	}
-	for v, hops := e, 0; v >= 0 && hops <= 2*int(s.n)+2; v, hops = s.link[v], hops+1 {
+	limit := 2*int(s.n) + 2 // links form a tree; the bound only guards against a bug
+	hops := 0
+	v := e
+	for ; v >= 0 && hops <= limit; v, hops = s.link[v], hops+1 {
 		if v < s.n && s.ownBroken[v] == s.searches {
-			return true
+			break
 		}
 	}
-	return false
+	if v < 0 || hops > limit {
+		return false
+	}
+	for u := e; u != v; u = s.link[u] {
+		if u < s.n {
+			s.ownBroken[u] = s.searches
+		}
+	}
+	return true
 }
 
 // shiftable reports whether the loads at the ends of steps let a
