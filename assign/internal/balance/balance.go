@@ -102,6 +102,9 @@
 // path is intact, and otherwise along another tight path, found by a
 // depth-first walk that goes one hop closer to the roots at each step;
 // only when none is left does the solver search again (see shiftAll).
+// An own path found broken marks the members whose own paths run
+// through the break, so that other ends stop there rather than build
+// and read their whole paths (markBroken in shift.go).
 //
 // Moves go through topics: the search graph has a node per member and per
 // topic, arcs a -> t of cost 0 when a holds a non-own pid of t, else +1
