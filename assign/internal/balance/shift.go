@@ -148,11 +148,15 @@ func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
 	if g.every {
 		need, neg = s.everyNeed(e)
 	}
-	if !s.someRoot(need) {
-		// No root's load lets a path from e shift, the search's own
-		// path included: building it would be in vain (on the ladder
-		// at 2,000 members, a joiner's search has a thousand ends whose
-		// own paths run through hundreds of members).
+	if s.rootLoad >= 0 && !s.rootStale && !s.someRoot(need) {
+		// A count of the roots' loads made since the last shift says
+		// no root lets a path from e shift, the search's own path
+		// included: building it would be in vain (on the ladder at
+		// 2,000 members, a joiner's search has a thousand ends whose
+		// own paths run through hundreds of members). The count is
+		// made where it was, below: making it here too, it went stale
+		// with the own paths' shifts, and the stale count sent ends to
+		// layer and tight that would otherwise have stopped.
 		return steps, false, nil
 	}
 	own := false // follow the search's own path
@@ -172,6 +176,9 @@ func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
 		}
 	}
 	if !own {
+		if !s.someRoot(need) {
+			return steps, false, nil // tight would search in vain
+		}
 		if !s.layered {
 			s.layer()
 		}
@@ -314,12 +321,12 @@ func (s *solver) intact(steps []step) bool { return s.brokenAt(steps) < 0 }
 func (s *solver) markBroken(steps []step, at int) {
 	if s.forward {
 		for _, st := range steps[at:] {
-			s.ownBroken[st.to] = s.searches
+			s.ownBroken[st.to] = int32(s.searches)
 		}
 		return
 	}
 	for _, st := range steps[:at+1] {
-		s.ownBroken[st.from] = s.searches
+		s.ownBroken[st.from] = int32(s.searches)
 	}
 }
 
@@ -336,7 +343,7 @@ func (s *solver) brokenAhead(e int32) bool {
 	hops := 0
 	v := e
 	for ; v >= 0 && hops <= limit; v, hops = s.link[v], hops+1 {
-		if v < s.n && s.ownBroken[v] == s.searches {
+		if v < s.n && s.ownBroken[v] == int32(s.searches) {
 			break
 		}
 	}
@@ -345,7 +352,7 @@ func (s *solver) brokenAhead(e int32) bool {
 	}
 	for u := e; u != v; u = s.link[u] {
 		if u < s.n {
-			s.ownBroken[u] = s.searches
+			s.ownBroken[u] = int32(s.searches)
 		}
 	}
 	return true
