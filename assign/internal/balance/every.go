@@ -36,6 +36,8 @@
 
 package balance
 
+import "slices"
+
 // everyFits reports whether the labels of the loads of s fit an int32.
 func (s *solver) everyFits() bool {
 	top := int64(0)
@@ -55,14 +57,17 @@ func (s *solver) solveEvery() error {
 
 // everyPays reports whether to solve s, just placed, by solveEvery
 // rather than the sweeps: as the option says, where the labels fit;
-// by default where place left some member above the average plus one
-// holding a pid that is not its own claim, so that refill has
-// something to spread and phase 1 would have levels to sweep.
-// BenchmarkEvery measures both sides: where the rule holds (the random
-// windows, the ladder's follow-up round under cooperative-sticky) the
-// every-level search from refill's start is faster; where members stand
-// above only on their own claims (nested) or none stands above
-// (BenchmarkGeneral's shapes, the ladder's first round) the sweeps are
+// by default where place left members above the average plus one
+// holding a pid that is not their own claim (so that refill has
+// something to spread), standing on many loads: at least one distinct
+// load per four such members. BenchmarkEvery measures both sides: the
+// random windows (35 members on 28 loads at 125 members) and the
+// ladder's follow-up round under cooperative-sticky (3 to 10 members,
+// 2 to 5 loads) are faster every level at once, from refill's start;
+// the lopsided family's follow-up round (264 members on 4 loads: the
+// sweeps serve each level in one search), the nested family (one
+// member above, on its own claims), BenchmarkGeneral's shapes and the
+// ladder's first round (none above) are faster by the sweeps
 // (TestEveryPays says which way each goes; bench/RESULTS.md, session
 // 11, has bench/cmd/adversary's families on both sides). The rule
 // before refill, eight distinct loads above, left the follow-up round
@@ -75,12 +80,17 @@ func (s *solver) everyPays() bool {
 		return true
 	}
 	fair := int32((len(s.owner) + int(s.n) - 1) / int(s.n))
+	var above []int32 // the loads of the members that count; nil for most problems
 	for m, l := range s.load {
 		if l > fair+1 && (s.ownHeld == nil || l > s.ownHeld[m]) {
-			return true
+			above = append(above, l)
 		}
 	}
-	return false
+	if len(above) == 0 {
+		return false
+	}
+	slices.Sort(above)
+	return 4*len(slices.Compact(slices.Clone(above))) >= len(above)
 }
 
 // atRoot reports whether member m is a root of the last search still at

@@ -111,8 +111,9 @@ func TestEveryMatchesSweepsOnWindows(t *testing.T) {
 // and on the ladder's follow-up round under cooperative-sticky. Not on
 // BenchmarkGeneral's shapes nor on the ladder's first round, where no
 // member starts above, nor on the nested family, where one member
-// does on its own claims alone; there the sweeps are faster
-// (BenchmarkEvery).
+// does on its own claims alone, nor on the lopsided family's follow-up
+// round, where 264 members stand on 4 loads; there the sweeps are
+// faster (BenchmarkEvery).
 func TestEveryPays(t *testing.T) {
 	pays := []benchShape{
 		{"windows-125x6250", windowsProblem(125, 6250, 0)},
@@ -144,16 +145,21 @@ func TestEveryPays(t *testing.T) {
 			t.Errorf("%s: %d pops in %d searches of %d nodes", sh.name, every.pops, every.searches, V)
 		}
 	}
-	followup := followUp(t, ladderProblem(t, 500, 25000, 8))
-	start, total := pids(followup)
-	s := newSolver(followup, start, total, options{heapAbove: heapAbove})
-	s.place()
-	if !s.everyPays() {
-		t.Error("ladder8-500x25000-followup: the sweeps chosen")
+	for _, sh := range []benchShape{
+		{"ladder8-500x25000-followup", followUp(t, ladderProblem(t, 500, 25000, 8))},
+		{"ladder4-2000x100000-followup", followUp(t, ladderProblem(t, 2000, 100000, 4))},
+	} {
+		start, total := pids(sh.p)
+		s := newSolver(sh.p, start, total, options{heapAbove: heapAbove})
+		s.place()
+		if !s.everyPays() {
+			t.Errorf("%s: the sweeps chosen", sh.name)
+		}
 	}
 	sweeps := []benchShape{
 		{"ladder8-500x25000", ladderProblem(t, 500, 25000, 8)},
 		{"nested-125x50", nestedProblem(125, 50)},
+		{"lopsided4-500x25000-followup", followUp(t, lopsidedProblem(500, 25000, 4))},
 	}
 	for _, sh := range append(sweeps, heteroShapes(t)...) {
 		start, total := pids(sh.p)
@@ -176,6 +182,7 @@ func BenchmarkEvery(b *testing.B) {
 		{"ladder8-500x25000", ladderProblem(b, 500, 25000, 8)},
 		{"ladder8-500x25000-followup", followUp(b, ladderProblem(b, 500, 25000, 8))},
 		{"nested-125x50", nestedProblem(125, 50)},
+		{"lopsided4-500x25000-followup", followUp(b, lopsidedProblem(500, 25000, 4))},
 	}
 	for _, sh := range append(shapes, heteroShapes(b)...) {
 		start, total := pids(sh.p)
@@ -254,4 +261,49 @@ func TestRefillPays(t *testing.T) {
 			t.Errorf("%s: from place: sum of squares %d, moves %d; from refill: %d, %d", sh.name, sq0, mv0, sq1, mv1)
 		}
 	}
+}
+
+// lopsidedProblem builds bench/cmd/adversary's lopsided family: T = m/2
+// topics of p/T partitions, the first m/2 members subscribe to all of
+// them and claim nothing, member m/2+k to topics k*w..k*w+w-1 (mod T)
+// and claims those nobody before it claimed.
+func lopsidedProblem(m, p, w int) *Problem {
+	T := m / 2
+	q := &Problem{Parts: make([]int32, T), Subs: make([][]int32, m)}
+	for t := range T {
+		q.Parts[t] = int32(p / T)
+		if t < p%T {
+			q.Parts[t]++
+		}
+	}
+	for j := range m / 2 {
+		for t := range T {
+			q.Subs[j] = append(q.Subs[j], int32(t))
+		}
+	}
+	start := Start(q.Parts)
+	q.Claim = make([]int32, start[T])
+	for i := range q.Claim {
+		q.Claim[i] = -1
+	}
+	claimed := make([]bool, T)
+	for k := 0; m/2+k < m; k++ {
+		j := m/2 + k
+		var subs []int32
+		for i := range w {
+			subs = append(subs, int32((k*w+i)%T))
+		}
+		slices.Sort(subs)
+		subs = slices.Compact(subs)
+		q.Subs[j] = subs
+		for _, t := range subs {
+			if !claimed[t] {
+				claimed[t] = true
+				for pid := start[t]; pid < start[t+1]; pid++ {
+					q.Claim[pid] = int32(j)
+				}
+			}
+		}
+	}
+	return q
 }
