@@ -55,23 +55,28 @@ func (s *solver) solveEvery() error {
 	return err
 }
 
+// everyPerLoad is the most members above per distinct load, on
+// average, for which everyPays chooses the every-level search.
+// BenchmarkEvery measures both sides: at 1.25 (the random windows, 35
+// members on 28 loads at 125 members), up to 2.5 (the ladder's
+// follow-up rounds under cooperative-sticky, 3 to 10 members on 2 to 5
+// loads) and 8.3 (the deleted family, 25 members on 3 loads) it is the
+// faster; at 43 and 66 (the lopsided family's follow-up rounds, 257
+// members on 6 loads and 264 on 4) the sweeps are, serving each level
+// in one search. 16 lies between, not tuned further.
+const everyPerLoad = 16
+
 // everyPays reports whether to solve s, just placed, by solveEvery
 // rather than the sweeps: as the option says, where the labels fit;
 // by default where place left members above the average plus one
 // holding a pid that is not their own claim (so that refill has
-// something to spread), standing on many loads: at least one distinct
-// load per four such members. BenchmarkEvery measures both sides: the
-// random windows (35 members on 28 loads at 125 members) and the
-// ladder's follow-up round under cooperative-sticky (3 to 10 members,
-// 2 to 5 loads) are faster every level at once, from refill's start;
-// the lopsided family's follow-up round (264 members on 4 loads: the
-// sweeps serve each level in one search), the nested family (one
-// member above, on its own claims), BenchmarkGeneral's shapes and the
-// ladder's first round (none above) are faster by the sweeps
-// (TestEveryPays says which way each goes; bench/RESULTS.md, session
-// 11, has bench/cmd/adversary's families on both sides). The rule
-// before refill, eight distinct loads above, left the follow-up round
-// to the sweeps.
+// something to spread), standing on many loads (everyPerLoad). Where
+// members stand above only on their own claims (the nested family) or
+// none does (BenchmarkGeneral's shapes, the ladder's first round) the
+// sweeps are faster (BenchmarkEvery; TestEveryPays says which way each
+// goes; bench/RESULTS.md, session 11, has bench/cmd/adversary's
+// families on both sides). The rule before refill, eight distinct loads
+// above, left the ladder's follow-up round to the sweeps.
 func (s *solver) everyPays() bool {
 	if s.every < 0 || !s.everyFits() {
 		return false
@@ -90,7 +95,7 @@ func (s *solver) everyPays() bool {
 		return false
 	}
 	slices.Sort(above)
-	return 4*len(slices.Compact(slices.Clone(above))) >= len(above)
+	return everyPerLoad*len(slices.Compact(slices.Clone(above))) >= len(above)
 }
 
 // atRoot reports whether member m is a root of the last search still at

@@ -108,7 +108,8 @@ func TestEveryMatchesSweepsOnWindows(t *testing.T) {
 // claim: on the adversary's random
 // windows, where many members start far above it, and there runs a
 // third of the searches or fewer, each popping each node about once;
-// and on the ladder's follow-up round under cooperative-sticky. Not on
+// on the ladder's follow-up round under cooperative-sticky and on the
+// deleted family (25 members on 3 loads at 125 members). Not on
 // BenchmarkGeneral's shapes nor on the ladder's first round, where no
 // member starts above, nor on the nested family, where one member
 // does on its own claims alone, nor on the lopsided family's follow-up
@@ -148,6 +149,7 @@ func TestEveryPays(t *testing.T) {
 	for _, sh := range []benchShape{
 		{"ladder8-500x25000-followup", followUp(t, ladderProblem(t, 500, 25000, 8))},
 		{"ladder4-2000x100000-followup", followUp(t, ladderProblem(t, 2000, 100000, 4))},
+		{"deleted-125x6250", deletedProblem(125, 6250)},
 	} {
 		start, total := pids(sh.p)
 		s := newSolver(sh.p, start, total, options{heapAbove: heapAbove})
@@ -160,6 +162,7 @@ func TestEveryPays(t *testing.T) {
 		{"ladder8-500x25000", ladderProblem(t, 500, 25000, 8)},
 		{"nested-125x50", nestedProblem(125, 50)},
 		{"lopsided4-500x25000-followup", followUp(t, lopsidedProblem(500, 25000, 4))},
+		{"lopsided16-500x25000-followup", followUp(t, lopsidedProblem(500, 25000, 16))},
 	}
 	for _, sh := range append(sweeps, heteroShapes(t)...) {
 		start, total := pids(sh.p)
@@ -183,6 +186,8 @@ func BenchmarkEvery(b *testing.B) {
 		{"ladder8-500x25000-followup", followUp(b, ladderProblem(b, 500, 25000, 8))},
 		{"nested-125x50", nestedProblem(125, 50)},
 		{"lopsided4-500x25000-followup", followUp(b, lopsidedProblem(500, 25000, 4))},
+		{"lopsided16-500x25000-followup", followUp(b, lopsidedProblem(500, 25000, 16))},
+		{"deleted-125x6250", deletedProblem(125, 6250)},
 	}
 	for _, sh := range append(shapes, heteroShapes(b)...) {
 		start, total := pids(sh.p)
@@ -302,6 +307,39 @@ func lopsidedProblem(m, p, w int) *Problem {
 				for pid := start[t]; pid < start[t+1]; pid++ {
 					q.Claim[pid] = int32(j)
 				}
+			}
+		}
+	}
+	return q
+}
+
+// deletedProblem builds bench/cmd/adversary's deleted family as Solve
+// sees it (the adapter drops the claims of partitions that no longer
+// exist): T = max(5, m/2) topics of p/T partitions, member j subscribes
+// to topic i iff (i*31 + j*17) % 5 < 3 and claims the partitions of its
+// topics whose number is congruent to j mod m.
+func deletedProblem(m, p int) *Problem {
+	T := max(5, m/2)
+	q := &Problem{Parts: make([]int32, T), Subs: make([][]int32, m)}
+	for t := range T {
+		q.Parts[t] = int32(max(1, p/T))
+	}
+	for j := range m {
+		for i := range T {
+			if (i*31+j*17)%5 < 3 {
+				q.Subs[j] = append(q.Subs[j], int32(i))
+			}
+		}
+	}
+	start := Start(q.Parts)
+	q.Claim = make([]int32, start[T])
+	for i := range q.Claim {
+		q.Claim[i] = -1
+	}
+	for j := range m {
+		for _, t := range q.Subs[j] {
+			for x := j % m; x < int(q.Parts[t]); x += m {
+				q.Claim[start[t]+int32(x)] = int32(j)
 			}
 		}
 	}
