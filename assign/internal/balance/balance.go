@@ -75,7 +75,8 @@
 //
 // With no negative cycle left the assignment is optimal for 1 then 2.
 //
-// Where some member starts above the average plus one, both phases run
+// Where members start above the average plus one on pids they do not
+// claim, on many distinct loads (everyPays in every.go), both phases run
 // as one instead (every.go), from another start: the unclaimed pids
 // placed again, each on a subscriber with the least load in all
 // (refill), which leaves far less to shift than a start that evens out
@@ -88,9 +89,9 @@
 // is optimal the same way but may break ties between optimal answers
 // differently (TestEveryMatchesSweeps); it takes a third of the
 // searches or fewer on bench/cmd/adversary's random family
-// (TestEveryPays). Where no member starts above the average plus one,
-// as on BenchmarkGeneral's churned shapes, the sweeps are faster
-// (BenchmarkEvery) and run as below.
+// (TestEveryPays). Elsewhere, as on BenchmarkGeneral's churned shapes
+// where no member starts above the average plus one, the sweeps are
+// faster (BenchmarkEvery) and run as below.
 //
 // One search serves many shifts. It runs from the smaller side: backward
 // from the targets when they are no more than the sources (a joining

@@ -7,7 +7,8 @@
 //	balance     here      phase 1: no path of kind (ii) left
 //	settleTies  here      phase 2: no path of kind (iii) left
 //
-// or, where place leaves some member above the average plus one,
+// or, where place leaves members above the average plus one on pids
+// they do not claim, on many loads (everyPays),
 //
 //	refillStart every.go  the unclaimed pids placed again by whole loads
 //	solveEvery  every.go  both phases at once, from every load level
