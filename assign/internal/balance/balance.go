@@ -28,7 +28,9 @@
 //     optimised): a pid that moves prefers its previous owner, then a
 //     member on a rack holding a replica; the general path first places
 //     a topic's unclaimed pids on the subscribers holding the fewest of
-//     it, and the fast path spreads what a member keeps across topics.
+//     it (or, where it then solves every level at once, on those holding
+//     the fewest pids in all), and the fast path spreads what a member
+//     keeps across topics.
 //     Remaining ties go by member number (the adapter numbers members in
 //     a canonical order, so input order never matters).
 //
@@ -73,17 +75,23 @@
 //
 // With no negative cycle left the assignment is optimal for 1 then 2.
 //
-// Where many members start far above the average (eight distinct loads
-// or more above it plus one, after the start), both phases run as one
-// instead (every.go): one search from every member at once, each
-// starting at a label of its own load, finds for every member the most
+// Where members start above the average plus one on pids they do not
+// claim, on many distinct loads (everyPays in every.go), both phases run
+// as one instead (every.go), from another start: the unclaimed pids
+// placed again, each on a subscriber with the least load in all
+// (refill), which leaves far less to shift than a start that evens out
+// each topic alone (TestRefillPays). Then one search from every member
+// at once, each starting at a label of its own load, finds for every
+// member the most
 // loaded member that reaches it and the cheapest path from there, so
 // that one search serves every load level, and shifts follow it as
 // below until a search finds no path of kind (ii) or (iii). The answer
 // is optimal the same way but may break ties between optimal answers
 // differently (TestEveryMatchesSweeps); it takes a third of the
 // searches or fewer on bench/cmd/adversary's random family
-// (TestEveryPays).
+// (TestEveryPays). Elsewhere, as on BenchmarkGeneral's churned shapes
+// where no member starts above the average plus one, the sweeps are
+// faster (BenchmarkEvery) and run as below.
 //
 // One search serves many shifts. It runs from the smaller side: backward
 // from the targets when they are no more than the sources (a joining
@@ -95,6 +103,9 @@
 // path is intact, and otherwise along another tight path, found by a
 // depth-first walk that goes one hop closer to the roots at each step;
 // only when none is left does the solver search again (see shiftAll).
+// An own path found broken marks the members whose own paths run
+// through the break, so that other ends stop there rather than build
+// and read their whole paths (markBroken in shift.go).
 //
 // Moves go through topics: the search graph has a node per member and per
 // topic, arcs a -> t of cost 0 when a holds a non-own pid of t, else +1

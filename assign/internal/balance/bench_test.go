@@ -105,3 +105,24 @@ func BenchmarkGeneral(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPlace: the general path's start, place and then refill, with
+// the plain topics' picks made by levelled (levels=on) or by the heaps
+// (levels=off), on BenchmarkGeneral's shapes and the adversary's random
+// windows.
+func BenchmarkPlace(b *testing.B) {
+	shapes := append(heteroShapes(b), benchShape{"windows-125x6250", windowsProblem(125, 6250, 12)})
+	for _, sh := range shapes {
+		start, total := pids(sh.p)
+		for _, levels := range []string{"on", "off"} {
+			b.Run(fmt.Sprintf("shape=%s/levels=%s", sh.name, levels), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					s := newSolver(sh.p, start, total, options{heapAbove: heapAbove, noLevels: levels == "off"})
+					s.place()
+					s.refillStart()
+				}
+			})
+		}
+	}
+}

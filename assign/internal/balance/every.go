@@ -30,6 +30,9 @@
 // next search, as no later shift of the same search can give it one
 // along the tight walks (see tight) — its own path may come back, which
 // costs at most a search.
+//
+// It starts from refillStart's start rather than place's: the unclaimed
+// pids spread by whole loads rather than topic by topic.
 
 package balance
 
@@ -52,17 +55,28 @@ func (s *solver) solveEvery() error {
 	return err
 }
 
-// everyAbove is the number of distinct loads above the average plus
-// one, after place, from which the every-level search replaces the
-// sweeps. Below it the sweeps' searches are few and reach less of the
-// graph each: BenchmarkEvery's shapes where the sweeps are faster have
-// none (BenchmarkGeneral's, the ladder), those where the every-level
-// search is faster 25 and 65 (the random windows); 8 lies between,
-// not tuned further.
-const everyAbove = 8
+// everyPerLoad is the most members above per distinct load, on
+// average, for which everyPays chooses the every-level search.
+// BenchmarkEvery measures both sides: at 1.25 (the random windows, 35
+// members on 28 loads at 125 members), up to 2.5 (the ladder's
+// follow-up rounds under cooperative-sticky, 3 to 10 members on 2 to 5
+// loads) and 8.3 (the deleted family, 25 members on 3 loads) it is the
+// faster; at 43 and 66 (the lopsided family's follow-up rounds, 257
+// members on 6 loads and 264 on 4) the sweeps are, serving each level
+// in one search. 16 lies between, not tuned further.
+const everyPerLoad = 16
 
 // everyPays reports whether to solve s, just placed, by solveEvery
-// rather than the sweeps: as the option says, where the labels fit.
+// rather than the sweeps: as the option says, where the labels fit;
+// by default where place left members above the average plus one
+// holding a pid that is not their own claim (so that refill has
+// something to spread), standing on many loads (everyPerLoad). Where
+// members stand above only on their own claims (the nested family) or
+// none does (BenchmarkGeneral's shapes, the ladder's first round) the
+// sweeps are faster (BenchmarkEvery; TestEveryPays says which way each
+// goes; bench/RESULTS.md, session 11, has bench/cmd/adversary's
+// families on both sides). The rule before refill, eight distinct loads
+// above, left the ladder's follow-up round to the sweeps.
 func (s *solver) everyPays() bool {
 	if s.every < 0 || !s.everyFits() {
 		return false
@@ -71,16 +85,17 @@ func (s *solver) everyPays() bool {
 		return true
 	}
 	fair := int32((len(s.owner) + int(s.n) - 1) / int(s.n))
-	var seen [everyAbove]int32 // no allocation: most problems take the sweeps
-	above := seen[:0]
-	for _, l := range s.load {
-		if l > fair+1 && !slices.Contains(above, l) {
-			if above = append(above, l); len(above) == everyAbove {
-				return true
-			}
+	var above []int32 // the loads of the members that count; nil for most problems
+	for m, l := range s.load {
+		if l > fair+1 && (s.ownHeld == nil || l > s.ownHeld[m]) {
+			above = append(above, l)
 		}
 	}
-	return false
+	if len(above) == 0 {
+		return false
+	}
+	slices.Sort(above)
+	return everyPerLoad*len(slices.Compact(slices.Clone(above))) >= len(above)
 }
 
 // atRoot reports whether member m is a root of the last search still at
@@ -169,4 +184,29 @@ func (s *solver) enterLevel(q []int32, next int) ([]int32, int) {
 		}
 	}
 	return q, next
+}
+
+// refills reports whether to refill after place, every saying whether
+// the every-level search follows.
+func (s *solver) refills(every bool) bool {
+	return s.refill > 0 || s.refill == 0 && every
+}
+
+// refillStart puts every unclaimed pid back and places it again as
+// place does, but on a subscriber with the least load in all rather
+// than the fewest pids of its topic (its previous owner if it is one of
+// those, else one on a rack holding a replica, else the lowest member);
+// claims stay, so invariant (i) holds as after place.
+//
+// Why: place evens out each topic over its subscribers and leaves the
+// totals to the balancing phases. Where that start leaves some member
+// above the average plus one (everyPays), most of the every-level
+// search's shifts would only undo it: on the adversary's random windows
+// and the ladder's follow-up round under cooperative-sticky, refill
+// leaves at most half place's excess over the final loads, and the
+// search finishes in fewer searches (TestRefillPays).
+func (s *solver) refillStart() {
+	s.byLoad = true
+	s.place()
+	s.byLoad = false
 }

@@ -103,11 +103,17 @@ func TestEveryMatchesSweepsOnWindows(t *testing.T) {
 	t.Logf("%d of %d answers identical to the sweeps'", same, all)
 }
 
-// TestEveryPays: the every-level search replaces the sweeps on the
-// adversary's random windows, where many members start far above the
-// average, and there runs a third of the searches or fewer, each
-// popping each node about once; not on
-// BenchmarkGeneral's shapes nor on the ladder, where the sweeps are
+// TestEveryPays: the every-level search replaces the sweeps where some
+// member starts above the average plus one holding a pid it does not
+// claim: on the adversary's random
+// windows, where many members start far above it, and there runs a
+// third of the searches or fewer, each popping each node about once;
+// on the ladder's follow-up round under cooperative-sticky and on the
+// deleted family (25 members on 3 loads at 125 members). Not on
+// BenchmarkGeneral's shapes nor on the ladder's first round, where no
+// member starts above, nor on the nested family, where one member
+// does on its own claims alone, nor on the lopsided family's follow-up
+// round, where 264 members stand on 4 loads; there the sweeps are
 // faster (BenchmarkEvery).
 func TestEveryPays(t *testing.T) {
 	pays := []benchShape{
@@ -140,7 +146,25 @@ func TestEveryPays(t *testing.T) {
 			t.Errorf("%s: %d pops in %d searches of %d nodes", sh.name, every.pops, every.searches, V)
 		}
 	}
-	for _, sh := range append([]benchShape{{"ladder8-500x25000", ladderProblem(t, 500, 25000, 8)}}, heteroShapes(t)...) {
+	for _, sh := range []benchShape{
+		{"ladder8-500x25000-followup", followUp(t, ladderProblem(t, 500, 25000, 8))},
+		{"ladder4-2000x100000-followup", followUp(t, ladderProblem(t, 2000, 100000, 4))},
+		{"deleted-125x6250", deletedProblem(125, 6250)},
+	} {
+		start, total := pids(sh.p)
+		s := newSolver(sh.p, start, total, options{heapAbove: heapAbove})
+		s.place()
+		if !s.everyPays() {
+			t.Errorf("%s: the sweeps chosen", sh.name)
+		}
+	}
+	sweeps := []benchShape{
+		{"ladder8-500x25000", ladderProblem(t, 500, 25000, 8)},
+		{"nested-125x50", nestedProblem(125, 50)},
+		{"lopsided4-500x25000-followup", followUp(t, lopsidedProblem(500, 25000, 4))},
+		{"lopsided16-500x25000-followup", followUp(t, lopsidedProblem(500, 25000, 16))},
+	}
+	for _, sh := range append(sweeps, heteroShapes(t)...) {
 		start, total := pids(sh.p)
 		s := newSolver(sh.p, start, total, options{heapAbove: heapAbove})
 		s.place()
@@ -150,14 +174,20 @@ func TestEveryPays(t *testing.T) {
 	}
 }
 
-// BenchmarkEvery: the general path with the sweeps (every=false) and
-// with the every-level search (every=true), on the adversary's random
-// windows and ladder, and BenchmarkGeneral's shapes.
+// BenchmarkEvery: the general path with the sweeps (every=-1) and
+// with the every-level search from refill's start (every=1), on the
+// adversary's random windows, the ladder and its follow-up round under
+// cooperative-sticky, and BenchmarkGeneral's shapes.
 func BenchmarkEvery(b *testing.B) {
 	shapes := []benchShape{
 		{"windows-125x6250", windowsProblem(125, 6250, 0)},
 		{"windows-500x25000", windowsProblem(500, 25000, 0)},
 		{"ladder8-500x25000", ladderProblem(b, 500, 25000, 8)},
+		{"ladder8-500x25000-followup", followUp(b, ladderProblem(b, 500, 25000, 8))},
+		{"nested-125x50", nestedProblem(125, 50)},
+		{"lopsided4-500x25000-followup", followUp(b, lopsidedProblem(500, 25000, 4))},
+		{"lopsided16-500x25000-followup", followUp(b, lopsidedProblem(500, 25000, 16))},
+		{"deleted-125x6250", deletedProblem(125, 6250)},
 	}
 	for _, sh := range append(shapes, heteroShapes(b)...) {
 		start, total := pids(sh.p)
@@ -172,4 +202,146 @@ func BenchmarkEvery(b *testing.B) {
 			})
 		}
 	}
+}
+
+// followUp returns the problem of the follow-up round CooperativeSticky
+// solves after p (see settledTarget in package assign): p's answer as
+// the claims, less the pids that answer moves away from their claimant,
+// which are withheld this round and so unclaimed in the next.
+func followUp(tb testing.TB, p *Problem) *Problem {
+	start, total := pids(p)
+	target, err := generalOpts(p, start, total, options{heapAbove: heapAbove})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	claim := slices.Clone(target)
+	for pid, c := range p.Claim {
+		if c != claim[pid] {
+			claim[pid] = -1
+		}
+	}
+	return &Problem{Parts: p.Parts, Subs: p.Subs, Claim: claim}
+}
+
+// TestRefillPays: where the every-level search runs, refill's start
+// (every.go) leaves the members far less above their final loads than
+// place's, and the search needs fewer searches to finish, for answers
+// of the same cost and load vector: on the adversary's random windows
+// at the seeds and sizes it measures, and on the follow-up round of the
+// ladder under cooperative-sticky.
+func TestRefillPays(t *testing.T) {
+	for _, sh := range []benchShape{
+		{"windows-125x6250-seed12", windowsProblem(125, 6250, 12)},
+		{"windows-500x25000-seed16", windowsProblem(500, 25000, 16)},
+		{"ladder8-500x25000-followup", followUp(t, ladderProblem(t, 500, 25000, 8))},
+	} {
+		start, total := pids(sh.p)
+		var excess, searches [2]int
+		var owners [2][]int32
+		for i, refill := range []int8{-1, 1} {
+			s := newSolver(sh.p, start, total, options{heapAbove: heapAbove, every: 1, refill: refill})
+			s.place()
+			if refill > 0 {
+				s.refillStart()
+			}
+			before := slices.Clone(s.load)
+			if err := s.solveEvery(); err != nil {
+				t.Fatal(err)
+			}
+			for m, l := range before {
+				excess[i] += max(0, int(l-s.load[m]))
+			}
+			searches[i], owners[i] = s.searches, s.owner
+		}
+		t.Logf("%s: excess over the final loads %d from place, %d from refill; searches %d, %d", sh.name, excess[0], excess[1], searches[0], searches[1])
+		if 2*excess[1] > excess[0] {
+			t.Errorf("%s: refill leaves an excess of %d, place %d: want at most half", sh.name, excess[1], excess[0])
+		}
+		if searches[1] >= searches[0] {
+			t.Errorf("%s: %d searches after refill, %d after place: want fewer", sh.name, searches[1], searches[0])
+		}
+		sq0, mv0 := measure(sh.p, owners[0])
+		sq1, mv1 := measure(sh.p, owners[1])
+		if sq0 != sq1 || mv0 != mv1 || !slices.Equal(sortedLoads(sh.p, owners[0]), sortedLoads(sh.p, owners[1])) {
+			t.Errorf("%s: from place: sum of squares %d, moves %d; from refill: %d, %d", sh.name, sq0, mv0, sq1, mv1)
+		}
+	}
+}
+
+// lopsidedProblem builds bench/cmd/adversary's lopsided family: T = m/2
+// topics of p/T partitions, the first m/2 members subscribe to all of
+// them and claim nothing, member m/2+k to topics k*w..k*w+w-1 (mod T)
+// and claims those nobody before it claimed.
+func lopsidedProblem(m, p, w int) *Problem {
+	T := m / 2
+	q := &Problem{Parts: make([]int32, T), Subs: make([][]int32, m)}
+	for t := range T {
+		q.Parts[t] = int32(p / T)
+		if t < p%T {
+			q.Parts[t]++
+		}
+	}
+	for j := range m / 2 {
+		for t := range T {
+			q.Subs[j] = append(q.Subs[j], int32(t))
+		}
+	}
+	start := Start(q.Parts)
+	q.Claim = make([]int32, start[T])
+	for i := range q.Claim {
+		q.Claim[i] = -1
+	}
+	claimed := make([]bool, T)
+	for k := 0; m/2+k < m; k++ {
+		j := m/2 + k
+		var subs []int32
+		for i := range w {
+			subs = append(subs, int32((k*w+i)%T))
+		}
+		slices.Sort(subs)
+		subs = slices.Compact(subs)
+		q.Subs[j] = subs
+		for _, t := range subs {
+			if !claimed[t] {
+				claimed[t] = true
+				for pid := start[t]; pid < start[t+1]; pid++ {
+					q.Claim[pid] = int32(j)
+				}
+			}
+		}
+	}
+	return q
+}
+
+// deletedProblem builds bench/cmd/adversary's deleted family as Solve
+// sees it (the adapter drops the claims of partitions that no longer
+// exist): T = max(5, m/2) topics of p/T partitions, member j subscribes
+// to topic i iff (i*31 + j*17) % 5 < 3 and claims the partitions of its
+// topics whose number is congruent to j mod m.
+func deletedProblem(m, p int) *Problem {
+	T := max(5, m/2)
+	q := &Problem{Parts: make([]int32, T), Subs: make([][]int32, m)}
+	for t := range T {
+		q.Parts[t] = int32(max(1, p/T))
+	}
+	for j := range m {
+		for i := range T {
+			if (i*31+j*17)%5 < 3 {
+				q.Subs[j] = append(q.Subs[j], int32(i))
+			}
+		}
+	}
+	start := Start(q.Parts)
+	q.Claim = make([]int32, start[T])
+	for i := range q.Claim {
+		q.Claim[i] = -1
+	}
+	for j := range m {
+		for _, t := range q.Subs[j] {
+			for x := j % m; x < int(q.Parts[t]); x += m {
+				q.Claim[start[t]+int32(x)] = int32(j)
+			}
+		}
+	}
+	return q
 }

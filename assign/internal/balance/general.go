@@ -7,6 +7,12 @@
 //	balance     here      phase 1: no path of kind (ii) left
 //	settleTies  here      phase 2: no path of kind (iii) left
 //
+// or, where place leaves members above the average plus one on pids
+// they do not claim, on many loads (everyPays),
+//
+//	refillStart every.go  the unclaimed pids placed again by whole loads
+//	solveEvery  every.go  both phases at once, from every load level
+//
 // Both phases are loops over load levels around one mechanism, shiftAll
 // (shift.go): a search for cheapest paths of moves (search.go), then
 // shifts along the search's tight paths until none is left. The solver's
@@ -29,7 +35,11 @@ func general(p *Problem, start []int32, total int) ([]int32, error) {
 func generalOpts(p *Problem, start []int32, total int, o options) ([]int32, error) {
 	s := newSolver(p, start, total, o)
 	s.place()
-	if s.everyPays() {
+	every := s.everyPays()
+	if s.refills(every) {
+		s.refillStart()
+	}
+	if every {
 		if err := s.solveEvery(); err != nil {
 			return nil, err
 		}
@@ -51,12 +61,15 @@ const heapAbove = 64
 // options are the solver's knobs; tests turn them to reach every
 // mechanism.
 type options struct {
-	heapAbove int  // see the constant
-	direction int8 // of the searches: 0 the smaller side, 1 forward, -1 backward
-	noTree    bool // never follow a search's own paths, only tight's
-	arcs      int8 // use of the arc index (arcs.go): 0 where it pays, -1 never, 1 wherever it can
-	every     int8 // both phases at once from every level (every.go): 0 where it pays, -1 never, 1 wherever the labels fit phases at once, from every level (every.go), where the labels fit
-	noCerts   bool // never skip a search that phase 1's certificates (certs.go) show fruitless
+	heapAbove  int  // see the constant
+	direction  int8 // of the searches: 0 the smaller side, 1 forward, -1 backward
+	noTree     bool // never follow a search's own paths, only tight's
+	arcs       int8 // use of the arc index (arcs.go): 0 where it pays, -1 never, 1 wherever it can
+	every      int8 // both phases at once from every level (every.go): 0 where it pays, -1 never, 1 wherever the labels fit phases at once, from every level (every.go), where the labels fit
+	noCerts    bool // never skip a search that phase 1's certificates (certs.go) show fruitless
+	refill     int8 // place again by whole loads (refillStart, every.go): 0 where it pays, -1 never, 1 always
+	noLevels   bool // place plain topics with the heaps, never levelled (place.go)
+	keepBroken bool // never mark own paths broken (markBroken, shift.go)
 
 	// chose, when set, sees every answer of choose (choose.go), for the
 	// test that checks it against a pass over the topic.

@@ -349,3 +349,39 @@ func TestSpreadPicks(t *testing.T) {
 		}
 	})
 }
+
+// TestLevelledMatchesHeaps: levelled (place.go) hands every pid to the
+// member the heaps would, whether place counts a topic's pids or, in
+// refill, whole loads: the same owners and loads after place and after
+// refill, with and without it, on problems drawn as for
+// TestGeneralOptimalOnMediumProblems and on the adversary's random
+// windows, every topic through the placer (heapAbove 0).
+func TestLevelledMatchesHeaps(t *testing.T) {
+	check := func(t fataler, p *Problem) {
+		start, total := pids(p)
+		if total == 0 {
+			return
+		}
+		var owners, loads [2][][]int32
+		for i, no := range []bool{false, true} {
+			s := newSolver(p, start, total, options{noLevels: no})
+			s.place()
+			owners[i] = append(owners[i], slices.Clone(s.owner))
+			loads[i] = append(loads[i], slices.Clone(s.load))
+			s.refillStart()
+			owners[i] = append(owners[i], s.owner)
+			loads[i] = append(loads[i], s.load)
+		}
+		for k, what := range []string{"place", "refill"} {
+			if !slices.Equal(owners[0][k], owners[1][k]) || !slices.Equal(loads[0][k], loads[1][k]) {
+				t.Fatalf("after %s: levelled %v, heaps %v", what, owners[0][k], owners[1][k])
+			}
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) { check(t, mediumProblem(t)) })
+	for seed := range uint64(200) {
+		m := 8 + int(seed%17)
+		check(t, windowsProblem(m, 20*m+int(seed%7)*m, seed))
+	}
+	check(t, windowsProblem(125, 6250, 12))
+}

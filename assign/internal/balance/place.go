@@ -21,9 +21,11 @@ import (
 // racks (plain) pick the same members in one go (spread).
 func (s *solver) place() {
 	s.keepClaims()
-	s.sc = newSubClasses(s.p.Subs, len(s.p.Parts), hashSub)
+	if s.sc == nil {
+		s.sc = newSubClasses(s.p.Subs, len(s.p.Parts), hashSub)
+	}
 	tsubs := make([]int32, 0, s.n)
-	cnt := make([]int32, s.n) // member => pids of the current topic it holds; 0 between topics
+	cnt := make([]int32, s.n) // member => pids of the current topic it holds (byLoad: its load); 0 between topics
 	var pl *placer
 	for _, key := range s.byChoice() {
 		t := int32(key)
@@ -36,12 +38,18 @@ func (s *solver) place() {
 		if unclaimed == 0 {
 			continue
 		}
-		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
-			if m := s.owner[pid]; m >= 0 {
-				cnt[m]++
+		tsubs = s.sc.subscribers(t, tsubs[:0])
+		if s.byLoad {
+			for _, m := range tsubs {
+				cnt[m] = s.load[m]
+			}
+		} else {
+			for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+				if m := s.owner[pid]; m >= 0 {
+					cnt[m]++
+				}
 			}
 		}
-		tsubs = s.sc.subscribers(t, tsubs[:0])
 		switch {
 		case len(tsubs) == 0:
 			// Nothing to place (nobody subscribing is impossible: topics
@@ -54,6 +62,12 @@ func (s *solver) place() {
 		default:
 			s.scanTopic(t, tsubs, cnt)
 		}
+		if s.byLoad {
+			for _, m := range tsubs {
+				cnt[m] = 0
+			}
+			continue
+		}
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 			if m := s.owner[pid]; m >= 0 {
 				cnt[m] = 0
@@ -65,8 +79,12 @@ func (s *solver) place() {
 // keepClaims gives every claimed pid to its claimant, the start of the
 // package documentation's invariant: no move then costs less than 0.
 func (s *solver) keepClaims() {
+	clear(s.load)
 	if s.p.Claim != nil {
-		s.ownHeld = make([]int32, s.n)
+		if s.ownHeld == nil {
+			s.ownHeld = make([]int32, s.n)
+		}
+		clear(s.ownHeld)
 	}
 	for pid := range s.owner {
 		c := get(s.p.Claim, int32(pid))
@@ -136,10 +154,12 @@ type placer struct {
 	cnt     []int32  // the solver's: member => pids of the current topic it holds
 	key     []uint64 // member => cnt<<32 | load, for the current topic
 	heaps   []memberHeap
-	packed  []uint64 // scratch for spread
+	packed  []uint64 // scratch for spread and levelled
 	levels  []int32  // scratch for spread
 	picks   []int32  // scratch for spread
 	ordered []int32  // scratch for spread
+	active  []uint64 // scratch for levelled
+	merged  []uint64 // scratch for levelled
 }
 
 func newPlacer(s *solver, cnt []int32) *placer {
@@ -172,8 +192,8 @@ func newPlacer(s *solver, cnt []int32) *placer {
 // are therefore those of heaps of every member.
 func (pl *placer) topic(t int32, subs []int32, unclaimed int) {
 	s := pl.s
-	fresh := int32(unclaimed) == s.start[t+1]-s.start[t]
-	if pl.plain(t) && pl.spread(t, subs, unclaimed, fresh) {
+	fresh := !s.byLoad && int32(unclaimed) == s.start[t+1]-s.start[t]
+	if pl.plain(t) && (pl.spread(t, subs, unclaimed, fresh) || pl.levelled(t, subs, unclaimed)) {
 		return
 	}
 	for i := range pl.heaps {
@@ -353,4 +373,88 @@ func (pl *placer) selected(subs []int32, low int32, keep int) []int32 {
 	}
 	pl.picks = best
 	return best
+}
+
+// levelled places the unclaimed pids of t, when plain, as the heaps
+// would, without them: in one sort and a merge per count. It reports
+// false, placing nothing, when the keys do not fit its packing.
+//
+// The heap hands each pid to the least (count, load, member), and that
+// member's count and load both grow by one, so its load less its count
+// stays what it was. Hence once the least count reaches c, every
+// subscriber whose count started at c or below holds c, and they take
+// one pid each in the order of (load less count, member), the order
+// fixed from the start, before any of them reaches c+1 and the
+// subscribers starting at c+1 join them. On bench/cmd/adversary's
+// deleted family, where place (and, on the every-level path, refill,
+// whose count is the whole load) spent a third of the time in the
+// heaps' sifts, it sorts the unclaimed least of each topic's
+// subscribers once (TestLevelledMatchesHeaps checks every pick against
+// the heaps; BenchmarkPlace measures both).
+func (pl *placer) levelled(t int32, subs []int32, unclaimed int) bool {
+	s := pl.s
+	if s.noLevels || len(subs) == 0 || s.n >= 1<<levelM {
+		return false
+	}
+	// Keys pack count, load less count and member, so that sorting and
+	// merging compare one word.
+	const relMask = 1<<(levelRel+levelM) - 1
+	keys := pl.packed[:0]
+	for _, m := range subs {
+		c, rel := pl.cnt[m], s.load[m]-pl.cnt[m]
+		if c >= 1<<levelC || rel >= 1<<levelRel {
+			return false
+		}
+		keys = append(keys, uint64(c)<<(levelRel+levelM)|uint64(rel)<<levelM|uint64(m))
+	}
+	// Every pick is among the unclaimed least keys, as in topic.
+	keys = smallest(keys, unclaimed)
+	slices.Sort(keys)
+	picks := slices.Grow(pl.picks[:0], unclaimed)
+	active, merged := pl.active[:0], pl.merged[:0]
+	for i, c := 0, keys[0]>>(levelRel+levelM); len(picks) < unclaimed; c++ {
+		j := i
+		for j < len(keys) && keys[j]>>(levelRel+levelM) == c {
+			keys[j] &= relMask
+			j++
+		}
+		if j > i {
+			merged = mergeKeys(merged[:0], active, keys[i:j])
+			active, merged = merged, active
+			i = j
+		}
+		for _, k := range active {
+			if len(picks) == unclaimed {
+				break
+			}
+			picks = append(picks, int32(k&(1<<levelM-1)))
+		}
+	}
+	k := 0
+	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+		if s.owner[pid] < 0 {
+			m := picks[k]
+			k++
+			s.owner[pid] = m
+			s.load[m]++
+			pl.cnt[m]++
+		}
+	}
+	pl.packed, pl.active, pl.merged, pl.picks = keys, active, merged, picks
+	return true
+}
+
+// The bits of levelled's keys: count, load less count, member.
+const levelC, levelRel, levelM = 21, 22, 21
+
+// mergeKeys appends to dst the ascending keys of a and b, ascending.
+func mergeKeys(dst, a, b []uint64) []uint64 {
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] <= b[0] {
+			dst, a = append(dst, a[0]), a[1:]
+		} else {
+			dst, b = append(dst, b[0]), b[1:]
+		}
+	}
+	return append(append(dst, a...), b...)
 }

@@ -148,16 +148,31 @@ func (s *solver) shiftEnd(g goal, e int32, steps []step) ([]step, bool, error) {
 	if g.every {
 		need, neg = s.everyNeed(e)
 	}
+	if s.rootLoad >= 0 && !s.rootStale && !s.someRoot(need) {
+		// A count of the roots' loads made since the last shift says
+		// no root lets a path from e shift, the search's own path
+		// included: building it would be in vain (on the ladder at
+		// 2,000 members, a joiner's search has a thousand ends whose
+		// own paths run through hundreds of members). The count is
+		// made where it was, below: making it here too, it went stale
+		// with the own paths' shifts, and the stale count sent ends to
+		// layer and tight that would otherwise have stopped.
+		return steps, false, nil
+	}
 	own := false // follow the search's own path
-	if !s.noTree && s.ownMayShift(e, neg) {
+	if !s.noTree && s.ownMayShift(e, neg) && !s.brokenAhead(e) {
 		mine, err := s.ownPath(e)
 		if err != nil {
 			return steps, false, err
 		}
-		if own = s.shiftable(mine, neg) && s.intact(mine); own {
-			// augment writes the pids it chooses into the steps: keep
-			// the cached path as the search left it.
-			steps = append(steps[:0], mine...)
+		if s.shiftable(mine, neg) {
+			if at := s.brokenAt(mine); at < 0 {
+				// augment writes the pids it chooses into the steps:
+				// keep the cached path as the search left it.
+				steps, own = append(steps[:0], mine...), true
+			} else if !s.keepBroken {
+				s.markBroken(mine, at)
+			}
 		}
 	}
 	if !own {
@@ -256,27 +271,88 @@ func (s *solver) ownPath(e int32) ([]step, error) {
 	return mine, nil
 }
 
-// intact reports whether every move of steps can still be made at the
-// cost the search saw. It notes in each move through a topic the arc
-// index entry it reads, so that a cached path (ownPath) finds it there
-// the next time; a path whose first moves are spent is read no further.
-func (s *solver) intact(steps []step) bool {
+// brokenAt returns the index of the first move of steps that can no
+// longer be made at the cost the search saw, or -1 when every one can.
+// It notes in each move through a topic the arc index entry it reads,
+// so that a cached path (ownPath) finds it there the next time; a path
+// whose first moves are spent is read no further.
+func (s *solver) brokenAt(steps []step) int {
 	for i := range steps {
 		st := &steps[i]
 		switch {
 		case st.t < 0:
 			if s.owner[st.pid] != st.from {
-				return false
+				return i
 			}
 		case s.arcs != nil:
 			if st.e < 0 {
 				st.e = s.entry(st.from, st.t)
 			}
 			if s.entryCost(st.e) != st.cost {
-				return false
+				return i
 			}
 		case s.arcCost(st.from, st.t) != st.cost:
-			return false
+			return i
+		}
+	}
+	return -1
+}
+
+// intact reports whether every move of steps can still be made at the
+// cost the search saw (see brokenAt).
+func (s *solver) intact(steps []step) bool { return s.brokenAt(steps) < 0 }
+
+// markBroken notes, for the rest of the search, that the own paths of
+// the members of steps that pass its move at are broken: those before
+// it backward (the members on steps lead on to the target through it),
+// those after it forward (theirs lead back to the source through it).
+//
+// Why: the own paths of a search share their parts near its roots, so
+// once a shift spends an arc there every end whose path runs through it
+// would build its whole path to find it spent. On the ladder at 2,000
+// members, a joiner's backward search has a thousand ends whose paths
+// run through some 330 members, and the break lay within the last ten
+// moves (BenchmarkBroken). brokenAhead then stops at the first member
+// so marked, and marks those it passed on the way.
+//
+// A mark may outlive the break (a later shift can restore the arc):
+// that costs at most a search, never optimality, as a path tight
+// misses (see tight); TestBrokenKeepsCost checks the cost.
+func (s *solver) markBroken(steps []step, at int) {
+	if s.forward {
+		for _, st := range steps[at:] {
+			s.ownBroken[st.to] = int32(s.searches)
+		}
+		return
+	}
+	for _, st := range steps[:at+1] {
+		s.ownBroken[st.from] = int32(s.searches)
+	}
+}
+
+// brokenAhead reports whether the last search's own path from end e
+// runs through a member markBroken marked in this search, and if so
+// marks the members before it too, so that the next end to come this
+// way stops sooner (the ends' paths join one another as they near the
+// roots).
+func (s *solver) brokenAhead(e int32) bool {
+	if s.keepBroken {
+		return false
+	}
+	limit := 2*int(s.n) + 2 // links form a tree; the bound only guards against a bug
+	hops := 0
+	v := e
+	for ; v >= 0 && hops <= limit; v, hops = s.link[v], hops+1 {
+		if v < s.n && s.ownBroken[v] == int32(s.searches) {
+			break
+		}
+	}
+	if v < 0 || hops > limit {
+		return false
+	}
+	for u := e; u != v; u = s.link[u] {
+		if u < s.n {
+			s.ownBroken[u] = int32(s.searches)
 		}
 	}
 	return true

@@ -43,6 +43,8 @@ type solver struct {
 
 	sc *subClasses // set by place
 
+	byLoad bool // place puts unclaimed pids by the members' whole loads (refill in every.go)
+
 	certs *certs // phase 1's certificates, nil outside it (certs.go)
 
 	// The arc index (arcs.go) and each topic's number of subscribers:
@@ -86,9 +88,10 @@ type solver struct {
 	ownLen      []int32 // member => that path's length, -1 when not cached
 	ownEnd      []int32 // member => the other end of that path
 	ownStamp    []int
-	ownSteps    []step // the own paths built since the last search (ownPath), at most ownCap steps a node
-	ownSince    int    // the search ownSteps holds the paths of
-	pathScratch []step // an own path when ownSteps is full
+	ownBroken   []int32 // member => the search in which its own path was found broken (markBroken)
+	ownSteps    []step  // the own paths built since the last search (ownPath), at most ownCap steps a node
+	ownSince    int     // the search ownSteps holds the paths of
+	pathScratch []step  // an own path when ownSteps is full
 	inQueue     []bool
 	visits      []int32
 	queue       []int32
@@ -113,6 +116,7 @@ func (s *solver) prepareSearch() {
 	s.dist, s.link, s.linkPid = make([]int32, V), make([]int32, V), make([]int32, V)
 	s.dead, s.hop, s.skip = make([]int32, V), make([]int32, V), make([]int32, n)
 	s.ownOff, s.ownLen, s.ownEnd, s.ownStamp = make([]int32, n), make([]int32, n), make([]int32, n), make([]int, n)
+	s.ownBroken = make([]int32, n)
 	s.inQueue, s.visits = make([]bool, V), make([]int32, V)
 	s.buildTopics()
 	s.subCount = make([]int32, len(s.p.Parts))
