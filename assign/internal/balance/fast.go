@@ -223,9 +223,22 @@ func keepSpread(p *Problem, start []int32, m int32, mine []int32, keep int32, ow
 		longest = max(longest, int32(j-i))
 		i = j
 	}
+	nruns := len(runs) / 2
+	if longest == 1 {
+		// Every run holds one claim (m got one partition of each topic,
+		// as a fresh round deals them): the level is 0, and the first
+		// keep runs of the rotation below keep theirs, racks or not. Only
+		// the others are visited.
+		for kk, k := (int(m)+int(keep))%nruns, int(keep); k < nruns; k++ {
+			owner[mine[kk]] = -1
+			if kk++; kk == nruns {
+				kk = 0
+			}
+		}
+		return runs
+	}
 	lo, extra := spreadLevel(runs, longest, keep)
 	racks := p.Rack != nil && p.Replicas != nil
-	nruns := len(runs) / 2
 	// Rotate which topics keep the extra one by member, so that
 	// overloaded members do not all keep more of the first topic.
 	kk := int(m) % nruns
