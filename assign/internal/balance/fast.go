@@ -22,13 +22,19 @@ import (
 // assignment can keep.
 func Targets(claims []int32, total int) []int32 {
 	n := len(claims)
+	room := make([]int32, 2*n)
+	return targetsIn(claims, total, room[:n:n], room[n:])
+}
+
+// targetsIn is Targets with the targets written in target and order as
+// scratch, both of len(claims).
+func targetsIn(claims []int32, total int, target, order []int32) []int32 {
+	n := len(claims)
 	q, r := total/n, total%n
-	target := make([]int32, n)
 	for m := range target {
 		target[m] = int32(q)
 	}
 	if r > 0 {
-		order := make([]int32, n)
 		for m := range order {
 			order[m] = int32(m)
 		}
@@ -63,9 +69,15 @@ func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 		}
 		return owner
 	}
-	claims := claimCounts(p)
-	target := Targets(claims, total)
-	owner, deficit, kept := keepClaims(p, start, claims, target)
+	// Claims, targets, targetsIn's order and keepClaims's offsets in one
+	// allocation (allocations are much of a small group's cost:
+	// BenchmarkAssign/strategy=cooperative-sticky/impl=ours/shape=uniform-10x100-join1
+	// in bench/, which solves twice).
+	n := len(p.Subs)
+	room := make([]int32, 4*n+1)
+	claims := claimCounts(p, room[:n:n])
+	target := targetsIn(claims, total, room[n:2*n:2*n], room[2*n:3*n:3*n])
+	owner, deficit, kept := keepClaims(p, start, claims, target, room[3*n:])
 	deal(p, owner, deficit, total-kept)
 	return owner
 }
@@ -81,9 +93,9 @@ func dealFresh(n, total int) []int32 {
 	return owner
 }
 
-// claimCounts returns the number of pids each member claims.
-func claimCounts(p *Problem) []int32 {
-	claims := make([]int32, len(p.Subs))
+// claimCounts returns the number of pids each member claims, in claims
+// (zeroed, one entry per member).
+func claimCounts(p *Problem, claims []int32) []int32 {
 	if p.Claim != nil {
 		for _, m := range p.Claim {
 			if m >= 0 {
@@ -97,8 +109,9 @@ func claimCounts(p *Problem) []int32 {
 // keepClaims gives each member min(claims, target) of its claims and
 // leaves every other pid unowned (-1). It returns the owners, what each
 // member still lacks of its target (in target's storage), and the number
-// of pids kept.
-func keepClaims(p *Problem, start, claims, target []int32) (owner, deficit []int32, kept int) {
+// of pids kept. over is zeroed room for one entry per member and one
+// more.
+func keepClaims(p *Problem, start, claims, target, over []int32) (owner, deficit []int32, kept int) {
 	n := len(claims)
 	if p.ClaimReusable && p.Claim != nil {
 		owner = p.Claim // each entry is read before it is written below
@@ -107,15 +120,22 @@ func keepClaims(p *Problem, start, claims, target []int32) (owner, deficit []int
 	}
 	// A member with no more claims than its target keeps them all; the
 	// claims of the others are listed per member (a CSR in pid order, so
-	// grouped by topic) to choose which to keep.
-	over := make([]int32, n+1) // member => its first slot in byMember, for members over target
+	// grouped by topic) to choose which to keep. over: member => its
+	// first slot in byMember, for members over target.
 	for m := range n {
 		over[m+1] = over[m]
 		if claims[m] > target[m] {
 			over[m+1] += claims[m]
 		}
 	}
-	byMember := make([]int32, over[n])
+	// byMember and keepSpread's runs (two entries per topic at most) in
+	// one allocation, none when every member keeps all its claims.
+	runs := int32(0)
+	if over[n] > 0 {
+		runs = int32(2 * len(p.Parts))
+	}
+	room := make([]int32, over[n]+runs)
+	byMember, scratch := room[:over[n]:over[n]], room[over[n]:over[n]]
 	fill := over // reused: over[m] becomes the next free slot, then the end of m's list
 	for pid := range owner {
 		m := int32(-1)
@@ -129,8 +149,7 @@ func keepClaims(p *Problem, start, claims, target []int32) (owner, deficit []int
 		owner[pid] = m // kept for now: keepSpread frees what m gives up
 	}
 	// Keep claims up to target, spreading what is kept across topics.
-	deficit = target    // reused: target minus what the member holds
-	var scratch []int32 // keepSpread's runs: two entries per topic at most
+	deficit = target // reused: target minus what the member holds
 	end := int32(0)
 	for m := range int32(n) {
 		first := end // fill[m-1]: where m's list starts
@@ -139,12 +158,6 @@ func keepClaims(p *Problem, start, claims, target []int32) (owner, deficit []int
 			deficit[m] -= claims[m]
 			kept += int(claims[m])
 			continue
-		}
-		if scratch == nil {
-			// Sized once for any member, not grown by append for each
-			// of the first ones (allocations are most of a small
-			// group's cost: BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1).
-			scratch = make([]int32, 0, 2*len(p.Parts))
 		}
 		scratch = keepSpread(p, start, m, byMember[first:end], target[m], owner, scratch)
 		kept += int(target[m])

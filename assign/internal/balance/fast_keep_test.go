@@ -123,13 +123,13 @@ func TestKeepSpreadMatchesReference(t *testing.T) {
 				}
 			}
 		}
-		claims := claimCounts(p)
+		claims := claimCounts(p, make([]int32, n))
 		wantOwner, wantKept := keepReference(p, start, claims, Targets(claims, total))
 		p.ClaimReusable = rapid.Bool().Draw(t, "reusable")
 		claim := slices.Clone(p.Claim)
 		target := Targets(claims, total)
 		wantDeficit := slices.Clone(target)
-		owner, deficit, kept := keepClaims(p, start, claims, target)
+		owner, deficit, kept := keepClaims(p, start, claims, target, make([]int32, n+1))
 		if !slices.Equal(owner, wantOwner) || kept != wantKept {
 			t.Fatalf("claims %v: keepClaims kept %d: %v; the reference %d: %v", claim, kept, owner, wantKept, wantOwner)
 		}
