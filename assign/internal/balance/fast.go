@@ -21,13 +21,11 @@ import (
 // member first among equals. Such targets keep the most claims a balanced
 // assignment can keep.
 func Targets(claims []int32, total int) []int32 {
-	n := len(claims)
-	room := make([]int32, 2*n)
-	return targetsIn(claims, total, room[:n:n], room[n:])
+	return targetsIn(claims, total, make([]int32, len(claims)), nil)
 }
 
-// targetsIn is Targets with the targets written in target and order as
-// scratch, both of len(claims).
+// targetsIn is Targets with the targets written in target, and order, of
+// len(claims) when not nil, as scratch.
 func targetsIn(claims []int32, total int, target, order []int32) []int32 {
 	n := len(claims)
 	q, r := total/n, total%n
@@ -35,6 +33,9 @@ func targetsIn(claims []int32, total int, target, order []int32) []int32 {
 		target[m] = int32(q)
 	}
 	if r > 0 {
+		if order == nil {
+			order = make([]int32, n)
+		}
 		for m := range order {
 			order[m] = int32(m)
 		}
