@@ -289,35 +289,77 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 		sorted := true // so far: runs of distinct topics, partitions ascending within each
 		ti, known := int32(0), false
 		guess := ownedGuess{sub: cg.subs[i]}
-		cr := own.member(i)
-		for cr.next() {
-			if name := cr.topic(); guess.at < len(guess.sub) && sameString(cg.topics[guess.sub[guess.at]], name) {
-				ti, known = guess.sub[guess.at], true // ownedTopic's first guess, in line: most runs where members own one partition of each topic
-				guess.at, guess.misses = guess.at+1, 0
-			} else {
-				ti, known = cg.ownedTopic(&guess, after, ti, known, name)
-			}
-			if !known {
-				continue // nobody wants the topic, or it is gone: dropped, as Kafka does
-			}
-			sorted = sorted && runOf[ti] != int32(i)+1
-			runOf[ti] = int32(i) + 1
-			start, np, lastPart := cg.start[ti], cg.numParts[ti], int32(-1)
-			for k := cr.from; k < cr.to; k++ {
-				p := cr.part(k)
-				if uint32(p) >= uint32(np) {
-					continue // the partition no longer exists: dropped, as Kafka does
+		if own.given == nil {
+			// An Owned list, in one pass: a run's topic is found at its
+			// first entry, and the others only compare names with it.
+			// Reading it as runs first passed over every entry twice
+			// (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-100x10000-join1
+			// in bench/, where every run is one partition).
+			var runName string
+			start, np, lastPart := int32(0), int32(0), int32(-1)
+			for k := range m.Owned {
+				tp := &m.Owned[k]
+				if k == 0 || !sameName(tp.Topic, runName) {
+					runName = tp.Topic
+					if guess.at < len(guess.sub) && sameString(cg.topics[guess.sub[guess.at]], runName) {
+						ti, known = guess.sub[guess.at], true // as below
+						guess.at, guess.misses = guess.at+1, 0
+					} else {
+						ti, known = cg.ownedTopic(&guess, after, ti, known, runName)
+					}
+					if known {
+						sorted = sorted && runOf[ti] != int32(i)+1
+						runOf[ti] = int32(i) + 1
+						start, np, lastPart = cg.start[ti], cg.numParts[ti], -1
+					}
+				}
+				p := tp.Partition
+				if !known || uint32(p) >= uint32(np) {
+					continue // as below
 				}
 				sorted = sorted && p > lastPart
 				lastPart = p
 				pid := start + p
 				pids = append(pids, pid)
 				if ct != nil {
-					// m listing pid twice looks tied: refused below.
 					if mixed {
 						ct.noteMixed(pid, rank(rankOf[i]), m.Generation)
 					} else {
 						ct.noteOneGeneration(pid, rank(rankOf[i]))
+					}
+				}
+			}
+		} else {
+			cr := own.member(i)
+			for cr.next() {
+				if name := cr.topic(); guess.at < len(guess.sub) && sameString(cg.topics[guess.sub[guess.at]], name) {
+					ti, known = guess.sub[guess.at], true // ownedTopic's first guess, in line: most runs where members own one partition of each topic
+					guess.at, guess.misses = guess.at+1, 0
+				} else {
+					ti, known = cg.ownedTopic(&guess, after, ti, known, name)
+				}
+				if !known {
+					continue // nobody wants the topic, or it is gone: dropped, as Kafka does
+				}
+				sorted = sorted && runOf[ti] != int32(i)+1
+				runOf[ti] = int32(i) + 1
+				start, np, lastPart := cg.start[ti], cg.numParts[ti], int32(-1)
+				for k := cr.from; k < cr.to; k++ {
+					p := cr.part(k)
+					if uint32(p) >= uint32(np) {
+						continue // the partition no longer exists: dropped, as Kafka does
+					}
+					sorted = sorted && p > lastPart
+					lastPart = p
+					pid := start + p
+					pids = append(pids, pid)
+					if ct != nil {
+						// m listing pid twice looks tied: refused below.
+						if mixed {
+							ct.noteMixed(pid, rank(rankOf[i]), m.Generation)
+						} else {
+							ct.noteOneGeneration(pid, rank(rankOf[i]))
+						}
 					}
 				}
 			}
@@ -489,15 +531,15 @@ func (o *OwnedRuns) topics(i int) []string {
 	return names
 }
 
-// ownedClaims reads the members' claims run by run (a run: a stretch of
-// one topic, as in [OwnedRuns]), whichever way they come: from the runs
-// given to [AssignPackedOwned], or from the members' Owned lists, read in
-// place. Nothing is copied: turning every Owned list into one slab of
-// runs first cost a run (24 bytes) per owned partition wherever members
-// own one partition of each of many topics, several times that as the
-// slab grew, and the time to fill it, more than everything else Assign
-// does for a churned group (issue 30; TestAssignBytesPerOwnedPartition
-// holds the budget).
+// ownedClaims reads the members' claims, whichever way they come: from
+// the runs given to [AssignPackedOwned] (a run: a stretch of one topic,
+// as in [OwnedRuns]), or from the members' Owned lists, read in place
+// (compileOwned reads those itself, in one pass). Nothing is copied:
+// turning every Owned list into one slab of runs first cost a run (24
+// bytes) per owned partition wherever members own one partition of each
+// of many topics, several times that as the slab grew, and the time to
+// fill it, more than everything else Assign does for a churned group
+// (issue 30; TestAssignBytesPerOwnedPartition holds the budget).
 type ownedClaims struct {
 	given   *OwnedRuns // nil: read the members' Owned lists
 	members []Member
@@ -511,44 +553,27 @@ func (o *ownedClaims) count(i int) int {
 	return o.given.count(i)
 }
 
-// member returns a reader of member i's claims, before its first run.
+// member returns a reader of member i's given runs, before its first
+// run; o.given is not nil.
 func (o *ownedClaims) member(i int) claimRuns {
-	if o.given == nil {
-		return claimRuns{lists: true, owned: o.members[i].Owned}
-	}
 	runs, base := o.given.member(i)
-	return claimRuns{from: base, to: base, base: base, runs: runs, parts: o.given.Parts}
+	return claimRuns{from: base, to: base, runs: runs, parts: o.given.Parts}
 }
 
-// claimRuns reads one member's claims run by run: after next reports a
-// run, its topic is topic() and its partitions part(k) for k in
-// [from, to); k-base is k's position in the member's claims (in its
-// Owned list, were it one). Its methods are small enough to inline: this
-// is the loop of every Assign on a churned group.
+// claimRuns reads one member's given runs: after next reports a run, its
+// topic is topic() and its partitions part(k) for k in [from, to). Its
+// methods are small enough to inline: this is the loop of the leader's
+// round on a churned group.
 type claimRuns struct {
 	from, to int32
-	base     int32 // 0 for an Owned list; where the member's runs start in the given Parts
-
-	lists bool             // reading owned, not runs and parts
-	owned []TopicPartition // the member's Owned list
-	runs  []OwnedRun       // the member's given runs
-	parts []int32          // every member's given partitions ([OwnedRuns.Parts])
-	r     int              // 1 + the current run in runs
+	runs     []OwnedRun // the member's given runs
+	parts    []int32    // every member's given partitions ([OwnedRuns.Parts])
+	r        int        // 1 + the current run in runs
 }
 
 // next moves to the member's next run and reports whether there is one.
 func (c *claimRuns) next() bool {
 	c.from = c.to
-	if c.from < int32(len(c.owned)) { // reading an Owned list (given runs have none)
-		c.to = topicRunEnd(c.owned, c.from)
-		return true
-	}
-	return c.nextRun()
-}
-
-// nextRun is next for given runs, and the end of an Owned list (which
-// has no runs).
-func (c *claimRuns) nextRun() bool {
 	if c.r >= len(c.runs) {
 		return false
 	}
@@ -557,31 +582,11 @@ func (c *claimRuns) nextRun() bool {
 	return true
 }
 
-// topicRunEnd returns the end of the run of one topic in ps that starts at
-// from, which is in ps.
-func topicRunEnd(ps []TopicPartition, from int32) int32 {
-	end := int(from) + 1
-	for end < len(ps) && sameName(ps[end].Topic, ps[from].Topic) {
-		end++
-	}
-	return int32(end)
-}
-
 // topic returns the current run's topic.
-func (c *claimRuns) topic() string {
-	if c.lists {
-		return c.owned[c.from].Topic
-	}
-	return c.runs[c.r-1].Topic
-}
+func (c *claimRuns) topic() string { return c.runs[c.r-1].Topic }
 
-// part returns the partition at position k of the member's claims.
-func (c *claimRuns) part(k int32) int32 {
-	if c.lists {
-		return c.owned[k].Partition
-	}
-	return c.parts[k]
-}
+// part returns the partition at position k of the given partitions.
+func (c *claimRuns) part(k int32) int32 { return c.parts[k] }
 
 // ownedLists returns o's lists as Owned lists, member by member: what a
 // strategy that does not read OwnedRuns is given.

@@ -496,7 +496,7 @@ func sameString(a, b string) bool {
 // before their bytes, and their last bytes before the rest: the names a
 // group's lists repeat are usually one string, and names of one length
 // that differ, such as numbered topics, usually differ at the end. It
-// inlines where a == b calls the runtime (claimRuns' runs on
+// inlines where a == b calls the runtime (compileOwned reading Owned lists on
 // BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-100x10000-join1
 // in bench/, where every run is one partition).
 func sameName(a, b string) bool {

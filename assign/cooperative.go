@@ -100,6 +100,9 @@ func cooperativeOf(cg *compiledGroup) (Assignment, error) {
 	if cg.kept != nil {
 		return cg.keepAndDeal()
 	}
+	if a, ok := cg.freshDealt(); ok {
+		return a, nil
+	}
 	_, owner, withheld, err := cooperativeRound(cg)
 	if err != nil {
 		return nil, err

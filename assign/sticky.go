@@ -129,6 +129,9 @@ func stickyOf(cg *compiledGroup) (Assignment, error) {
 	if cg.kept != nil {
 		return cg.keepAndDeal()
 	}
+	if a, ok := cg.freshDealt(); ok {
+		return a, nil
+	}
 	sp := newStickyProblem(cg)
 	sp.prob.ClaimReusable = true // the claims are not read again
 	owner, err := balance.Solve(&sp.prob)

@@ -21,14 +21,21 @@ import (
 // member first among equals. Such targets keep the most claims a balanced
 // assignment can keep.
 func Targets(claims []int32, total int) []int32 {
+	return targetsIn(claims, total, make([]int32, len(claims)), nil)
+}
+
+// targetsIn is Targets with the targets written in target, and order, of
+// len(claims) when not nil, as scratch.
+func targetsIn(claims []int32, total int, target, order []int32) []int32 {
 	n := len(claims)
 	q, r := total/n, total%n
-	target := make([]int32, n)
 	for m := range target {
 		target[m] = int32(q)
 	}
 	if r > 0 {
-		order := make([]int32, n)
+		if order == nil {
+			order = make([]int32, n)
+		}
 		for m := range order {
 			order[m] = int32(m)
 		}
@@ -63,9 +70,15 @@ func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 		}
 		return owner
 	}
-	claims := claimCounts(p)
-	target := Targets(claims, total)
-	owner, deficit, kept := keepClaims(p, start, claims, target)
+	// Claims, targets, targetsIn's order and keepClaims's offsets in one
+	// allocation (allocations are much of a small group's cost:
+	// BenchmarkAssign/strategy=cooperative-sticky/impl=ours/shape=uniform-10x100-join1
+	// in bench/, which solves twice).
+	n := len(p.Subs)
+	room := make([]int32, 4*n+1)
+	claims := claimCounts(p, room[:n:n])
+	target := targetsIn(claims, total, room[n:2*n:2*n], room[2*n:3*n:3*n])
+	owner, deficit, kept := keepClaims(p, start, claims, target, room[3*n:])
 	deal(p, owner, deficit, total-kept)
 	return owner
 }
@@ -81,9 +94,9 @@ func dealFresh(n, total int) []int32 {
 	return owner
 }
 
-// claimCounts returns the number of pids each member claims.
-func claimCounts(p *Problem) []int32 {
-	claims := make([]int32, len(p.Subs))
+// claimCounts returns the number of pids each member claims, in claims
+// (zeroed, one entry per member).
+func claimCounts(p *Problem, claims []int32) []int32 {
 	if p.Claim != nil {
 		for _, m := range p.Claim {
 			if m >= 0 {
@@ -97,8 +110,9 @@ func claimCounts(p *Problem) []int32 {
 // keepClaims gives each member min(claims, target) of its claims and
 // leaves every other pid unowned (-1). It returns the owners, what each
 // member still lacks of its target (in target's storage), and the number
-// of pids kept.
-func keepClaims(p *Problem, start, claims, target []int32) (owner, deficit []int32, kept int) {
+// of pids kept. over is zeroed room for one entry per member and one
+// more.
+func keepClaims(p *Problem, start, claims, target, over []int32) (owner, deficit []int32, kept int) {
 	n := len(claims)
 	if p.ClaimReusable && p.Claim != nil {
 		owner = p.Claim // each entry is read before it is written below
@@ -107,15 +121,22 @@ func keepClaims(p *Problem, start, claims, target []int32) (owner, deficit []int
 	}
 	// A member with no more claims than its target keeps them all; the
 	// claims of the others are listed per member (a CSR in pid order, so
-	// grouped by topic) to choose which to keep.
-	over := make([]int32, n+1) // member => its first slot in byMember, for members over target
+	// grouped by topic) to choose which to keep. over: member => its
+	// first slot in byMember, for members over target.
 	for m := range n {
 		over[m+1] = over[m]
 		if claims[m] > target[m] {
 			over[m+1] += claims[m]
 		}
 	}
-	byMember := make([]int32, over[n])
+	// byMember and keepSpread's runs (two entries per topic at most) in
+	// one allocation, none when every member keeps all its claims.
+	runs := int32(0)
+	if over[n] > 0 {
+		runs = int32(2 * len(p.Parts))
+	}
+	room := make([]int32, over[n]+runs)
+	byMember, scratch := room[:over[n]:over[n]], room[over[n]:over[n]]
 	fill := over // reused: over[m] becomes the next free slot, then the end of m's list
 	for pid := range owner {
 		m := int32(-1)
@@ -125,13 +146,11 @@ func keepClaims(p *Problem, start, claims, target []int32) (owner, deficit []int
 		if m >= 0 && claims[m] > target[m] {
 			byMember[fill[m]] = int32(pid)
 			fill[m]++
-			m = -1
 		}
-		owner[pid] = m
+		owner[pid] = m // kept for now: keepSpread frees what m gives up
 	}
 	// Keep claims up to target, spreading what is kept across topics.
-	deficit = target    // reused: target minus what the member holds
-	var scratch []int32 // keepSpread's runs: two entries per topic at most
+	deficit = target // reused: target minus what the member holds
 	end := int32(0)
 	for m := range int32(n) {
 		first := end // fill[m-1]: where m's list starts
@@ -140,12 +159,6 @@ func keepClaims(p *Problem, start, claims, target []int32) (owner, deficit []int
 			deficit[m] -= claims[m]
 			kept += int(claims[m])
 			continue
-		}
-		if scratch == nil {
-			// Sized once for any member, not grown by append for each
-			// of the first ones (allocations are most of a small
-			// group's cost: BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-join1).
-			scratch = make([]int32, 0, 2*len(p.Parts))
 		}
 		scratch = keepSpread(p, start, m, byMember[first:end], target[m], owner, scratch)
 		kept += int(target[m])
@@ -197,9 +210,17 @@ func deal(p *Problem, owner, deficit []int32, free int) {
 }
 
 // keepSpread keeps keep of m's claims mine (ascending pids, so grouped by
-// topic) and leaves the others unowned. It keeps as evenly across topics
-// as it can (water-filling), preferring claims on a rack holding a replica
-// and then lower partitions.
+// topic), which owner gives to m, and frees the others (-1). It keeps as
+// evenly across topics as it can (water-filling), preferring claims on a
+// rack holding a replica and then lower partitions.
+//
+// Only what m gives up is written: without racks the tail of each run
+// past what it keeps, and with racks the runs that give up anything
+// (keepBest). On a group where one member joins, each member over target
+// gives up one claim of a hundred
+// (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-100x10000-join1
+// in bench/); TestKeepSpreadMatchesReference holds it to freeing every
+// claim and writing back those kept.
 func keepSpread(p *Problem, start []int32, m int32, mine []int32, keep int32, owner, scratch []int32) []int32 {
 	// Runs of one topic: [lo, hi) in mine. mine ascends, so each run's
 	// topic is found from the last one's (topicFrom).
@@ -207,28 +228,53 @@ func keepSpread(p *Problem, start []int32, m int32, mine []int32, keep int32, ow
 	longest := int32(0)
 	t := int32(0)
 	for i := 0; i < len(mine); {
-		j := i
 		t = topicFrom(start, t, mine[i])
-		for j < len(mine) && mine[j] < start[t+1] {
+		j, end := i+1, start[t+1]
+		for j < len(mine) && mine[j] < end {
 			j++
 		}
 		runs = append(runs, int32(i), int32(j))
 		longest = max(longest, int32(j-i))
 		i = j
 	}
-	lo, extra := spreadLevel(runs, longest, keep)
 	nruns := len(runs) / 2
-	for k := range nruns {
-		// Rotate which topics keep the extra one by member, so that
-		// overloaded members do not all keep more of the first topic.
-		kk := (k + int(m)) % nruns
+	if longest == 1 {
+		// Every run holds one claim (m got one partition of each topic,
+		// as a fresh round deals them): the level is 0, and the first
+		// keep runs of the rotation below keep theirs, racks or not. Only
+		// the others are visited.
+		for kk, k := (int(m)+int(keep))%nruns, int(keep); k < nruns; k++ {
+			owner[mine[kk]] = -1
+			if kk++; kk == nruns {
+				kk = 0
+			}
+		}
+		return runs
+	}
+	lo, extra := spreadLevel(runs, longest, keep)
+	racks := p.Rack != nil && p.Replicas != nil
+	// Rotate which topics keep the extra one by member, so that
+	// overloaded members do not all keep more of the first topic.
+	kk := int(m) % nruns
+	for range nruns {
 		run := mine[runs[2*kk]:runs[2*kk+1]]
 		n := min(int32(len(run)), lo)
 		if int32(len(run)) > lo && extra > 0 {
 			n++
 			extra--
 		}
-		keepBest(p, m, run, n, owner)
+		if n < int32(len(run)) {
+			if racks {
+				keepBest(p, m, run, n, owner)
+			} else {
+				for _, pid := range run[n:] {
+					owner[pid] = -1
+				}
+			}
+		}
+		if kk++; kk == nruns {
+			kk = 0
+		}
 	}
 	return runs
 }
@@ -262,17 +308,19 @@ func spreadLevel(runs []int32, longest, keep int32) (level, extra int32) {
 	return lo, keep - kept(lo)
 }
 
-// keepBest gives m the first n pids of run, rack-matching ones first.
+// keepBest gives m n of run's pids, rack-matching ones first and then
+// the lowest, and frees the others.
 func keepBest(p *Problem, m int32, run []int32, n int32, owner []int32) {
+	for _, pid := range run {
+		owner[pid] = -1
+	}
 	if n == 0 {
 		return
 	}
-	if p.Rack != nil && p.Replicas != nil {
-		for _, pid := range run {
-			if n > 0 && p.rackMatch(pid, m) {
-				owner[pid] = m
-				n--
-			}
+	for _, pid := range run {
+		if n > 0 && p.rackMatch(pid, m) {
+			owner[pid] = m
+			n--
 		}
 	}
 	for _, pid := range run {
