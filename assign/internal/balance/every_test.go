@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/assigncalc/assigncalc/internal/benchmem"
 	"pgregory.net/rapid"
 )
 
@@ -194,11 +195,13 @@ func BenchmarkEvery(b *testing.B) {
 		for _, every := range []int8{-1, 1} {
 			b.Run(fmt.Sprintf("shape=%s/every=%d", sh.name, every), func(b *testing.B) {
 				b.ReportAllocs()
+				bytes := benchmem.Start(b, total)
 				for b.Loop() {
 					if _, err := generalOpts(sh.p, start, total, options{heapAbove: heapAbove, every: every}); err != nil {
 						b.Fatal(err)
 					}
 				}
+				bytes.Report()
 			})
 		}
 	}
