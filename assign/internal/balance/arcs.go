@@ -133,5 +133,12 @@ func (s *solver) arcsPay() bool {
 // among its subscribers, through the index, than by a pass over its
 // pids. Small topics keep the pass, whose order (by pid) decides ties.
 func (s *solver) bySubscribers(t int32) bool {
-	return s.arcs != nil && (s.options.arcs > 0 || int(s.start[t+1]-s.start[t]) > 4*int(s.subCount[t])+64)
+	if s.arcs == nil {
+		return false
+	}
+	if s.band > 0 {
+		// The every-level search: ties are its own, as in byEntries.
+		return int(s.start[t+1]-s.start[t]) > int(s.subCount[t])
+	}
+	return s.options.arcs > 0 || int(s.start[t+1]-s.start[t]) > 4*int(s.subCount[t])+64
 }

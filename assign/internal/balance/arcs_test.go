@@ -32,11 +32,12 @@ func TestArcIndexMatchesScans(t *testing.T) {
 		if total == 0 {
 			return
 		}
-		// The last two modes run the every-level search (every.go),
+		// The last three modes run the every-level search (every.go),
 		// which reads the index for every member holding more pids than
-		// it has subscriptions (byEntries).
-		var cost [5][2]int
-		for i, o := range []options{{arcs: -1}, {arcs: 0}, {arcs: 1}, {arcs: -1, every: 1}, {arcs: 1, every: 1}} {
+		// it has subscriptions (byEntries) and every topic with more
+		// pids than subscribers (bySubscribers).
+		var cost [6][2]int
+		for i, o := range []options{{arcs: -1}, {arcs: 0}, {arcs: 1}, {arcs: -1, every: 1}, {arcs: 0, every: 1}, {arcs: 1, every: 1}} {
 			o.heapAbove = heapAbove
 			owner, err := generalOpts(p, start, total, o)
 			if err != nil {
@@ -50,7 +51,7 @@ func TestArcIndexMatchesScans(t *testing.T) {
 		}
 		for i := 1; i < len(cost); i++ {
 			if cost[i] != cost[0] {
-				t.Fatalf("(sum of squares, moves) without the index %v, where it pays %v, everywhere %v, every level without %v and everywhere %v", cost[0], cost[1], cost[2], cost[3], cost[4])
+				t.Fatalf("(sum of squares, moves) without the index %v, where it pays %v, everywhere %v, every level without %v, where it pays %v and everywhere %v", cost[0], cost[1], cost[2], cost[3], cost[4], cost[5])
 			}
 		}
 	})
