@@ -363,15 +363,15 @@ func TestRefillOrderPays(t *testing.T) {
 			start, total := pids(sh.p)
 			var cost [2][2]int
 			var searches [2]int
-			for i, byCount := range []bool{true, false} {
-				s := newSolver(sh.p, start, total, options{heapAbove: heapAbove, every: 1, refill: 1, refillByCount: byCount})
+			for i, refill := range []int8{refillByCount, 1} {
+				s := newSolver(sh.p, start, total, options{heapAbove: heapAbove, every: 1, refill: refill})
 				s.place()
 				s.refillStart()
 				if err := s.solveEvery(); err != nil {
 					t.Fatal(err)
 				}
 				if err := certify(sh.p, s.owner); err != nil {
-					t.Fatalf("%s, by count %v: %v", sh.name, byCount, err)
+					t.Fatalf("%s, refill %d: %v", sh.name, refill, err)
 				}
 				cost[i][0], cost[i][1] = measure(sh.p, s.owner)
 				pops[i] += s.pops

@@ -61,16 +61,15 @@ const heapAbove = 64
 // options are the solver's knobs; tests turn them to reach every
 // mechanism.
 type options struct {
-	heapAbove     int  // see the constant
-	direction     int8 // of the searches: 0 the smaller side, 1 forward, -1 backward
-	noTree        bool // never follow a search's own paths, only tight's
-	arcs          int8 // use of the arc index (arcs.go): 0 where it pays, -1 never, 1 wherever it can
-	every         int8 // both phases at once from every level (every.go): 0 where it pays, -1 never, 1 wherever the labels fit phases at once, from every level (every.go), where the labels fit
-	noCerts       bool // never skip a search that phase 1's certificates (certs.go) show fruitless
-	refill        int8 // place again by whole loads (refillStart, every.go): 0 where it pays, -1 never, 1 always
-	noLevels      bool // place plain topics with the heaps, never levelled (place.go)
-	keepBroken    bool // never mark own paths broken (markBroken, shift.go)
-	refillByCount bool // refill takes the topics in place's order, the fewest subscribers first (byChoice, place.go)
+	heapAbove  int  // see the constant
+	direction  int8 // of the searches: 0 the smaller side, 1 forward, -1 backward
+	noTree     bool // never follow a search's own paths, only tight's
+	arcs       int8 // use of the arc index (arcs.go): 0 where it pays, -1 never, 1 wherever it can
+	every      int8 // both phases at once from every level (every.go): 0 where it pays, -1 never, 1 wherever the labels fit phases at once, from every level (every.go), where the labels fit
+	noCerts    bool // never skip a search that phase 1's certificates (certs.go) show fruitless
+	refill     int8 // place again by whole loads (refillStart, every.go): 0 where it pays, -1 never, 1 always, 2 (refillByCount) always but taking the topics in place's order
+	noLevels   bool // place plain topics with the heaps, never levelled (place.go)
+	keepBroken bool // never mark own paths broken (markBroken, shift.go)
 
 	// chose, when set, sees every answer of choose (choose.go), for the
 	// test that checks it against a pass over the topic.

@@ -114,7 +114,7 @@ func (s *solver) byChoice() []uint64 {
 	for t := range keys {
 		c := s.sc.count(int32(t))
 		keys[t] = uint64(c)<<32 | uint64(t)
-		if s.byLoad && !s.refillByCount {
+		if s.byLoad && s.refill != refillByCount {
 			// Refill: the most pids per subscriber first, in 1/256ths.
 			r := min(uint64(s.start[t+1]-s.start[t])*256/uint64(max(c, 1)), 1<<31-1)
 			keys[t] = (1<<31-1-r)<<32 | uint64(t)
@@ -123,6 +123,12 @@ func (s *solver) byChoice() []uint64 {
 	slices.Sort(keys)
 	return keys
 }
+
+// refillByCount is the refill option under which refill takes the
+// topics in place's order, for TestRefillOrderPays; a value of refill
+// rather than a field of its own keeps options, and the solver, within
+// their size class.
+const refillByCount = 2
 
 // scanTopic places the unclaimed pids of t, whose subscribers are subs,
 // one scan of them each; cnt holds their pids of t.
