@@ -94,7 +94,19 @@ func (s *solver) entryCost(e int32) int32 {
 // holds (then u is a member). Members holding little keep the pass over
 // their pids, whose order decides ties.
 func (s *solver) byEntries(u int32) bool {
-	return s.arcs != nil && u < s.n && (s.options.arcs > 0 || int(s.load[u]) > 2*len(s.p.Subs[u])+64)
+	if s.arcs == nil || u >= s.n {
+		return false
+	}
+	if s.band > 0 {
+		// The every-level search (every.go) breaks ties its own way
+		// already: read the index wherever it is the shorter, one entry
+		// a subscription rather than one a pid held. On the adversary's
+		// random windows that is a sixth of the instructions of a solve
+		// (BenchmarkEvery/shape=windows-125x6250/every=1);
+		// TestArcIndexMatchesScans checks the index against the pass.
+		return int(s.load[u]) > len(s.p.Subs[u])
+	}
+	return s.options.arcs > 0 || int(s.load[u]) > 2*len(s.p.Subs[u])+64
 }
 
 // arcsPay reports whether the index would serve the big cases it is
@@ -121,5 +133,14 @@ func (s *solver) arcsPay() bool {
 // among its subscribers, through the index, than by a pass over its
 // pids. Small topics keep the pass, whose order (by pid) decides ties.
 func (s *solver) bySubscribers(t int32) bool {
-	return s.arcs != nil && (s.options.arcs > 0 || int(s.start[t+1]-s.start[t]) > 4*int(s.subCount[t])+64)
+	if s.arcs == nil {
+		return false
+	}
+	if s.band > 0 {
+		// The every-level search: ties are its own, as in byEntries
+		// (BenchmarkEvery/shape=windows-125x6250/every=1;
+		// TestArcIndexMatchesScans).
+		return int(s.start[t+1]-s.start[t]) > int(s.subCount[t])
+	}
+	return s.options.arcs > 0 || int(s.start[t+1]-s.start[t]) > 4*int(s.subCount[t])+64
 }

@@ -78,9 +78,10 @@
 // Where members start above the average plus one on pids they do not
 // claim, on many distinct loads (everyPays in every.go), both phases run
 // as one instead (every.go), from another start: the unclaimed pids
-// placed again, each on a subscriber with the least load in all
-// (refill), which leaves far less to shift than a start that evens out
-// each topic alone (TestRefillPays). Then one search from every member
+// placed again, each on a subscriber with the least load in all, the
+// topics with the most pids per subscriber first (refill), which leaves
+// far less to shift than a start that evens out each topic alone
+// (TestRefillPays, TestRefillOrderPays). Then one search from every member
 // at once, each starting at a label of its own load, finds for every
 // member the most
 // loaded member that reaches it and the cheapest path from there, so

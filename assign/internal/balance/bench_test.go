@@ -3,6 +3,8 @@ package balance
 import (
 	"fmt"
 	"testing"
+
+	"github.com/assigncalc/assigncalc/internal/benchmem"
 )
 
 // heteroProblem builds the benchmark module's hetero(C, T) group as the
@@ -97,11 +99,13 @@ func BenchmarkGeneral(b *testing.B) {
 			start := Start(sh.p.Parts)
 			total := int(start[len(sh.p.Parts)])
 			b.ReportAllocs()
+			bytes := benchmem.Start(b, total)
 			for b.Loop() {
 				if _, err := general(sh.p, start, total); err != nil {
 					b.Fatal(err)
 				}
 			}
+			bytes.Report()
 		})
 	}
 }

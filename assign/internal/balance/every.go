@@ -195,7 +195,8 @@ func (s *solver) refills(every bool) bool {
 // refillStart puts every unclaimed pid back and places it again as
 // place does, but on a subscriber with the least load in all rather
 // than the fewest pids of its topic (its previous owner if it is one of
-// those, else one on a rack holding a replica, else the lowest member);
+// those, else one on a rack holding a replica, else the lowest member),
+// taking the topics with the most pids per subscriber first (byChoice);
 // claims stay, so invariant (i) holds as after place.
 //
 // Why: place evens out each topic over its subscribers and leaves the

@@ -67,7 +67,7 @@ type options struct {
 	arcs       int8 // use of the arc index (arcs.go): 0 where it pays, -1 never, 1 wherever it can
 	every      int8 // both phases at once from every level (every.go): 0 where it pays, -1 never, 1 wherever the labels fit phases at once, from every level (every.go), where the labels fit
 	noCerts    bool // never skip a search that phase 1's certificates (certs.go) show fruitless
-	refill     int8 // place again by whole loads (refillStart, every.go): 0 where it pays, -1 never, 1 always
+	refill     int8 // place again by whole loads (refillStart, every.go): 0 where it pays, -1 never, 1 always, 2 (refillByCount) always but taking the topics in place's order
 	noLevels   bool // place plain topics with the heaps, never levelled (place.go)
 	keepBroken bool // never mark own paths broken (markBroken, shift.go)
 
