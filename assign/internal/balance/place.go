@@ -318,17 +318,24 @@ func (pl *placer) spread(t int32, subs []int32, unclaimed int, fresh bool) bool 
 			return false
 		}
 	}
+	pl.handOut(t, best)
+	return true
+}
+
+// handOut gives topic t's pids that have no owner yet, in order, to
+// picks, one each.
+func (pl *placer) handOut(t int32, picks []int32) {
+	s := pl.s
 	i := 0
 	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 		if s.owner[pid] < 0 {
-			m := best[i]
+			m := picks[i]
 			i++
 			s.owner[pid] = m
 			s.load[m]++
 			pl.cnt[m]++
 		}
 	}
-	return true
 }
 
 // bucketed returns the keep smallest by (load, member) of the members of
@@ -450,16 +457,7 @@ func (pl *placer) levelled(t int32, subs []int32, unclaimed int) bool {
 			picks = append(picks, int32(k&(1<<levelM-1)))
 		}
 	}
-	k := 0
-	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
-		if s.owner[pid] < 0 {
-			m := picks[k]
-			k++
-			s.owner[pid] = m
-			s.load[m]++
-			pl.cnt[m]++
-		}
-	}
+	pl.handOut(t, picks)
 	pl.packed, pl.active, pl.merged, pl.picks = keys, active, merged, picks
 	return true
 }
