@@ -166,6 +166,13 @@ func (sp *stickyProblem) settledTarget() ([]int32, []bool, error) {
 		}
 		next := sp.prob
 		next.Claim, next.Prev, next.Late = claim, nil, nil
+		// claim is the last solve's answer, never sp.prob.Claim (which
+		// withheld reads) and not read after this solve: Solve may write
+		// its answer there and allocate none (BenchmarkAssign/strategy=
+		// cooperative-sticky/impl=ours/shape=uniform-10x100-join1 in
+		// bench/; balance's TestClaimReusable holds the answer to the
+		// one with a fresh array).
+		next.ClaimReusable = true
 		if owner, err = balance.Solve(&next); err != nil {
 			return nil, nil, err
 		}
