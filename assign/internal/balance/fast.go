@@ -113,12 +113,24 @@ func claimCounts(p *Problem, claims []int32) []int32 {
 // of pids kept. over is zeroed room for one entry per member and one
 // more.
 func keepClaims(p *Problem, start, claims, target, over []int32) (owner, deficit []int32, kept int) {
-	n := len(claims)
 	if p.ClaimReusable && p.Claim != nil {
 		owner = p.Claim // each entry is read before it is written below
 	} else {
 		owner = make([]int32, start[len(p.Parts)])
 	}
+	if keepSingles(p, start, claims, target, over, owner) {
+		deficit, kept = keptOf(claims, target)
+		return owner, deficit, kept
+	}
+	return keepListed(p, start, claims, target, over, owner)
+}
+
+// keepListed is keepClaims when some member over its target claims two
+// pids of one topic (keepSingles declines): it lists each such member's
+// claims and spreads what it keeps across topics (keepSpread).
+func keepListed(p *Problem, start, claims, target, over, owner []int32) ([]int32, []int32, int) {
+	n := len(claims)
+	over[0] = 0 // keepSingles may have used it
 	// A member with no more claims than its target keeps them all; the
 	// claims of the others are listed per member (a CSR in pid order, so
 	// grouped by topic) to choose which to keep. over: member => its
@@ -150,21 +162,84 @@ func keepClaims(p *Problem, start, claims, target, over []int32) (owner, deficit
 		owner[pid] = m // kept for now: keepSpread frees what m gives up
 	}
 	// Keep claims up to target, spreading what is kept across topics.
-	deficit = target // reused: target minus what the member holds
 	end := int32(0)
 	for m := range int32(n) {
 		first := end // fill[m-1]: where m's list starts
 		end = fill[m]
-		if claims[m] <= target[m] {
-			deficit[m] -= claims[m]
-			kept += int(claims[m])
+		if claims[m] > target[m] {
+			scratch = keepSpread(p, start, m, byMember[first:end], target[m], owner, scratch)
+		}
+	}
+	deficit, kept := keptOf(claims, target)
+	return owner, deficit, kept
+}
+
+// keptOf returns, once each member keeps min(claims, target) of its
+// claims, what each still lacks of its target (in target's storage) and
+// how many claims are kept.
+func keptOf(claims, target []int32) (deficit []int32, kept int) {
+	deficit = target // reused: target minus what the member holds
+	for m, c := range claims {
+		k := min(c, target[m])
+		deficit[m] -= k
+		kept += int(k)
+	}
+	return deficit, kept
+}
+
+// keepSingles is keepClaims when no member over its target claims two
+// pids of one topic, as when one member joins a group a fresh round dealt
+// (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-100x10000-join1
+// in bench/): every run of keepSpread then holds one claim, and which
+// ones a member frees follows from its claims' positions in pid order
+// alone, so it needs no list of them per member. It reports false, having
+// written nothing to owner, when some member over its target claims two
+// pids of one topic. TestKeepSinglesIsKeepListed holds it to keepListed.
+func keepSingles(p *Problem, start, claims, target, over, owner []int32) bool {
+	if p.Claim == nil {
+		return false
+	}
+	n := len(claims)
+	last := over[:n] // member over target => 1 + the topic of its last claim so far
+	clear(last)
+	for t := range len(start) - 1 {
+		for _, m := range p.Claim[start[t]:start[t+1]] {
+			if m >= 0 && claims[m] > target[m] {
+				if last[m] == int32(t)+1 {
+					return false
+				}
+				last[m] = int32(t) + 1
+			}
+		}
+	}
+	// keepSpread with runs of one claim keeps the target[m] claims of
+	// m's claims (i = 0..c-1 in pid order, c = claims[m]) that its
+	// rotation from m mod c reaches first, and frees those it reaches
+	// from (m + target[m]) mod c on: claim i is freed when
+	// (i - (m+target[m])) mod c < c - target[m]. pos[m] is that distance
+	// for m's next claim, counted up rather than divided per claim.
+	pos := over[:n]
+	for m := range n {
+		if c := claims[m]; c > target[m] {
+			pos[m] = (c - (int32(m)+target[m])%c) % c
+		}
+	}
+	for pid, m := range p.Claim {
+		if m >= 0 && claims[m] > target[m] {
+			c := claims[m]
+			if pos[m] < c-target[m] {
+				owner[pid] = -1
+			} else {
+				owner[pid] = m
+			}
+			if pos[m]++; pos[m] == c {
+				pos[m] = 0
+			}
 			continue
 		}
-		scratch = keepSpread(p, start, m, byMember[first:end], target[m], owner, scratch)
-		kept += int(target[m])
-		deficit[m] = 0
+		owner[pid] = m
 	}
-	return owner, deficit, kept
+	return true
 }
 
 // deal hands the free pids nobody kept to the members below target

@@ -143,3 +143,63 @@ func TestKeepSpreadMatchesReference(t *testing.T) {
 		}
 	})
 }
+
+// TestKeepSinglesIsKeepListed holds keepSingles to keepListed, the path
+// it skips: on random claims where each topic's partitions go to distinct
+// members from a random offset, with some left unclaimed and sometimes a
+// member claiming two of a topic (where keepSingles must decline, having
+// written nothing), the same owners, deficits and count kept, with racks
+// or not. It also checks that the draws take keepSingles at all.
+func TestKeepSinglesIsKeepListed(t *testing.T) {
+	took, declined := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		p := identicalProblem(t, 10, 8, 8)
+		n := len(p.Subs)
+		start, total := pids(p)
+		if total == 0 {
+			return
+		}
+		offset := map[int32]int32{}
+		drawHistory(t, p, func(topic int32, subs []int32) int32 {
+			if _, ok := offset[topic]; !ok {
+				offset[topic] = int32(rapid.IntRange(0, n-1).Draw(t, "offset"))
+			}
+			switch rapid.IntRange(0, 9).Draw(t, "kind") {
+			case 0:
+				return -1
+			case 1:
+				return rapid.SampledFrom(subs).Draw(t, "any") // may repeat a member within the topic
+			}
+			offset[topic]++
+			return offset[topic] % int32(n)
+		})
+		claims := claimCounts(p, make([]int32, n))
+		target := Targets(claims, total)
+		claim := slices.Clone(p.Claim)
+
+		owner := make([]int32, total)
+		for pid := range owner {
+			owner[pid] = -7 // keepSingles writes every pid or none
+		}
+		over := make([]int32, n+1)
+		if !keepSingles(p, start, claims, slices.Clone(target), over, owner) {
+			declined++
+			for pid, m := range owner {
+				if m != -7 {
+					t.Fatalf("claims %v: keepSingles declined but wrote owner[%d] = %d", claim, pid, m)
+				}
+			}
+			return
+		}
+		took++
+		singleDeficit, singleKept := keptOf(claims, slices.Clone(target))
+		listed, deficit, kept := keepListed(p, start, claims, slices.Clone(target), make([]int32, n+1), make([]int32, total))
+		if !slices.Equal(owner, listed) || singleKept != kept || !slices.Equal(singleDeficit, deficit) {
+			t.Fatalf("claims %v, targets %v: keepSingles %v (kept %d, deficits %v); keepListed %v (kept %d, deficits %v)",
+				claim, target, owner, singleKept, singleDeficit, listed, kept, deficit)
+		}
+	})
+	if took < 10 || declined < 10 {
+		t.Fatalf("keepSingles took %d draws and declined %d: the draws do not exercise both", took, declined)
+	}
+}
