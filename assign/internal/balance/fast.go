@@ -200,15 +200,24 @@ func keepSingles(p *Problem, start, claims, target, over, owner []int32) bool {
 		return false
 	}
 	n := len(claims)
-	last := over[:n] // member over target => 1 + the topic of its last claim so far
-	clear(last)
-	for t := range len(start) - 1 {
-		for _, m := range p.Claim[start[t]:start[t+1]] {
-			if m >= 0 && claims[m] > target[m] {
-				if last[m] == int32(t)+1 {
-					return false
+	anyOver := false
+	for m, c := range claims {
+		anyOver = anyOver || c > target[m]
+	}
+	// With nobody over target (a member left) everyone keeps all: no
+	// pass to check (BenchmarkAssign/strategy=cooperative-sticky/
+	// impl=ours/shape=uniform-100x10000-leave1 in bench/).
+	if anyOver {
+		last := over[:n] // member over target => 1 + the topic of its last claim so far
+		clear(last)
+		for t := range len(start) - 1 {
+			for _, m := range p.Claim[start[t]:start[t+1]] {
+				if m >= 0 && claims[m] > target[m] {
+					if last[m] == int32(t)+1 {
+						return false
+					}
+					last[m] = int32(t) + 1
 				}
-				last[m] = int32(t) + 1
 			}
 		}
 	}
