@@ -303,8 +303,9 @@ func deal(p *Problem, owner, deficit []int32, free int) {
 // (keepBest). On a group where one member joins, each member over target
 // gives up one claim of a hundred
 // (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-100x10000-join1
-// in bench/); TestKeepSpreadMatchesReference holds it to freeing every
-// claim and writing back those kept.
+// in bench/; keepSingles now answers that group without keepSpread when
+// no member over target has a run of two); TestKeepSpreadMatchesReference
+// holds it to freeing every claim and writing back those kept.
 func keepSpread(p *Problem, start []int32, m int32, mine []int32, keep int32, owner, scratch []int32) []int32 {
 	// Runs of one topic: [lo, hi) in mine. mine ascends, so each run's
 	// topic is found from the last one's (topicFrom).
