@@ -17,18 +17,21 @@ func BenchmarkSimulate(b *testing.B) {
 	for _, p := range []timeline.Protocol{timeline.Classic, timeline.Consumer} {
 		for _, members := range []int{10, 40} {
 			sc := churnScenario(p, members)
-			b.Run(fmt.Sprintf("protocol=%s/members=%d", p, members), func(b *testing.B) {
-				b.ReportAllocs()
-				bytes := benchmem.Start(b, benchmem.Partitions(sc.Topics))
-				for b.Loop() {
-					if _, err := timeline.Simulate(sc); err != nil {
-						b.Fatal(err)
-					}
-				}
-				bytes.Report()
-			})
+			b.Run(fmt.Sprintf("protocol=%s/members=%d", p, members), func(b *testing.B) { benchmarkSimulate(b, sc) })
 		}
 	}
+}
+
+// benchmarkSimulate times Simulate on sc, with its bytes per partition.
+func benchmarkSimulate(b *testing.B, sc timeline.Scenario) {
+	b.ReportAllocs()
+	bytes := benchmem.Start(b, benchmem.Partitions(sc.Topics))
+	for b.Loop() {
+		if _, err := timeline.Simulate(sc); err != nil {
+			b.Fatal(err)
+		}
+	}
+	bytes.Report()
 }
 
 // churnScenario is a stable group of n members, half of them static,

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/assigncalc/assigncalc/internal/benchmem"
 	"github.com/assigncalc/assigncalc/timeline"
 )
 
@@ -24,15 +23,6 @@ func BenchmarkPatterns(b *testing.B) {
 		for i := range shape.members {
 			sc.Members = append(sc.Members, timeline.Member{ID: fmt.Sprintf("c%d", i), TopicRegex: "orders-.*"})
 		}
-		b.Run(fmt.Sprintf("members=%d/topics=%d", shape.members, shape.topics), func(b *testing.B) {
-			b.ReportAllocs()
-			bytes := benchmem.Start(b, benchmem.Partitions(sc.Topics))
-			for b.Loop() {
-				if _, err := timeline.Simulate(sc); err != nil {
-					b.Fatal(err)
-				}
-			}
-			bytes.Report()
-		})
+		b.Run(fmt.Sprintf("members=%d/topics=%d", shape.members, shape.topics), func(b *testing.B) { benchmarkSimulate(b, sc) })
 	}
 }
