@@ -19,7 +19,10 @@ var errClassicRegex = fmt.Errorf("%w: only the coordinator's consumer-protocol a
 // them in Go string order, every topic of g.Topics the pattern matches in
 // full that Topics does not list; its TopicRegex is then "". Members
 // without a pattern, and g itself, are unchanged; if no member has one, g
-// is returned as it is. A pattern that does not compile is refused with
+// is returned as it is. Members that name no topics and share a pattern
+// share one resolved Topics slice (clipped: appending to it copies), so
+// that resolving a big group costs one list per pattern, not one per
+// member. A pattern that does not compile is refused with
 // an [*InputError] naming the member and wrapping [ErrTopicRegex].
 //
 // This is what Kafka's group coordinator does since KIP-848 (Kafka 4.0;
@@ -126,8 +129,12 @@ func matchTopics(pattern string, names []string) ([]string, error) {
 }
 
 // unionTopics returns explicit followed by the topics of matched it does
-// not list. explicit is not modified.
+// not list. Neither is modified; the result is one of them, clipped, when
+// the other adds nothing.
 func unionTopics(explicit, matched []string) []string {
+	if len(explicit) == 0 {
+		return slices.Clip(matched)
+	}
 	listed := make(map[string]bool, len(explicit))
 	for _, t := range explicit {
 		listed[t] = true

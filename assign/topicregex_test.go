@@ -2,12 +2,15 @@ package assign_test
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -218,4 +221,44 @@ func TestResolveTopicRegexProperties(t *testing.T) {
 			t.Fatalf("arbitrary pattern %q: %v, want nil or ErrTopicRegex", g.Members[0].TopicRegex, err)
 		}
 	})
+}
+
+// TestResolveTopicRegexScales: resolving a group whose members share a
+// pattern and name no topics costs the copy of the member list and one
+// resolution per pattern; a member more adds its Member and nothing per
+// matched topic. Copying the matched list for every member, as before,
+// added 16 bytes per topic (16 KB per member here).
+func TestResolveTopicRegexScales(t *testing.T) {
+	const topics = 1000
+	meta := make(map[string]int32, topics)
+	for i := range topics {
+		meta[fmt.Sprintf("orders-%04d", i)] = 1
+	}
+	group := func(members int) assign.Group {
+		g := assign.Group{Topics: meta, Members: make([]assign.Member, members)}
+		for i := range g.Members {
+			g.Members[i] = assign.Member{ID: fmt.Sprintf("c%05d", i), TopicRegex: "orders-.*"}
+		}
+		return g
+	}
+	bytesOf := func(g assign.Group) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		r, err := assign.ResolveTopicRegex(g)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(r.Members[len(r.Members)-1].Topics); got != topics {
+			t.Fatalf("last member resolved to %d topics, want %d", got, topics)
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	const n = 500
+	small, big := bytesOf(group(n)), bytesOf(group(2*n))
+	perMember := float64(big-small) / n
+	if limit := 2 * float64(unsafe.Sizeof(assign.Member{})); perMember > limit {
+		t.Errorf("each member more costs %.0f bytes (%d members: %d B, %d: %d B), want at most %.0f: twice a Member",
+			perMember, n, small, 2*n, big, limit)
+	}
 }
