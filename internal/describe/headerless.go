@@ -3,6 +3,7 @@ package describe
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -32,8 +33,9 @@ var (
 )
 
 // fits reports whether the cells of a row fit their columns' contents.
-func fits(f map[string]string) bool {
-	for name, v := range f {
+func fits(r row) bool {
+	for i, name := range r.names {
+		v := r.vals[i]
 		ok := true
 		switch name {
 		case "PARTITION", "LEADER-EPOCH", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CURRENT-EPOCH", "TARGET-EPOCH":
@@ -51,7 +53,7 @@ func fits(f map[string]string) bool {
 			return false
 		}
 	}
-	return !(f["PARTITION"] == missingValue) || f["TOPIC"] == missingValue
+	return !(r.get("PARTITION") == missingValue) || r.get("TOPIC") == missingValue
 }
 
 func isWhole(s string) bool {
@@ -76,12 +78,12 @@ func inferSection(lines []line) (*section, error) {
 		s := &section{kind: k}
 		ok := true
 		for _, l := range lines {
-			f, n := fitRow(k, l.text)
+			r, n := fitRow(k, l)
 			if n != 1 {
 				ok = false
 				break
 			}
-			s.rows = append(s.rows, row{l.n, f})
+			s.rows = append(s.rows, r)
 		}
 		if ok {
 			fitting = append(fitting, i)
@@ -101,29 +103,27 @@ func inferSection(lines []line) (*section, error) {
 	return nil, &Error{Line: lines[0].n, Err: fmt.Errorf("%w, and the rows fit several layouts (%s); paste the header line too", ErrNoHeader, strings.Join(fit, ", "))}
 }
 
-// fitRow cuts text by the column lists of kind k, returning the cells of
-// the one that fits and how many fit.
-func fitRow(k kind, text string) (map[string]string, int) {
-	var found map[string]string
+// fitRow cuts l by the column lists of kind k, returning the row of the
+// one that fits and how many fit.
+func fitRow(k kind, l line) (row, int) {
+	var found row
 	n := 0
-	words := strings.Fields(text)
-	for _, l := range headerlessLayouts {
-		if l.kind != k {
+	words := strings.Fields(l.text)
+	for _, lay := range headerlessLayouts {
+		if lay.kind != k {
 			continue
 		}
-		cols := strings.Fields(l.columns)
-		if len(words) < len(cols) || (!l.rest && len(words) != len(cols)) {
+		cols := strings.Fields(lay.columns)
+		if len(words) < len(cols) || (!lay.rest && len(words) != len(cols)) {
 			continue
 		}
-		f := make(map[string]string, len(cols))
-		for i, c := range cols {
-			f[c] = words[i]
+		r := row{n: l.n, names: cols, vals: slices.Clip(words[:len(cols)])}
+		if lay.rest {
+			r.vals = slices.Clone(r.vals)
+			r.vals[len(cols)-1] = strings.Join(words[len(cols)-1:], " ")
 		}
-		if l.rest {
-			f[cols[len(cols)-1]] = strings.Join(words[len(cols)-1:], " ")
-		}
-		if fits(f) {
-			found, n = f, n+1
+		if fits(r) {
+			found, n = r, n+1
 		}
 	}
 	return found, n

@@ -57,7 +57,7 @@ func classify(data string) ([]line, []notice) {
 // isNoise reports a line that says nothing about any group.
 func isNoise(s string) bool {
 	switch {
-	case promptLine.MatchString(s),
+	case isPrompt(s),
 		strings.Contains(s, "kafka-consumer-groups"), // the command, without a prompt
 		strings.HasPrefix(s, "rpk "),
 		strings.HasPrefix(s, "kubectl "),
@@ -69,6 +69,13 @@ func isNoise(s string) bool {
 		return true
 	}
 	return false
+}
+
+// isPrompt reports a line promptLine matches. Every prompt it matches
+// holds one of $ # > %: rows seldom do, so most lines skip the regular
+// expression.
+func isPrompt(s string) bool {
+	return strings.ContainsAny(s, "$#>%") && promptLine.MatchString(s)
 }
 
 // isNotice reports the lines kafka-consumer-groups.sh and rpk print about

@@ -35,11 +35,34 @@ type section struct {
 	rows   []row
 }
 
-// row is a line cut into one field per column.
+// row is a line cut into one field per column: vals[i] is the field of
+// column names[i].
 type row struct {
-	n int
-	f map[string]string
+	n     int
+	names []string // the section's column names, shared by its rows
+	vals  []string
 }
+
+// get returns the field of column name, or "" when the row has no such
+// column. Headers name about ten columns: a scan costs less than a map
+// per row.
+func (r row) get(name string) string {
+	v, _ := r.lookup(name)
+	return v
+}
+
+// lookup is get that also reports whether the row has the column.
+func (r row) lookup(name string) (string, bool) {
+	for i, n := range r.names {
+		if n == name {
+			return r.vals[i], true
+		}
+	}
+	return "", false
+}
+
+// rpkBlockNames are the columns of a row of rpk's block about a group.
+var rpkBlockNames = []string{"key", "value"}
 
 // rpkKeys are the lines of rpk group describe's block about a group.
 var rpkKeys = map[string]bool{
@@ -57,6 +80,10 @@ func (c *collector) read(lines []line) error {
 	var headless []line
 	rpkGroup := ""
 	for _, l := range lines {
+		if cur != nil && !mayBeHeader(l.text) {
+			cur.rows = append(cur.rows, cur.cols.split(l))
+			continue
+		}
 		cols := header(l.text)
 		k := headerKind(cols)
 		if k == kindNone && cols.names[0] == "GROUP" && len(cols.names) >= 2 && !looksHeader(cols) {
@@ -70,7 +97,7 @@ func (c *collector) read(lines []line) error {
 			if len(cols.names) > 1 {
 				value = strings.TrimSpace(l.text[cols.starts[1]:])
 			}
-			cur.rows = append(cur.rows, row{l.n, map[string]string{"key": cols.names[0], "value": value}})
+			cur.rows = append(cur.rows, row{l.n, rpkBlockNames, []string{cols.names[0], value}})
 			continue
 		}
 		if k == kindNone && looksHeader(cols) {
@@ -88,7 +115,7 @@ func (c *collector) read(lines []line) error {
 			headless = append(headless, l)
 			continue
 		}
-		cur.rows = append(cur.rows, row{l.n, cur.cols.split(l.text)})
+		cur.rows = append(cur.rows, cur.cols.split(l))
 	}
 	if len(headless) > 0 {
 		s, err := inferSection(headless)
@@ -103,6 +130,22 @@ func (c *collector) read(lines []line) error {
 		}
 	}
 	return nil
+}
+
+// mayBeHeader reports whether read must cut text as a header to classify
+// it; when not, the line is a row of the current section. A header of a
+// known layout names PARTITION, #PARTITIONS or COORDINATOR; rpk's block
+// lines and any line looksHeader refuses begin with a column name, whose
+// first character is one of A-Z, # and ( (headerWord).
+func mayBeHeader(text string) bool {
+	first := strings.TrimLeft(text, " \t")
+	if first == "" {
+		return true
+	}
+	if c := first[0]; ('A' <= c && c <= 'Z') || c == '#' || c == '(' {
+		return true
+	}
+	return strings.Contains(text, "PARTITION") || strings.Contains(text, "COORDINATOR")
 }
 
 // looksHeader reports a line of three or more column names.
@@ -146,13 +189,13 @@ func (c *collector) readSection(s *section) error {
 		// Kafka 3.8 and 3.9 print ASSIGNMENT without topics: one such row
 		// makes the section that view, whose "-" rows say nothing either.
 		for _, r := range s.rows {
-			if _, err := parenList(r.f["ASSIGNMENT"]); errors.Is(err, ErrNoAssignment) {
+			if _, err := parenList(r.get("ASSIGNMENT")); errors.Is(err, ErrNoAssignment) {
 				for _, r := range s.rows {
 					if err := c.membersRow(r, kindMembersPlain, 0); err != nil {
 						return err
 					}
 				}
-				c.group(r.f["GROUP"], r.n).refuse(&Error{Line: r.n, Err: err})
+				c.group(r.get("GROUP"), r.n).refuse(&Error{Line: r.n, Err: err})
 				return nil
 			}
 		}
@@ -178,12 +221,11 @@ func (c *collector) readSection(s *section) error {
 
 // offsetsRow reads a row of the offsets view or of rpk's table.
 func (c *collector) offsetsRow(r row, group string, v View) error {
-	f := r.f
-	b := c.group(cmpOr(f["GROUP"], group), r.n)
+	b := c.group(cmpOr(r.get("GROUP"), group), r.n)
 	b.owning(v)
-	id := cmpOr(f["CONSUMER-ID"], f["MEMBER-ID"])
-	host, client := value(f["HOST"]), value(f["CLIENT-ID"])
-	if owner, ok := f["OWNER"]; ok {
+	id := cmpOr(r.get("CONSUMER-ID"), r.get("MEMBER-ID"))
+	host, client := value(r.get("HOST")), value(r.get("CLIENT-ID"))
+	if owner, ok := r.lookup("OWNER"); ok {
 		id = owner
 		if owner == "none" { // the ZooKeeper-era tool's unowned partition
 			id = ""
@@ -193,10 +235,10 @@ func (c *collector) offsetsRow(r row, group string, v View) error {
 		}
 	}
 	id = value(id)
-	topic, p := f["TOPIC"], f["PARTITION"]
+	topic, p := r.get("TOPIC"), r.get("PARTITION")
 	if topic == missingValue && p == missingValue {
 		if id != "" {
-			b.describe(id, value(f["INSTANCE-ID"]), host, client) // a member that owns nothing
+			b.describe(id, value(r.get("INSTANCE-ID")), host, client) // a member that owns nothing
 		}
 		return nil
 	}
@@ -207,10 +249,10 @@ func (c *collector) offsetsRow(r row, group string, v View) error {
 	if id == "" {
 		b.s.Unowned = append(b.s.Unowned, tp)
 	} else {
-		m := b.describe(id, value(f["INSTANCE-ID"]), host, client)
+		m := b.describe(id, value(r.get("INSTANCE-ID")), host, client)
 		m.Owned = append(m.Owned, tp)
 	}
-	if lag := f["LAG"]; lag != "" && lag != missingValue {
+	if lag := r.get("LAG"); lag != "" && lag != missingValue {
 		n, err := strconv.ParseInt(lag, 10, 64)
 		if err != nil {
 			return &Error{Line: r.n, Err: fmt.Errorf("%w: LAG %q is not a whole number", ErrSyntax, lag)}
@@ -230,13 +272,12 @@ func (b *builder) describe(id, instance, host, client string) *Member {
 // membersRow reads a row of one of the members views; header is the
 // line of the section's header.
 func (c *collector) membersRow(r row, k kind, header int) error {
-	f := r.f
-	b := c.group(f["GROUP"], r.n)
-	id := value(f["CONSUMER-ID"])
+	b := c.group(r.get("GROUP"), r.n)
+	id := value(r.get("CONSUMER-ID"))
 	if id == "" {
 		return &Error{Line: r.n, Err: fmt.Errorf("%w: no CONSUMER-ID", ErrSyntax)}
 	}
-	m := b.describe(id, value(f["GROUP-INSTANCE-ID"]), value(f["HOST"]), value(f["CLIENT-ID"]))
+	m := b.describe(id, value(r.get("GROUP-INSTANCE-ID")), value(r.get("HOST")), value(r.get("CLIENT-ID")))
 	switch k {
 	case kindMembersPlain:
 		if header == 0 {
@@ -245,11 +286,11 @@ func (c *collector) membersRow(r row, k kind, header int) error {
 		b.refuse(&Error{Line: header, Err: fmt.Errorf("%w: the members view without --verbose has no ASSIGNMENT; use --describe --members --verbose, or the offsets view (--describe)", ErrNoAssignment)})
 		return nil
 	case kindKIP1099:
-		owned, err := colonList(f["CURRENT-ASSIGNMENT"])
+		owned, err := colonList(r.get("CURRENT-ASSIGNMENT"))
 		if err != nil {
 			return &Error{Line: r.n, Err: err}
 		}
-		target, err := colonList(f["TARGET-ASSIGNMENT"])
+		target, err := colonList(r.get("TARGET-ASSIGNMENT"))
 		if err != nil {
 			return &Error{Line: r.n, Err: err}
 		}
@@ -259,7 +300,7 @@ func (c *collector) membersRow(r row, k kind, header int) error {
 			to   *int32
 		}{{"CURRENT-EPOCH", &m.CurrentEpoch}, {"TARGET-EPOCH", &m.TargetEpoch}} {
 			name, to := ep.name, ep.to
-			if e := f[name]; e != "" && e != missingValue {
+			if e := r.get(name); e != "" && e != missingValue {
 				n, err := strconv.ParseInt(e, 10, 32)
 				if err != nil {
 					return &Error{Line: r.n, Err: fmt.Errorf("%w: %s %q is not an epoch", ErrSyntax, name, e)}
@@ -271,13 +312,13 @@ func (c *collector) membersRow(r row, k kind, header int) error {
 		b.owning(KIP1099View)
 		return nil
 	}
-	owned, err := parenList(f["ASSIGNMENT"])
+	owned, err := parenList(r.get("ASSIGNMENT"))
 	if err != nil {
 		return &Error{Line: r.n, Err: err}
 	}
 	m.Owned = append(m.Owned, owned...)
 	b.owning(MembersView)
-	if want, err := strconv.Atoi(f["#PARTITIONS"]); err == nil && want != len(owned) {
+	if want, err := strconv.Atoi(r.get("#PARTITIONS")); err == nil && want != len(owned) {
 		b.s.Remarks = append(b.s.Remarks, fmt.Sprintf("line %d: %s: #PARTITIONS is %d but ASSIGNMENT lists %d; ASSIGNMENT counts", r.n, id, want, len(owned)))
 	}
 	return nil
@@ -286,11 +327,10 @@ func (c *collector) membersRow(r row, k kind, header int) error {
 // stateRow reads a row of the state view, which completes another view
 // of its group.
 func (c *collector) stateRow(r row, header int) {
-	f := r.f
-	b := c.group(f["GROUP"], r.n)
-	b.s.Strategy, b.s.State = value(f["ASSIGNMENT-STRATEGY"]), value(f["STATE"])
-	b.s.Coordinator = strings.TrimSpace(f["COORDINATOR"] + " " + f["(ID)"])
-	if e := f["GROUP-EPOCH"]; (e != "" && e != missingValue) || b.s.Strategy == "uniform" {
+	b := c.group(r.get("GROUP"), r.n)
+	b.s.Strategy, b.s.State = value(r.get("ASSIGNMENT-STRATEGY")), value(r.get("STATE"))
+	b.s.Coordinator = strings.TrimSpace(r.get("COORDINATOR") + " " + r.get("(ID)"))
+	if e := r.get("GROUP-EPOCH"); (e != "" && e != missingValue) || b.s.Strategy == "uniform" {
 		b.s.Protocol = Consumer // classic groups have no group epoch, and no uniform assignor
 	}
 	b.refuse(&Error{Line: header, Err: fmt.Errorf("%w: the state view (--describe --state) lists no members; use the offsets view (--describe)", ErrNoAssignment)})
@@ -302,8 +342,8 @@ func (c *collector) stateRow(r row, header int) {
 func (c *collector) readRpkBlock(s *section) error {
 	b := c.group(s.group, s.header.n)
 	for _, r := range s.rows {
-		v := r.f["value"]
-		switch r.f["key"] {
+		v := r.get("value")
+		switch r.get("key") {
 		case "COORDINATOR", "COORDINATOR-NODE":
 			b.s.Coordinator = v
 		case "COORDINATOR-PARTITION":
@@ -367,12 +407,13 @@ func header(text string) columns {
 
 func (c columns) has(name string) bool { return slices.Contains(c.names, name) }
 
-// split cuts a row into one field per column: by white space when that
+// split cuts l into one field per column: by white space when that
 // gives exactly one field per column, or one fewer where a CONSUMER-ID ran
 // into its HOST (Kafka 0.11); else at the header's positions (the last
 // column taking the rest of the line).
-func (c columns) split(text string) map[string]string {
-	out := make(map[string]string, len(c.names))
+func (c columns) split(l line) row {
+	text := l.text
+	r := row{n: l.n, names: c.names}
 	f := strings.Fields(text)
 	if len(f) == len(c.names)-1 {
 		if i := slices.Index(c.names, "CONSUMER-ID"); i >= 0 && i+1 < len(c.names) && c.names[i+1] == "HOST" {
@@ -383,23 +424,20 @@ func (c columns) split(text string) map[string]string {
 		}
 	}
 	if len(f) == len(c.names) {
-		for i, name := range c.names {
-			out[name] = f[i]
-		}
-		return out
+		r.vals = f
+		return r
 	}
-	for i, name := range c.names {
+	r.vals = make([]string, len(c.names))
+	for i := range c.names {
 		from, to := c.starts[i], len(text)
 		if i+1 < len(c.names) {
 			to = c.starts[i+1]
 		}
-		if from >= len(text) {
-			out[name] = ""
-			continue
+		if from < len(text) {
+			r.vals[i] = strings.TrimSpace(text[from:min(to, len(text))])
 		}
-		out[name] = strings.TrimSpace(text[from:min(to, len(text))])
 	}
-	return out
+	return r
 }
 
 // value reads a cell, "-" being absent.
