@@ -17,6 +17,12 @@ func (cg *compiledGroup) orderMembers() {
 	for i := range cg.kafkaOrder {
 		cg.kafkaOrder[i] = int32(i)
 	}
+	sortKafkaOrder(members, cg.kafkaOrder)
+}
+
+// sortKafkaOrder sorts order, indices into members, into Kafka's member
+// order (see compareKafkaMembers).
+func sortKafkaOrder(members []Member, order []int32) {
 	compareIDs := strings.Compare // Java's order of ASCII strings
 	for i := range members {
 		if !ascii(members[i].ID, members[i].InstanceID) {
@@ -24,7 +30,7 @@ func (cg *compiledGroup) orderMembers() {
 			break
 		}
 	}
-	slices.SortFunc(cg.kafkaOrder, func(a, b int32) int {
+	slices.SortFunc(order, func(a, b int32) int {
 		return compareKafkaMembers(&members[a], &members[b], compareIDs)
 	})
 }

@@ -31,11 +31,22 @@ func (cg *compiledGroup) freshDealt() (a Assignment, ok bool) {
 	if cg.stickyRackAware() {
 		return nil, false
 	}
-	total := int(cg.start[len(cg.topics)])
+	return dealInTurn(cg.g.Members, cg.kafkaOrder, cg.topics, cg.start, cg.goOrder(), make([]int, 2*n+1)), true
+}
+
+// dealInTurn returns the answer that deals partition number i (numbered
+// topic by topic as start numbers them) to the member of rank i mod n in
+// order, which lists member indices by rank: P partitions over n members,
+// one more to each of the first P mod n ranks. Lists are written in
+// topics' Go order, which goOrder gives (topic indices), nil when it is
+// the order of topics. scratch has room for 2n+1 ints.
+func dealInTurn(members []Member, order []int32, topics []string, start, goOrder []int32, scratch []int) Assignment {
+	n := len(order)
+	total := int(start[len(topics)])
 	q, r := total/n, total%n
-	off := make([]int, 2*n+1) // member index => where its list starts; then fill, by rank
-	fill := off[n+1:]
-	for rk, m := range cg.kafkaOrder {
+	off, fill := scratch[:n+1], scratch[n+1:2*n+1] // member index => where its list starts; rank => where its next partition goes
+	clear(off)
+	for rk, m := range order {
 		c := q
 		if rk < r {
 			c++
@@ -45,12 +56,16 @@ func (cg *compiledGroup) freshDealt() (a Assignment, ok bool) {
 	for m := range n {
 		off[m+1] += off[m]
 	}
-	for rk, m := range cg.kafkaOrder {
+	for rk, m := range order {
 		fill[rk] = off[m]
 	}
 	backing := make([]TopicPartition, total)
-	for _, t := range cg.goOrder() {
-		name, first, end := cg.topics[t], cg.start[t], cg.start[t+1]
+	for i := range topics {
+		t := int32(i)
+		if goOrder != nil {
+			t = goOrder[i]
+		}
+		name, first, end := topics[t], start[t], start[t+1]
 		rk := int(first) % n
 		for pid := first; pid < end; pid++ {
 			backing[fill[rk]] = TopicPartition{name, pid - first}
@@ -60,5 +75,5 @@ func (cg *compiledGroup) freshDealt() (a Assignment, ok bool) {
 			}
 		}
 	}
-	return cg.assignmentFrom(off[:n+1], backing), true
+	return listsAssignment(members, off, backing)
 }

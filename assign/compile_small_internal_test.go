@@ -1,0 +1,130 @@
+package assign
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestSmallGroupMatchesCompiled holds Range, RoundRobin and Sticky's
+// Assign, which answer a small shared group without compiling it
+// (compile_small.go), to the compiled path (compile, then rangeOf,
+// roundRobinOf, stickyOf) on the same group: the same answer, or the same
+// error. Groups are drawn around the small path's bounds: up to 18
+// members (it takes 16), static and dynamic members (Kafka's order is not
+// the listed one), topic names whose Go and Java orders differ, names
+// listed twice, missing from the metadata or with no partitions, the
+// members' lists shared, copied, or one of them different, and, to hold
+// read to declining where it must, members that list partitions, replica
+// racks, and invalid groups (an ID repeated or empty, a negative count,
+// an empty topic name).
+func TestSmallGroupMatchesCompiled(t *testing.T) {
+	names := []string{"a", "b", "t-10", "t-9", "\uff21", "\U00010400", "x"}
+	strategies := []struct {
+		s        Strategy
+		compiled func(*compiledGroup) (Assignment, error)
+	}{
+		{Range{}, func(cg *compiledGroup) (Assignment, error) { return rangeOf(cg), nil }},
+		{RoundRobin{}, func(cg *compiledGroup) (Assignment, error) { return roundRobinOf(cg), nil }},
+		{Sticky{}, stickyOf},
+	}
+	taken := 0
+	rapid.Check(t, func(t *rapid.T) {
+		g := Group{Topics: map[string]int32{}}
+		ascii := rapid.Bool().Draw(t, "ascii") // most draws: names the small path takes
+		pool := names
+		if ascii {
+			pool = []string{"a", "b", "t-10", "t-9", "x"}
+		}
+		for _, name := range pool {
+			if rapid.IntRange(0, 4).Draw(t, "absent") > 0 {
+				g.Topics[name] = rapid.Int32Range(0, 13).Draw(t, "partitions")
+			}
+		}
+		switch rapid.IntRange(0, 19).Draw(t, "fault") {
+		case 0:
+			g.Topics["a"] = -1
+		case 1:
+			g.Topics[""] = 2
+		case 2:
+			g.PartitionRacks = map[string][][]string{}
+			for name, n := range g.Topics {
+				for range n {
+					racks := rapid.SampledFrom([][]string{{"r0"}, {"r1"}, {"r0", "r1"}}).Draw(t, "replicas")
+					g.PartitionRacks[name] = append(g.PartitionRacks[name], racks)
+				}
+			}
+		}
+		sub := rapid.SliceOfN(rapid.SampledFrom(pool), 0, 9).Draw(t, "sub")
+		nm := rapid.IntRange(1, smallMembers+2).Draw(t, "members")
+		static := rapid.Bool().Draw(t, "static")
+		copied := rapid.Bool().Draw(t, "copied")
+		differ := rapid.IntRange(-1, 3*nm).Draw(t, "differ") // a member whose list differs, when < nm
+		owner := rapid.IntRange(-1, 3*nm).Draw(t, "owner")   // a member that owns a partition, when < nm
+		for i := range nm {
+			m := Member{ID: fmt.Sprintf("m%d", (nm-i)*7%19), Topics: sub, Rack: rapid.SampledFrom([]string{"", "r0", "r1"}).Draw(t, "rack")}
+			if static && i%3 != 1 {
+				m.InstanceID = fmt.Sprintf("i%d", (i*5)%19)
+			}
+			if copied {
+				m.Topics = slices.Clone(sub)
+			}
+			if i == differ {
+				m.Topics = append(slices.Clone(sub), "b")
+			}
+			if i == owner {
+				m.Owned = []TopicPartition{{"a", 0}}
+			}
+			g.Members = append(g.Members, m)
+		}
+		switch rapid.IntRange(0, 19).Draw(t, "member fault") {
+		case 0:
+			g.Members[nm-1].ID = g.Members[0].ID
+		case 1:
+			g.Members[nm/2].ID = ""
+		case 2:
+			g.Members[nm-1].InstanceID, g.Members[0].InstanceID = "i", "i"
+		}
+		var sg smallGroup
+		if sg.read(&g) {
+			taken++
+		}
+		for _, st := range strategies {
+			got, gotErr := st.s.Assign(g)
+			var want Assignment
+			cg, wantErr := compile(g, ownedKeptIfLossless)
+			if wantErr == nil {
+				want, wantErr = st.compiled(cg)
+			}
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Fatalf("%s: Assign's error %v, the compiled path's %v", st.s.Name(), gotErr, wantErr)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: Assign answered\n%v\nthe compiled path\n%v", st.s.Name(), got, want)
+			}
+		}
+	})
+	if taken == 0 {
+		t.Fatal("no group took the small path")
+	}
+	t.Logf("%d groups took the small path", taken)
+}
+
+// TestSmallGroupTooManyPartitions: a small shared group whose topics hold
+// more than MaxPartitions is refused as compile refuses it, before
+// anything as large is allocated, whatever strategy answers it.
+func TestSmallGroupTooManyPartitions(t *testing.T) {
+	g := Group{
+		Topics:  map[string]int32{"a": MaxPartitions, "b": 1},
+		Members: []Member{{ID: "m0", Topics: []string{"a", "b"}}},
+	}
+	for _, s := range []Strategy{Range{}, RoundRobin{}, Sticky{}} {
+		if _, err := s.Assign(g); !errors.Is(err, ErrTooManyPartitions) {
+			t.Errorf("%s.Assign(%d partitions) = %v, want %v", s.Name(), MaxPartitions+1, err, ErrTooManyPartitions)
+		}
+	}
+}
