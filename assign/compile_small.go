@@ -58,13 +58,6 @@ func (sg *smallGroup) read(g *Group) bool {
 	if checkMembers(ms) != nil {
 		return false
 	}
-	// What checkMetadata checks of every topic, subscribed or not; the
-	// map's order does not matter, as a fault only declines.
-	for t, n := range g.Topics {
-		if t == "" || n < 0 {
-			return false
-		}
-	}
 	// The listed topics that exist with partitions, sorted by insertion;
 	// a name listed twice counts once, and one missing from the metadata
 	// or empty is skipped, as compile does.
@@ -72,9 +65,12 @@ func (sg *smallGroup) read(g *Group) bool {
 	for _, t := range sub {
 		n := g.Topics[t]
 		if n <= 0 {
+			if n < 0 {
+				return false
+			}
 			continue
 		}
-		if !ascii(t) {
+		if t == "" || !ascii(t) {
 			return false
 		}
 		j := nt
@@ -92,6 +88,16 @@ func (sg *smallGroup) read(g *Group) bool {
 	}
 	if total > MaxPartitions {
 		return false
+	}
+	// What checkMetadata checks of every topic, subscribed or not, unless
+	// the listed ones were all there is; the map's order does not matter,
+	// as a fault only declines.
+	if nt < len(g.Topics) {
+		for t, n := range g.Topics {
+			if t == "" || n < 0 {
+				return false
+			}
+		}
 	}
 	sg.nt = nt
 	sg.start[0] = 0
