@@ -1,7 +1,12 @@
 package assign
 
+import "github.com/assigncalc/assigncalc/assign/internal/intern"
+
 // This file holds the small shared group: a group of few members who all
-// list the same topics and own nothing, read without compiling it.
+// list the same topics, read into arrays on the stack, and what is made
+// from it: the answers of a group where nobody owns anything, written
+// without compiling it, and the compiled group of one where members own
+// partitions, made in three allocations.
 //
 // On such a group the answer of Range, RoundRobin and a fresh Sticky
 // follows from two orders alone, the members' (Kafka's) and the topics',
@@ -31,17 +36,20 @@ const (
 // own arrays, to live on the caller's stack.
 type smallGroup struct {
 	members []Member
+	listed  int                    // the names each member lists, len(Topics)
 	order   [smallMembers]int32    // Kafka's member order (see compiledGroup.kafkaOrder), in order[:len(members)]
 	topics  [smallTopics]string    // the listed topics that exist with partitions, ascending, none twice: Go's order, and Java's (ASCII names)
 	start   [smallTopics + 1]int32 // topics[t]'s partition 0, numbered topic by topic (see compiledGroup.start); start[nt] is the total
 	nt      int                    // topics in topics
 }
 
-// read reads g into sg and reports whether g is a small shared group.
-// When it reports false, sg is not to be used and the caller compiles g,
-// which reports what is wrong with g if anything is: read declines every
-// group compile would refuse, and some it would not.
-func (sg *smallGroup) read(g *Group) bool {
+// read reads g into sg and reports whether g is a small shared group,
+// whose members may list partitions when owning is set. When it reports
+// false, sg is not to be used and the caller compiles g, which reports
+// what is wrong with g if anything is: read declines every group compile
+// would refuse, and some it would not. (It does not read Owned lists:
+// with owning, compileOwned checks them.)
+func (sg *smallGroup) read(g *Group, owning bool) bool {
 	ms := g.Members
 	if len(ms) == 0 || len(ms) > smallMembers || len(g.PartitionRacks) != 0 {
 		return false
@@ -51,7 +59,7 @@ func (sg *smallGroup) read(g *Group) bool {
 		return false
 	}
 	for i := range ms {
-		if len(ms[i].Owned) != 0 || !sameElems(ms[i].Topics, sub) {
+		if len(ms[i].Owned) != 0 && !owning || !sameElems(ms[i].Topics, sub) {
 			return false
 		}
 	}
@@ -104,13 +112,58 @@ func (sg *smallGroup) read(g *Group) bool {
 	for t := range nt {
 		sg.start[t+1] += sg.start[t]
 	}
-	sg.members = ms
+	sg.members, sg.listed = ms, len(sub)
 	order := sg.order[:len(ms)]
 	for i := range order {
 		order[i] = int32(i)
 	}
 	sortKafkaOrder(ms, order)
 	return true
+}
+
+// compile returns the compiled group of g, which sg has read (with every
+// topic of the metadata listed: sg.nt == len(g.Topics)), as compileAny
+// would, its tables made from sg's in three allocations where compileAny
+// makes a dozen: small churned groups (BenchmarkAssign/strategy=sticky/
+// impl=ours/shape=uniform-10x100-leave1 in bench/) spent half their call
+// in compile. TestCompileSmallMatchesAny holds it to compileAny.
+func (sg *smallGroup) compile(g Group, use ownedRead) (*compiledGroup, error) {
+	n, nt := len(g.Members), sg.nt
+	cg := &compiledGroup{group: g}
+	cg.g = &cg.group
+	// Every topic of the metadata is subscribed and ASCII: the metadata's
+	// Go order is the topics' Java order, and positions are topic indices.
+	names := make([]string, nt)
+	copy(names, sg.topics[:nt])
+	cg.meta = intern.New(names)
+	cg.topics = names // read-only, as meta's
+	tables := make([]int32, 5*nt+1+2*n)
+	cg.metaTopic, tables = tables[:nt:nt], tables[nt:]
+	cg.numParts, tables = tables[:nt:nt], tables[nt:]
+	cg.start, tables = tables[:nt+1:nt+1], tables[nt+1:]
+	cg.byGoName, tables = tables[:nt:nt], tables[nt:]
+	sub, tables := tables[:nt:nt], tables[nt:] // everybody's subscription: every topic
+	cg.kafkaOrder, cg.rankOf = tables[:n:n], tables[n:]
+	copy(cg.start, sg.start[:nt+1])
+	for t := range nt {
+		cg.metaTopic[t], cg.byGoName[t], sub[t] = int32(t), int32(t), int32(t)
+		cg.numParts[t] = cg.start[t+1] - cg.start[t]
+	}
+	copy(cg.kafkaOrder, sg.order[:n])
+	if nt == 0 {
+		sub = nil
+	}
+	cg.subs = make([][]int32, n)
+	cg.distinctNames = make([]bool, n)
+	distinct := sg.listed == nt // no name missing, empty or listed twice
+	for m := range n {
+		cg.subs[m], cg.distinctNames[m] = sub, distinct
+	}
+	cg.internRacks()
+	if err := cg.compileOwned(use, nil); err != nil {
+		return nil, err
+	}
+	return cg, nil
 }
 
 // dealt returns the answer that deals partition number i (see start) to

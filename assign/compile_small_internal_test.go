@@ -3,6 +3,7 @@ package assign
 import (
 	"errors"
 	"fmt"
+	"github.com/assigncalc/assigncalc/assign/internal/intern"
 	"maps"
 	"reflect"
 	"slices"
@@ -95,7 +96,7 @@ func TestSmallGroupMatchesCompiled(t *testing.T) {
 			g.Members[nm-1].InstanceID, g.Members[0].InstanceID = "i", "i"
 		}
 		var sg smallGroup
-		if sg.read(&g) {
+		if sg.read(&g, false) {
 			taken++
 		}
 		for _, st := range strategies {
@@ -132,4 +133,80 @@ func TestSmallGroupTooManyPartitions(t *testing.T) {
 			t.Errorf("%s.Assign(%d partitions) = %v, want %v", s.Name(), MaxPartitions+1, err, ErrTooManyPartitions)
 		}
 	}
+}
+
+// TestCompileSmallMatchesAny holds compileGroup, which compiles a small
+// shared group listing every topic of its metadata from its smallGroup
+// (smallGroup.compile), to compileAny on the same group: every field of
+// the compiled group equal (meta by its names: its index is seeded at
+// random), or the same error, for every use of Owned. Members list
+// claims, some of them repeated, of partitions that do not exist, of
+// topics they do not list, at different generations, as well as the
+// groups of TestSmallGroupMatchesCompiled.
+func TestCompileSmallMatchesAny(t *testing.T) {
+	names := []string{"a", "b", "t-10", "t-9", "x", "\uff21"}
+	small := 0
+	rapid.Check(t, func(t *rapid.T) {
+		g := Group{Topics: map[string]int32{}}
+		pool := names[:rapid.IntRange(0, len(names)).Draw(t, "topics")]
+		for _, name := range pool {
+			g.Topics[name] = rapid.Int32Range(0, 9).Draw(t, "partitions")
+		}
+		if rapid.IntRange(0, 9).Draw(t, "fault") == 0 {
+			g.Topics["a"] = -1
+		}
+		sub := slices.Clone(pool)
+		if rapid.Bool().Draw(t, "shuffled") {
+			sub = rapid.Permutation(sub).Draw(t, "sub")
+		}
+		if rapid.IntRange(0, 4).Draw(t, "repeat") == 0 && len(sub) > 0 {
+			sub = append(sub, sub[0])
+		}
+		if rapid.IntRange(0, 4).Draw(t, "drop") == 0 && len(sub) > 0 {
+			sub = sub[1:] // one topic of the metadata listed by nobody
+		}
+		nm := rapid.IntRange(1, smallMembers+2).Draw(t, "members")
+		for i := range nm {
+			m := Member{ID: fmt.Sprintf("m%d", (nm-i)*7%19), Topics: sub, Generation: rapid.Int32Range(-1, 2).Draw(t, "generation")}
+			if rapid.Bool().Draw(t, "static") {
+				m.InstanceID = fmt.Sprintf("i%d", (i*5)%19)
+			}
+			m.Rack = rapid.SampledFrom([]string{"", "r0"}).Draw(t, "rack")
+			for range rapid.IntRange(0, 4).Draw(t, "claims") {
+				m.Owned = append(m.Owned, TopicPartition{
+					Topic:     rapid.SampledFrom(append([]string{"gone"}, names...)).Draw(t, "topic"),
+					Partition: rapid.Int32Range(0, 9).Draw(t, "partition"),
+				})
+			}
+			if rapid.Bool().Draw(t, "sorted") {
+				slices.SortFunc(m.Owned, TopicPartition.Compare)
+			}
+			g.Members = append(g.Members, m)
+		}
+		var sg smallGroup
+		if sg.read(&g, true) && sg.nt == len(g.Topics) {
+			small++
+		}
+		for _, use := range []ownedRead{ownedIgnored, ownedListed, ownedResolved, ownedKeptIfLossless, ownedKeptPacked} {
+			got, gotErr := compileGroup(g, use, nil, true)
+			want, wantErr := compileAny(g, use, nil, true)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Fatalf("use %d: compileGroup's error %v, compileAny's %v", use, gotErr, wantErr)
+			}
+			if gotErr != nil {
+				continue
+			}
+			if !slices.Equal(got.meta.Names(), want.meta.Names()) {
+				t.Fatalf("use %d: meta %q, want %q", use, got.meta.Names(), want.meta.Names())
+			}
+			got.meta, want.meta = intern.Sorted{}, intern.Sorted{}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("use %d: compileGroup\n%+v\ncompileAny\n%+v", use, got, want)
+			}
+		}
+	})
+	if small == 0 {
+		t.Fatal("no group took smallGroup.compile")
+	}
+	t.Logf("%d groups took smallGroup.compile", small)
 }

@@ -111,7 +111,7 @@ func (s Range) compiled() (Strategy, ownedRead, func(*compiledGroup) (Assignment
 // when g is invalid.
 func (Range) Assign(g Group) (Assignment, error) {
 	var sg smallGroup // see compile_small.go
-	if sg.read(&g) {
+	if sg.read(&g, false) {
 		return sg.ranges(), nil
 	}
 	cg, err := compile(g, ownedIgnored)

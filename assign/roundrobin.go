@@ -79,7 +79,7 @@ func (s RoundRobin) compiled() (Strategy, ownedRead, func(*compiledGroup) (Assig
 // [*InputError] when g is invalid.
 func (RoundRobin) Assign(g Group) (Assignment, error) {
 	var sg smallGroup // every member subscribes to every topic: roundRobinCommon's answer (compile_small.go)
-	if sg.read(&g) {
+	if sg.read(&g, false) {
 		return sg.dealt(), nil
 	}
 	cg, err := compile(g, ownedIgnored)

@@ -112,7 +112,7 @@ func (s Sticky) compiled() (Strategy, ownedRead, func(*compiledGroup) (Assignmen
 // Assign computes the sticky assignment of g.
 func (Sticky) Assign(g Group) (Assignment, error) {
 	var sg smallGroup // nobody owns anything: freshDealt's answer, without compiling (compile_small.go)
-	if sg.read(&g) {
+	if sg.read(&g, false) {
 		return sg.dealt(), nil
 	}
 	return stickyAssign(g, ownedKeptIfLossless)
