@@ -210,3 +210,43 @@ func TestCompileSmallMatchesAny(t *testing.T) {
 	}
 	t.Logf("%d groups took smallGroup.compile", small)
 }
+
+// TestSmallGroupAllocatesTheAnswer: on a small shared group where nobody
+// owns anything, Range, RoundRobin and Sticky allocate no more often
+// than writing their answer alone does (a map and one backing array, as
+// bench's write-output floor writes it): smallGroup and its scratch stay
+// on the stack. A group of 10 members and 10 topics of 10 partitions,
+// bench's uniform-10x100.
+func TestSmallGroupAllocatesTheAnswer(t *testing.T) {
+	g := Group{Topics: map[string]int32{}}
+	var topics []string
+	for i := range 10 {
+		name := fmt.Sprintf("topic-%05d", i)
+		g.Topics[name] = 10
+		topics = append(topics, name)
+	}
+	for i := range 10 {
+		g.Members = append(g.Members, Member{ID: fmt.Sprintf("consumer-%05d", i), Topics: topics})
+	}
+	var last Assignment // kept, as a caller keeps the answer
+	floor := testing.AllocsPerRun(100, func() {
+		out := make(Assignment, len(g.Members))
+		backing := make([]TopicPartition, 100)
+		for i, m := range g.Members {
+			out[m.ID] = backing[10*i : 10*i+10]
+		}
+		last = out
+	})
+	if len(last) != len(g.Members) {
+		t.Fatal("the floor wrote no answer")
+	}
+	for _, s := range []Strategy{Range{}, RoundRobin{}, Sticky{}} {
+		if got := testing.AllocsPerRun(100, func() {
+			if _, err := s.Assign(g); err != nil {
+				t.Fatal(err)
+			}
+		}); got > floor {
+			t.Errorf("%s.Assign allocates %.0f times a call, writing its answer %.0f", s.Name(), got, floor)
+		}
+	}
+}
