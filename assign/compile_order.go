@@ -6,6 +6,7 @@ package assign
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // orderMembers sets cg.kafkaOrder, the member indices in Kafka's order.
@@ -23,13 +24,7 @@ func (cg *compiledGroup) orderMembers() {
 // sortKafkaOrder sorts order, indices into members, into Kafka's member
 // order (see compareKafkaMembers).
 func sortKafkaOrder(members []Member, order []int32) {
-	isASCII := true
-	for i := range members {
-		if !ascii(members[i].ID, members[i].InstanceID) {
-			isASCII = false
-			break
-		}
-	}
+	isASCII := idsASCII(members)
 	if isASCII && len(order) <= shortList {
 		// By insertion, comparing in line: a small group's sort through
 		// compareKafkaMembers was a tenth of its call (BenchmarkAssign/
@@ -81,4 +76,22 @@ func kafkaLessASCII(a, b *Member) bool {
 		return false
 	}
 	return a.ID < b.ID
+}
+
+// idsASCII reports whether every member's ID and instance ID is ASCII,
+// as ascii does, ORing every byte in one pass instead of testing each:
+// a small group's check was a tenth of its call (BenchmarkAssign/
+// strategy=sticky/impl=ours/shape=uniform-10x100 in bench/).
+func idsASCII(members []Member) bool {
+	var or byte
+	for i := range members {
+		m := &members[i]
+		for j := range len(m.ID) {
+			or |= m.ID[j]
+		}
+		for j := range len(m.InstanceID) {
+			or |= m.InstanceID[j]
+		}
+	}
+	return or < utf8.RuneSelf
 }
