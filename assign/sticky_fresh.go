@@ -77,3 +77,146 @@ func dealInTurn(members []Member, order []int32, topics []string, start, goOrder
 	}
 	return listsAssignment(members, off, backing)
 }
+
+// smallParts bounds the partitions of a small group whose claims
+// smallGroup.sticky reads: its owner per partition lives on the stack.
+const smallParts = 1024
+
+// sticky returns the [Sticky] answer of g when g is a small shared group
+// (see [smallGroup.read]) whose answer smallGroup writes: nobody owns
+// anything (dealt), or every claim can be kept (keptDealt); ok is false
+// otherwise, and g is then compiled.
+func (sg *smallGroup) sticky(g *Group) (a Assignment, ok bool) {
+	if !sg.read(g, true) {
+		return nil, false
+	}
+	for i := range sg.members {
+		if len(sg.members[i].Owned) > 0 {
+			return sg.keptDealt()
+		}
+	}
+	return sg.dealt(), true
+}
+
+// keptDealt is keepAndDeal's answer for a small shared group, written
+// without compiling it: every member keeps what it lists and the
+// partitions nobody lists are dealt in partition order, round-robin, to
+// the members below their target (balance.Targets'), from the lowest rank
+// in Kafka's order. It declines (ok false) whatever compile would not
+// send to keepAndDeal, and more: a claim of a partition or topic that no
+// longer exists or of a topic nobody lists, an Owned list whose topics
+// are not in Go order, a partition listed twice, claims at
+// different generations, a member listing more than its target, no
+// partitions, more than smallParts. Churned small groups spent half their
+// call compiling and a fifth in keepAndDeal's tables
+// (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-leave1
+// in bench/); TestSmallKeptMatchesCompiled holds it to the compiled path.
+func (sg *smallGroup) keptDealt() (a Assignment, ok bool) {
+	n, nt := len(sg.members), sg.nt
+	total := sg.start[nt]
+	if total == 0 || total > smallParts {
+		return nil, false
+	}
+	var owner [smallParts]uint8   // partition number => 1 + the member index that gets it, 0 until known
+	var count [smallMembers]int32 // member index => partitions it keeps, then gets
+	gen, some := int32(0), false
+	for m := range n {
+		owned := sg.members[m].Owned
+		if len(owned) == 0 {
+			continue
+		}
+		if some && sg.members[m].Generation != gen {
+			return nil, false
+		}
+		gen, some = sg.members[m].Generation, true
+		ti := 0
+		for _, tp := range owned {
+			for ti < nt && sg.topics[ti] < tp.Topic {
+				ti++
+			}
+			if ti == nt || sg.topics[ti] != tp.Topic {
+				return nil, false
+			}
+			first := sg.start[ti]
+			pid := first + tp.Partition
+			if tp.Partition < 0 || pid >= sg.start[ti+1] || owner[pid] != 0 {
+				return nil, false
+			}
+			owner[pid] = uint8(m + 1)
+		}
+		count[m] = int32(len(owned))
+	}
+
+	// Targets by rank, as balance.Targets sets them: total/n each, one
+	// more for the total%n members with the most claims, the lower rank
+	// first among equals.
+	var target [smallMembers]int32 // by rank
+	q, r := total/int32(n), total%int32(n)
+	for rk, m := range sg.order[:n] {
+		above := int32(0) // ranks before rk in balance.Targets' order
+		for rk2, m2 := range sg.order[:n] {
+			if c, c2 := count[m], count[m2]; c2 > c || c2 == c && rk2 < rk {
+				above++
+			}
+		}
+		target[rk] = q
+		if above < r {
+			target[rk]++
+		}
+		if count[m] > target[rk] {
+			return nil, false
+		}
+	}
+
+	// Deal the partitions nobody lists in rounds: each gives one to every
+	// rank still below its target, in rank order.
+	var active [smallMembers]int32
+	na, turn := 0, 0
+	for rk, m := range sg.order[:n] {
+		if count[m] < target[rk] {
+			active[na] = int32(rk)
+			na++
+		}
+	}
+	for pid := range total {
+		if owner[pid] != 0 {
+			continue
+		}
+		if na == 0 {
+			return nil, false // cannot be: the targets add up to total
+		}
+		rk := active[turn]
+		m := sg.order[rk]
+		owner[pid] = uint8(m + 1)
+		count[m]++
+		if turn++; turn == na {
+			k := 0
+			for _, rk := range active[:na] {
+				if count[sg.order[rk]] < target[rk] {
+					active[k] = rk
+					k++
+				}
+			}
+			na, turn = k, 0
+		}
+	}
+
+	// Each member's list in partition order, which is Compare's: topics
+	// ascend in Go order and are numbered in it.
+	var buf [2*smallMembers + 1]int
+	off, fill := buf[:n+1], buf[n+1:2*n+1] // member index => where its list starts; where its next partition goes
+	for m := range n {
+		off[m+1] = off[m] + int(count[m])
+		fill[m] = off[m]
+	}
+	backing := make([]TopicPartition, total)
+	for t, name := range sg.topics[:nt] {
+		first := sg.start[t]
+		for pid := first; pid < sg.start[t+1]; pid++ {
+			m := owner[pid] - 1
+			backing[fill[m]] = TopicPartition{name, pid - first}
+			fill[m]++
+		}
+	}
+	return listsAssignment(sg.members, off, backing), true
+}
