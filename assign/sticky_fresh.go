@@ -12,6 +12,10 @@ package assign
 // 4 bytes a partition, and the passes over them, most of the rest
 // (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-100x10000 in
 // bench/). TestFreshDealtMatchesSolver holds it to the solver's answer.
+//
+// A small shared group (compile_small.go) gets that answer, and, when
+// every claim can be kept, keepAndDeal's, without being compiled
+// (smallGroup.sticky).
 
 // freshDealt returns the [Sticky] answer of cg, which is also
 // [CooperativeSticky]'s (nothing is withheld when nobody lists anything),
@@ -131,11 +135,14 @@ func (sg *smallGroup) keptDealt() (a Assignment, ok bool) {
 		gen, some = sg.members[m].Generation, true
 		ti := 0
 		for _, tp := range owned {
-			for ti < nt && sg.topics[ti] < tp.Topic {
+			// Topics in Go order are found walking sg.topics once,
+			// comparing names by address first (sameName); any other
+			// walks off its end.
+			for ti < nt && !sameName(sg.topics[ti], tp.Topic) {
 				ti++
 			}
-			if ti == nt || sg.topics[ti] != tp.Topic {
-				return nil, false
+			if ti == nt {
+				return nil, false // out of Go order, or a topic nobody lists
 			}
 			first := sg.start[ti]
 			pid := first + tp.Partition
