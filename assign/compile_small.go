@@ -48,7 +48,7 @@ type smallGroup struct {
 // false, sg is not to be used and the caller compiles g, which reports
 // what is wrong with g if anything is: read declines every group compile
 // would refuse, and some it would not. (It does not read Owned lists:
-// with owning, compileOwned checks them.)
+// with owning, the caller does: compileOwned, or keptDealt.)
 func (sg *smallGroup) read(g *Group, owning bool) bool {
 	ms := g.Members
 	if len(ms) == 0 || len(ms) > smallMembers || len(g.PartitionRacks) != 0 {
