@@ -112,6 +112,17 @@ func compileUnordered(g Group, use ownedRead) (*compiledGroup, error) {
 
 // compileGroup is compileWith, which orders the members only with order.
 func compileGroup(g Group, use ownedRead, owned *OwnedRuns, order bool) (*compiledGroup, error) {
+	if owned == nil && order {
+		var sg smallGroup
+		if sg.read(&g, true) && sg.nt == len(g.Topics) {
+			return sg.compile(g, use) // see compile_small.go
+		}
+	}
+	return compileAny(g, use, owned, order)
+}
+
+// compileAny is compileGroup for any group.
+func compileAny(g Group, use ownedRead, owned *OwnedRuns, order bool) (*compiledGroup, error) {
 	if err := checkMembers(g.Members); err != nil {
 		return nil, err
 	}

@@ -93,13 +93,19 @@ func (cg *compiledGroup) assignmentFrom(off []int, backing []TopicPartition) Ass
 		cg.packListsOf(func(m int) []TopicPartition { return backing[off[m]:off[m+1]] })
 		return nil
 	}
-	out := make(Assignment, len(cg.g.Members))
-	for m := range cg.g.Members {
+	return listsAssignment(cg.g.Members, off, backing)
+}
+
+// listsAssignment returns the Assignment whose member members[m] has
+// backing[off[m]:off[m+1]], nil when that is empty.
+func listsAssignment(members []Member, off []int, backing []TopicPartition) Assignment {
+	out := make(Assignment, len(members))
+	for m := range members {
 		var list []TopicPartition
 		if off[m+1] > off[m] {
 			list = backing[off[m]:off[m+1]:off[m+1]]
 		}
-		out[cg.g.Members[m].ID] = list
+		out[members[m].ID] = list
 	}
 	return out
 }

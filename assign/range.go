@@ -110,6 +110,10 @@ func (s Range) compiled() (Strategy, ownedRead, func(*compiledGroup) (Assignment
 // Assign computes Kafka's range assignment of g, or returns an [*InputError]
 // when g is invalid.
 func (Range) Assign(g Group) (Assignment, error) {
+	var sg smallGroup // see compile_small.go
+	if sg.read(&g, false) {
+		return sg.ranges(), nil
+	}
 	cg, err := compile(g, ownedIgnored)
 	if err != nil {
 		return nil, err

@@ -111,6 +111,10 @@ func (s Sticky) compiled() (Strategy, ownedRead, func(*compiledGroup) (Assignmen
 
 // Assign computes the sticky assignment of g.
 func (Sticky) Assign(g Group) (Assignment, error) {
+	var sg smallGroup // a small shared group: freshDealt's or keepAndDeal's answer, without compiling (sticky_fresh.go)
+	if a, ok := sg.sticky(&g); ok {
+		return a, nil
+	}
 	return stickyAssign(g, ownedKeptIfLossless)
 }
 

@@ -1,0 +1,216 @@
+package assign
+
+import "github.com/assigncalc/assigncalc/assign/internal/intern"
+
+// This file holds the small shared group: a group of few members who all
+// list the same topics, read into arrays on the stack, and what is made
+// from it: the answers of a group where nobody owns anything, written
+// without compiling it, and the compiled group of one where members own
+// partitions, made in three allocations.
+//
+// On such a group the answer of Range, RoundRobin and a fresh Sticky
+// follows from two orders alone, the members' (Kafka's) and the topics',
+// and the answer itself (a map and one backing array) is most of what a
+// call must allocate. compile would allocate about half as much again in
+// a dozen small tables (the compiled group, interned names, subscriptions,
+// member order) which the collector then pays for in proportion to the
+// caller's live heap, not to the group: on BenchmarkAssign/strategy=sticky/
+// impl=ours/shape=uniform-10x100 and .../strategy=range/impl=ours/
+// shape=uniform-10x100 in bench/ that was most of the call. smallGroup
+// reads what those answers need into arrays on the caller's stack.
+// TestSmallGroupMatchesCompiled holds every answer written from it to the
+// compiled path's.
+
+const (
+	// smallMembers bounds the members of a smallGroup: up to here,
+	// checkMembers compares IDs pairwise and allocates nothing.
+	smallMembers = shortList
+	// smallTopics bounds the names a smallGroup's members list.
+	smallTopics = 32
+)
+
+// smallGroup is a valid group of 1 to smallMembers members who list the
+// same topics (the same slice, or equal lists), at most smallTopics
+// names, all ASCII, and own nothing, with no replica racks (so racks play
+// no part for any strategy). It is read by [smallGroup.read] into its
+// own arrays, to live on the caller's stack.
+type smallGroup struct {
+	members []Member
+	listed  int                    // the names each member lists, len(Topics)
+	order   [smallMembers]int32    // Kafka's member order (see compiledGroup.kafkaOrder), in order[:len(members)]
+	topics  [smallTopics]string    // the listed topics that exist with partitions, ascending, none twice: Go's order, and Java's (ASCII names)
+	start   [smallTopics + 1]int32 // topics[t]'s partition 0, numbered topic by topic (see compiledGroup.start); start[nt] is the total
+	nt      int                    // topics in topics
+}
+
+// read reads g into sg and reports whether g is a small shared group,
+// whose members may list partitions when owning is set. When it reports
+// false, sg is not to be used and the caller compiles g, which reports
+// what is wrong with g if anything is: read declines every group compile
+// would refuse, and some it would not. (It does not read Owned lists:
+// with owning, the caller does: compileOwned, or keptDealt.)
+func (sg *smallGroup) read(g *Group, owning bool) bool {
+	ms := g.Members
+	if len(ms) == 0 || len(ms) > smallMembers || len(g.PartitionRacks) != 0 {
+		return false
+	}
+	sub := ms[0].Topics
+	if len(sub) > smallTopics {
+		return false
+	}
+	for i := range ms {
+		if len(ms[i].Owned) != 0 && !owning || !sameElems(ms[i].Topics, sub) {
+			return false
+		}
+	}
+	if checkMembers(ms) != nil {
+		return false
+	}
+	// The listed topics that exist with partitions, sorted by insertion;
+	// a name listed twice counts once, and one missing from the metadata
+	// or empty is skipped, as compile does.
+	nt, total := 0, 0
+	for _, t := range sub {
+		n := g.Topics[t]
+		if n <= 0 {
+			if n < 0 {
+				return false
+			}
+			continue
+		}
+		if t == "" || !ascii(t) {
+			return false
+		}
+		j := nt
+		for j > 0 && t < sg.topics[j-1] {
+			j--
+		}
+		if j > 0 && sg.topics[j-1] == t {
+			continue
+		}
+		copy(sg.topics[j+1:nt+1], sg.topics[j:nt])
+		copy(sg.start[j+2:nt+2], sg.start[j+1:nt+1])
+		sg.topics[j], sg.start[j+1] = t, n // counts for now, prefix sums below
+		nt++
+		total += int(n)
+	}
+	if total > MaxPartitions {
+		return false
+	}
+	// What checkMetadata checks of every topic, subscribed or not, unless
+	// the listed ones were all there is; the map's order does not matter,
+	// as a fault only declines.
+	if nt < len(g.Topics) {
+		for t, n := range g.Topics {
+			if t == "" || n < 0 {
+				return false
+			}
+		}
+	}
+	sg.nt = nt
+	sg.start[0] = 0
+	for t := range nt {
+		sg.start[t+1] += sg.start[t]
+	}
+	sg.members, sg.listed = ms, len(sub)
+	order := sg.order[:len(ms)]
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sortKafkaOrder(ms, order)
+	return true
+}
+
+// compile returns the compiled group of g, which sg has read (with every
+// topic of the metadata listed: sg.nt == len(g.Topics)), as compileAny
+// would, its tables made from sg's in three allocations where compileAny
+// makes a dozen: small churned groups (BenchmarkAssign/strategy=sticky/
+// impl=ours/shape=uniform-10x100-leave1 in bench/) spent half their call
+// in compile. TestCompileSmallMatchesAny holds it to compileAny.
+func (sg *smallGroup) compile(g Group, use ownedRead) (*compiledGroup, error) {
+	n, nt := len(g.Members), sg.nt
+	cg := &compiledGroup{group: g}
+	cg.g = &cg.group
+	// Every topic of the metadata is subscribed and ASCII: the metadata's
+	// Go order is the topics' Java order, and positions are topic indices.
+	names := make([]string, nt)
+	copy(names, sg.topics[:nt])
+	cg.meta = intern.New(names)
+	cg.topics = names // read-only, as meta's
+	tables := make([]int32, 5*nt+1+2*n)
+	cg.metaTopic, tables = tables[:nt:nt], tables[nt:]
+	cg.numParts, tables = tables[:nt:nt], tables[nt:]
+	cg.start, tables = tables[:nt+1:nt+1], tables[nt+1:]
+	cg.byGoName, tables = tables[:nt:nt], tables[nt:]
+	sub, tables := tables[:nt:nt], tables[nt:] // everybody's subscription: every topic
+	cg.kafkaOrder, cg.rankOf = tables[:n:n], tables[n:]
+	copy(cg.start, sg.start[:nt+1])
+	for t := range nt {
+		cg.metaTopic[t], cg.byGoName[t], sub[t] = int32(t), int32(t), int32(t)
+		cg.numParts[t] = cg.start[t+1] - cg.start[t]
+	}
+	copy(cg.kafkaOrder, sg.order[:n])
+	if nt == 0 {
+		sub = nil
+	}
+	cg.subs = make([][]int32, n)
+	cg.distinctNames = make([]bool, n)
+	distinct := sg.listed == nt // no name missing, empty or listed twice
+	for m := range n {
+		cg.subs[m], cg.distinctNames[m] = sub, distinct
+	}
+	cg.internRacks()
+	if err := cg.compileOwned(use, nil); err != nil {
+		return nil, err
+	}
+	return cg, nil
+}
+
+// dealt returns the answer that deals partition number i (see start) to
+// the member of rank i mod n in Kafka's order: a fresh [Sticky]'s and
+// [RoundRobin]'s, as [compiledGroup.freshDealt] and [roundRobinCommon]
+// write them.
+func (sg *smallGroup) dealt() Assignment {
+	n := len(sg.members)
+	var scratch [2*smallMembers + 1]int
+	return dealInTurn(sg.members, sg.order[:n], sg.topics[:sg.nt], sg.start[:sg.nt+1], nil, scratch[:])
+}
+
+// ranges returns [Range]'s answer: of a topic of P partitions, the member
+// of rank k in Kafka's order gets P/n partitions, one more when k < P%n,
+// in one run after those of the ranks before it (see rangeWithoutRacks).
+func (sg *smallGroup) ranges() Assignment {
+	n := len(sg.members)
+	var buf [smallMembers + 1]int
+	off := buf[:n+1] // member index => where its list starts
+	for t := range sg.nt {
+		p := int(sg.start[t+1] - sg.start[t])
+		q, e := p/n, p%n
+		for rk, m := range sg.order[:n] {
+			off[m+1] += q
+			if rk < e {
+				off[m+1]++
+			}
+		}
+	}
+	for m := range n {
+		off[m+1] += off[m]
+	}
+	backing := make([]TopicPartition, off[n])
+	for rk, m := range sg.order[:n] {
+		at := off[m]
+		for t, name := range sg.topics[:sg.nt] {
+			p := sg.start[t+1] - sg.start[t]
+			q, e, k := p/int32(n), p%int32(n), int32(rk)
+			first, length := k*q+min(k, e), q
+			if k < e {
+				length++
+			}
+			for part := first; part < first+length; part++ {
+				backing[at] = TopicPartition{name, part}
+				at++
+			}
+		}
+	}
+	return listsAssignment(sg.members, off, backing)
+}

@@ -1,0 +1,376 @@
+package assign
+
+import (
+	"errors"
+	"fmt"
+	"github.com/assigncalc/assigncalc/assign/internal/intern"
+	"maps"
+	"reflect"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestSmallGroupMatchesCompiled holds Range, RoundRobin and Sticky's
+// Assign, which answer a small shared group without compiling it
+// (compile_small.go), to the compiled path (compile, then rangeOf,
+// roundRobinOf, stickyOf) on the same group: the same answer, or the same
+// error. Groups are drawn around the small path's bounds: up to 18
+// members (it takes 16), static and dynamic members (Kafka's order is not
+// the listed one), topic names whose Go and Java orders differ, names
+// listed twice, missing from the metadata or with no partitions, the
+// members' lists shared, copied, or one of them different, and, to hold
+// read to declining where it must, members that list partitions, replica
+// racks, and invalid groups (an ID repeated or empty, a negative count,
+// an empty topic name).
+func TestSmallGroupMatchesCompiled(t *testing.T) {
+	names := []string{"a", "b", "t-10", "t-9", "\uff21", "\U00010400", "x"}
+	strategies := []struct {
+		s        Strategy
+		compiled func(*compiledGroup) (Assignment, error)
+	}{
+		{Range{}, func(cg *compiledGroup) (Assignment, error) { return rangeOf(cg), nil }},
+		{RoundRobin{}, func(cg *compiledGroup) (Assignment, error) { return roundRobinOf(cg), nil }},
+		{Sticky{}, stickyOf},
+	}
+	taken := 0
+	rapid.Check(t, func(t *rapid.T) {
+		g := Group{Topics: map[string]int32{}}
+		ascii := rapid.Bool().Draw(t, "ascii") // most draws: names the small path takes
+		pool := names
+		if ascii {
+			pool = []string{"a", "b", "t-10", "t-9", "x"}
+		}
+		for _, name := range pool {
+			if rapid.IntRange(0, 4).Draw(t, "absent") > 0 {
+				g.Topics[name] = rapid.Int32Range(0, 13).Draw(t, "partitions")
+			}
+		}
+		fault := rapid.IntRange(0, 9).Draw(t, "fault")
+		switch fault {
+		case 0:
+			g.Topics["a"] = -1
+		case 1:
+			g.Topics[""] = 2
+		case 2:
+			g.PartitionRacks = map[string][][]string{}
+			for name, n := range g.Topics {
+				for range n {
+					racks := rapid.SampledFrom([][]string{{"r0"}, {"r1"}, {"r0", "r1"}}).Draw(t, "replicas")
+					g.PartitionRacks[name] = append(g.PartitionRacks[name], racks)
+				}
+			}
+		}
+		sub := rapid.SliceOfN(rapid.SampledFrom(pool), 0, 9).Draw(t, "sub")
+		if fault == 1 && rapid.Bool().Draw(t, "listed") {
+			sub = slices.Sorted(maps.Keys(g.Topics)) // "" among every name of the metadata
+		}
+		nm := rapid.IntRange(1, smallMembers+2).Draw(t, "members")
+		static := rapid.Bool().Draw(t, "static")
+		copied := rapid.Bool().Draw(t, "copied")
+		differ := rapid.IntRange(-1, 3*nm).Draw(t, "differ") // a member whose list differs, when < nm
+		owner := rapid.IntRange(-1, 3*nm).Draw(t, "owner")   // a member that owns a partition, when < nm
+		for i := range nm {
+			m := Member{ID: fmt.Sprintf("m%d", (nm-i)*7%19), Topics: sub, Rack: rapid.SampledFrom([]string{"", "r0", "r1"}).Draw(t, "rack")}
+			if static && i%3 != 1 {
+				m.InstanceID = fmt.Sprintf("i%d", (i*5)%19)
+			}
+			if copied {
+				m.Topics = slices.Clone(sub)
+			}
+			if i == differ {
+				m.Topics = append(slices.Clone(sub), "b")
+			}
+			if i == owner {
+				m.Owned = []TopicPartition{{"a", 0}}
+			}
+			g.Members = append(g.Members, m)
+		}
+		switch rapid.IntRange(0, 19).Draw(t, "member fault") {
+		case 0:
+			g.Members[nm-1].ID = g.Members[0].ID
+		case 1:
+			g.Members[nm/2].ID = ""
+		case 2:
+			g.Members[nm-1].InstanceID, g.Members[0].InstanceID = "i", "i"
+		}
+		var sg smallGroup
+		if sg.read(&g, false) {
+			taken++
+		}
+		for _, st := range strategies {
+			got, gotErr := st.s.Assign(g)
+			var want Assignment
+			cg, wantErr := compile(g, ownedKeptIfLossless)
+			if wantErr == nil {
+				want, wantErr = st.compiled(cg)
+			}
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Fatalf("%s: Assign's error %v, the compiled path's %v", st.s.Name(), gotErr, wantErr)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: Assign answered\n%v\nthe compiled path\n%v", st.s.Name(), got, want)
+			}
+		}
+	})
+	if taken == 0 {
+		t.Fatal("no group took the small path")
+	}
+	t.Logf("%d groups took the small path", taken)
+}
+
+// TestSmallGroupTooManyPartitions: a small shared group whose topics hold
+// more than MaxPartitions is refused as compile refuses it, before
+// anything as large is allocated, whatever strategy answers it.
+func TestSmallGroupTooManyPartitions(t *testing.T) {
+	g := Group{
+		Topics:  map[string]int32{"a": MaxPartitions, "b": 1},
+		Members: []Member{{ID: "m0", Topics: []string{"a", "b"}}},
+	}
+	for _, s := range []Strategy{Range{}, RoundRobin{}, Sticky{}} {
+		if _, err := s.Assign(g); !errors.Is(err, ErrTooManyPartitions) {
+			t.Errorf("%s.Assign(%d partitions) = %v, want %v", s.Name(), MaxPartitions+1, err, ErrTooManyPartitions)
+		}
+	}
+}
+
+// TestCompileSmallMatchesAny holds compileGroup, which compiles a small
+// shared group listing every topic of its metadata from its smallGroup
+// (smallGroup.compile), to compileAny on the same group: every field of
+// the compiled group equal (meta by its names: its index is seeded at
+// random), or the same error, for every use of Owned. Members list
+// claims, some of them repeated, of partitions that do not exist, of
+// topics they do not list, at different generations, as well as the
+// groups of TestSmallGroupMatchesCompiled.
+func TestCompileSmallMatchesAny(t *testing.T) {
+	names := []string{"a", "b", "t-10", "t-9", "x", "\uff21"}
+	small := 0
+	rapid.Check(t, func(t *rapid.T) {
+		g := Group{Topics: map[string]int32{}}
+		pool := names[:rapid.IntRange(0, len(names)).Draw(t, "topics")]
+		for _, name := range pool {
+			g.Topics[name] = rapid.Int32Range(0, 9).Draw(t, "partitions")
+		}
+		if rapid.IntRange(0, 9).Draw(t, "fault") == 0 {
+			g.Topics["a"] = -1
+		}
+		sub := slices.Clone(pool)
+		if rapid.Bool().Draw(t, "shuffled") {
+			sub = rapid.Permutation(sub).Draw(t, "sub")
+		}
+		if rapid.IntRange(0, 4).Draw(t, "repeat") == 0 && len(sub) > 0 {
+			sub = append(sub, sub[0])
+		}
+		if rapid.IntRange(0, 4).Draw(t, "drop") == 0 && len(sub) > 0 {
+			sub = sub[1:] // one topic of the metadata listed by nobody
+		}
+		nm := rapid.IntRange(1, smallMembers+2).Draw(t, "members")
+		for i := range nm {
+			m := Member{ID: fmt.Sprintf("m%d", (nm-i)*7%19), Topics: sub, Generation: rapid.Int32Range(-1, 2).Draw(t, "generation")}
+			if rapid.Bool().Draw(t, "static") {
+				m.InstanceID = fmt.Sprintf("i%d", (i*5)%19)
+			}
+			m.Rack = rapid.SampledFrom([]string{"", "r0"}).Draw(t, "rack")
+			for range rapid.IntRange(0, 4).Draw(t, "claims") {
+				m.Owned = append(m.Owned, TopicPartition{
+					Topic:     rapid.SampledFrom(append([]string{"gone"}, names...)).Draw(t, "topic"),
+					Partition: rapid.Int32Range(0, 9).Draw(t, "partition"),
+				})
+			}
+			if rapid.Bool().Draw(t, "sorted") {
+				slices.SortFunc(m.Owned, TopicPartition.Compare)
+			}
+			g.Members = append(g.Members, m)
+		}
+		var sg smallGroup
+		if sg.read(&g, true) && sg.nt == len(g.Topics) {
+			small++
+		}
+		for _, use := range []ownedRead{ownedIgnored, ownedListed, ownedResolved, ownedKeptIfLossless, ownedKeptPacked} {
+			got, gotErr := compileGroup(g, use, nil, true)
+			want, wantErr := compileAny(g, use, nil, true)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Fatalf("use %d: compileGroup's error %v, compileAny's %v", use, gotErr, wantErr)
+			}
+			if gotErr != nil {
+				continue
+			}
+			if !slices.Equal(got.meta.Names(), want.meta.Names()) {
+				t.Fatalf("use %d: meta %q, want %q", use, got.meta.Names(), want.meta.Names())
+			}
+			got.meta, want.meta = intern.Sorted{}, intern.Sorted{}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("use %d: compileGroup\n%+v\ncompileAny\n%+v", use, got, want)
+			}
+		}
+	})
+	if small == 0 {
+		t.Fatal("no group took smallGroup.compile")
+	}
+	t.Logf("%d groups took smallGroup.compile", small)
+}
+
+// TestSmallGroupAllocatesTheAnswer: on a small shared group where nobody
+// owns anything, Range, RoundRobin and Sticky allocate no more often
+// than writing their answer alone does (a map and one backing array, as
+// bench's write-output floor writes it): smallGroup and its scratch stay
+// on the stack. A group of 10 members and 10 topics of 10 partitions,
+// bench's uniform-10x100.
+func TestSmallGroupAllocatesTheAnswer(t *testing.T) {
+	g := Group{Topics: map[string]int32{}}
+	var topics []string
+	for i := range 10 {
+		name := fmt.Sprintf("topic-%05d", i)
+		g.Topics[name] = 10
+		topics = append(topics, name)
+	}
+	for i := range 10 {
+		g.Members = append(g.Members, Member{ID: fmt.Sprintf("consumer-%05d", i), Topics: topics})
+	}
+	var last Assignment // kept, as a caller keeps the answer
+	floor := testing.AllocsPerRun(100, func() {
+		out := make(Assignment, len(g.Members))
+		backing := make([]TopicPartition, 100)
+		for i, m := range g.Members {
+			out[m.ID] = backing[10*i : 10*i+10]
+		}
+		last = out
+	})
+	if len(last) != len(g.Members) {
+		t.Fatal("the floor wrote no answer")
+	}
+	for _, s := range []Strategy{Range{}, RoundRobin{}, Sticky{}} {
+		if got := testing.AllocsPerRun(100, func() {
+			if _, err := s.Assign(g); err != nil {
+				t.Fatal(err)
+			}
+		}); got > floor {
+			t.Errorf("%s.Assign allocates %.0f times a call, writing its answer %.0f", s.Name(), got, floor)
+		}
+	}
+}
+
+// TestSmallKeptMatchesCompiled holds Sticky.Assign on small shared groups
+// whose members list claims (smallGroup.keptDealt, and its declining) to
+// the compiled path (compileAny, stickyOf) on the same group: the same
+// answer or the same error. Claims are a previous answer carried over
+// (the group then loses members, gains some, or both, as bench's leave1,
+// replace10 and join1 do), then sometimes spoiled: a list out of order, a
+// partition listed twice by one member or by two, a partition or topic
+// that does not exist, another generation, a member given more than its
+// share. (Some of what keptDealt declines, claims at different
+// generations that do not conflict, would get the same answer from it:
+// it declines what compile does not send to keepAndDeal.)
+func TestSmallKeptMatchesCompiled(t *testing.T) {
+	kept := 0
+	rapid.Check(t, func(t *rapid.T) {
+		g := Group{Topics: map[string]int32{}}
+		var topics []string
+		for _, name := range []string{"a", "b", "t-10", "t-9"}[:rapid.IntRange(1, 4).Draw(t, "topics")] {
+			g.Topics[name] = rapid.Int32Range(0, 13).Draw(t, "partitions")
+			topics = append(topics, name)
+		}
+		before := rapid.IntRange(1, smallMembers).Draw(t, "members before")
+		for i := range before {
+			g.Members = append(g.Members, Member{ID: fmt.Sprintf("m%02d", (i*7)%17), Topics: topics, Generation: 3})
+		}
+		prev, err := Sticky{}.Assign(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range g.Members {
+			g.Members[i].Owned = prev[g.Members[i].ID]
+		}
+		leavers := rapid.IntRange(0, min(3, len(g.Members)-1)).Draw(t, "leavers")
+		for range leavers {
+			k := rapid.IntRange(0, len(g.Members)-1).Draw(t, "leaver")
+			g.Members = slices.Delete(g.Members, k, k+1)
+		}
+		for i := range rapid.IntRange(0, leavers+1).Draw(t, "joiners") {
+			g.Members = append(g.Members, Member{ID: fmt.Sprintf("new%d", i), Topics: topics, Generation: -1})
+			if rapid.Bool().Draw(t, "static") {
+				g.Members[len(g.Members)-1].InstanceID = fmt.Sprintf("i%d", i)
+			}
+		}
+		m := &g.Members[rapid.IntRange(0, len(g.Members)-1).Draw(t, "spoiled")]
+		switch rapid.IntRange(0, 19).Draw(t, "spoil") {
+		case 0:
+			m.Owned = append(slices.Clone(m.Owned), TopicPartition{"a", 0})
+		case 1:
+			m.Owned = append([]TopicPartition{{"t-9", 0}}, m.Owned...)
+		case 2:
+			m.Owned = append(slices.Clone(m.Owned), TopicPartition{"x", 1})
+		case 3:
+			m.Owned = append(slices.Clone(m.Owned), TopicPartition{"t-9", 13})
+		case 4:
+			m.Generation = 2
+		case 5:
+			m.Owned = append(slices.Clone(m.Owned), g.Members[0].Owned...)
+			slices.SortFunc(m.Owned, TopicPartition.Compare)
+		case 6:
+			m.Owned = slices.Clone(m.Owned)
+			slices.Reverse(m.Owned)
+		case 7:
+			m.Owned = append(slices.Clone(m.Owned), TopicPartition{"a", -1})
+		case 8:
+			// A partition listed by two members at one generation,
+			// neither over its share.
+			if last := &g.Members[len(g.Members)-1]; len(last.Owned) == 0 && len(g.Members[0].Owned) > 0 {
+				last.Owned, last.Generation = g.Members[0].Owned[:1], g.Members[0].Generation
+			}
+		case 9:
+			if len(m.Owned) > 0 {
+				m.Owned = append([]TopicPartition{m.Owned[0]}, m.Owned...)
+			}
+		case 10:
+			m.Owned = append([]TopicPartition{{"a", -1}}, m.Owned...)
+		}
+		var sg smallGroup
+		if _, ok := sg.sticky(&g); ok && slices.ContainsFunc(g.Members, func(m Member) bool { return len(m.Owned) > 0 }) {
+			kept++
+		}
+		got, gotErr := Sticky{}.Assign(g)
+		var want Assignment
+		cg, wantErr := compileAny(g, ownedKeptIfLossless, nil, true)
+		if wantErr == nil {
+			want, wantErr = stickyOf(cg)
+		}
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("Assign's error %v, the compiled path's %v", gotErr, wantErr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("Assign answered\n%v\nthe compiled path\n%v", got, want)
+		}
+	})
+	if kept == 0 {
+		t.Fatal("no group took keptDealt")
+	}
+	t.Logf("%d groups took keptDealt", kept)
+}
+
+// TestSmallKeptBeyondTopic: a claim of partition 2 of a topic of two is
+// dropped, as Kafka drops a claim of a partition that no longer exists,
+// and not read as partition 0 of the topic after it (partitions are
+// numbered topic by topic). m0 keeps a-0, m1 b-1, and a-1 and b-0 are
+// dealt: m0 [a-0 a-1], m1 [b-0 b-1], which the compiled path answers.
+func TestSmallKeptBeyondTopic(t *testing.T) {
+	g := Group{
+		Topics: map[string]int32{"a": 2, "b": 2},
+		Members: []Member{
+			{ID: "m0", Topics: []string{"a", "b"}, Generation: 1, Owned: []TopicPartition{{"a", 0}, {"a", 2}}},
+			{ID: "m1", Topics: []string{"a", "b"}, Generation: 1, Owned: []TopicPartition{{"b", 1}}},
+		},
+	}
+	want := Assignment{"m0": {{"a", 0}, {"a", 1}}, "m1": {{"b", 0}, {"b", 1}}}
+	cg, err := compileAny(g, ownedKeptIfLossless, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if compiled, err := stickyOf(cg); err != nil || !reflect.DeepEqual(compiled, want) {
+		t.Fatalf("the compiled path answered %v, %v; want %v", compiled, err, want)
+	}
+	if got, err := (Sticky{}).Assign(g); err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Sticky.Assign = %v, %v; want %v", got, err, want)
+	}
+}
