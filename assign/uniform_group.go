@@ -470,43 +470,155 @@ func (sg *serverGroup) assignment() Assignment {
 func partitionsIn(r ownerRun) int32 { return r.end - r.start }
 
 // writeAssignment writes the [Assignment] of runs and counts (from
-// answerRuns), each member's partitions into one backing array at the
-// member's cursor, so every list comes out sorted, except that a member
-// m for which asIs[m] is set is given its Owned list.
+// answerRuns): member by member, each member's runs in the order given,
+// which is topic by topic in Go order, partitions ascending, so every
+// list comes out sorted; a member m for which asIs[m] is set is given
+// its Owned list instead.
+//
+// The lists are written member after member into backing arrays that
+// listChunks hands out, each written as soon as it is allocated rather
+// than one array for the whole answer allocated first and written run
+// by run: see listChunks for why.
 func (sg *serverGroup) writeAssignment(goOrder []int32, runs []ownerRun, counts []int32, asIs []bool) Assignment {
 	cg := sg.cg
 	g := cg.g
+	sizes := counts[1:]
 	for m, same := range asIs {
 		if same {
-			counts[m+1] = 0
+			sizes[m] = 0
 		}
 	}
-	cursor, bounds := cursors(counts)
-	backing := make([]TopicPartition, bounds[len(bounds)-1])
+	// Group the runs by member, keeping each member's in the order given:
+	// first[m] counts member m's runs, then, summed, is where they end in
+	// byMember; placing them from the last run down leaves it where they
+	// start, and first[m+1] where they end.
+	first := make([]int32, len(g.Members)+1)
 	for _, r := range runs {
-		if asIs[r.m] {
-			continue
+		if sizes[r.m] > 0 {
+			first[r.m]++
 		}
-		name := cg.topics[goOrder[r.topic]]
-		out := backing[cursor[r.m] : cursor[r.m]+r.end-r.start]
-		for i := range out {
-			out[i] = TopicPartition{name, r.start + int32(i)}
+	}
+	for m := 1; m < len(first); m++ {
+		first[m] += first[m-1]
+	}
+	byMember := make([]ownerRun, first[len(first)-1])
+	for i := len(runs) - 1; i >= 0; i-- {
+		if r := runs[i]; sizes[r.m] > 0 {
+			first[r.m]--
+			byMember[first[r.m]] = r
 		}
-		cursor[r.m] += r.end - r.start
 	}
 	a := make(Assignment, len(g.Members))
+	chunks := newListChunks(sizes)
 	for m := range g.Members {
 		var list []TopicPartition
-		switch lo, hi := bounds[m], bounds[m+1]; {
+		switch {
 		case asIs[m]:
 			owned := g.Members[m].Owned
 			list = owned[:len(owned):len(owned)]
-		case hi > lo:
-			list = backing[lo:hi:hi]
+		case sizes[m] > 0:
+			list = chunks.take(m)
+			at := 0
+			for _, r := range byMember[first[m]:first[m+1]] {
+				name := cg.topics[goOrder[r.topic]]
+				out := list[at : at+int(r.end-r.start)]
+				for i := range out {
+					out[i] = TopicPartition{name, r.start + int32(i)}
+				}
+				at += len(out)
+			}
 		}
 		a[g.Members[m].ID] = list
 	}
 	return a
+}
+
+// listChunks hands out the members' lists of an answer, in member
+// order, from backing arrays (chunks) that chunkSize sizes, of up to
+// chunkPages pages unless the lists are long: a list that does not fit
+// in what is left of one starts the next.
+//
+// An answer written as one backing array allocated whole, then written,
+// passes over its memory twice (the allocation zeroes it all, then the
+// writes come back to it) and, allocated while the collector is idle,
+// is often what starts a collection: it is then both scanned (it was
+// reachable when the collection began) and written with write barriers
+// on, so the collector sees each of its pointers twice. A chunk written
+// as soon as it is allocated is written while its zeroed memory is
+// still in the cache, and only the chunk being written when a
+// collection starts is seen twice: those before are scanned, those
+// after were allocated marked and see write barriers only, until the
+// collection ends. It was chosen on
+// BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform/churn=fresh
+// and .../shape=uniform-1000x100000/..., where every list is written;
+// TestUniformAssignShares and the differential tests compare the answer
+// with one written list by list.
+type listChunks struct {
+	sizes []int32 // member => entries of its list, 0 for none to write
+	left  int     // entries of the lists not handed out yet
+	chunk []TopicPartition
+}
+
+const (
+	// chunkPages bounds a chunk of short lists: 24 of the runtime's 8
+	// KiB pages, 192 KiB, which fits in a core's cache.
+	chunkPages = 24
+	pageBytes  = 8192
+	entryBytes = int(unsafe.Sizeof(TopicPartition{}))
+)
+
+// newListChunks returns listChunks for lists of sizes entries.
+func newListChunks(sizes []int32) listChunks {
+	total := 0
+	for _, n := range sizes {
+		total += int(n)
+	}
+	return listChunks{sizes: sizes, left: total}
+}
+
+// take returns member m's list, sizes[m] > 0 entries; members are taken
+// in increasing order.
+func (c *listChunks) take(m int) []TopicPartition {
+	n := int(c.sizes[m])
+	if len(c.chunk) < n {
+		// What is left of the chunk is lost: less than a list.
+		c.chunk = make([]TopicPartition, c.chunkSize(m))
+	}
+	c.left -= n
+	list := c.chunk[:n:n]
+	c.chunk = c.chunk[n:]
+	return list
+}
+
+// chunkSize returns the entries of a new chunk whose first list is
+// member m's. The runtime rounds a large allocation up to whole pages,
+// and what is left at the end of a chunk, too short for the next list,
+// is lost; so: all the lists left if they fit in chunkPages pages; for
+// a list longer than half that, it and the lists after it up to four
+// times that, whole, which loses less than a page to rounding; else a
+// whole number of pages, chunkPages/2 to chunkPages, that lists as long
+// as m's fill the most.
+func (c *listChunks) chunkSize(m int) int {
+	n := int(c.sizes[m])
+	if c.left*entryBytes <= chunkPages*pageBytes {
+		return c.left
+	}
+	if n*entryBytes > chunkPages*pageBytes/2 {
+		total := n
+		for k := m + 1; k < len(c.sizes) && (total+int(c.sizes[k]))*entryBytes <= 4*chunkPages*pageBytes; k++ {
+			total += int(c.sizes[k])
+		}
+		return total
+	}
+	best, lost := 0, 0
+	for p := chunkPages / 2; p <= chunkPages; p++ {
+		size := p * pageBytes / entryBytes
+		// size % n entries are lost of size: keep the smallest share.
+		if l := size % n; best == 0 || l*best < lost*size {
+			best, lost = size, l
+		}
+	}
+	return best
 }
 
 // heldAsIs reports, member by member, whether the target that runs and
