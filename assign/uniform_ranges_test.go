@@ -252,7 +252,7 @@ func TestListChunks(t *testing.T) {
 			}
 			if short && int(n)*entryBytes <= chunkPages*pageBytes/2 && c.left+int(n) > len(list)+len(c.chunk) {
 				size := len(list) + len(c.chunk)
-				if waste := size*entryBytes%pageBytes; waste >= entryBytes && pageBytes-waste >= entryBytes {
+				if waste := size * entryBytes % pageBytes; waste >= entryBytes && pageBytes-waste >= entryBytes {
 					t.Fatalf("seed %d: member %d: a chunk of %d entries is %d bytes off whole pages", seed, m, size, waste)
 				}
 			}
