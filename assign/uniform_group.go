@@ -21,7 +21,6 @@ type serverGroup struct {
 	cg          *compiledGroup
 	ids         []jvm.Uuid // topic index => id
 	byPos       []int32    // position => member index
-	memberIDs   []string   // member index => ID; RangeAssignment.IDs shares it
 	homogeneous bool
 
 	// owner[pid] is the position of the member the new target gives pid
@@ -104,11 +103,15 @@ func newServerGroup(g Group) (*serverGroup, error) {
 		sg.ids[t] = jvm.Uuid(id)
 	}
 
-	sg.memberIDs = make([]string, len(g.Members))
-	for i := range g.Members {
-		sg.memberIDs[i] = g.Members[i].ID
+	// The member map's order is jvm.StringMapOrderDistinct's of the IDs
+	// (compile refuses repeated ones), computed from the members without
+	// a list of their IDs: Assign needs none.
+	members := g.Members
+	hashes := make([]int32, len(members))
+	for i := range members {
+		hashes[i] = jvm.StringHash(members[i].ID)
 	}
-	order := jvm.StringMapOrderDistinct(sg.memberIDs) // compile refuses repeated IDs
+	order := jvm.Order(0, hashes, func(a, b int) int { return jvm.CompareStrings(members[a].ID, members[b].ID) })
 	sg.byPos = make([]int32, len(order))
 	for p, m := range order {
 		sg.byPos[p] = int32(m)
@@ -687,7 +690,10 @@ func (sg *serverGroup) ranges() RangeAssignment {
 		backing[cursor[r.m]] = TopicRange{r.topic, r.start, r.end}
 		cursor[r.m]++
 	}
-	ra := RangeAssignment{Topics: make([]string, len(goOrder)), IDs: sg.memberIDs, Ranges: make([][]TopicRange, len(g.Members))}
+	ra := RangeAssignment{Topics: make([]string, len(goOrder)), IDs: make([]string, len(g.Members)), Ranges: make([][]TopicRange, len(g.Members))}
+	for m := range g.Members {
+		ra.IDs[m] = g.Members[m].ID
+	}
 	for k, t := range goOrder {
 		ra.Topics[k] = cg.topics[t]
 	}
