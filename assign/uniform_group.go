@@ -466,7 +466,11 @@ func cursors(counts []int32) (cursor, bounds []int32) {
 func (sg *serverGroup) assignment() Assignment {
 	goOrder := sg.cg.goOrder()
 	runs, counts := sg.answerRuns(goOrder, partitionsIn)
-	return sg.writeAssignment(goOrder, runs, counts, sg.heldAsIs(goOrder, runs, counts))
+	var asIs []bool // nobody holds anything: no list to hand back
+	if sg.anyHeld() {
+		asIs = sg.heldAsIs(goOrder, runs, counts)
+	}
+	return sg.writeAssignment(goOrder, runs, counts, asIs)
 }
 
 // partitionsIn weighs a run by its partitions, for answerRuns.
@@ -476,7 +480,7 @@ func partitionsIn(r ownerRun) int32 { return r.end - r.start }
 // answerRuns): member by member, each member's runs in the order given,
 // which is topic by topic in Go order, partitions ascending, so every
 // list comes out sorted; a member m for which asIs[m] is set is given
-// its Owned list instead.
+// its Owned list instead (asIs is nil when none is).
 //
 // The lists are written member after member into backing arrays that
 // listChunks hands out, each written as soon as it is allocated rather
@@ -516,7 +520,7 @@ func (sg *serverGroup) writeAssignment(goOrder []int32, runs []ownerRun, counts 
 	for m := range g.Members {
 		var list []TopicPartition
 		switch {
-		case asIs[m]:
+		case asIs != nil && asIs[m]:
 			owned := g.Members[m].Owned
 			list = owned[:len(owned):len(owned)]
 		case sizes[m] > 0:
