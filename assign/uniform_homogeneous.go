@@ -82,7 +82,10 @@ var errUnassigned = fmt.Errorf("%w: partitions were left unassigned", ErrPartiti
 // appended; total is the partitions to share.
 func (sg *serverGroup) quotas(v KafkaVersion, total int32, free []int32) ([]unfilled, []int32) {
 	members := int32(len(sg.byPos))
-	below := make([]unfilled, 0, members)
+	var below []unfilled
+	if !sg.anyHeld() {
+		below = make([]unfilled, 0, members) // every member is
+	}
 	minQuota, extra := total/members, total%members
 	for pos := range members {
 		m := sg.byPos[pos]
