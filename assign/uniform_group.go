@@ -557,9 +557,11 @@ func (sg *serverGroup) writeAssignment(goOrder []int32, runs []ownerRun, counts 
 // after were allocated marked and see write barriers only, until the
 // collection ends. It was chosen on
 // BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform/churn=fresh
-// and .../shape=uniform-1000x100000/..., where every list is written;
-// TestUniformAssignShares and the differential tests compare the answer
-// with one written list by list.
+// and .../shape=uniform-1000x100000/..., where every list is written.
+// TestListChunks holds the chunks to these rules, and
+// TestUniformAssignRanges compares the answer, the fresh bench group's
+// included, with AssignRanges expanded by RangeAssignment.Assignment,
+// which writes one array.
 type listChunks struct {
 	sizes []int32 // member => entries of its list, 0 for none to write
 	left  int     // entries of the lists not handed out yet
