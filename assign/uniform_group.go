@@ -21,7 +21,6 @@ type serverGroup struct {
 	cg          *compiledGroup
 	ids         []jvm.Uuid // topic index => id
 	byPos       []int32    // position => member index
-	memberIDs   []string   // member index => ID; RangeAssignment.IDs shares it
 	homogeneous bool
 
 	// owner[pid] is the position of the member the new target gives pid
@@ -104,11 +103,15 @@ func newServerGroup(g Group) (*serverGroup, error) {
 		sg.ids[t] = jvm.Uuid(id)
 	}
 
-	sg.memberIDs = make([]string, len(g.Members))
-	for i := range g.Members {
-		sg.memberIDs[i] = g.Members[i].ID
+	// The member map's order is jvm.StringMapOrderDistinct's of the IDs
+	// (compile refuses repeated ones), computed from the members without
+	// a list of their IDs: Assign needs none.
+	members := g.Members
+	hashes := make([]int32, len(members))
+	for i := range members {
+		hashes[i] = jvm.StringHash(members[i].ID)
 	}
-	order := jvm.StringMapOrderDistinct(sg.memberIDs) // compile refuses repeated IDs
+	order := jvm.Order(0, hashes, func(a, b int) int { return jvm.CompareStrings(members[a].ID, members[b].ID) })
 	sg.byPos = make([]int32, len(order))
 	for p, m := range order {
 		sg.byPos[p] = int32(m)
@@ -445,146 +448,6 @@ func (sg *serverGroup) answerRuns(goOrder []int32, weigh func(ownerRun) int32) (
 		return sg.finalRuns(weigh)
 	}
 	return sg.ownerRuns(goOrder, weigh)
-}
-
-// cursors turns counts, from ownerRuns, into each member's first slot:
-// cursor[m] is where member m's output starts and bounds[m+1] where it
-// ends; cursor is advanced as the output is written.
-func cursors(counts []int32) (cursor, bounds []int32) {
-	for m := 1; m < len(counts); m++ {
-		counts[m] += counts[m-1]
-	}
-	return counts, slices.Clone(counts)
-}
-
-// assignment builds the [Assignment] from the answer's runs; a member
-// whose target is its Owned list exactly is given that list (see
-// heldAsIs for why).
-func (sg *serverGroup) assignment() Assignment {
-	goOrder := sg.cg.goOrder()
-	runs, counts := sg.answerRuns(goOrder, partitionsIn)
-	return sg.writeAssignment(goOrder, runs, counts, sg.heldAsIs(goOrder, runs, counts))
-}
-
-// partitionsIn weighs a run by its partitions, for answerRuns.
-func partitionsIn(r ownerRun) int32 { return r.end - r.start }
-
-// writeAssignment writes the [Assignment] of runs and counts (from
-// answerRuns), each member's partitions into one backing array at the
-// member's cursor, so every list comes out sorted, except that a member
-// m for which asIs[m] is set is given its Owned list.
-func (sg *serverGroup) writeAssignment(goOrder []int32, runs []ownerRun, counts []int32, asIs []bool) Assignment {
-	cg := sg.cg
-	g := cg.g
-	for m, same := range asIs {
-		if same {
-			counts[m+1] = 0
-		}
-	}
-	cursor, bounds := cursors(counts)
-	backing := make([]TopicPartition, bounds[len(bounds)-1])
-	for _, r := range runs {
-		if asIs[r.m] {
-			continue
-		}
-		name := cg.topics[goOrder[r.topic]]
-		out := backing[cursor[r.m] : cursor[r.m]+r.end-r.start]
-		for i := range out {
-			out[i] = TopicPartition{name, r.start + int32(i)}
-		}
-		cursor[r.m] += r.end - r.start
-	}
-	a := make(Assignment, len(g.Members))
-	for m := range g.Members {
-		var list []TopicPartition
-		switch lo, hi := bounds[m], bounds[m+1]; {
-		case asIs[m]:
-			owned := g.Members[m].Owned
-			list = owned[:len(owned):len(owned)]
-		case hi > lo:
-			list = backing[lo:hi:hi]
-		}
-		a[g.Members[m].ID] = list
-	}
-	return a
-}
-
-// heldAsIs reports, member by member, whether the target that runs and
-// counts (from answerRuns, before cursors) give it is its Owned list
-// exactly: the same partitions, in the order of [TopicPartition.Compare]
-// and each once. assignment hands such a list back rather than copy it,
-// as Kafka's coordinator hands back a member's own set. That is most of
-// a group after one member leaves, and writing those lists again costs
-// most on BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform/churn=leave1.
-//
-// On runs, where readRuns found a member's Owned sorted (heldSorted), a
-// run of the target matches the slice of Owned of its length where the
-// run's first and last partitions are that slice's: between them the
-// slice can only step up one partition at a time. Elsewhere every entry
-// is compared.
-func (sg *serverGroup) heldAsIs(goOrder []int32, runs []ownerRun, counts []int32) []bool {
-	cg := sg.cg
-	members := cg.g.Members
-	same := make([]bool, len(members))
-	for m := range members {
-		n := len(members[m].Owned)
-		same[m] = n > 0 && int64(n) == int64(counts[m+1]) && (sg.heldSorted == nil || sg.heldSorted[m])
-	}
-	next := make([]int32, len(members)) // where in Owned m's next run must start
-	for _, r := range runs {
-		if !same[r.m] {
-			continue
-		}
-		held := members[r.m].Owned[next[r.m]:][:r.end-r.start]
-		name := cg.topics[goOrder[r.topic]]
-		if sg.heldSorted != nil {
-			first, last := held[0], held[len(held)-1]
-			same[r.m] = first.Partition == r.start && last.Partition == r.end-1 && first.Topic == name && last.Topic == name
-		} else {
-			same[r.m] = isStretch(held, name, r.start)
-		}
-		next[r.m] += r.end - r.start
-	}
-	return same
-}
-
-// isStretch reports whether held lists partitions first, first+1, ... of
-// topic, in that order, comparing names byte by byte only where an
-// entry's name is in other bytes than the entry before it.
-func isStretch(held []TopicPartition, topic string, first int32) bool {
-	for k := 0; k < len(held); {
-		if tp := held[k]; tp.Partition != first+int32(k) || tp.Topic != topic {
-			return false
-		}
-		k += stretch(held[k:], unsafe.StringData(held[k].Topic), len(held[k].Topic))
-	}
-	return true
-}
-
-// ranges builds the [RangeAssignment] from the answer's runs (answerRuns,
-// one pass), written at each member's cursor, so every member's ranges
-// come out sorted.
-func (sg *serverGroup) ranges() RangeAssignment {
-	cg := sg.cg
-	g := cg.g
-	goOrder := cg.goOrder()
-	runs, counts := sg.answerRuns(goOrder, func(ownerRun) int32 { return 1 })
-	cursor, bounds := cursors(counts)
-	backing := make([]TopicRange, len(runs))
-	for _, r := range runs {
-		backing[cursor[r.m]] = TopicRange{r.topic, r.start, r.end}
-		cursor[r.m]++
-	}
-	ra := RangeAssignment{Topics: make([]string, len(goOrder)), IDs: sg.memberIDs, Ranges: make([][]TopicRange, len(g.Members))}
-	for k, t := range goOrder {
-		ra.Topics[k] = cg.topics[t]
-	}
-	for m := range g.Members {
-		if lo, hi := bounds[m], bounds[m+1]; hi > lo {
-			ra.Ranges[m] = backing[lo:hi:hi]
-		}
-	}
-	return ra
 }
 
 // runEnd8 returns the end of the run of owners equal to owners[p] that

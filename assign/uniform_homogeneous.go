@@ -55,8 +55,7 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 		if !ok {
 			return errUnassigned
 		}
-		sortRuns(dealt)
-		sg.final = dealt
+		sg.final = sortRuns(dealt, len(cg.topics))
 		return nil
 	}
 	free := sg.freeFromRuns(topics, sg.held, total)
@@ -68,7 +67,7 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 	}
 	released := slices.Clone(free[unheld:])
 	slices.Sort(released)
-	sortRuns(dealt)
+	dealt = sortRuns(dealt, len(cg.topics))
 	sg.final = mergeRuns(withoutPids(sg.held, released), dealt)
 	return nil
 }
@@ -84,6 +83,9 @@ var errUnassigned = fmt.Errorf("%w: partitions were left unassigned", ErrPartiti
 func (sg *serverGroup) quotas(v KafkaVersion, total int32, free []int32) ([]unfilled, []int32) {
 	members := int32(len(sg.byPos))
 	var below []unfilled
+	if !sg.anyHeld() {
+		below = make([]unfilled, 0, members) // every member is
+	}
 	minQuota, extra := total/members, total%members
 	for pos := range members {
 		m := sg.byPos[pos]
@@ -333,7 +335,7 @@ func (sg *serverGroup) readRuns() ([]pidRun, bool) {
 		}
 		sg.heldSorted[m] = sorted
 	}
-	sortRuns(runs)
+	runs = sortRuns(runs, len(cg.topics))
 	for i := 1; i < len(runs); i++ {
 		if runs[i].lo < runs[i-1].hi {
 			return nil, false // a partition held twice
@@ -377,12 +379,47 @@ func stretch(run []TopicPartition, data *byte, size int) int {
 	return len(run)
 }
 
-// sortRuns sorts runs by lo, in place.
-func sortRuns(runs []pidRun) {
+// sortRuns returns runs sorted by lo: runs itself, sorted in place, or
+// a new slice. topics bounds the runs' topic indices.
+//
+// Pids number the topics' partitions one topic after the other, so runs
+// sorted by topic, then by lo within each topic, are sorted by lo: a
+// counting sort by topic, O(len(runs) + topics), leaves a few runs per
+// topic to sort, where a comparison sort of them all took most of
+// readRuns on BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=join1
+// (about a run per member, listed member by member, whose partitions the
+// member map's order scatters). With few runs for many topics, or few
+// runs at all, the comparison sort does. TestSortRuns checks it against
+// the comparison sort.
+func sortRuns(runs []pidRun, topics int) []pidRun {
 	byLo := func(a, b pidRun) int { return cmp.Compare(a.lo, b.lo) }
-	if !slices.IsSortedFunc(runs, byLo) {
-		slices.SortFunc(runs, byLo)
+	if slices.IsSortedFunc(runs, byLo) {
+		return runs
 	}
+	if len(runs) < 64 || topics > 4*len(runs) {
+		slices.SortFunc(runs, byLo)
+		return runs
+	}
+	end := make([]int32, topics+1) // counts, then where each topic's runs start, then end
+	for _, r := range runs {
+		end[r.t+1]++
+	}
+	for t := 1; t <= topics; t++ {
+		end[t] += end[t-1]
+	}
+	out := make([]pidRun, len(runs))
+	for _, r := range runs {
+		out[end[r.t]] = r
+		end[r.t]++
+	}
+	from := int32(0)
+	for _, to := range end[:topics] {
+		if one := out[from:to]; len(one) > 1 && !slices.IsSortedFunc(one, byLo) {
+			slices.SortFunc(one, byLo)
+		}
+		from = to
+	}
+	return out
 }
 
 // freeFromRuns returns the pids nobody holds, topic by topic in the

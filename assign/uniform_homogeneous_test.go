@@ -329,3 +329,33 @@ func TestKeepUpToStretch(t *testing.T) {
 		t.Errorf("only %d targets took the fast path", fast)
 	}
 }
+
+// TestSortRuns checks sortRuns against a comparison sort of the same
+// runs: shuffled runs of consecutive pids, one topic's pids after the
+// other's, many runs or few, over many topics or few, so that both of
+// its ways are taken, with topics held in one run and in many.
+func TestSortRuns(t *testing.T) {
+	for seed := range 300 {
+		r := newTestRand(uint64(seed))
+		topics := 1 + r.IntN(400)
+		var runs []pidRun
+		pid := int32(0)
+		for topic := range topics {
+			parts := int32(1 + r.IntN(50))
+			for p := int32(0); p < parts; {
+				n := min(parts-p, int32(1+r.IntN(10)))
+				if r.IntN(3) > 0 {
+					runs = append(runs, pidRun{pid + p, pid + p + n, int32(topic), int32(r.IntN(20))})
+				}
+				p += n
+			}
+			pid += parts
+		}
+		r.Shuffle(len(runs), func(i, j int) { runs[i], runs[j] = runs[j], runs[i] })
+		want := slices.Clone(runs)
+		slices.SortFunc(want, func(a, b pidRun) int { return int(a.lo - b.lo) })
+		if got := sortRuns(slices.Clone(runs), topics); !slices.Equal(got, want) {
+			t.Fatalf("seed %d: %d runs of %d topics: sortRuns\n%v\nwant\n%v", seed, len(runs), topics, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -25,7 +26,7 @@ func TestUniformAssignRanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups = append(groups, churned(g, fresh, true), churned(g, fresh, false))
+	groups = append(groups, g, churned(g, fresh, true), churned(g, fresh, false))
 	for i, g := range groups {
 		for _, u := range []Uniform{{}, {Kafka: Kafka40}} {
 			want, err := u.Assign(g)
@@ -215,5 +216,61 @@ func TestUniformTopicsSharingBytes(t *testing.T) {
 	}
 	if err := Verify(g, a); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestListChunks checks how writeAssignment's lists are cut from chunks:
+// on random list lengths, long and short, with members that have no
+// list, every list has the length asked for and a capacity as long, no
+// two lists share memory, a chunk is given up only when too short for
+// the next list (so it loses less than a list), and a chunk of short
+// lists is a whole number of pages but for less than an entry.
+func TestListChunks(t *testing.T) {
+	for seed := range 200 {
+		r := newTestRand(uint64(seed))
+		sizes := make([]int32, 1+r.IntN(300))
+		long := []int32{4, 120, 1000, 5000, 30000}[r.IntN(5)]
+		for m := range sizes {
+			if r.IntN(5) > 0 {
+				sizes[m] = 1 + int32(r.IntN(int(long)))
+			}
+		}
+		c := newListChunks(sizes)
+		var lists [][]TopicPartition
+		for m, n := range sizes {
+			if n == 0 {
+				continue
+			}
+			before := c.chunk
+			short := len(before) < int(n)
+			list := c.take(m)
+			if len(list) != int(n) || cap(list) != int(n) {
+				t.Fatalf("seed %d: member %d: list of len %d cap %d, want %d", seed, m, len(list), cap(list), n)
+			}
+			if !short && &list[0] != unsafe.SliceData(before) {
+				t.Fatalf("seed %d: member %d: a new chunk though %d entries were left for %d", seed, m, len(before), n)
+			}
+			if short && int(n)*entryBytes <= chunkPages*pageBytes/2 && c.left+int(n) > len(list)+len(c.chunk) {
+				size := len(list) + len(c.chunk)
+				if waste := size * entryBytes % pageBytes; waste >= entryBytes && pageBytes-waste >= entryBytes {
+					t.Fatalf("seed %d: member %d: a chunk of %d entries is %d bytes off whole pages", seed, m, size, waste)
+				}
+			}
+			for i := range list {
+				list[i].Partition = int32(m)
+			}
+			lists = append(lists, list)
+		}
+		for _, list := range lists {
+			m := list[0].Partition
+			for _, tp := range list {
+				if tp.Partition != m {
+					t.Fatalf("seed %d: member %d's list was overwritten by member %d's", seed, m, tp.Partition)
+				}
+			}
+		}
+		if c.left != 0 {
+			t.Fatalf("seed %d: %d entries left after every list was taken", seed, c.left)
+		}
 	}
 }
