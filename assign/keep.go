@@ -3,7 +3,6 @@ package assign
 import (
 	"cmp"
 	"fmt"
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -11,18 +10,30 @@ import (
 )
 
 // keptClaims is what the sticky strategies need of a group in which no
-// claim can be lost, the usual state of a group after a member leaves or
-// restarts: every member subscribes to the same topics, rack preference is
-// off, every claimant lists at one generation, no partition is listed by
-// two members, and no member lists more than its target (see
-// [compiledGroup.keepsEveryClaim]). Every member then keeps what it lists, and the
-// partitions nobody lists are dealt to the members below their target:
-// the assignment follows from which partitions are listed and how many
-// each member lists, with no claim per partition to settle.
+// claim needs settling partition by partition, the usual state of a group
+// after a member leaves, restarts or joins: every member subscribes to the
+// same topics, rack preference is off, every claimant lists at one
+// generation and no partition is listed by two members (see
+// [compiledGroup.keepsEveryClaim]). Every member then keeps what it lists
+// up to its target; a member listing more gives up claims chosen by their
+// positions in its list (see giveUp in keep_join.go); and the partitions
+// nobody keeps are dealt to the members below their target: the
+// assignment follows from which partitions are listed and how many each
+// member lists, with no claim per partition to settle.
 type keptClaims struct {
 	listed []uint64 // bit pid: some member lists partition number pid
 	count  []int32  // member index => partitions it lists that exist
 	shape  []uint8  // member index => the shape of its Owned: inOrder, inRuns or scattered
+
+	// nruns maps a member whose Owned is inOrder to its runs of one
+	// topic (so count == nruns when it lists one partition of each).
+	nruns []int32
+
+	// claims and target map a rank to the partitions its member lists
+	// and its target ([balance.Targets]); over says that some member
+	// lists more than its target. keptTargets sets them.
+	claims, target []int32
+	over           bool
 
 	// runs[runOff[m]:runOff[m+1]] are the runs of a member whose Owned
 	// is inRuns: where each run of one topic lies in Owned, and that
@@ -63,10 +74,12 @@ const (
 // the topic at position rank in Go order.
 type keptRun struct{ rank, from, to int32 }
 
-// keepsEveryClaim reports whether no claim can be lost, as far as the
-// group's shape tells before the claims are read: subscriptions are
-// identical, rack preference is off, and no member lists more than its
-// target can be. (Ties are found while reading the claims.)
+// keepsEveryClaim reports whether keptClaims can describe the group, as
+// far as its shape tells before the claims are read: subscriptions are
+// identical, rack preference is off, and, unless over allows members
+// over their target, no member lists more than its target can be. (Ties,
+// and the shapes of the lists of members over target, are found while
+// reading the claims.)
 //
 // Targets are as [balance.Targets] sets them: with P partitions and
 // n members, the P mod n members with the most claims get ⌈P/n⌉, the
@@ -75,7 +88,7 @@ type keptRun struct{ rank, from, to int32 }
 // the P mod n with the most claims, so every member's target covers its
 // list. Counting len(Owned) errs on the safe side: partitions that no
 // longer exist only shorten a list.
-func (cg *compiledGroup) keepsEveryClaim() bool {
+func (cg *compiledGroup) keepsEveryClaim(over bool) bool {
 	n := int32(len(cg.subs))
 	parts := cg.start[len(cg.topics)]
 	if n == 0 || parts == 0 || cg.stickyRackAware() {
@@ -85,6 +98,9 @@ func (cg *compiledGroup) keepsEveryClaim() bool {
 		if !sameTopics(sub, cg.subs[0]) {
 			return false
 		}
+	}
+	if over {
+		return true
 	}
 	q, r := parts/n, parts%n
 	atCeiling := int32(0)
@@ -100,14 +116,16 @@ func (cg *compiledGroup) keepsEveryClaim() bool {
 }
 
 // readKept reads the claims into kept, and reports whether no partition
-// is listed twice; when one is, kept is left nil (compile then settles
-// the claims partition by partition, which also refuses a member listing
-// a partition twice).
+// is listed twice and, when over allows members over their target, each
+// of them can give up claims by position (keptTargets; never with every);
+// otherwise kept is left nil
+// (compile then settles the claims partition by partition, which also
+// refuses a member listing a partition twice).
 //
 // With every set, lister records the lister of every listed partition,
 // whatever the shape of its Owned (see [ownedKeptPacked]).
-func (cg *compiledGroup) readKept(every bool) bool {
-	return cg.readKeptWith(every, false)
+func (cg *compiledGroup) readKept(every, over bool) bool {
+	return cg.readKeptWith(every, false) && cg.keptTargets(over && !every)
 }
 
 // readKeptWith is readKept; with general set, every Owned list is read
@@ -116,9 +134,11 @@ func (cg *compiledGroup) readKept(every bool) bool {
 func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 	g := cg.g
 	parts := uint32(cg.start[len(cg.topics)])
+	counts := make([]int32, 2*len(g.Members)) // count and nruns in one allocation
 	kc := &keptClaims{
 		listed: make([]uint64, (parts+63)/64),
-		count:  make([]int32, len(g.Members)),
+		count:  counts[:len(g.Members):len(g.Members)],
+		nruns:  counts[len(g.Members):],
 		shape:  make([]uint8, len(g.Members)),
 		every:  every,
 	}
@@ -135,7 +155,7 @@ func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 	}
 	for i := range g.Members {
 		firstRun := len(kc.runs)
-		r.pids = r.pids[:0]
+		r.pids, r.nruns = r.pids[:0], -1
 		var count int32
 		var shape uint8
 		switch {
@@ -147,6 +167,12 @@ func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 			count, shape = r.runs(i)
 		}
 		kc.count[i], kc.shape[i] = count, shape
+		if shape == inOrder {
+			if r.nruns < 0 { // listedFrom recorded the runs
+				r.nruns = int32(len(kc.runs) - firstRun)
+			}
+			kc.nruns[i] = r.nruns
+		}
 		switch shape {
 		case inOrder, scattered:
 			kc.runs = kc.runs[:firstRun]
@@ -190,6 +216,7 @@ type keptReader struct {
 	twice         uint64  // nonzero when some partition is listed twice
 	pids          []int32 // the current member's, in case it is scattered
 	firstRun      int     // the current member's first run in kc.runs
+	nruns         int32   // the current member's runs, when inOrder read its whole list; else -1
 	lastRank      int32   // the current member's last known topic's rank in Go order
 }
 
@@ -237,9 +264,9 @@ func (r *keptReader) claim(i int, pid uint32) {
 // (BenchmarkChurnShapes, where members own one partition of each of
 // many topics; TestKeptFastPathMatchesGeneral holds the two to one answer).
 func (r *keptReader) listed(i int, owned []TopicPartition) (count int32, shape uint8) {
-	k, count := r.inOrder(i, owned)
+	k, count, runs := r.inOrder(i, owned)
 	if k == len(owned) {
-		r.firstRun = len(r.kc.runs)
+		r.firstRun, r.nruns = len(r.kc.runs), runs
 		return count, inOrder
 	}
 	return r.listedFrom(i, owned, k, count)
@@ -248,8 +275,9 @@ func (r *keptReader) listed(i int, owned []TopicPartition) (count int32, shape u
 // inOrder claims the partitions of owned for member i as long as the
 // list is in order (topics ascending in Go order, partitions ascending
 // within each, all existing), and returns how many it claimed: the
-// length of that prefix, which is also its count.
-func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32) {
+// length of that prefix, which is also its count; and its runs of one
+// topic.
+func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32, int32) {
 	cg, kc := r.cg, r.kc
 	listed, lister, every := kc.listed, r.lister, kc.every
 	after, goRank := r.after, r.goRank
@@ -257,6 +285,7 @@ func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32) {
 	lastTopic, ti, known := "", int32(0), false // "" is never a known topic
 	lastRank, start, np, lastPart := int32(-1), int32(0), uint32(0), int32(-1)
 	guess := ownedGuess{sub: cg.subs[i]}
+	runs := int32(0)
 	for k, tp := range owned {
 		// A name that is not the string before is looked up, not
 		// compared: where members own one partition of each topic
@@ -276,15 +305,16 @@ func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32) {
 				lastTopic = tp.Topic // the same topic in another string: the run goes on
 			case !ok || goRank[next] <= lastRank:
 				r.twice |= twice
-				return k, int32(k)
+				return k, int32(k), runs
 			default:
 				ti, known, lastRank, lastTopic, lastPart = next, true, goRank[next], tp.Topic, -1
 				start, np = cg.start[ti], uint32(cg.numParts[ti])
+				runs++
 			}
 		}
 		if uint32(tp.Partition) >= np || tp.Partition <= lastPart {
 			r.twice |= twice
-			return k, int32(k)
+			return k, int32(k), runs
 		}
 		lastPart = tp.Partition
 		pid := uint32(start + tp.Partition)
@@ -296,7 +326,7 @@ func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32) {
 		}
 	}
 	r.twice |= twice
-	return len(owned), int32(len(owned))
+	return len(owned), int32(len(owned)), runs
 }
 
 // listedFrom reads member i's Owned list from position k on, inOrder
@@ -383,64 +413,36 @@ func (r *keptReader) runs(i int) (count int32, shape uint8) {
 }
 
 // keepAndDeal assigns a group described by kept: every member keeps what
-// it lists, and the partitions nobody lists are dealt in partition order,
-// round-robin, to the members below their target, from the lowest rank in
-// Kafka's member order: the answer of the solver's fast path, reached
-// without a claim or an owner per partition. Members whose Owned is
-// already in order have it copied whole.
-func (cg *compiledGroup) keepAndDeal() (Assignment, error) {
+// it lists up to its target, a member over its target gives up the claims
+// giveUp picks, and the partitions nobody keeps are dealt round-robin to
+// the members below their target (dealKept): the answer of the solver's
+// fast path, reached without a claim or an owner per partition. Members
+// whose Owned is already in order have it copied whole.
+//
+// With withhold (CooperativeSticky) the partitions given up are withheld
+// this round, and settled reports whether settledTarget would stop at
+// this target (keptSettled); when it would not, nothing is returned and
+// the caller settles the claims partition by partition.
+func (cg *compiledGroup) keepAndDeal(withhold bool) (a Assignment, settled bool, err error) {
 	kc := cg.kept
 	n := len(cg.kafkaOrder)
 	parts := cg.start[len(cg.topics)]
 
-	// Targets as the solver's fast path sets them.
-	claims := make([]int32, n) // rank => partitions it lists
-	for rk, m := range cg.kafkaOrder {
-		claims[rk] = kc.count[m]
+	var late []uint64       // bit pid: given up by a member over its target
+	var seg, segOff []int32 // what those members keep (giveUp)
+	if kc.over {
+		late = make([]uint64, len(kc.listed))
+		seg, segOff = cg.giveUp(late)
 	}
-	target := balance.Targets(claims, int(parts))
-
-	// Deal the partitions nobody lists, round by round: each round gives
-	// one to every member still below target, in rank order.
-	dealtOff := make([]int32, n+1) // rank => where its dealt partitions start in dealt
-	var active []int32             // ranks below target
-	for rk, m := range cg.kafkaOrder {
-		deficit := target[rk] - claims[rk]
-		if deficit < 0 {
-			return nil, fmt.Errorf("%w: member %d lists more than its target", balance.ErrInternal, m)
-		}
-		dealtOff[rk+1] = dealtOff[rk] + deficit
-		if deficit > 0 {
-			active = append(active, int32(rk))
-		}
+	d, err := cg.dealKept(late)
+	if err != nil {
+		return nil, false, err
 	}
-	dealt := make([]int32, dealtOff[n])
-	next := slices.Clone(dealtOff[:n]) // rank => where its next dealt partition goes
-	turn := 0
-	for w, word := range kc.listed {
-		for free := ^word; free != 0; free &= free - 1 {
-			pid := int32(w*64 + bits.TrailingZeros64(free))
-			if pid >= parts {
-				break
-			}
-			if len(active) == 0 {
-				return nil, fmt.Errorf("%w: more partitions than room", balance.ErrInternal)
-			}
-			rk := active[turn]
-			dealt[next[rk]] = pid
-			next[rk]++
-			if turn++; turn == len(active) {
-				active = slices.DeleteFunc(active, func(rk int32) bool { return next[rk] == dealtOff[rk+1] })
-				turn = 0
-			}
-		}
+	if withhold && late != nil && !cg.keptSettled(d) {
+		return nil, false, nil
 	}
-	if len(active) > 0 {
-		return nil, fmt.Errorf("%w: fewer partitions than room", balance.ErrInternal)
-	}
-
 	if cg.pack != nil {
-		return nil, cg.packKept(dealt, dealtOff)
+		return nil, true, cg.packKept(d.dealt, d.off)
 	}
 
 	// Each member's list: what it keeps, merged with what it is dealt.
@@ -450,6 +452,10 @@ func (cg *compiledGroup) keepAndDeal() (Assignment, error) {
 		for k, t := range order {
 			goRank[t] = int32(k)
 		}
+	}
+	gets := d.next // rank => the end of what it gets this round in dealt
+	if withhold && late != nil {
+		gets = d.first // the partitions given up are withheld
 	}
 	backing := make([]TopicPartition, parts)
 	out := make(Assignment, n)
@@ -461,22 +467,32 @@ func (cg *compiledGroup) keepAndDeal() (Assignment, error) {
 	at := int32(0)
 	var slot []int32 // scratch for copyRuns
 	for rk, m := range cg.kafkaOrder {
-		got := dealtOff[rk+1] - dealtOff[rk]
-		size := kc.count[m] + got
+		got := d.dealt[d.off[rk]:gets[rk]]
+		if late != nil && !withhold && d.first[rk] > d.off[rk] && d.next[rk] > d.first[rk] {
+			slices.Sort(got) // dealt in two passes; Go's order is Java's (keptTargets)
+		}
+		size := min(kc.count[m], kc.target[rk]) + int32(len(got))
 		list := backing[at : at+size : at+size]
 		at += size
 		// The kept partitions go last, so that merging the dealt ones in
 		// front never overwrites a kept one not yet read.
 		switch owned := cg.g.Members[m].Owned; kc.shape[m] {
 		case inOrder:
-			copy(list[got:], owned)
+			if kc.count[m] <= kc.target[rk] {
+				copy(list[len(got):], owned)
+				break
+			}
+			w := len(got)
+			for k := segOff[rk]; k < segOff[rk+1]; k++ {
+				w += copy(list[w:], owned[seg[2*k]:seg[2*k+1]])
+			}
 		case inRuns:
 			if slot == nil {
 				slot = make([]int32, len(cg.topics))
 			}
-			cg.copyRuns(list[got:], owned, kc.runs[kc.runOff[m]:kc.runOff[m+1]], slot)
+			cg.copyRuns(list[len(got):], owned, kc.runs[kc.runOff[m]:kc.runOff[m+1]], slot)
 		default:
-			keepAt[m] = got
+			keepAt[m] = int32(len(got))
 		}
 		if lists != nil {
 			lists[m] = list
@@ -486,25 +502,25 @@ func (cg *compiledGroup) keepAndDeal() (Assignment, error) {
 		// partitions (BenchmarkChurnShapes, one pass as at 3ec48c8).
 		if len(list) == 0 {
 			list = nil
-		} else if got > 0 {
-			cg.mergeDealt(list, dealt[dealtOff[rk]:dealtOff[rk+1]], goRank)
+		} else if len(got) > 0 {
+			cg.mergeDealt(list, got, goRank)
 		}
 		out[cg.g.Members[m].ID] = list
 	}
 	if lists == nil {
-		return out, nil
+		return out, true, nil
 	}
 	cg.fillListed(lists, keepAt)
 	for rk, m := range cg.kafkaOrder {
 		list := lists[m]
 		if len(list) == 0 {
 			list = nil
-		} else if got := dealt[dealtOff[rk]:dealtOff[rk+1]]; len(got) > 0 {
+		} else if got := d.dealt[d.off[rk]:gets[rk]]; len(got) > 0 {
 			cg.mergeDealt(list, got, goRank)
 		}
 		out[cg.g.Members[m].ID] = list
 	}
-	return out, nil
+	return out, true, nil
 }
 
 // copyRuns writes the runs of an inRuns member's Owned into keep, in
