@@ -35,6 +35,10 @@ type keptClaims struct {
 	claims, target []int32
 	over           bool
 
+	// byRank is room for five arrays by rank: claims, target and
+	// TargetsIn's order for keptTargets, two more for keptSettled.
+	byRank []int32
+
 	// runs[runOff[m]:runOff[m+1]] are the runs of a member whose Owned
 	// is inRuns: where each run of one topic lies in Owned, and that
 	// topic's position in Go order. runOff is nil when no member is
@@ -134,12 +138,18 @@ func (cg *compiledGroup) readKept(every, over bool) bool {
 func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 	g := cg.g
 	parts := uint32(cg.start[len(cg.topics)])
-	counts := make([]int32, 2*len(g.Members)) // count and nruns in one allocation
+	// count, nruns, keptTargets' and keptSettled's arrays by rank, and
+	// runOf, in one allocation (allocations are much of a small group's
+	// cost: BenchmarkAssign/strategy=cooperative-sticky/impl=ours/shape=
+	// uniform-10x100-join1 in bench/).
+	n := len(g.Members)
+	ints := make([]int32, 7*n+len(cg.topics))
 	kc := &keptClaims{
 		listed: make([]uint64, (parts+63)/64),
-		count:  counts[:len(g.Members):len(g.Members)],
-		nruns:  counts[len(g.Members):],
-		shape:  make([]uint8, len(g.Members)),
+		count:  ints[:n:n],
+		nruns:  ints[n : 2*n : 2*n],
+		byRank: ints[2*n : 7*n : 7*n],
+		shape:  make([]uint8, n),
 		every:  every,
 	}
 	var lister []int32 // with every: kc.lister, written as the claims are read
@@ -150,7 +160,7 @@ func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 	after, goRank := cg.goSteps()
 	r := &keptReader{
 		cg: cg, kc: kc, after: after, goRank: goRank,
-		runOf:  make([]int32, len(cg.topics)),
+		runOf:  ints[7*n:],
 		lister: lister,
 	}
 	for i := range g.Members {

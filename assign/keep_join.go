@@ -30,12 +30,12 @@ import (
 func (cg *compiledGroup) keptTargets(over bool) bool {
 	kc := cg.kept
 	n := len(cg.kafkaOrder)
-	room := make([]int32, 3*n) // claims, target and TargetsIn's order
+	room := kc.byRank
 	claims, target := room[:n:n], room[n:2*n:2*n]
 	for rk, m := range cg.kafkaOrder {
 		claims[rk] = kc.count[m]
 	}
-	balance.TargetsIn(claims, int(cg.start[len(cg.topics)]), target, room[2*n:])
+	balance.TargetsIn(claims, int(cg.start[len(cg.topics)]), target, room[2*n:3*n])
 	kc.claims, kc.target = claims, target
 	for rk, m := range cg.kafkaOrder {
 		if claims[rk] > target[rk] {
@@ -70,7 +70,18 @@ func (cg *compiledGroup) keptTargets(over bool) bool {
 func (cg *compiledGroup) giveUp(late []uint64) (seg, segOff []int32) {
 	kc := cg.kept
 	n := len(cg.kafkaOrder)
-	segOff = make([]int32, n+1)
+	most := 0 // bounds of segments: two for a member whose runs are single claims, one per run otherwise
+	for rk, m := range cg.kafkaOrder {
+		switch c := kc.claims[rk]; {
+		case c <= kc.target[rk]:
+		case kc.nruns[m] == c:
+			most += 4
+		default:
+			most += 2 * int(kc.nruns[m])
+		}
+	}
+	room := make([]int32, n+1+most) // segOff and seg in one allocation
+	segOff, seg = room[:n+1:n+1], room[n+1:n+1]
 	var runs, kept []int32 // scratch for members with longer runs
 	for rk, m := range cg.kafkaOrder {
 		segOff[rk+1] = segOff[rk]
@@ -87,9 +98,17 @@ func (cg *compiledGroup) giveUp(late []uint64) (seg, segOff []int32) {
 			} else {
 				seg = appendSeg(seg, e-c, s)
 			}
-			ti := int32(-1)
+			// The claim at position k is of topic k or a later one (one
+			// claim per topic, topics ascending), of topic k when the
+			// member holds one of every topic: k is the first guess, and
+			// the topic after the last one the next.
+			ti := s
 			for j := range f {
-				ti = cg.markLate(late, &owned[(s+j)%c], ti)
+				k := (s + j) % c
+				if k == 0 {
+					ti = 0
+				}
+				ti = cg.markLate(late, &owned[k], ti) + 1
 			}
 		} else {
 			runs = runs[:0]
@@ -102,12 +121,12 @@ func (cg *compiledGroup) giveUp(late []uint64) (seg, segOff []int32) {
 			}
 			kept = slices.Grow(kept[:0], len(runs)/2)[:len(runs)/2]
 			balance.KeptOfRuns(int32(rk), runs, longest, t, kept)
-			ti := int32(-1)
+			ti := int32(0)
 			for k, keep := range kept {
 				from, to := runs[2*k], runs[2*k+1]
 				seg = appendSeg(seg, from, from+keep)
 				for j := from + keep; j < to; j++ {
-					ti = cg.markLate(late, &owned[j], ti)
+					ti = cg.markLate(late, &owned[j], ti) // the run's topic, after the first
 				}
 			}
 		}
@@ -125,14 +144,11 @@ func appendSeg(seg []int32, from, to int32) []int32 {
 }
 
 // markLate sets the bit of tp, a claim of an inOrder list, in late, and
-// returns its topic; ti is the topic of a claim before it in that list,
-// or -1. Topics ascend along such a list, usually one at a time.
-func (cg *compiledGroup) markLate(late []uint64, tp *TopicPartition, ti int32) int32 {
-	switch {
-	case ti >= 0 && sameName(cg.topics[ti], tp.Topic):
-	case ti >= 0 && int(ti)+1 < len(cg.topics) && sameName(cg.topics[ti+1], tp.Topic):
-		ti++
-	default:
+// returns its topic; guess is tried first, and the name looked up when
+// it is not tp's topic.
+func (cg *compiledGroup) markLate(late []uint64, tp *TopicPartition, guess int32) int32 {
+	ti := guess
+	if uint(ti) >= uint(len(cg.topics)) || !sameName(cg.topics[ti], tp.Topic) {
 		ti, _ = cg.topicIndex(tp.Topic) // known: inOrder lists only partitions that exist
 	}
 	pid := cg.start[ti] + tp.Partition
@@ -157,16 +173,20 @@ type keptDeal struct {
 // round by round, each round giving one to every member still below
 // target, in rank order. (No previous owners: every claimant lists at
 // one generation.)
-func (cg *compiledGroup) dealKept(late []uint64) (*keptDeal, error) {
+func (cg *compiledGroup) dealKept(late []uint64) (keptDeal, error) {
 	kc := cg.kept
 	n := len(cg.kafkaOrder)
 	parts := cg.start[len(cg.topics)]
+	total := int32(0)
+	for rk := range n {
+		total += kc.target[rk] - min(kc.claims[rk], kc.target[rk])
+	}
 	k := 3*n + 1 // off, next and active
 	if late != nil {
 		k += n // first
 	}
-	room := make([]int32, k)
-	d := &keptDeal{off: room[: n+1 : n+1], next: room[n+1 : 2*n+1 : 2*n+1]}
+	room := make([]int32, k+int(total)) // and dealt, in one allocation
+	d := keptDeal{off: room[: n+1 : n+1], next: room[n+1 : 2*n+1 : 2*n+1], dealt: room[k:]}
 	active := room[2*n+1 : 2*n+1 : 3*n+1] // ranks below target
 	for rk := range n {
 		deficit := kc.target[rk] - min(kc.claims[rk], kc.target[rk])
@@ -175,22 +195,21 @@ func (cg *compiledGroup) dealKept(late []uint64) (*keptDeal, error) {
 			active = append(active, int32(rk))
 		}
 	}
-	d.dealt = make([]int32, d.off[n])
 	copy(d.next, d.off[:n])
-	dl := dealing{keptDeal: d, active: active}
+	dl := dealing{keptDeal: d, active: active} // shares d's arrays
 	if err := dl.pass(kc.listed, true, parts); err != nil {
-		return nil, err
+		return keptDeal{}, err
 	}
 	if late != nil {
-		d.first = room[3*n+1:]
+		d.first = room[3*n+1 : k : k]
 		copy(d.first, d.next)
 		dl.restart()
 		if err := dl.pass(late, false, parts); err != nil {
-			return nil, err
+			return keptDeal{}, err
 		}
 	}
 	if len(dl.active) > 0 {
-		return nil, fmt.Errorf("%w: fewer partitions than room", balance.ErrInternal)
+		return keptDeal{}, fmt.Errorf("%w: fewer partitions than room", balance.ErrInternal)
 	}
 	return d, nil
 }
@@ -199,7 +218,7 @@ func (cg *compiledGroup) dealKept(late []uint64) (*keptDeal, error) {
 // that the round has not passed yet or that may still take more, turn
 // the next to take.
 type dealing struct {
-	*keptDeal
+	keptDeal
 	active []int32
 	turn   int
 }
@@ -248,14 +267,14 @@ func (dl *dealing) restart() {
 // filled: the same target, withholding as many, so settledTarget stops.
 // Otherwise its answer may differ, and the caller settles the claims
 // partition by partition.
-func (cg *compiledGroup) keptSettled(d *keptDeal) bool {
+func (cg *compiledGroup) keptSettled(d keptDeal) bool {
 	kc := cg.kept
 	n := len(kc.claims)
-	room := make([]int32, 3*n)
+	room := kc.byRank[3*n:] // after keptTargets' arrays, whose order it reuses
 	next, target := room[:n:n], room[n:2*n:2*n]
 	for rk := range n {
 		next[rk] = min(kc.claims[rk], kc.target[rk]) + d.first[rk] - d.off[rk]
 	}
-	balance.TargetsIn(next, int(cg.start[len(cg.topics)]), target, room[2*n:])
+	balance.TargetsIn(next, int(cg.start[len(cg.topics)]), target, kc.byRank[2*n:3*n])
 	return slices.Equal(target, kc.target)
 }
