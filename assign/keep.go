@@ -35,6 +35,9 @@ type keptClaims struct {
 	claims, target []int32
 	over           bool
 
+	// late is room for keepAndDeal's bit per pid given up.
+	late []uint64
+
 	// byRank is room for five arrays by rank: claims, target and
 	// TargetsIn's order for keptTargets, two more for keptSettled.
 	byRank []int32
@@ -144,8 +147,11 @@ func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 	// uniform-10x100-join1 in bench/).
 	n := len(g.Members)
 	ints := make([]int32, 7*n+len(cg.topics))
+	words := int((parts + 63) / 64)
+	bits := make([]uint64, 2*words) // listed, and late for keepAndDeal
 	kc := &keptClaims{
-		listed: make([]uint64, (parts+63)/64),
+		listed: bits[:words:words],
+		late:   bits[words:],
 		count:  ints[:n:n],
 		nruns:  ints[n : 2*n : 2*n],
 		byRank: ints[2*n : 7*n : 7*n],
@@ -441,7 +447,7 @@ func (cg *compiledGroup) keepAndDeal(withhold bool) (a Assignment, settled bool,
 	var late []uint64       // bit pid: given up by a member over its target
 	var seg, segOff []int32 // what those members keep (giveUp)
 	if kc.over {
-		late = make([]uint64, len(kc.listed))
+		late = kc.late
 		seg, segOff = cg.giveUp(late)
 	}
 	d, err := cg.dealKept(late)
