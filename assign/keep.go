@@ -35,11 +35,9 @@ type keptClaims struct {
 	claims, target []int32
 	over           bool
 
-	// late is room for keepAndDeal's bit per pid given up.
-	late []uint64
-
-	// byRank is room for five arrays by rank: claims, target and
-	// TargetsIn's order for keptTargets, two more for keptSettled.
+	// byRank is room for three arrays by rank: claims, target and
+	// scratch (TargetsIn's order for keptTargets and keptSettled,
+	// dealKept's members below target in between).
 	byRank []int32
 
 	// runs[runOff[m]:runOff[m+1]] are the runs of a member whose Owned
@@ -141,20 +139,17 @@ func (cg *compiledGroup) readKept(every, over bool) bool {
 func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 	g := cg.g
 	parts := uint32(cg.start[len(cg.topics)])
-	// count, nruns, keptTargets' and keptSettled's arrays by rank, and
-	// runOf, in one allocation (allocations are much of a small group's
-	// cost: BenchmarkAssign/strategy=cooperative-sticky/impl=ours/shape=
+	// count, nruns, keptTargets' arrays by rank and runOf in one
+	// allocation (allocations are much of a small group's cost:
+	// BenchmarkAssign/strategy=cooperative-sticky/impl=ours/shape=
 	// uniform-10x100-join1 in bench/).
 	n := len(g.Members)
-	ints := make([]int32, 7*n+len(cg.topics))
-	words := int((parts + 63) / 64)
-	bits := make([]uint64, 2*words) // listed, and late for keepAndDeal
+	ints := make([]int32, 5*n+len(cg.topics))
 	kc := &keptClaims{
-		listed: bits[:words:words],
-		late:   bits[words:],
+		listed: make([]uint64, (parts+63)/64),
 		count:  ints[:n:n],
 		nruns:  ints[n : 2*n : 2*n],
-		byRank: ints[2*n : 7*n : 7*n],
+		byRank: ints[2*n : 5*n : 5*n],
 		shape:  make([]uint8, n),
 		every:  every,
 	}
@@ -166,7 +161,7 @@ func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 	after, goRank := cg.goSteps()
 	r := &keptReader{
 		cg: cg, kc: kc, after: after, goRank: goRank,
-		runOf:  ints[7*n:],
+		runOf:  ints[5*n:],
 		lister: lister,
 	}
 	for i := range g.Members {
@@ -447,7 +442,7 @@ func (cg *compiledGroup) keepAndDeal(withhold bool) (a Assignment, settled bool,
 	var late []uint64       // bit pid: given up by a member over its target
 	var seg, segOff []int32 // what those members keep (giveUp)
 	if kc.over {
-		late = kc.late
+		late = make([]uint64, len(kc.listed))
 		seg, segOff = cg.giveUp(late)
 	}
 	d, err := cg.dealKept(late)

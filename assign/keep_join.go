@@ -181,13 +181,13 @@ func (cg *compiledGroup) dealKept(late []uint64) (keptDeal, error) {
 	for rk := range n {
 		total += kc.target[rk] - min(kc.claims[rk], kc.target[rk])
 	}
-	k := 3*n + 1 // off, next and active
+	k := 2*n + 1 // off and next
 	if late != nil {
 		k += n // first
 	}
 	room := make([]int32, k+int(total)) // and dealt, in one allocation
 	d := keptDeal{off: room[: n+1 : n+1], next: room[n+1 : 2*n+1 : 2*n+1], dealt: room[k:]}
-	active := room[2*n+1 : 2*n+1 : 3*n+1] // ranks below target
+	active := kc.byRank[2*n : 2*n : 3*n] // ranks below target, in keptTargets' order scratch
 	for rk := range n {
 		deficit := kc.target[rk] - min(kc.claims[rk], kc.target[rk])
 		d.off[rk+1] = d.off[rk] + deficit
@@ -201,7 +201,7 @@ func (cg *compiledGroup) dealKept(late []uint64) (keptDeal, error) {
 		return keptDeal{}, err
 	}
 	if late != nil {
-		d.first = room[3*n+1 : k : k]
+		d.first = room[2*n+1 : k : k]
 		copy(d.first, d.next)
 		dl.restart()
 		if err := dl.pass(late, false, parts); err != nil {
@@ -270,8 +270,8 @@ func (dl *dealing) restart() {
 func (cg *compiledGroup) keptSettled(d keptDeal) bool {
 	kc := cg.kept
 	n := len(kc.claims)
-	room := kc.byRank[3*n:] // after keptTargets' arrays, whose order it reuses
-	next, target := room[:n:n], room[n:2*n:2*n]
+	room := make([]int32, 2*n)
+	next, target := room[:n:n], room[n:]
 	for rk := range n {
 		next[rk] = min(kc.claims[rk], kc.target[rk]) + d.first[rk] - d.off[rk]
 	}
