@@ -26,7 +26,8 @@ type keptClaims struct {
 	shape  []uint8  // member index => the shape of its Owned: inOrder, inRuns or scattered
 
 	// nruns maps a member whose Owned is inOrder to its runs of one
-	// topic (so count == nruns when it lists one partition of each).
+	// topic (so count == nruns when it lists one partition of each); nil
+	// with every.
 	nruns []int32
 
 	// claims and target map a rank to the partitions its member lists
@@ -139,19 +140,26 @@ func (cg *compiledGroup) readKept(every, over bool) bool {
 func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 	g := cg.g
 	parts := uint32(cg.start[len(cg.topics)])
-	// count, nruns, keptTargets' arrays by rank and runOf in one
-	// allocation (allocations are much of a small group's cost:
-	// BenchmarkAssign/strategy=cooperative-sticky/impl=ours/shape=
-	// uniform-10x100-join1 in bench/).
-	n := len(g.Members)
-	ints := make([]int32, 5*n+len(cg.topics))
+	// count, keptTargets' arrays by rank, runOf and nruns (only
+	// members over target need it, never with every) in one allocation
+	// (allocations are much of a small group's cost: BenchmarkAssign/
+	// strategy=cooperative-sticky/impl=ours/shape=uniform-10x100-join1
+	// in bench/).
+	n, nt := len(g.Members), len(cg.topics)
+	size := 4*n + nt
+	if !every {
+		size += n
+	}
+	ints := make([]int32, size)
 	kc := &keptClaims{
 		listed: make([]uint64, (parts+63)/64),
 		count:  ints[:n:n],
-		nruns:  ints[n : 2*n : 2*n],
-		byRank: ints[2*n : 5*n : 5*n],
+		byRank: ints[n : 4*n : 4*n],
 		shape:  make([]uint8, n),
 		every:  every,
+	}
+	if !every {
+		kc.nruns = ints[4*n+nt:]
 	}
 	var lister []int32 // with every: kc.lister, written as the claims are read
 	if every {
@@ -161,7 +169,7 @@ func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 	after, goRank := cg.goSteps()
 	r := &keptReader{
 		cg: cg, kc: kc, after: after, goRank: goRank,
-		runOf:  ints[5*n:],
+		runOf:  ints[4*n : 4*n+nt : 4*n+nt],
 		lister: lister,
 	}
 	for i := range g.Members {
@@ -178,7 +186,7 @@ func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 			count, shape = r.runs(i)
 		}
 		kc.count[i], kc.shape[i] = count, shape
-		if shape == inOrder {
+		if shape == inOrder && kc.nruns != nil {
 			if r.nruns < 0 { // listedFrom recorded the runs
 				r.nruns = int32(len(kc.runs) - firstRun)
 			}
