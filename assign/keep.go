@@ -123,10 +123,9 @@ func (cg *compiledGroup) keepsEveryClaim(over bool) bool {
 
 // readKept reads the claims into kept, and reports whether no partition
 // is listed twice and, when over allows members over their target, each
-// of them can give up claims by position (keptTargets; never with every);
-// otherwise kept is left nil
-// (compile then settles the claims partition by partition, which also
-// refuses a member listing a partition twice).
+// of them can give up claims by position (keptTargets; never with every).
+// Otherwise kept is left nil: compile then settles the claims partition
+// by partition, which also refuses a member listing a partition twice.
 //
 // With every set, lister records the lister of every listed partition,
 // whatever the shape of its Owned (see [ownedKeptPacked]).
