@@ -19,10 +19,11 @@ import (
 // claim when it would differ). Claims are drawn anyhow: any member may
 // own any partitions, in runs of any length, or one partition of each
 // of many topics as a fresh round deals them; members join owning
-// nothing. Lists are
-// in order, as clients send them, or shuffled (a member over target then
-// takes the general path), and some topic names order differently in Go
-// and Java (which also takes the general path).
+// nothing; some members are static, and joiners come before or after
+// the others in Kafka's member order. Lists are in order, as clients
+// send them, or shuffled (a member over target then takes the general
+// path), and some topic names order differently in Go and Java (which
+// also takes the general path).
 func TestKeepAndDealOverTarget(t *testing.T) {
 	// Targets are 1, 2, 2, 1 for c0..c3 (the two with the most claims
 	// get the extra one): c1 keeps the lowest two of its run and gives up
@@ -118,6 +119,9 @@ func TestKeepAndDealOverTarget(t *testing.T) {
 		gen := rapid.Int32Range(1, 3).Draw(t, "generation")
 		for i := range n {
 			m := assign.Member{ID: fmt.Sprintf("c%d", i), Topics: topics, Owned: owned[i], Generation: gen}
+			if rapid.IntRange(0, 3).Draw(t, "static") == 0 {
+				m.InstanceID = fmt.Sprintf("i%d", n-i) // static members come first in Kafka's order, in reverse here
+			}
 			if len(m.Owned) == 0 {
 				m.Generation = -1
 			}
@@ -128,7 +132,8 @@ func TestKeepAndDealOverTarget(t *testing.T) {
 			g.Members = append(g.Members, m)
 		}
 		for i := range rapid.IntRange(0, 3).Draw(t, "joiners") {
-			g.Members = append(g.Members, assign.Member{ID: fmt.Sprintf("new-%d", i), Topics: topics, Generation: -1})
+			prefix := rapid.SampledFrom([]string{"a", "new"}).Draw(t, "joinerID") // before or after the others in Kafka's order
+			g.Members = append(g.Members, assign.Member{ID: fmt.Sprintf("%s-%d", prefix, i), Topics: topics, Generation: -1})
 		}
 		if assign.GivesUpByPosition(g) {
 			over++
