@@ -65,8 +65,8 @@ func (cg *compiledGroup) keptTargets(over bool) bool {
 // run is one claim (a member given one partition of each topic, as a
 // fresh round deals them), the claims it gives up are the c - target
 // from position (rank + target) mod c on, circularly
-// (balance.keepSingles): at most two stretches of Owned, found without
-// reading the list.
+// (balance.keepSingles): at most two stretches of Owned, found from c,
+// target and the rank alone.
 func (cg *compiledGroup) giveUp(late []uint64) (seg, segOff []int32) {
 	kc := cg.kept
 	n := len(cg.kafkaOrder)
