@@ -150,7 +150,8 @@ func TestKeepAndDealOverTarget(t *testing.T) {
 }
 
 // checkOverTarget fails t unless the sticky strategies give g the answer
-// settling every claim gives.
+// settling every claim gives, through Assign, AssignPacked, and
+// AssignPackedOwned with g's Owned lists as runs.
 func checkOverTarget(t interface {
 	Helper()
 	Fatal(...any)
@@ -159,10 +160,11 @@ func checkOverTarget(t interface {
 	t.Helper()
 	for _, s := range []struct {
 		name      string
+		strategy  assign.Strategy
 		got, want func(assign.Group) (assign.Assignment, error)
 	}{
-		{"sticky", assign.Sticky{}.Assign, assign.StickyByClaims},
-		{"cooperative-sticky", assign.CooperativeSticky{}.Assign, assign.CooperativeByClaims},
+		{"sticky", assign.Sticky{}, assign.Sticky{}.Assign, assign.StickyByClaims},
+		{"cooperative-sticky", assign.CooperativeSticky{}, assign.CooperativeSticky{}.Assign, assign.CooperativeByClaims},
 	} {
 		want, err := s.want(g)
 		if err != nil {
@@ -174,6 +176,20 @@ func checkOverTarget(t interface {
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("%s mismatch (-by claims +kept):\n%s", s.name, diff)
+		}
+		p, err := assign.AssignPacked(s.strategy, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, p.Assignment()); diff != "" {
+			t.Fatalf("%s: AssignPacked mismatch (-by claims +packed):\n%s", s.name, diff)
+		}
+		bare, owned := runsOf(g, false)
+		if p, err = assign.AssignPackedOwned(s.strategy, bare, owned); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, p.Assignment()); diff != "" {
+			t.Fatalf("%s: AssignPackedOwned mismatch (-by claims +packed):\n%s", s.name, diff)
 		}
 	}
 }
