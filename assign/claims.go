@@ -253,7 +253,7 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 	}
 	if use == ownedKeptIfLossless || use == ownedKeptPacked {
 		over := use == ownedKeptIfLossless && given == nil // members over target give up claims by position in Owned
-		if !mixed && cg.keepsEveryClaim(over) && cg.readKept(use == ownedKeptPacked, over) {
+		if ok, mayGiveUp := cg.keepsEveryClaim(over); !mixed && ok && cg.readKept(use == ownedKeptPacked, mayGiveUp) {
 			return nil
 		}
 		use = ownedResolved // settle the claims partition by partition, refusing repeats

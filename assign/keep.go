@@ -85,7 +85,8 @@ type keptRun struct{ rank, from, to int32 }
 // identical, rack preference is off, and, unless over allows members
 // over their target, no member lists more than its target can be. (Ties,
 // and the shapes of the lists of members over target, are found while
-// reading the claims.)
+// reading the claims.) mayGiveUp says that some member may list more
+// than its target (over allowed it).
 //
 // Targets are as [balance.Targets] sets them: with P partitions and
 // n members, the P mod n members with the most claims get ⌈P/n⌉, the
@@ -94,31 +95,31 @@ type keptRun struct{ rank, from, to int32 }
 // the P mod n with the most claims, so every member's target covers its
 // list. Counting len(Owned) errs on the safe side: partitions that no
 // longer exist only shorten a list.
-func (cg *compiledGroup) keepsEveryClaim(over bool) bool {
+func (cg *compiledGroup) keepsEveryClaim(over bool) (ok, mayGiveUp bool) {
 	n := int32(len(cg.subs))
 	parts := cg.start[len(cg.topics)]
 	if n == 0 || parts == 0 || cg.stickyRackAware() {
-		return false
+		return false, false
 	}
 	for _, sub := range cg.subs[1:] {
 		if !sameTopics(sub, cg.subs[0]) {
-			return false
+			return false, false
 		}
-	}
-	if over {
-		return true
 	}
 	q, r := parts/n, parts%n
 	atCeiling := int32(0)
 	for i := range cg.g.Members {
 		switch c := int32(min(cg.own.count(i), int(parts)+1)); {
 		case c > q+1 || c == q+1 && r == 0:
-			return false
+			return over, over
 		case c == q+1:
 			atCeiling++
 		}
 	}
-	return atCeiling <= r
+	if atCeiling > r {
+		return over, over
+	}
+	return true, false
 }
 
 // readKept reads the claims into kept, and reports whether no partition
@@ -127,16 +128,25 @@ func (cg *compiledGroup) keepsEveryClaim(over bool) bool {
 // Otherwise kept is left nil: compile then settles the claims partition
 // by partition, which also refuses a member listing a partition twice.
 //
+// With over, it stops at the first list that is not in order (inOrder):
+// a group where members may list more than their target was settled
+// partition by partition before keepAndDeal answered joins, and one whose
+// lists come in another order (runs of topics as from a map) still is,
+// having read no further than that list (TestKeepAndDealOverTarget's
+// groups with runs reversed).
+//
 // With every set, lister records the lister of every listed partition,
 // whatever the shape of its Owned (see [ownedKeptPacked]).
 func (cg *compiledGroup) readKept(every, over bool) bool {
-	return cg.readKeptWith(every, false) && cg.keptTargets(over && !every)
+	return cg.readKeptWith(every, false, over && !every) && cg.keptTargets(over && !every)
 }
 
 // readKeptWith is readKept; with general set, every Owned list is read
 // by listedFrom from its start, without listed's fast path: the
-// reference TestKeptFastPathMatchesGeneral holds the fast path to.
-func (cg *compiledGroup) readKeptWith(every, general bool) bool {
+// reference TestKeptFastPathMatchesGeneral holds the fast path to. With
+// inOrderOnly, it reports false at the first Owned list that is not in
+// order.
+func (cg *compiledGroup) readKeptWith(every, general, inOrderOnly bool) bool {
 	g := cg.g
 	parts := uint32(cg.start[len(cg.topics)])
 	// count, keptTargets' arrays by rank, runOf and nruns (only
@@ -179,6 +189,14 @@ func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 		switch {
 		case cg.own.given == nil && general:
 			count, shape = r.listedFrom(i, g.Members[i].Owned, 0, 0)
+		case cg.own.given == nil && inOrderOnly:
+			owned := g.Members[i].Owned
+			k, c, runs := r.inOrder(i, owned)
+			if k < len(owned) {
+				return false
+			}
+			count, shape = c, inOrder
+			r.firstRun, r.nruns = len(kc.runs), runs
 		case cg.own.given == nil:
 			count, shape = r.listed(i, g.Members[i].Owned)
 		default:

@@ -21,9 +21,10 @@ import (
 // of many topics as a fresh round deals them; members join owning
 // nothing; some members are static, and joiners come before or after
 // the others in Kafka's member order. Lists are in order, as clients
-// send them, or shuffled (a member over target then takes the general
-// path), and some topic names order differently in Go and Java (which
-// also takes the general path).
+// send them, in runs of one topic in another order (as from a map), or
+// reversed (a member over target then takes the general path), and some
+// topic names order differently in Go and Java (which also takes the
+// general path).
 func TestKeepAndDealOverTarget(t *testing.T) {
 	// Targets are 1, 2, 2, 1 for c0..c3 (the two with the most claims
 	// get the extra one): c1 keeps the lowest two of its run and gives up
@@ -73,6 +74,13 @@ func TestKeepAndDealOverTarget(t *testing.T) {
 		}
 		if !assign.GivesUpByPosition(g) {
 			t.Fatalf("%+v: no member gives up claims by position", sh)
+		}
+		checkOverTarget(t, g)
+		for i := range g.Members { // runs of one topic in reverse topic order, as from a map
+			g.Members[i].Owned = reversedRuns(g.Members[i].Owned)
+		}
+		if assign.GivesUpByPosition(g) {
+			t.Fatalf("%+v, runs reversed: members give up claims by position in lists not in order", sh)
 		}
 		checkOverTarget(t, g)
 	}
@@ -125,9 +133,12 @@ func TestKeepAndDealOverTarget(t *testing.T) {
 			if len(m.Owned) == 0 {
 				m.Generation = -1
 			}
-			if rapid.IntRange(0, 7).Draw(t, "shuffled") == 0 {
+			switch rapid.IntRange(0, 7).Draw(t, "shuffled") {
+			case 0:
 				m.Owned = slices.Clone(m.Owned)
 				slices.Reverse(m.Owned)
+			case 1:
+				m.Owned = reversedRuns(m.Owned)
 			}
 			g.Members = append(g.Members, m)
 		}
@@ -147,6 +158,21 @@ func TestKeepAndDealOverTarget(t *testing.T) {
 		t.Errorf("no group gave up claims by position")
 	}
 	t.Logf("%d groups gave up claims by position, %d of them unsettled for cooperative-sticky", over, unsettled)
+}
+
+// reversedRuns returns owned, a sorted list, with its runs of one topic
+// in reverse order, each run still ascending.
+func reversedRuns(owned []assign.TopicPartition) []assign.TopicPartition {
+	var out []assign.TopicPartition
+	for end := len(owned); end > 0; {
+		start := end - 1
+		for start > 0 && owned[start-1].Topic == owned[end-1].Topic {
+			start--
+		}
+		out = append(out, owned[start:end]...)
+		end = start
+	}
+	return out
 }
 
 // checkOverTarget fails t unless the sticky strategies give g the answer
