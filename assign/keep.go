@@ -25,11 +25,6 @@ type keptClaims struct {
 	count  []int32  // member index => partitions it lists that exist
 	shape  []uint8  // member index => the shape of its Owned: inOrder, inRuns or scattered
 
-	// nruns maps a member whose Owned is inOrder to its runs of one
-	// topic (so count == nruns when it lists one partition of each); nil
-	// with every.
-	nruns []int32
-
 	// claims and target map a rank to the partitions its member lists
 	// and its target ([balance.Targets]); over says that some member
 	// lists more than its target. keptTargets sets them.
@@ -149,26 +144,18 @@ func (cg *compiledGroup) readKept(every, over bool) bool {
 func (cg *compiledGroup) readKeptWith(every, general, inOrderOnly bool) bool {
 	g := cg.g
 	parts := uint32(cg.start[len(cg.topics)])
-	// count, keptTargets' arrays by rank, runOf and nruns (only
-	// members over target need it, never with every) in one allocation
+	// count, keptTargets' arrays by rank and runOf in one allocation
 	// (allocations are much of a small group's cost: BenchmarkAssign/
 	// strategy=cooperative-sticky/impl=ours/shape=uniform-10x100-join1
 	// in bench/).
 	n, nt := len(g.Members), len(cg.topics)
-	size := 4*n + nt
-	if !every {
-		size += n
-	}
-	ints := make([]int32, size)
+	ints := make([]int32, 4*n+nt)
 	kc := &keptClaims{
 		listed: make([]uint64, (parts+63)/64),
 		count:  ints[:n:n],
 		byRank: ints[n : 4*n : 4*n],
 		shape:  make([]uint8, n),
 		every:  every,
-	}
-	if !every {
-		kc.nruns = ints[4*n+nt:]
 	}
 	var lister []int32 // with every: kc.lister, written as the claims are read
 	if every {
@@ -183,7 +170,7 @@ func (cg *compiledGroup) readKeptWith(every, general, inOrderOnly bool) bool {
 	}
 	for i := range g.Members {
 		firstRun := len(kc.runs)
-		r.pids, r.nruns = r.pids[:0], -1
+		r.pids = r.pids[:0]
 		var count int32
 		var shape uint8
 		switch {
@@ -191,24 +178,18 @@ func (cg *compiledGroup) readKeptWith(every, general, inOrderOnly bool) bool {
 			count, shape = r.listedFrom(i, g.Members[i].Owned, 0, 0)
 		case cg.own.given == nil && inOrderOnly:
 			owned := g.Members[i].Owned
-			k, c, runs := r.inOrder(i, owned)
+			k, c := r.inOrder(i, owned)
 			if k < len(owned) {
 				return false
 			}
 			count, shape = c, inOrder
-			r.firstRun, r.nruns = len(kc.runs), runs
+			r.firstRun = len(kc.runs)
 		case cg.own.given == nil:
 			count, shape = r.listed(i, g.Members[i].Owned)
 		default:
 			count, shape = r.runs(i)
 		}
 		kc.count[i], kc.shape[i] = count, shape
-		if shape == inOrder && kc.nruns != nil {
-			if r.nruns < 0 { // listedFrom recorded the runs
-				r.nruns = int32(len(kc.runs) - firstRun)
-			}
-			kc.nruns[i] = r.nruns
-		}
 		switch shape {
 		case inOrder, scattered:
 			kc.runs = kc.runs[:firstRun]
@@ -252,7 +233,6 @@ type keptReader struct {
 	twice         uint64  // nonzero when some partition is listed twice
 	pids          []int32 // the current member's, in case it is scattered
 	firstRun      int     // the current member's first run in kc.runs
-	nruns         int32   // the current member's runs, when inOrder read its whole list; else -1
 	lastRank      int32   // the current member's last known topic's rank in Go order
 }
 
@@ -300,9 +280,9 @@ func (r *keptReader) claim(i int, pid uint32) {
 // (BenchmarkChurnShapes, where members own one partition of each of
 // many topics; TestKeptFastPathMatchesGeneral holds the two to one answer).
 func (r *keptReader) listed(i int, owned []TopicPartition) (count int32, shape uint8) {
-	k, count, runs := r.inOrder(i, owned)
+	k, count := r.inOrder(i, owned)
 	if k == len(owned) {
-		r.firstRun, r.nruns = len(r.kc.runs), runs
+		r.firstRun = len(r.kc.runs)
 		return count, inOrder
 	}
 	return r.listedFrom(i, owned, k, count)
@@ -311,9 +291,8 @@ func (r *keptReader) listed(i int, owned []TopicPartition) (count int32, shape u
 // inOrder claims the partitions of owned for member i as long as the
 // list is in order (topics ascending in Go order, partitions ascending
 // within each, all existing), and returns how many it claimed: the
-// length of that prefix, which is also its count; and its runs of one
-// topic.
-func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32, int32) {
+// length of that prefix, which is also its count.
+func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32) {
 	cg, kc := r.cg, r.kc
 	listed, lister, every := kc.listed, r.lister, kc.every
 	after, goRank := r.after, r.goRank
@@ -321,7 +300,6 @@ func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32, int32) 
 	lastTopic, ti, known := "", int32(0), false // "" is never a known topic
 	lastRank, start, np, lastPart := int32(-1), int32(0), uint32(0), int32(-1)
 	guess := ownedGuess{sub: cg.subs[i]}
-	runs := int32(0)
 	for k, tp := range owned {
 		// A name that is not the string before is looked up, not
 		// compared: where members own one partition of each topic
@@ -341,16 +319,15 @@ func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32, int32) 
 				lastTopic = tp.Topic // the same topic in another string: the run goes on
 			case !ok || goRank[next] <= lastRank:
 				r.twice |= twice
-				return k, int32(k), runs
+				return k, int32(k)
 			default:
 				ti, known, lastRank, lastTopic, lastPart = next, true, goRank[next], tp.Topic, -1
 				start, np = cg.start[ti], uint32(cg.numParts[ti])
-				runs++
 			}
 		}
 		if uint32(tp.Partition) >= np || tp.Partition <= lastPart {
 			r.twice |= twice
-			return k, int32(k), runs
+			return k, int32(k)
 		}
 		lastPart = tp.Partition
 		pid := uint32(start + tp.Partition)
@@ -362,7 +339,7 @@ func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32, int32) 
 		}
 	}
 	r.twice |= twice
-	return len(owned), int32(len(owned)), runs
+	return len(owned), int32(len(owned))
 }
 
 // listedFrom reads member i's Owned list from position k on, inOrder
