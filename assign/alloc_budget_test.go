@@ -27,7 +27,9 @@ import (
 // partition leaves room for that and stops the slab, which cost 141, 132
 // and 43. The shapes are those of issue 30's table scaled down: one
 // partition of each of many topics per member (the worst case for runs),
-// and long runs of one topic.
+// and long runs of one topic. Each shape also runs with the newcomer
+// joining and nobody leaving, where members list more than their target
+// and give up claims (keep_join.go).
 //
 // TotalAlloc counts bytes allocated whether or not they were collected,
 // so the figure does not depend on when the collector runs.
@@ -40,38 +42,47 @@ func TestAssignBytesPerOwnedPartition(t *testing.T) {
 	}
 	for _, s := range []assign.Strategy{assign.Sticky{}, assign.CooperativeSticky{}} {
 		for _, sh := range shapes {
-			t.Run(fmt.Sprintf("%s/%dx%dx%d", s.Name(), sh.members, sh.topics, sh.partitions), func(t *testing.T) {
-				g := churnedGroup(t, sh.members, sh.topics, sh.partitions)
-				owned := 0
-				for _, m := range g.Members {
-					owned += len(m.Owned)
-				}
-				if _, err := s.Assign(g); err != nil { // warm: nothing lazily made counts
-					t.Fatal(err)
-				}
-				const calls = 5
-				var before, after runtime.MemStats
-				runtime.ReadMemStats(&before)
-				for range calls {
-					if _, err := s.Assign(g); err != nil {
-						t.Fatal(err)
-					}
-				}
-				runtime.ReadMemStats(&after)
-				perOwned := float64(after.TotalAlloc-before.TotalAlloc) / calls / float64(owned)
-				t.Logf("%.1f bytes per owned partition (%d owned)", perOwned, owned)
-				if perOwned > budget {
-					t.Errorf("%s.Assign allocates %.1f bytes per owned partition on a churned group of %d owned partitions, over the budget of %d", s.Name(), perOwned, owned, budget)
-				}
-			})
+			for _, join := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/%dx%dx%d/join=%v", s.Name(), sh.members, sh.topics, sh.partitions, join), func(t *testing.T) {
+					testAssignBytes(t, s, churnedGroup(t, sh.members, sh.topics, sh.partitions, join), budget)
+				})
+			}
 		}
+	}
+}
+
+// testAssignBytes fails t when s.Assign(g) allocates more than budget
+// bytes per owned partition.
+func testAssignBytes(t *testing.T, s assign.Strategy, g assign.Group, budget float64) {
+	owned := 0
+	for _, m := range g.Members {
+		owned += len(m.Owned)
+	}
+	if _, err := s.Assign(g); err != nil { // warm: nothing lazily made counts
+		t.Fatal(err)
+	}
+	const calls = 5
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range calls {
+		if _, err := s.Assign(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	perOwned := float64(after.TotalAlloc-before.TotalAlloc) / calls / float64(owned)
+	t.Logf("%.1f bytes per owned partition (%d owned)", perOwned, owned)
+	if perOwned > budget {
+		t.Errorf("%s.Assign allocates %.1f bytes per owned partition on a churned group of %d owned partitions, over the budget of %.0f", s.Name(), perOwned, owned, budget)
 	}
 }
 
 // churnedGroup is members subscribing to topics topics of partitions
 // partitions each, after a first Sticky round carried at generation 1,
-// with member 0 replaced by a newcomer that owns nothing.
-func churnedGroup(t *testing.T, members, topics, partitions int) assign.Group {
+// with member 0 replaced by a newcomer that owns nothing; with join, the
+// newcomer joins and nobody leaves, so that members list more than their
+// target and give up claims (keep_join.go).
+func churnedGroup(t *testing.T, members, topics, partitions int, join bool) assign.Group {
 	t.Helper()
 	g := assign.Group{Topics: map[string]int32{}}
 	var names []string
@@ -88,6 +99,11 @@ func churnedGroup(t *testing.T, members, topics, partitions int) assign.Group {
 		t.Fatal(err)
 	}
 	g = assign.Carry(g, a, 1)
-	g.Members[0] = assign.Member{ID: "newcomer", Topics: names, Generation: -1}
+	newcomer := assign.Member{ID: "newcomer", Topics: names, Generation: -1}
+	if join {
+		g.Members = append(g.Members, newcomer)
+	} else {
+		g.Members[0] = newcomer
+	}
 	return g
 }

@@ -202,8 +202,10 @@ const (
 	// ownedListed does, for previousOwners.
 	ownedResolved
 
-	// ownedKeptIfLossless is ownedResolved, except that when no claim can
-	// be lost it records only what [keptClaims] holds, in kept.
+	// ownedKeptIfLossless is ownedResolved, except that when no claim
+	// needs settling partition by partition (none can be lost, or the
+	// members over target can give up claims by their positions in
+	// Owned) it records only what [keptClaims] holds, in kept.
 	ownedKeptIfLossless
 
 	// ownedKeptPacked is ownedKeptIfLossless for [AssignPacked]: kept
@@ -250,7 +252,8 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 		return nil
 	}
 	if use == ownedKeptIfLossless || use == ownedKeptPacked {
-		if !mixed && cg.keepsEveryClaim() && cg.readKept(use == ownedKeptPacked) {
+		over := use == ownedKeptIfLossless && given == nil // members over target give up claims by position in Owned
+		if ok, mayGiveUp := cg.keepsEveryClaim(over); !mixed && ok && cg.readKept(use == ownedKeptPacked, mayGiveUp) {
 			return nil
 		}
 		use = ownedResolved // settle the claims partition by partition, refusing repeats

@@ -85,8 +85,7 @@ func (CooperativeSticky) Assign(g Group) (Assignment, error) {
 }
 
 // cooperativeAssign is CooperativeSticky.Assign with compile's use of
-// Owned chosen: ownedKeptIfLossless but in tests. When every claim is kept, nothing
-// moves and nothing is withheld.
+// Owned chosen: ownedKeptIfLossless but in tests.
 func cooperativeAssign(g Group, use ownedRead) (Assignment, error) {
 	cg, err := compile(g, use)
 	if err != nil {
@@ -98,7 +97,14 @@ func cooperativeAssign(g Group, use ownedRead) (Assignment, error) {
 // cooperativeOf is CooperativeSticky.Assign on a compiled group.
 func cooperativeOf(cg *compiledGroup) (Assignment, error) {
 	if cg.kept != nil {
-		return cg.keepAndDeal()
+		a, settled, err := cg.keepAndDeal(true)
+		if err != nil || settled {
+			return a, err
+		}
+		// The follow-up round would settle elsewhere: settle every claim.
+		if cg, err = compile(*cg.g, ownedResolved); err != nil {
+			return nil, err
+		}
 	}
 	if a, ok := cg.freshDealt(); ok {
 		return a, nil

@@ -58,3 +58,22 @@ func (sg *serverGroup) assignmentWritingAll() Assignment {
 	runs, counts := sg.answerRuns(goOrder, partitionsIn)
 	return sg.writeAssignment(goOrder, runs, counts, make([]bool, len(sg.cg.g.Members)))
 }
+
+// GivesUpByPosition reports whether the sticky strategies take
+// keepAndDeal for g with some member over its target (keep_join.go).
+func GivesUpByPosition(g Group) bool {
+	cg, err := compile(g, ownedKeptIfLossless)
+	return err == nil && cg.kept != nil && cg.kept.over
+}
+
+// KeptSettles reports whether CooperativeSticky answers g from
+// keepAndDeal, rather than settling every claim because the follow-up
+// round would settle elsewhere (keptSettled).
+func KeptSettles(g Group) bool {
+	cg, err := compile(g, ownedKeptIfLossless)
+	if err != nil || cg.kept == nil {
+		return false
+	}
+	_, settled, err := cg.keepAndDeal(true)
+	return err == nil && settled
+}

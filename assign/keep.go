@@ -3,7 +3,6 @@ package assign
 import (
 	"cmp"
 	"fmt"
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -11,18 +10,31 @@ import (
 )
 
 // keptClaims is what the sticky strategies need of a group in which no
-// claim can be lost, the usual state of a group after a member leaves or
-// restarts: every member subscribes to the same topics, rack preference is
-// off, every claimant lists at one generation, no partition is listed by
-// two members, and no member lists more than its target (see
-// [compiledGroup.keepsEveryClaim]). Every member then keeps what it lists, and the
-// partitions nobody lists are dealt to the members below their target:
-// the assignment follows from which partitions are listed and how many
-// each member lists, with no claim per partition to settle.
+// claim needs settling partition by partition, the usual state of a group
+// after a member leaves, restarts or joins: every member subscribes to the
+// same topics, rack preference is off, every claimant lists at one
+// generation and no partition is listed by two members (see
+// [compiledGroup.keepsEveryClaim]). Every member then keeps what it lists
+// up to its target; a member listing more gives up claims chosen by their
+// positions in its list (see giveUp in keep_join.go); and the partitions
+// nobody keeps are dealt to the members below their target: the
+// assignment follows from which partitions are listed and how many each
+// member lists, with no claim per partition to settle.
 type keptClaims struct {
 	listed []uint64 // bit pid: some member lists partition number pid
 	count  []int32  // member index => partitions it lists that exist
 	shape  []uint8  // member index => the shape of its Owned: inOrder, inRuns or scattered
+
+	// claims and target map a rank to the partitions its member lists
+	// and its target ([balance.Targets]); over says that some member
+	// lists more than its target. keptTargets sets them.
+	claims, target []int32
+	over           bool
+
+	// byRank is room for three arrays by rank: claims, target and
+	// scratch (TargetsIn's order for keptTargets and keptSettled,
+	// dealKept's members below target in between).
+	byRank []int32
 
 	// runs[runOff[m]:runOff[m+1]] are the runs of a member whose Owned
 	// is inRuns: where each run of one topic lies in Owned, and that
@@ -63,10 +75,13 @@ const (
 // the topic at position rank in Go order.
 type keptRun struct{ rank, from, to int32 }
 
-// keepsEveryClaim reports whether no claim can be lost, as far as the
-// group's shape tells before the claims are read: subscriptions are
-// identical, rack preference is off, and no member lists more than its
-// target can be. (Ties are found while reading the claims.)
+// keepsEveryClaim reports whether keptClaims can describe the group, as
+// far as its shape tells before the claims are read: subscriptions are
+// identical, rack preference is off, and, unless over allows members
+// over their target, no member lists more than its target can be. (Ties,
+// and the shapes of the lists of members over target, are found while
+// reading the claims.) mayGiveUp says that some member may list more
+// than its target (over allowed it).
 //
 // Targets are as [balance.Targets] sets them: with P partitions and
 // n members, the P mod n members with the most claims get ⌈P/n⌉, the
@@ -75,15 +90,15 @@ type keptRun struct{ rank, from, to int32 }
 // the P mod n with the most claims, so every member's target covers its
 // list. Counting len(Owned) errs on the safe side: partitions that no
 // longer exist only shorten a list.
-func (cg *compiledGroup) keepsEveryClaim() bool {
+func (cg *compiledGroup) keepsEveryClaim(over bool) (ok, mayGiveUp bool) {
 	n := int32(len(cg.subs))
 	parts := cg.start[len(cg.topics)]
 	if n == 0 || parts == 0 || cg.stickyRackAware() {
-		return false
+		return false, false
 	}
 	for _, sub := range cg.subs[1:] {
 		if !sameTopics(sub, cg.subs[0]) {
-			return false
+			return false, false
 		}
 	}
 	q, r := parts/n, parts%n
@@ -91,35 +106,55 @@ func (cg *compiledGroup) keepsEveryClaim() bool {
 	for i := range cg.g.Members {
 		switch c := int32(min(cg.own.count(i), int(parts)+1)); {
 		case c > q+1 || c == q+1 && r == 0:
-			return false
+			return over, over
 		case c == q+1:
 			atCeiling++
 		}
 	}
-	return atCeiling <= r
+	if atCeiling > r {
+		return over, over
+	}
+	return true, false
 }
 
 // readKept reads the claims into kept, and reports whether no partition
-// is listed twice; when one is, kept is left nil (compile then settles
-// the claims partition by partition, which also refuses a member listing
-// a partition twice).
+// is listed twice and, when over allows members over their target, each
+// of them can give up claims by position (keptTargets; never with every).
+// Otherwise kept is left nil: compile then settles the claims partition
+// by partition, which also refuses a member listing a partition twice.
+//
+// With over, it stops at the first list that is not in order (inOrder):
+// a group where members may list more than their target was settled
+// partition by partition before keepAndDeal answered joins, and one whose
+// lists come in another order (runs of topics as from a map) still is,
+// having read no further than that list (TestKeepAndDealOverTarget's
+// groups with runs reversed).
 //
 // With every set, lister records the lister of every listed partition,
 // whatever the shape of its Owned (see [ownedKeptPacked]).
-func (cg *compiledGroup) readKept(every bool) bool {
-	return cg.readKeptWith(every, false)
+func (cg *compiledGroup) readKept(every, over bool) bool {
+	return cg.readKeptWith(every, false, over && !every) && cg.keptTargets(over && !every)
 }
 
 // readKeptWith is readKept; with general set, every Owned list is read
 // by listedFrom from its start, without listed's fast path: the
-// reference TestKeptFastPathMatchesGeneral holds the fast path to.
-func (cg *compiledGroup) readKeptWith(every, general bool) bool {
+// reference TestKeptFastPathMatchesGeneral holds the fast path to. With
+// inOrderOnly, it reports false at the first Owned list that is not in
+// order.
+func (cg *compiledGroup) readKeptWith(every, general, inOrderOnly bool) bool {
 	g := cg.g
 	parts := uint32(cg.start[len(cg.topics)])
+	// count, keptTargets' arrays by rank and runOf in one allocation
+	// (allocations are much of a small group's cost: BenchmarkAssign/
+	// strategy=cooperative-sticky/impl=ours/shape=uniform-10x100-join1
+	// in bench/).
+	n, nt := len(g.Members), len(cg.topics)
+	ints := make([]int32, 4*n+nt)
 	kc := &keptClaims{
 		listed: make([]uint64, (parts+63)/64),
-		count:  make([]int32, len(g.Members)),
-		shape:  make([]uint8, len(g.Members)),
+		count:  ints[:n:n],
+		byRank: ints[n : 4*n : 4*n],
+		shape:  make([]uint8, n),
 		every:  every,
 	}
 	var lister []int32 // with every: kc.lister, written as the claims are read
@@ -130,7 +165,7 @@ func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 	after, goRank := cg.goSteps()
 	r := &keptReader{
 		cg: cg, kc: kc, after: after, goRank: goRank,
-		runOf:  make([]int32, len(cg.topics)),
+		runOf:  ints[4*n : 4*n+nt : 4*n+nt],
 		lister: lister,
 	}
 	for i := range g.Members {
@@ -141,6 +176,14 @@ func (cg *compiledGroup) readKeptWith(every, general bool) bool {
 		switch {
 		case cg.own.given == nil && general:
 			count, shape = r.listedFrom(i, g.Members[i].Owned, 0, 0)
+		case cg.own.given == nil && inOrderOnly:
+			owned := g.Members[i].Owned
+			k, c := r.inOrder(i, owned)
+			if k < len(owned) {
+				return false
+			}
+			count, shape = c, inOrder
+			r.firstRun = len(kc.runs)
 		case cg.own.given == nil:
 			count, shape = r.listed(i, g.Members[i].Owned)
 		default:
@@ -383,64 +426,36 @@ func (r *keptReader) runs(i int) (count int32, shape uint8) {
 }
 
 // keepAndDeal assigns a group described by kept: every member keeps what
-// it lists, and the partitions nobody lists are dealt in partition order,
-// round-robin, to the members below their target, from the lowest rank in
-// Kafka's member order: the answer of the solver's fast path, reached
-// without a claim or an owner per partition. Members whose Owned is
-// already in order have it copied whole.
-func (cg *compiledGroup) keepAndDeal() (Assignment, error) {
+// it lists up to its target, a member over its target gives up the claims
+// giveUp picks, and the partitions nobody keeps are dealt round-robin to
+// the members below their target (dealKept): the answer of the solver's
+// fast path, reached without a claim or an owner per partition. Members
+// whose Owned is already in order have it copied whole.
+//
+// With withhold (CooperativeSticky) the partitions given up are withheld
+// this round, and settled reports whether settledTarget would stop at
+// this target (keptSettled); when it would not, nothing is returned and
+// the caller settles the claims partition by partition.
+func (cg *compiledGroup) keepAndDeal(withhold bool) (a Assignment, settled bool, err error) {
 	kc := cg.kept
 	n := len(cg.kafkaOrder)
 	parts := cg.start[len(cg.topics)]
 
-	// Targets as the solver's fast path sets them.
-	claims := make([]int32, n) // rank => partitions it lists
-	for rk, m := range cg.kafkaOrder {
-		claims[rk] = kc.count[m]
+	var late []uint64       // bit pid: given up by a member over its target
+	var seg, segOff []int32 // what those members keep (giveUp)
+	if kc.over {
+		late = make([]uint64, len(kc.listed))
+		seg, segOff = cg.giveUp(late)
 	}
-	target := balance.Targets(claims, int(parts))
-
-	// Deal the partitions nobody lists, round by round: each round gives
-	// one to every member still below target, in rank order.
-	dealtOff := make([]int32, n+1) // rank => where its dealt partitions start in dealt
-	var active []int32             // ranks below target
-	for rk, m := range cg.kafkaOrder {
-		deficit := target[rk] - claims[rk]
-		if deficit < 0 {
-			return nil, fmt.Errorf("%w: member %d lists more than its target", balance.ErrInternal, m)
-		}
-		dealtOff[rk+1] = dealtOff[rk] + deficit
-		if deficit > 0 {
-			active = append(active, int32(rk))
-		}
+	d, err := cg.dealKept(late)
+	if err != nil {
+		return nil, false, err
 	}
-	dealt := make([]int32, dealtOff[n])
-	next := slices.Clone(dealtOff[:n]) // rank => where its next dealt partition goes
-	turn := 0
-	for w, word := range kc.listed {
-		for free := ^word; free != 0; free &= free - 1 {
-			pid := int32(w*64 + bits.TrailingZeros64(free))
-			if pid >= parts {
-				break
-			}
-			if len(active) == 0 {
-				return nil, fmt.Errorf("%w: more partitions than room", balance.ErrInternal)
-			}
-			rk := active[turn]
-			dealt[next[rk]] = pid
-			next[rk]++
-			if turn++; turn == len(active) {
-				active = slices.DeleteFunc(active, func(rk int32) bool { return next[rk] == dealtOff[rk+1] })
-				turn = 0
-			}
-		}
+	if withhold && late != nil && !cg.keptSettled(d) {
+		return nil, false, nil
 	}
-	if len(active) > 0 {
-		return nil, fmt.Errorf("%w: fewer partitions than room", balance.ErrInternal)
-	}
-
 	if cg.pack != nil {
-		return nil, cg.packKept(dealt, dealtOff)
+		return nil, true, cg.packKept(d.dealt, d.off)
 	}
 
 	// Each member's list: what it keeps, merged with what it is dealt.
@@ -450,6 +465,10 @@ func (cg *compiledGroup) keepAndDeal() (Assignment, error) {
 		for k, t := range order {
 			goRank[t] = int32(k)
 		}
+	}
+	gets := d.next // rank => the end of what it gets this round in dealt
+	if withhold && late != nil {
+		gets = d.first // the partitions given up are withheld
 	}
 	backing := make([]TopicPartition, parts)
 	out := make(Assignment, n)
@@ -461,22 +480,32 @@ func (cg *compiledGroup) keepAndDeal() (Assignment, error) {
 	at := int32(0)
 	var slot []int32 // scratch for copyRuns
 	for rk, m := range cg.kafkaOrder {
-		got := dealtOff[rk+1] - dealtOff[rk]
-		size := kc.count[m] + got
+		got := d.dealt[d.off[rk]:gets[rk]]
+		if late != nil && !withhold && d.first[rk] > d.off[rk] && d.next[rk] > d.first[rk] {
+			slices.Sort(got) // dealt in two passes; Go's order is Java's (keptTargets)
+		}
+		size := min(kc.count[m], kc.target[rk]) + int32(len(got))
 		list := backing[at : at+size : at+size]
 		at += size
 		// The kept partitions go last, so that merging the dealt ones in
 		// front never overwrites a kept one not yet read.
 		switch owned := cg.g.Members[m].Owned; kc.shape[m] {
 		case inOrder:
-			copy(list[got:], owned)
+			if kc.count[m] <= kc.target[rk] {
+				copy(list[len(got):], owned)
+				break
+			}
+			w := len(got)
+			for k := segOff[rk]; k < segOff[rk+1]; k++ {
+				w += copy(list[w:], owned[seg[2*k]:seg[2*k+1]])
+			}
 		case inRuns:
 			if slot == nil {
 				slot = make([]int32, len(cg.topics))
 			}
-			cg.copyRuns(list[got:], owned, kc.runs[kc.runOff[m]:kc.runOff[m+1]], slot)
+			cg.copyRuns(list[len(got):], owned, kc.runs[kc.runOff[m]:kc.runOff[m+1]], slot)
 		default:
-			keepAt[m] = got
+			keepAt[m] = int32(len(got))
 		}
 		if lists != nil {
 			lists[m] = list
@@ -486,25 +515,25 @@ func (cg *compiledGroup) keepAndDeal() (Assignment, error) {
 		// partitions (BenchmarkChurnShapes, one pass as at 3ec48c8).
 		if len(list) == 0 {
 			list = nil
-		} else if got > 0 {
-			cg.mergeDealt(list, dealt[dealtOff[rk]:dealtOff[rk+1]], goRank)
+		} else if len(got) > 0 {
+			cg.mergeDealt(list, got, goRank)
 		}
 		out[cg.g.Members[m].ID] = list
 	}
 	if lists == nil {
-		return out, nil
+		return out, true, nil
 	}
 	cg.fillListed(lists, keepAt)
 	for rk, m := range cg.kafkaOrder {
 		list := lists[m]
 		if len(list) == 0 {
 			list = nil
-		} else if got := dealt[dealtOff[rk]:dealtOff[rk+1]]; len(got) > 0 {
+		} else if got := d.dealt[d.off[rk]:gets[rk]]; len(got) > 0 {
 			cg.mergeDealt(list, got, goRank)
 		}
 		out[cg.g.Members[m].ID] = list
 	}
-	return out, nil
+	return out, true, nil
 }
 
 // copyRuns writes the runs of an inRuns member's Owned into keep, in

@@ -55,7 +55,7 @@ func TestKeptFastPathMatchesGeneral(t *testing.T) {
 			general, _ := compile(g, ownedUnread)
 			fast.own = ownedClaims{members: fast.g.Members}
 			general.own = ownedClaims{members: general.g.Members}
-			okFast, okGeneral := fast.readKeptWith(every, false), general.readKeptWith(every, true)
+			okFast, okGeneral := fast.readKeptWith(every, false, false), general.readKeptWith(every, true, false)
 			if okFast != okGeneral {
 				t.Fatalf("every=%v: fast path says no repeat %v, general path %v", every, okFast, okGeneral)
 			}

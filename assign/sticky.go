@@ -64,7 +64,10 @@ import "github.com/assigncalc/assigncalc/assign/internal/balance"
 // partition is listed twice, as after a member leaves or restarts, every
 // claim is kept: the result then follows from which partitions are listed
 // and how many each member lists, with no claim per partition to settle,
-// and a member's Owned already in order is copied whole.
+// and a member's Owned already in order is copied whole. So it does when
+// members list more than their target, as after a member joins, if each
+// of them lists its claims in order: which ones it gives up follows from
+// their positions in its list.
 //
 // Otherwise it is a min-cost flow with the convex cost
 // BIG*sum(load^2) + moves, solved by successive shortest paths over a
@@ -131,7 +134,8 @@ func stickyAssign(g Group, use ownedRead) (Assignment, error) {
 // stickyOf is Sticky on a compiled group.
 func stickyOf(cg *compiledGroup) (Assignment, error) {
 	if cg.kept != nil {
-		return cg.keepAndDeal()
+		a, _, err := cg.keepAndDeal(false)
+		return a, err
 	}
 	if a, ok := cg.freshDealt(); ok {
 		return a, nil

@@ -21,12 +21,12 @@ import (
 // member first among equals. Such targets keep the most claims a balanced
 // assignment can keep.
 func Targets(claims []int32, total int) []int32 {
-	return targetsIn(claims, total, make([]int32, len(claims)), nil)
+	return TargetsIn(claims, total, make([]int32, len(claims)), nil)
 }
 
-// targetsIn is Targets with the targets written in target, and order, of
+// TargetsIn is Targets with the targets written in target, and order, of
 // len(claims) when not nil, as scratch.
-func targetsIn(claims []int32, total int, target, order []int32) []int32 {
+func TargetsIn(claims []int32, total int, target, order []int32) []int32 {
 	n := len(claims)
 	q, r := total/n, total%n
 	for m := range target {
@@ -70,14 +70,14 @@ func fastWith(p *Problem, start []int32, total int, shortcut bool) []int32 {
 		}
 		return owner
 	}
-	// Claims, targets, targetsIn's order and keepClaims's offsets in one
+	// Claims, targets, TargetsIn's order and keepClaims's offsets in one
 	// allocation (allocations are much of a small group's cost:
 	// BenchmarkAssign/strategy=cooperative-sticky/impl=ours/shape=uniform-10x100-join1
 	// in bench/, which solves twice).
 	n := len(p.Subs)
 	room := make([]int32, 4*n+1)
 	claims := claimCounts(p, room[:n:n])
-	target := targetsIn(claims, total, room[n:2*n:2*n], room[2*n:3*n:3*n])
+	target := TargetsIn(claims, total, room[n:2*n:2*n], room[2*n:3*n:3*n])
 	owner, deficit, kept := keepClaims(p, start, claims, target, room[3*n:])
 	deal(p, owner, deficit, total-kept)
 	return owner
@@ -362,6 +362,33 @@ func keepSpread(p *Problem, start []int32, m int32, mine []int32, keep int32, ow
 		}
 	}
 	return runs
+}
+
+// KeptOfRuns writes in kept[k] how many claims of run k (its lowest)
+// member m keeps when it keeps keep of its claims and rack preference is
+// off: keepSpread's rule, for a caller that holds a member's claims in
+// pid order as runs of one topic (pairs of bounds, the longest longest
+// long) rather than as pids, as assign does for a member listing more
+// than its target when nothing else needs settling. TestKeptOfRuns holds
+// it to keepSpread.
+func KeptOfRuns(m int32, runs []int32, longest, keep int32, kept []int32) {
+	nruns := len(runs) / 2
+	if nruns == 0 {
+		return
+	}
+	lo, extra := spreadLevel(runs, longest, keep)
+	kk := int(m) % nruns
+	for range nruns {
+		n := min(runs[2*kk+1]-runs[2*kk], lo)
+		if runs[2*kk+1]-runs[2*kk] > lo && extra > 0 {
+			n++
+			extra--
+		}
+		kept[kk] = n
+		if kk++; kk == nruns {
+			kk = 0
+		}
+	}
 }
 
 // spreadLevel returns the largest level L with sum(min(c_t, L)) <= keep

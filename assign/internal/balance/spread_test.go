@@ -64,3 +64,51 @@ func TestTopicFrom(t *testing.T) {
 		}
 	})
 }
+
+// TestKeptOfRuns holds KeptOfRuns to keepSpread without racks: for a
+// member of any number holding any claims over any topics, and keeping
+// any number below them, keepSpread keeps in each run of one topic
+// exactly its KeptOfRuns lowest claims and frees the rest.
+func TestKeptOfRuns(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		parts := rapid.SliceOfN(rapid.Int32Range(0, 6), 1, 12).Draw(t, "parts")
+		start := Start(parts)
+		var mine []int32
+		for pid := range start[len(parts)] {
+			if rapid.Bool().Draw(t, "claims") {
+				mine = append(mine, pid)
+			}
+		}
+		if len(mine) == 0 {
+			return
+		}
+		m := rapid.Int32Range(0, 40).Draw(t, "member")
+		keep := rapid.Int32Range(0, int32(len(mine))-1).Draw(t, "keep")
+		owner := make([]int32, start[len(parts)])
+		for pid := range owner {
+			owner[pid] = -1
+		}
+		for _, pid := range mine {
+			owner[pid] = m
+		}
+		runs := keepSpread(&Problem{Parts: parts}, start, m, mine, keep, owner, nil)
+		longest := int32(0)
+		for k := 0; k < len(runs); k += 2 {
+			longest = max(longest, runs[k+1]-runs[k])
+		}
+		kept := make([]int32, len(runs)/2)
+		KeptOfRuns(m, runs, longest, keep, kept)
+		total := int32(0)
+		for k, n := range kept {
+			total += n
+			for i, pid := range mine[runs[2*k]:runs[2*k+1]] {
+				if want := int32(i) < n; (owner[pid] == m) != want {
+					t.Fatalf("member %d keeping %d of %v: run %d keeps %d by KeptOfRuns, but keepSpread gives pid %d to %d", m, keep, mine, k, n, pid, owner[pid])
+				}
+			}
+		}
+		if total != keep {
+			t.Fatalf("KeptOfRuns keeps %d of %v, want %d", total, kept, keep)
+		}
+	})
+}
