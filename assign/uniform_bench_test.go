@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/assigncalc/assigncalc/internal/benchmem"
 )
 
 // kip848Shape is one of bench/README's shapes, built here by the same
@@ -93,18 +95,18 @@ func churned(g Group, fresh Assignment, leave bool) Group {
 // where wall time does not.
 func timeCalls(b *testing.B, call func() error) {
 	var took, cpu []time.Duration
-	loopCPU := processCPU()
+	loopCPU := benchmem.ProcessCPU()
 	for b.Loop() {
-		before := processCPU()
+		before := benchmem.ProcessCPU()
 		start := time.Now()
 		err := call()
 		took = append(took, time.Since(start))
-		cpu = append(cpu, processCPU()-before)
+		cpu = append(cpu, benchmem.ProcessCPU()-before)
 		if err != nil {
 			b.Fatal(err)
 		}
 	}
-	loopCPU = processCPU() - loopCPU
+	loopCPU = benchmem.ProcessCPU() - loopCPU
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Nanoseconds()), "median-ns/op")
 	if loopCPU >= 0 {

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"runtime"
 	"slices"
-	"syscall"
 	"testing"
 
 	"github.com/IBM/sarama"
@@ -102,18 +101,9 @@ func BenchmarkRound(b *testing.B) {
 	}
 }
 
-// cpuTime returns the CPU time the process has used, user and system, in
-// nanoseconds. On a machine shared with other work, wall-clock ns/op
-// counts the time other processes held the cores; cpu-ns/op does not
-// (it still counts the garbage collector's work, which runs on this
-// process's threads). With GOMAXPROCS=1 the two agree on an idle machine.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
+// cpuTime is the process's CPU time in nanoseconds (see
+// benchmem.ProcessCPU).
+func cpuTime() int64 { return int64(benchmem.ProcessCPU()) }
 
 // strategyOf returns our strategy of Kafka's name.
 func strategyOf(name string) assign.Strategy {

@@ -112,7 +112,7 @@ func BenchmarkJavaSticky(b *testing.B) {
 					b.Run("churn="+churns[k], func(b *testing.B) {
 						b.ReportAllocs()
 						bytes := benchmem.Start(b, benchmem.Partitions(g.Topics))
-						cpu := processCPU()
+						cpu := benchmem.ProcessCPU()
 						for b.Loop() {
 							if _, err := Assign(g, st.cooperative, Kafka38); err != nil {
 								b.Fatal(err)
@@ -124,7 +124,7 @@ func BenchmarkJavaSticky(b *testing.B) {
 						// included, is what testdata/oracle/Bench.java's cpu
 						// figure is set beside.
 						if cpu >= 0 {
-							b.ReportMetric(float64(processCPU()-cpu)/1e6/float64(b.N), "cpu-ms/op")
+							b.ReportMetric(float64(benchmem.ProcessCPU()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 						}
 					})
 				}

@@ -9,11 +9,11 @@ import (
 	"regexp"
 	"runtime"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/assigncalc/assigncalc/assign"
 	"github.com/assigncalc/assigncalc/bench/workload"
+	"github.com/assigncalc/assigncalc/internal/benchmem"
 )
 
 // A size is one step of a family's growth: members and partitions.
@@ -197,13 +197,7 @@ func timed(f func() error) time.Duration {
 	return cpuTime() - t
 }
 
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err) // cannot fail for RUSAGE_SELF
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+func cpuTime() time.Duration { return benchmem.ProcessCPU() }
 
 // collected matches callgrind's summary line on stderr.
 var collected = regexp.MustCompile(`Collected : (\d+)`)
