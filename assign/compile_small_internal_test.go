@@ -374,3 +374,115 @@ func TestSmallKeptBeyondTopic(t *testing.T) {
 		t.Errorf("Sticky.Assign = %v, %v; want %v", got, err, want)
 	}
 }
+
+// TestSmallJoinMatchesGeneral holds Sticky's Assign on small shared
+// groups where members list more than their target (keptDealt with
+// giveUp) to the general path, every claim settled partition by
+// partition (ownedResolved), and to the compiled path (keepAndDeal). The
+// groups: a fresh round of up to 12 members carried over, or claims
+// drawn anyhow (lopsided, in runs of any length), then up to four
+// joiners owning nothing, some static, their IDs sorting before or after
+// the others' in Kafka's order; some lists have a topic's partitions out
+// of order, and then the small path must decline whenever some member is
+// over its target, as keepAndDeal does (readKept).
+func TestSmallJoinMatchesGeneral(t *testing.T) {
+	over, declined := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		g := Group{Topics: map[string]int32{}}
+		var topics []string
+		for _, name := range []string{"a", "b", "t-10", "t-9", "u"}[:rapid.IntRange(1, 5).Draw(t, "topics")] {
+			g.Topics[name] = rapid.Int32Range(0, 13).Draw(t, "partitions")
+			topics = append(topics, name)
+		}
+		n := rapid.IntRange(1, 12).Draw(t, "members")
+		for i := range n {
+			m := Member{ID: fmt.Sprintf("m%02d", (i*7)%17), Topics: topics, Generation: -1}
+			if rapid.IntRange(0, 3).Draw(t, "static") == 0 {
+				m.InstanceID = fmt.Sprintf("i%d", n-i)
+			}
+			g.Members = append(g.Members, m)
+		}
+		if rapid.Bool().Draw(t, "fresh round") {
+			prev, err := Sticky{}.Assign(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g = Carry(g, prev, 2)
+		} else {
+			sorted := slices.Sorted(maps.Keys(g.Topics))
+			for _, topic := range sorted {
+				for p := range g.Topics[topic] {
+					if rapid.IntRange(0, 5).Draw(t, "unowned") == 0 {
+						continue
+					}
+					m := &g.Members[rapid.IntRange(0, n-1).Draw(t, "owner")]
+					m.Owned = append(m.Owned, TopicPartition{topic, p})
+					m.Generation = 2
+				}
+			}
+		}
+		for i := range rapid.IntRange(0, 4).Draw(t, "joiners") {
+			prefix := rapid.SampledFrom([]string{"a", "z"}).Draw(t, "joiner ID") // before or after the others
+			m := Member{ID: fmt.Sprintf("%s%d", prefix, i), Topics: topics, Generation: -1}
+			if rapid.Bool().Draw(t, "static joiner") {
+				m.InstanceID = fmt.Sprintf("j%d", i)
+			}
+			g.Members = append(g.Members, m)
+		}
+		cg, err := compileAny(g, ownedKeptIfLossless, nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		isOver := cg.kept != nil && cg.kept.over
+		unordered := false
+		if rapid.IntRange(0, 3).Draw(t, "unordered") == 0 {
+			// A topic's partitions in reverse in one member's list: not in
+			// partition order, though its topics are in Go order.
+			m := &g.Members[rapid.IntRange(0, len(g.Members)-1).Draw(t, "unordered member")]
+			owned := slices.Clone(m.Owned)
+			for from := 0; from < len(owned); {
+				to := from + 1
+				for to < len(owned) && owned[to].Topic == owned[from].Topic {
+					to++
+				}
+				if to-from > 1 {
+					slices.Reverse(owned[from:to])
+					unordered = true
+					break
+				}
+				from = to
+			}
+			m.Owned = owned
+		}
+		var sg smallGroup
+		_, ok := sg.sticky(&g)
+		switch {
+		case isOver && unordered && ok:
+			t.Fatalf("the small path answered a group with a member over target and a list out of order")
+		case isOver && unordered:
+			declined++
+		case isOver && ok:
+			over++
+		}
+		got, gotErr := Sticky{}.Assign(g)
+		general, generalErr := stickyAssign(g, ownedResolved)
+		var compiled Assignment
+		cg, compiledErr := compileAny(g, ownedKeptIfLossless, nil, true)
+		if compiledErr == nil {
+			compiled, compiledErr = stickyOf(cg)
+		}
+		if gotErr != nil || generalErr != nil || compiledErr != nil {
+			t.Fatalf("errors: Assign %v, general %v, compiled %v", gotErr, generalErr, compiledErr)
+		}
+		if !reflect.DeepEqual(got, general) {
+			t.Fatalf("Assign answered\n%v\nsettling every claim\n%v", got, general)
+		}
+		if !reflect.DeepEqual(got, compiled) {
+			t.Fatalf("Assign answered\n%v\nthe compiled path\n%v", got, compiled)
+		}
+	})
+	if over == 0 || declined == 0 {
+		t.Fatalf("%d groups with a member over target took the small path, %d declined for a list out of order: want some of each", over, declined)
+	}
+	t.Logf("%d groups with a member over target took the small path, %d declined for a list out of order", over, declined)
+}
