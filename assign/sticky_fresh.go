@@ -278,15 +278,16 @@ func (sg *smallGroup) giveUp(rk int32, owned []TopicPartition, keep int32, owner
 	var kept [smallTopics]int32     // run => how many of its claims the member keeps
 	nr, ti, longest := 0, 0, int32(0)
 	for j, tp := range owned {
-		if nr > 0 && sameName(sg.topics[ti], tp.Topic) {
-			continue
-		}
-		for !sameName(sg.topics[ti], tp.Topic) { // found: keptDealt read the list in Go order
-			ti++
-		}
 		if nr > 0 {
+			if sameName(sg.topics[ti], tp.Topic) {
+				continue // the run goes on
+			}
 			runs[2*nr-1] = int32(j)
 			longest = max(longest, runs[2*nr-1]-runs[2*nr-2])
+			ti++ // a later topic: the list is in Go order (keptDealt read it)
+		}
+		for !sameName(sg.topics[ti], tp.Topic) {
+			ti++
 		}
 		runs[2*nr], first[nr] = int32(j), sg.start[ti]
 		nr++
