@@ -33,6 +33,7 @@ func TestSmallGroupMatchesCompiled(t *testing.T) {
 		{Range{}, func(cg *compiledGroup) (Assignment, error) { return rangeOf(cg), nil }},
 		{RoundRobin{}, func(cg *compiledGroup) (Assignment, error) { return roundRobinOf(cg), nil }},
 		{Sticky{}, stickyOf},
+		{CooperativeSticky{}, cooperativeOf},
 	}
 	taken := 0
 	rapid.Check(t, func(t *rapid.T) {
@@ -212,11 +213,13 @@ func TestCompileSmallMatchesAny(t *testing.T) {
 }
 
 // TestSmallGroupAllocatesTheAnswer: on a small shared group where nobody
-// owns anything, Range, RoundRobin and Sticky allocate no more often
-// than writing their answer alone does (a map and one backing array, as
-// bench's write-output floor writes it): smallGroup and its scratch stay
-// on the stack. A group of 10 members and 10 topics of 10 partitions,
-// bench's uniform-10x100.
+// owns anything, Range, RoundRobin, Sticky and CooperativeSticky allocate
+// no more often than writing their answer alone does (a map and one
+// backing array, as bench's write-output floor writes it): smallGroup and
+// its scratch stay on the stack. A group of 10 members and 10 topics of
+// 10 partitions, bench's uniform-10x100; then, as bench's join1, its
+// Sticky answer carried over and a member joining, where Sticky gives up
+// claims (keptDealt with giveUp) and allocates its answer alone too.
 func TestSmallGroupAllocatesTheAnswer(t *testing.T) {
 	g := Group{Topics: map[string]int32{}}
 	var topics []string
@@ -228,26 +231,48 @@ func TestSmallGroupAllocatesTheAnswer(t *testing.T) {
 	for i := range 10 {
 		g.Members = append(g.Members, Member{ID: fmt.Sprintf("consumer-%05d", i), Topics: topics})
 	}
+	for _, s := range []Strategy{Range{}, RoundRobin{}, Sticky{}, CooperativeSticky{}} {
+		testAllocatesTheAnswer(t, s, g)
+	}
+	prev, err := Sticky{}.Assign(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := Carry(g, prev, 1)
+	joined.Members = append(joined.Members, Member{ID: "consumer-new", Topics: topics, Generation: -1})
+	var sg smallGroup
+	if _, ok := sg.sticky(&joined, false); !ok {
+		t.Fatal("the joined group does not take the small path")
+	}
+	testAllocatesTheAnswer(t, Sticky{}, joined)
+}
+
+// testAllocatesTheAnswer fails t when s.Assign(g) allocates more often
+// than writing an answer of g's members and partitions does.
+func testAllocatesTheAnswer(t *testing.T, s Strategy, g Group) {
+	t.Helper()
+	total := 0
+	for _, n := range g.Topics {
+		total += int(n)
+	}
 	var last Assignment // kept, as a caller keeps the answer
 	floor := testing.AllocsPerRun(100, func() {
 		out := make(Assignment, len(g.Members))
-		backing := make([]TopicPartition, 100)
+		backing := make([]TopicPartition, total)
 		for i, m := range g.Members {
-			out[m.ID] = backing[10*i : 10*i+10]
+			out[m.ID] = backing[i*total/len(g.Members) : (i+1)*total/len(g.Members)]
 		}
 		last = out
 	})
 	if len(last) != len(g.Members) {
 		t.Fatal("the floor wrote no answer")
 	}
-	for _, s := range []Strategy{Range{}, RoundRobin{}, Sticky{}} {
-		if got := testing.AllocsPerRun(100, func() {
-			if _, err := s.Assign(g); err != nil {
-				t.Fatal(err)
-			}
-		}); got > floor {
-			t.Errorf("%s.Assign allocates %.0f times a call, writing its answer %.0f", s.Name(), got, floor)
+	if got := testing.AllocsPerRun(100, func() {
+		if _, err := s.Assign(g); err != nil {
+			t.Fatal(err)
 		}
+	}); got > floor {
+		t.Errorf("%s.Assign allocates %.0f times a call, writing its answer %.0f", s.Name(), got, floor)
 	}
 }
 
@@ -327,20 +352,25 @@ func TestSmallKeptMatchesCompiled(t *testing.T) {
 			m.Owned = append([]TopicPartition{{"a", -1}}, m.Owned...)
 		}
 		var sg smallGroup
-		if _, ok := sg.sticky(&g); ok && slices.ContainsFunc(g.Members, func(m Member) bool { return len(m.Owned) > 0 }) {
+		if _, ok := sg.sticky(&g, true); ok && slices.ContainsFunc(g.Members, func(m Member) bool { return len(m.Owned) > 0 }) {
 			kept++
 		}
-		got, gotErr := Sticky{}.Assign(g)
-		var want Assignment
-		cg, wantErr := compileAny(g, ownedKeptIfLossless, nil, true)
-		if wantErr == nil {
-			want, wantErr = stickyOf(cg)
-		}
-		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-			t.Fatalf("Assign's error %v, the compiled path's %v", gotErr, wantErr)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("Assign answered\n%v\nthe compiled path\n%v", got, want)
+		for _, st := range []struct {
+			s        Strategy
+			compiled func(*compiledGroup) (Assignment, error)
+		}{{Sticky{}, stickyOf}, {CooperativeSticky{}, cooperativeOf}} {
+			got, gotErr := st.s.Assign(g)
+			var want Assignment
+			cg, wantErr := compileAny(g, ownedKeptIfLossless, nil, true)
+			if wantErr == nil {
+				want, wantErr = st.compiled(cg)
+			}
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Fatalf("%s: Assign's error %v, the compiled path's %v", st.s.Name(), gotErr, wantErr)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: Assign answered\n%v\nthe compiled path\n%v", st.s.Name(), got, want)
+			}
 		}
 	})
 	if kept == 0 {
@@ -378,7 +408,9 @@ func TestSmallKeptBeyondTopic(t *testing.T) {
 // TestSmallJoinMatchesGeneral holds Sticky's Assign on small shared
 // groups where members list more than their target (keptDealt with
 // giveUp) to the general path, every claim settled partition by
-// partition (ownedResolved), and to the compiled path (keepAndDeal). The
+// partition (ownedResolved), and to the compiled path (keepAndDeal);
+// and CooperativeSticky's, which must not take the small path there (it
+// withholds what is given up), on the same groups. The
 // groups: a fresh round of up to 12 members carried over, or claims
 // drawn anyhow (lopsided, in runs of any length), then up to four
 // joiners owning nothing, some static, their IDs sorting before or after
@@ -455,7 +487,10 @@ func TestSmallJoinMatchesGeneral(t *testing.T) {
 			m.Owned = owned
 		}
 		var sg smallGroup
-		_, ok := sg.sticky(&g)
+		if _, ok := sg.sticky(&g, true); ok && isOver {
+			t.Fatalf("the small path answered CooperativeSticky on a group with a member over target")
+		}
+		_, ok := sg.sticky(&g, false)
 		switch {
 		case isOver && unordered && ok:
 			t.Fatalf("the small path answered a group with a member over target and a list out of order")
@@ -464,21 +499,27 @@ func TestSmallJoinMatchesGeneral(t *testing.T) {
 		case isOver && ok:
 			over++
 		}
-		got, gotErr := Sticky{}.Assign(g)
-		general, generalErr := stickyAssign(g, ownedResolved)
-		var compiled Assignment
-		cg, compiledErr := compileAny(g, ownedKeptIfLossless, nil, true)
-		if compiledErr == nil {
-			compiled, compiledErr = stickyOf(cg)
-		}
-		if gotErr != nil || generalErr != nil || compiledErr != nil {
-			t.Fatalf("errors: Assign %v, general %v, compiled %v", gotErr, generalErr, compiledErr)
-		}
-		if !reflect.DeepEqual(got, general) {
-			t.Fatalf("Assign answered\n%v\nsettling every claim\n%v", got, general)
-		}
-		if !reflect.DeepEqual(got, compiled) {
-			t.Fatalf("Assign answered\n%v\nthe compiled path\n%v", got, compiled)
+		for _, st := range []struct {
+			s        Strategy
+			general  func(Group, ownedRead) (Assignment, error)
+			compiled func(*compiledGroup) (Assignment, error)
+		}{{Sticky{}, stickyAssign, stickyOf}, {CooperativeSticky{}, cooperativeAssign, cooperativeOf}} {
+			got, gotErr := st.s.Assign(g)
+			general, generalErr := st.general(g, ownedResolved)
+			var compiled Assignment
+			cg, compiledErr := compileAny(g, ownedKeptIfLossless, nil, true)
+			if compiledErr == nil {
+				compiled, compiledErr = st.compiled(cg)
+			}
+			if gotErr != nil || generalErr != nil || compiledErr != nil {
+				t.Fatalf("%s errors: Assign %v, general %v, compiled %v", st.s.Name(), gotErr, generalErr, compiledErr)
+			}
+			if !reflect.DeepEqual(got, general) {
+				t.Fatalf("%s: Assign answered\n%v\nsettling every claim\n%v", st.s.Name(), got, general)
+			}
+			if !reflect.DeepEqual(got, compiled) {
+				t.Fatalf("%s: Assign answered\n%v\nthe compiled path\n%v", st.s.Name(), got, compiled)
+			}
 		}
 	})
 	if over == 0 || declined == 0 {

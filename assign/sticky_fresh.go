@@ -17,7 +17,8 @@ import "github.com/assigncalc/assigncalc/assign/internal/balance"
 //
 // A small shared group (compile_small.go) gets that answer, and, when
 // keepAndDeal would answer it, keepAndDeal's, without being compiled
-// (smallGroup.sticky).
+// (smallGroup.sticky); so does CooperativeSticky's where nothing is
+// withheld: nobody owns anything, or every claim is kept.
 
 // freshDealt returns the [Sticky] answer of cg, which is also
 // [CooperativeSticky]'s (nothing is withheld when nobody lists anything),
@@ -91,14 +92,17 @@ const smallParts = 1024
 // sticky returns the [Sticky] answer of g when g is a small shared group
 // (see [smallGroup.read]) whose answer smallGroup writes: nobody owns
 // anything (dealt), or keepAndDeal answers it (keptDealt); ok is false
-// otherwise, and g is then compiled.
-func (sg *smallGroup) sticky(g *Group) (a Assignment, ok bool) {
+// otherwise, and g is then compiled. With withhold (CooperativeSticky)
+// it declines a group where a member lists more than its target, whose
+// claims given up are withheld this round: where nothing is withheld,
+// the two strategies answer alike (keepAndDeal, freshDealt).
+func (sg *smallGroup) sticky(g *Group, withhold bool) (a Assignment, ok bool) {
 	if !sg.read(g, true) {
 		return nil, false
 	}
 	for i := range sg.members {
 		if len(sg.members[i].Owned) > 0 {
-			return sg.keptDealt()
+			return sg.keptDealt(withhold)
 		}
 	}
 	return sg.dealt(), true
@@ -121,8 +125,9 @@ func (sg *smallGroup) sticky(g *Group) (a Assignment, ok bool) {
 // tables (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-leave1
 // and .../shape=uniform-10x100-join1 in bench/);
 // TestSmallKeptMatchesCompiled and TestSmallJoinMatchesGeneral hold it to
-// the compiled path and to settling every claim.
-func (sg *smallGroup) keptDealt() (a Assignment, ok bool) {
+// the compiled path and to settling every claim. With withhold it declines
+// a group where a member is over its target (see sticky).
+func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 	n, nt := len(sg.members), sg.nt
 	total := sg.start[nt]
 	if total == 0 || total > smallParts {
@@ -183,7 +188,7 @@ func (sg *smallGroup) keptDealt() (a Assignment, ok bool) {
 			target[rk]++
 		}
 		if count[m] > target[rk] {
-			if !inOrder {
+			if withhold || !inOrder {
 				return nil, false
 			}
 			over = true
