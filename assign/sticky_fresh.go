@@ -133,41 +133,23 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 	if total == 0 || total > smallParts {
 		return nil, false
 	}
-	var owner [smallParts]uint8   // partition number => 1 + the member index that gets it, 0 until known, givenUp
+	// The claims each member lists are its list's length: keptDealt
+	// declines below unless every claim exists, once. Knowing the targets
+	// before reading the claims, a group keptDealt would decline for a
+	// member over target (CooperativeSticky's join) is declined without
+	// reading them.
 	var count [smallMembers]int32 // member index => partitions it keeps, then gets
 	gen, some := int32(0), false
-	inOrder := true // every list in partition order: what keepAndDeal needs of a group where some member is over target (readKept)
 	for m := range n {
-		owned := sg.members[m].Owned
-		if len(owned) == 0 {
+		c := len(sg.members[m].Owned)
+		if c == 0 {
 			continue
 		}
 		if some && sg.members[m].Generation != gen {
 			return nil, false
 		}
 		gen, some = sg.members[m].Generation, true
-		ti, last := 0, int32(-1)
-		for _, tp := range owned {
-			// Topics in Go order are found walking sg.topics once,
-			// comparing names by address first (sameName); any other
-			// walks off its end.
-			for ti < nt && !sameName(sg.topics[ti], tp.Topic) {
-				ti++
-			}
-			if ti == nt {
-				return nil, false // out of Go order, or a topic nobody lists
-			}
-			first := sg.start[ti]
-			pid := first + tp.Partition
-			if tp.Partition < 0 || pid >= sg.start[ti+1] || owner[pid] != 0 {
-				return nil, false
-			}
-			if pid <= last {
-				inOrder = false
-			}
-			owner[pid], last = uint8(m+1), pid
-		}
-		count[m] = int32(len(owned))
+		count[m] = int32(min(c, smallParts+1))
 	}
 
 	// Targets by rank, as balance.Targets sets them: total/n each, one
@@ -188,11 +170,40 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 			target[rk]++
 		}
 		if count[m] > target[rk] {
-			if withhold || !inOrder {
+			if withhold {
 				return nil, false
 			}
 			over = true
 		}
+	}
+
+	var owner [smallParts]uint8 // partition number => 1 + the member index that gets it, 0 until known, givenUp
+	inOrder := true             // every list in partition order: what keepAndDeal needs of a group where some member is over target (readKept)
+	for m := range n {
+		ti, last := 0, int32(-1)
+		for _, tp := range sg.members[m].Owned {
+			// Topics in Go order are found walking sg.topics once,
+			// comparing names by address first (sameName); any other
+			// walks off its end.
+			for ti < nt && !sameName(sg.topics[ti], tp.Topic) {
+				ti++
+			}
+			if ti == nt {
+				return nil, false // out of Go order, or a topic nobody lists
+			}
+			first := sg.start[ti]
+			pid := first + tp.Partition
+			if tp.Partition < 0 || pid >= sg.start[ti+1] || owner[pid] != 0 {
+				return nil, false
+			}
+			if pid <= last {
+				inOrder = false
+			}
+			owner[pid], last = uint8(m+1), pid
+		}
+	}
+	if over && !inOrder {
+		return nil, false
 	}
 	if over {
 		for rk, m := range sg.order[:n] {
