@@ -123,7 +123,7 @@ func (sg *smallGroup) sticky(g *Group, withhold bool) (a Assignment, ok bool) {
 // partition order, no partitions, more than smallParts. Churned small
 // groups spent half their call compiling and a fifth in keepAndDeal's
 // tables (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-leave1
-// and .../shape=uniform-10x100-join1 in bench/);
+// in bench/; its join1 shape is answered here too);
 // TestSmallKeptMatchesCompiled and TestSmallJoinMatchesGeneral hold it to
 // the compiled path and to settling every claim. With withhold it declines
 // a group where a member is over its target (see sticky).
