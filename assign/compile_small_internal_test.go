@@ -33,6 +33,7 @@ func TestSmallGroupMatchesCompiled(t *testing.T) {
 		{Range{}, func(cg *compiledGroup) (Assignment, error) { return rangeOf(cg), nil }},
 		{RoundRobin{}, func(cg *compiledGroup) (Assignment, error) { return roundRobinOf(cg), nil }},
 		{Sticky{}, stickyOf},
+		{CooperativeSticky{}, cooperativeOf},
 	}
 	taken := 0
 	rapid.Check(t, func(t *rapid.T) {
@@ -212,11 +213,13 @@ func TestCompileSmallMatchesAny(t *testing.T) {
 }
 
 // TestSmallGroupAllocatesTheAnswer: on a small shared group where nobody
-// owns anything, Range, RoundRobin and Sticky allocate no more often
-// than writing their answer alone does (a map and one backing array, as
-// bench's write-output floor writes it): smallGroup and its scratch stay
-// on the stack. A group of 10 members and 10 topics of 10 partitions,
-// bench's uniform-10x100.
+// owns anything, Range, RoundRobin, Sticky and CooperativeSticky allocate
+// no more often than writing their answer alone does (a map and one
+// backing array, as bench's write-output floor writes it): smallGroup and
+// its scratch stay on the stack. A group of 10 members and 10 topics of
+// 10 partitions, bench's uniform-10x100; then, as bench's join1, its
+// Sticky answer carried over and a member joining, where Sticky gives up
+// claims (keptDealt with giveUp) and allocates its answer alone too.
 func TestSmallGroupAllocatesTheAnswer(t *testing.T) {
 	g := Group{Topics: map[string]int32{}}
 	var topics []string
@@ -228,26 +231,48 @@ func TestSmallGroupAllocatesTheAnswer(t *testing.T) {
 	for i := range 10 {
 		g.Members = append(g.Members, Member{ID: fmt.Sprintf("consumer-%05d", i), Topics: topics})
 	}
+	for _, s := range []Strategy{Range{}, RoundRobin{}, Sticky{}, CooperativeSticky{}} {
+		testAllocatesTheAnswer(t, s, g)
+	}
+	prev, err := Sticky{}.Assign(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := Carry(g, prev, 1)
+	joined.Members = append(joined.Members, Member{ID: "consumer-new", Topics: topics, Generation: -1})
+	var sg smallGroup
+	if _, ok := sg.sticky(&joined, false); !ok {
+		t.Fatal("the joined group does not take the small path")
+	}
+	testAllocatesTheAnswer(t, Sticky{}, joined)
+}
+
+// testAllocatesTheAnswer fails t when s.Assign(g) allocates more often
+// than writing an answer of g's members and partitions does.
+func testAllocatesTheAnswer(t *testing.T, s Strategy, g Group) {
+	t.Helper()
+	total := 0
+	for _, n := range g.Topics {
+		total += int(n)
+	}
 	var last Assignment // kept, as a caller keeps the answer
 	floor := testing.AllocsPerRun(100, func() {
 		out := make(Assignment, len(g.Members))
-		backing := make([]TopicPartition, 100)
+		backing := make([]TopicPartition, total)
 		for i, m := range g.Members {
-			out[m.ID] = backing[10*i : 10*i+10]
+			out[m.ID] = backing[i*total/len(g.Members) : (i+1)*total/len(g.Members)]
 		}
 		last = out
 	})
 	if len(last) != len(g.Members) {
 		t.Fatal("the floor wrote no answer")
 	}
-	for _, s := range []Strategy{Range{}, RoundRobin{}, Sticky{}} {
-		if got := testing.AllocsPerRun(100, func() {
-			if _, err := s.Assign(g); err != nil {
-				t.Fatal(err)
-			}
-		}); got > floor {
-			t.Errorf("%s.Assign allocates %.0f times a call, writing its answer %.0f", s.Name(), got, floor)
+	if got := testing.AllocsPerRun(100, func() {
+		if _, err := s.Assign(g); err != nil {
+			t.Fatal(err)
 		}
+	}); got > floor {
+		t.Errorf("%s.Assign allocates %.0f times a call, writing its answer %.0f", s.Name(), got, floor)
 	}
 }
 
@@ -327,20 +352,25 @@ func TestSmallKeptMatchesCompiled(t *testing.T) {
 			m.Owned = append([]TopicPartition{{"a", -1}}, m.Owned...)
 		}
 		var sg smallGroup
-		if _, ok := sg.sticky(&g); ok && slices.ContainsFunc(g.Members, func(m Member) bool { return len(m.Owned) > 0 }) {
+		if _, ok := sg.sticky(&g, true); ok && slices.ContainsFunc(g.Members, func(m Member) bool { return len(m.Owned) > 0 }) {
 			kept++
 		}
-		got, gotErr := Sticky{}.Assign(g)
-		var want Assignment
-		cg, wantErr := compileAny(g, ownedKeptIfLossless, nil, true)
-		if wantErr == nil {
-			want, wantErr = stickyOf(cg)
-		}
-		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-			t.Fatalf("Assign's error %v, the compiled path's %v", gotErr, wantErr)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("Assign answered\n%v\nthe compiled path\n%v", got, want)
+		for _, st := range []struct {
+			s        Strategy
+			compiled func(*compiledGroup) (Assignment, error)
+		}{{Sticky{}, stickyOf}, {CooperativeSticky{}, cooperativeOf}} {
+			got, gotErr := st.s.Assign(g)
+			var want Assignment
+			cg, wantErr := compileAny(g, ownedKeptIfLossless, nil, true)
+			if wantErr == nil {
+				want, wantErr = st.compiled(cg)
+			}
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Fatalf("%s: Assign's error %v, the compiled path's %v", st.s.Name(), gotErr, wantErr)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: Assign answered\n%v\nthe compiled path\n%v", st.s.Name(), got, want)
+			}
 		}
 	})
 	if kept == 0 {
@@ -373,4 +403,127 @@ func TestSmallKeptBeyondTopic(t *testing.T) {
 	if got, err := (Sticky{}).Assign(g); err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Sticky.Assign = %v, %v; want %v", got, err, want)
 	}
+}
+
+// TestSmallJoinMatchesGeneral holds Sticky's Assign on small shared
+// groups where members list more than their target (keptDealt with
+// giveUp) to the general path, every claim settled partition by
+// partition (ownedResolved), and to the compiled path (keepAndDeal);
+// and CooperativeSticky's, which must not take the small path there (it
+// withholds what is given up), on the same groups. The
+// groups: a fresh round of up to 12 members carried over, or claims
+// drawn anyhow (lopsided, in runs of any length), then up to four
+// joiners owning nothing, some static, their IDs sorting before or after
+// the others' in Kafka's order; some lists have a topic's partitions out
+// of order, and then the small path must decline whenever some member is
+// over its target, as keepAndDeal does (readKept).
+func TestSmallJoinMatchesGeneral(t *testing.T) {
+	over, declined := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		g := Group{Topics: map[string]int32{}}
+		var topics []string
+		for _, name := range []string{"a", "b", "t-10", "t-9", "u"}[:rapid.IntRange(1, 5).Draw(t, "topics")] {
+			g.Topics[name] = rapid.Int32Range(0, 13).Draw(t, "partitions")
+			topics = append(topics, name)
+		}
+		n := rapid.IntRange(1, 12).Draw(t, "members")
+		for i := range n {
+			m := Member{ID: fmt.Sprintf("m%02d", (i*7)%17), Topics: topics, Generation: -1}
+			if rapid.IntRange(0, 3).Draw(t, "static") == 0 {
+				m.InstanceID = fmt.Sprintf("i%d", n-i)
+			}
+			g.Members = append(g.Members, m)
+		}
+		if rapid.Bool().Draw(t, "fresh round") {
+			prev, err := Sticky{}.Assign(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g = Carry(g, prev, 2)
+		} else {
+			sorted := slices.Sorted(maps.Keys(g.Topics))
+			for _, topic := range sorted {
+				for p := range g.Topics[topic] {
+					if rapid.IntRange(0, 5).Draw(t, "unowned") == 0 {
+						continue
+					}
+					m := &g.Members[rapid.IntRange(0, n-1).Draw(t, "owner")]
+					m.Owned = append(m.Owned, TopicPartition{topic, p})
+					m.Generation = 2
+				}
+			}
+		}
+		for i := range rapid.IntRange(0, 4).Draw(t, "joiners") {
+			prefix := rapid.SampledFrom([]string{"a", "z"}).Draw(t, "joiner ID") // before or after the others
+			m := Member{ID: fmt.Sprintf("%s%d", prefix, i), Topics: topics, Generation: -1}
+			if rapid.Bool().Draw(t, "static joiner") {
+				m.InstanceID = fmt.Sprintf("j%d", i)
+			}
+			g.Members = append(g.Members, m)
+		}
+		cg, err := compileAny(g, ownedKeptIfLossless, nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		isOver := cg.kept != nil && cg.kept.over
+		unordered := false
+		if rapid.IntRange(0, 3).Draw(t, "unordered") == 0 {
+			// A topic's partitions in reverse in one member's list: not in
+			// partition order, though its topics are in Go order.
+			m := &g.Members[rapid.IntRange(0, len(g.Members)-1).Draw(t, "unordered member")]
+			owned := slices.Clone(m.Owned)
+			for from := 0; from < len(owned); {
+				to := from + 1
+				for to < len(owned) && owned[to].Topic == owned[from].Topic {
+					to++
+				}
+				if to-from > 1 {
+					slices.Reverse(owned[from:to])
+					unordered = true
+					break
+				}
+				from = to
+			}
+			m.Owned = owned
+		}
+		var sg smallGroup
+		if _, ok := sg.sticky(&g, true); ok && isOver {
+			t.Fatalf("the small path answered CooperativeSticky on a group with a member over target")
+		}
+		_, ok := sg.sticky(&g, false)
+		switch {
+		case isOver && unordered && ok:
+			t.Fatalf("the small path answered a group with a member over target and a list out of order")
+		case isOver && unordered:
+			declined++
+		case isOver && ok:
+			over++
+		}
+		for _, st := range []struct {
+			s        Strategy
+			general  func(Group, ownedRead) (Assignment, error)
+			compiled func(*compiledGroup) (Assignment, error)
+		}{{Sticky{}, stickyAssign, stickyOf}, {CooperativeSticky{}, cooperativeAssign, cooperativeOf}} {
+			got, gotErr := st.s.Assign(g)
+			general, generalErr := st.general(g, ownedResolved)
+			var compiled Assignment
+			cg, compiledErr := compileAny(g, ownedKeptIfLossless, nil, true)
+			if compiledErr == nil {
+				compiled, compiledErr = st.compiled(cg)
+			}
+			if gotErr != nil || generalErr != nil || compiledErr != nil {
+				t.Fatalf("%s errors: Assign %v, general %v, compiled %v", st.s.Name(), gotErr, generalErr, compiledErr)
+			}
+			if !reflect.DeepEqual(got, general) {
+				t.Fatalf("%s: Assign answered\n%v\nsettling every claim\n%v", st.s.Name(), got, general)
+			}
+			if !reflect.DeepEqual(got, compiled) {
+				t.Fatalf("%s: Assign answered\n%v\nthe compiled path\n%v", st.s.Name(), got, compiled)
+			}
+		}
+	})
+	if over == 0 || declined == 0 {
+		t.Fatalf("%d groups with a member over target took the small path, %d declined for a list out of order: want some of each", over, declined)
+	}
+	t.Logf("%d groups with a member over target took the small path, %d declined for a list out of order", over, declined)
 }

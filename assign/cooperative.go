@@ -81,6 +81,10 @@ func (s CooperativeSticky) compiled() (Strategy, ownedRead, func(*compiledGroup)
 // Assign returns this round's assignment: [CooperativePlan.Assignment].
 // It does not pass [Verify] while partitions are withheld.
 func (CooperativeSticky) Assign(g Group) (Assignment, error) {
+	var sg smallGroup // a small shared group where nothing is withheld: Sticky's answer, without compiling (sticky_fresh.go)
+	if a, ok := sg.sticky(&g, true); ok {
+		return a, nil
+	}
 	return cooperativeAssign(g, ownedKeptIfLossless)
 }
 

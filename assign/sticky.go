@@ -115,7 +115,7 @@ func (s Sticky) compiled() (Strategy, ownedRead, func(*compiledGroup) (Assignmen
 // Assign computes the sticky assignment of g.
 func (Sticky) Assign(g Group) (Assignment, error) {
 	var sg smallGroup // a small shared group: freshDealt's or keepAndDeal's answer, without compiling (sticky_fresh.go)
-	if a, ok := sg.sticky(&g); ok {
+	if a, ok := sg.sticky(&g, false); ok {
 		return a, nil
 	}
 	return stickyAssign(g, ownedKeptIfLossless)

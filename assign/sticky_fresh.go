@@ -1,5 +1,7 @@
 package assign
 
+import "github.com/assigncalc/assigncalc/assign/internal/balance"
+
 // The sticky answer of a fresh group, written from its closed form.
 //
 // When nobody lists a partition, every member subscribes to the same
@@ -14,8 +16,9 @@ package assign
 // bench/). TestFreshDealtMatchesSolver holds it to the solver's answer.
 //
 // A small shared group (compile_small.go) gets that answer, and, when
-// every claim can be kept, keepAndDeal's, without being compiled
-// (smallGroup.sticky).
+// keepAndDeal would answer it, keepAndDeal's, without being compiled
+// (smallGroup.sticky); so does CooperativeSticky's where nothing is
+// withheld: nobody owns anything, or every claim is kept.
 
 // freshDealt returns the [Sticky] answer of cg, which is also
 // [CooperativeSticky]'s (nothing is withheld when nobody lists anything),
@@ -88,53 +91,97 @@ const smallParts = 1024
 
 // sticky returns the [Sticky] answer of g when g is a small shared group
 // (see [smallGroup.read]) whose answer smallGroup writes: nobody owns
-// anything (dealt), or every claim can be kept (keptDealt); ok is false
-// otherwise, and g is then compiled.
-func (sg *smallGroup) sticky(g *Group) (a Assignment, ok bool) {
+// anything (dealt), or keepAndDeal answers it (keptDealt); ok is false
+// otherwise, and g is then compiled. With withhold (CooperativeSticky)
+// it declines a group where a member lists more than its target, whose
+// claims given up are withheld this round: where nothing is withheld,
+// the two strategies answer alike (keepAndDeal, freshDealt).
+func (sg *smallGroup) sticky(g *Group, withhold bool) (a Assignment, ok bool) {
 	if !sg.read(g, true) {
 		return nil, false
 	}
 	for i := range sg.members {
 		if len(sg.members[i].Owned) > 0 {
-			return sg.keptDealt()
+			return sg.keptDealt(withhold)
 		}
 	}
 	return sg.dealt(), true
 }
 
 // keptDealt is keepAndDeal's answer for a small shared group, written
-// without compiling it: every member keeps what it lists and the
-// partitions nobody lists are dealt in partition order, round-robin, to
-// the members below their target (balance.Targets'), from the lowest rank
-// in Kafka's order. It declines (ok false) whatever compile would not
-// send to keepAndDeal, and more: a claim of a partition or topic that no
-// longer exists or of a topic nobody lists, an Owned list whose topics
-// are not in Go order, a partition listed twice, claims at
-// different generations, a member listing more than its target, no
-// partitions, more than smallParts. Churned small groups spent half their
-// call compiling and a fifth in keepAndDeal's tables
-// (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-leave1
-// in bench/); TestSmallKeptMatchesCompiled holds it to the compiled path.
-func (sg *smallGroup) keptDealt() (a Assignment, ok bool) {
+// without compiling it: every member keeps what it lists up to its target
+// (balance.Targets'), a member listing more gives up the claims
+// keepAndDeal's giveUp picks (smallGroup.giveUp), and the partitions
+// nobody keeps are dealt in partition order, round-robin, to the members
+// below their target, from the lowest rank in Kafka's order: first those
+// nobody lists, then, from the lowest rank with room again, those given
+// up. It declines (ok false) whatever compile would not send to
+// keepAndDeal, and more: a claim of a partition or topic that no longer
+// exists or of a topic nobody lists, an Owned list whose topics are not
+// in Go order, a partition listed twice, claims at different
+// generations, a member over its target while some list is not in
+// partition order, no partitions, more than smallParts. Churned small
+// groups spent half their call compiling and a fifth in keepAndDeal's
+// tables (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-leave1
+// in bench/; its join1 shape is answered here too);
+// TestSmallKeptMatchesCompiled and TestSmallJoinMatchesGeneral hold it to
+// the compiled path and to settling every claim. With withhold it declines
+// a group where a member is over its target (see sticky).
+func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 	n, nt := len(sg.members), sg.nt
 	total := sg.start[nt]
 	if total == 0 || total > smallParts {
 		return nil, false
 	}
-	var owner [smallParts]uint8   // partition number => 1 + the member index that gets it, 0 until known
+	// The claims each member lists are its list's length: keptDealt
+	// declines below unless every claim exists, once. Knowing the targets
+	// before reading the claims, a group keptDealt would decline for a
+	// member over target (CooperativeSticky's join) is declined without
+	// reading them.
 	var count [smallMembers]int32 // member index => partitions it keeps, then gets
 	gen, some := int32(0), false
 	for m := range n {
-		owned := sg.members[m].Owned
-		if len(owned) == 0 {
+		c := len(sg.members[m].Owned)
+		if c == 0 {
 			continue
 		}
 		if some && sg.members[m].Generation != gen {
 			return nil, false
 		}
 		gen, some = sg.members[m].Generation, true
-		ti := 0
-		for _, tp := range owned {
+		count[m] = int32(min(c, smallParts+1))
+	}
+
+	// Targets by rank, as balance.Targets sets them: total/n each, one
+	// more for the total%n members with the most claims, the lower rank
+	// first among equals.
+	var target [smallMembers]int32 // by rank
+	over := false                  // some member lists more than its target
+	q, r := total/int32(n), total%int32(n)
+	for rk, m := range sg.order[:n] {
+		above := int32(0) // ranks before rk in balance.Targets' order
+		for rk2, m2 := range sg.order[:n] {
+			if c, c2 := count[m], count[m2]; c2 > c || c2 == c && rk2 < rk {
+				above++
+			}
+		}
+		target[rk] = q
+		if above < r {
+			target[rk]++
+		}
+		if count[m] > target[rk] {
+			if withhold {
+				return nil, false
+			}
+			over = true
+		}
+	}
+
+	var owner [smallParts]uint8 // partition number => 1 + the member index that gets it, 0 until known, givenUp
+	inOrder := true             // every list in partition order: what keepAndDeal needs of a group where some member is over target (readKept)
+	for m := range n {
+		ti, last := 0, int32(-1)
+		for _, tp := range sg.members[m].Owned {
 			// Topics in Go order are found walking sg.topics once,
 			// comparing names by address first (sameName); any other
 			// walks off its end.
@@ -149,34 +196,27 @@ func (sg *smallGroup) keptDealt() (a Assignment, ok bool) {
 			if tp.Partition < 0 || pid >= sg.start[ti+1] || owner[pid] != 0 {
 				return nil, false
 			}
-			owner[pid] = uint8(m + 1)
+			if pid <= last {
+				inOrder = false
+			}
+			owner[pid], last = uint8(m+1), pid
 		}
-		count[m] = int32(len(owned))
 	}
-
-	// Targets by rank, as balance.Targets sets them: total/n each, one
-	// more for the total%n members with the most claims, the lower rank
-	// first among equals.
-	var target [smallMembers]int32 // by rank
-	q, r := total/int32(n), total%int32(n)
-	for rk, m := range sg.order[:n] {
-		above := int32(0) // ranks before rk in balance.Targets' order
-		for rk2, m2 := range sg.order[:n] {
-			if c, c2 := count[m], count[m2]; c2 > c || c2 == c && rk2 < rk {
-				above++
+	if over && !inOrder {
+		return nil, false
+	}
+	if over {
+		for rk, m := range sg.order[:n] {
+			if count[m] > target[rk] {
+				sg.giveUp(int32(rk), sg.members[m].Owned, target[rk], &owner)
+				count[m] = target[rk]
 			}
 		}
-		target[rk] = q
-		if above < r {
-			target[rk]++
-		}
-		if count[m] > target[rk] {
-			return nil, false
-		}
 	}
 
-	// Deal the partitions nobody lists in rounds: each gives one to every
-	// rank still below its target, in rank order.
+	// Deal the partitions nobody lists, then those given up, in rounds:
+	// each gives one to every rank still below its target, in rank order;
+	// the second pass starts a round.
 	var active [smallMembers]int32
 	na, turn := 0, 0
 	for rk, m := range sg.order[:n] {
@@ -185,27 +225,26 @@ func (sg *smallGroup) keptDealt() (a Assignment, ok bool) {
 			na++
 		}
 	}
-	for pid := range total {
-		if owner[pid] != 0 {
-			continue
-		}
-		if na == 0 {
-			return nil, false // cannot be: the targets add up to total
-		}
-		rk := active[turn]
-		m := sg.order[rk]
-		owner[pid] = uint8(m + 1)
-		count[m]++
-		if turn++; turn == na {
-			k := 0
-			for _, rk := range active[:na] {
-				if count[sg.order[rk]] < target[rk] {
-					active[k] = rk
-					k++
-				}
+	for dealing := uint8(0); ; dealing = givenUp {
+		for pid := range total {
+			if owner[pid] != dealing {
+				continue
 			}
-			na, turn = k, 0
+			if na == 0 {
+				return nil, false // cannot be: the targets add up to total
+			}
+			rk := active[turn]
+			m := sg.order[rk]
+			owner[pid] = uint8(m + 1)
+			count[m]++
+			if turn++; turn == na {
+				na, turn = sg.belowTarget(active[:na], &count, &target), 0
+			}
 		}
+		if !over || dealing == givenUp {
+			break
+		}
+		na, turn = sg.belowTarget(active[:na], &count, &target), 0
 	}
 
 	// Each member's list in partition order, which is Compare's: topics
@@ -226,4 +265,55 @@ func (sg *smallGroup) keptDealt() (a Assignment, ok bool) {
 		}
 	}
 	return listsAssignment(sg.members, off, backing), true
+}
+
+// givenUp marks in keptDealt's owner a partition given up by a member
+// over its target: above every 1 + member index (smallMembers < 255).
+const givenUp = 255
+
+// belowTarget keeps in active (ranks) those whose member is still below
+// its target, in order, and returns how many.
+func (sg *smallGroup) belowTarget(active []int32, count *[smallMembers]int32, target *[smallMembers]int32) int {
+	k := 0
+	for _, rk := range active {
+		if count[sg.order[rk]] < target[rk] {
+			active[k] = rk
+			k++
+		}
+	}
+	return k
+}
+
+// giveUp marks givenUp in owner the claims that the member of rank rk,
+// whose list owned is in partition order, gives up to keep keep of them:
+// keepAndDeal's rule ([balance.KeptOfRuns] over its runs of one topic,
+// as giveUp in keep_join.go applies it).
+func (sg *smallGroup) giveUp(rk int32, owned []TopicPartition, keep int32, owner *[smallParts]uint8) {
+	var runs [2 * smallTopics]int32 // pairs of bounds in owned of its runs of one topic
+	var first [smallTopics]int32    // run => its topic's partition 0 (see start)
+	var kept [smallTopics]int32     // run => how many of its claims the member keeps
+	nr, ti, longest := 0, 0, int32(0)
+	for j, tp := range owned {
+		if nr > 0 {
+			if sameName(sg.topics[ti], tp.Topic) {
+				continue // the run goes on
+			}
+			runs[2*nr-1] = int32(j)
+			longest = max(longest, runs[2*nr-1]-runs[2*nr-2])
+			ti++ // a later topic: the list is in Go order (keptDealt read it)
+		}
+		for !sameName(sg.topics[ti], tp.Topic) {
+			ti++
+		}
+		runs[2*nr], first[nr] = int32(j), sg.start[ti]
+		nr++
+	}
+	runs[2*nr-1] = int32(len(owned)) // over its target: owned is not empty
+	longest = max(longest, runs[2*nr-1]-runs[2*nr-2])
+	balance.KeptOfRuns(rk, runs[:2*nr], longest, keep, kept[:nr])
+	for k := range nr {
+		for j := runs[2*k] + kept[k]; j < runs[2*k+1]; j++ {
+			owner[first[k]+owned[j].Partition] = givenUp
+		}
+	}
 }
