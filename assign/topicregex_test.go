@@ -227,7 +227,7 @@ func TestResolveTopicRegexProperties(t *testing.T) {
 // pattern and name no topics costs the copy of the member list and one
 // resolution per pattern; a member more adds its Member and nothing per
 // matched topic. Copying the matched list for every member, as before,
-// added 16 bytes per topic (16 KB per member here).
+// added a list of the matched topics per member, 16 bytes a topic or more.
 func TestResolveTopicRegexScales(t *testing.T) {
 	const topics = 1000
 	meta := make(map[string]int32, topics)
