@@ -14,7 +14,7 @@ import (
 
 // TestSmallGroupMatchesCompiled holds Range, RoundRobin and Sticky's
 // Assign, which answer a small shared group without compiling it
-// (compile_small.go), to the compiled path (compile, then rangeOf,
+// (compile_small.go), to the compiled path (compileAny, then rangeOf,
 // roundRobinOf, stickyOf) on the same group: the same answer, or the same
 // error. Groups are drawn around the small path's bounds: up to 18
 // members (it takes 16), static and dynamic members (Kafka's order is not
@@ -101,18 +101,7 @@ func TestSmallGroupMatchesCompiled(t *testing.T) {
 			taken++
 		}
 		for _, st := range strategies {
-			got, gotErr := st.s.Assign(g)
-			var want Assignment
-			cg, wantErr := compile(g, ownedKeptIfLossless)
-			if wantErr == nil {
-				want, wantErr = st.compiled(cg)
-			}
-			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-				t.Fatalf("%s: Assign's error %v, the compiled path's %v", st.s.Name(), gotErr, wantErr)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s: Assign answered\n%v\nthe compiled path\n%v", st.s.Name(), got, want)
-			}
+			matchCompiled(t, st.s, st.compiled, g)
 		}
 	})
 	if taken == 0 {
@@ -359,18 +348,7 @@ func TestSmallKeptMatchesCompiled(t *testing.T) {
 			s        Strategy
 			compiled func(*compiledGroup) (Assignment, error)
 		}{{Sticky{}, stickyOf}, {CooperativeSticky{}, cooperativeOf}} {
-			got, gotErr := st.s.Assign(g)
-			var want Assignment
-			cg, wantErr := compileAny(g, ownedKeptIfLossless, nil, true)
-			if wantErr == nil {
-				want, wantErr = st.compiled(cg)
-			}
-			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-				t.Fatalf("%s: Assign's error %v, the compiled path's %v", st.s.Name(), gotErr, wantErr)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s: Assign answered\n%v\nthe compiled path\n%v", st.s.Name(), got, want)
-			}
+			matchCompiled(t, st.s, st.compiled, g)
 		}
 	})
 	if kept == 0 {
@@ -526,4 +504,22 @@ func TestSmallJoinMatchesGeneral(t *testing.T) {
 		t.Fatalf("%d groups with a member over target took the small path, %d declined for a list out of order: want some of each", over, declined)
 	}
 	t.Logf("%d groups with a member over target took the small path, %d declined for a list out of order", over, declined)
+}
+
+// matchCompiled fails t unless s.Assign answers g, errors included, as
+// compiled answers g compiled by compileAny: the general compile, never
+// smallGroup's.
+func matchCompiled(t interface{ Fatalf(string, ...any) }, s Strategy, compiled func(*compiledGroup) (Assignment, error), g Group) {
+	got, gotErr := s.Assign(g)
+	var want Assignment
+	cg, wantErr := compileAny(g, ownedKeptIfLossless, nil, true)
+	if wantErr == nil {
+		want, wantErr = compiled(cg)
+	}
+	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+		t.Fatalf("%s: Assign's error %v, the compiled path's %v", s.Name(), gotErr, wantErr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: Assign answered\n%v\nthe compiled path\n%v", s.Name(), got, want)
+	}
 }

@@ -77,3 +77,7 @@ func KeptSettles(g Group) bool {
 	_, settled, err := cg.keepAndDeal(true)
 	return err == nil && settled
 }
+
+// RunsReversed is runsReversed (keep_fast_internal_test.go), for the
+// external tests of the same paths.
+var RunsReversed = runsReversed

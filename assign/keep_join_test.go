@@ -77,7 +77,7 @@ func TestKeepAndDealOverTarget(t *testing.T) {
 		}
 		checkOverTarget(t, g)
 		for i := range g.Members { // runs of one topic in reverse topic order, as from a map
-			g.Members[i].Owned = reversedRuns(g.Members[i].Owned)
+			g.Members[i].Owned = assign.RunsReversed(g.Members[i].Owned)
 		}
 		if assign.GivesUpByPosition(g) {
 			t.Fatalf("%+v, runs reversed: members give up claims by position in lists not in order", sh)
@@ -138,7 +138,7 @@ func TestKeepAndDealOverTarget(t *testing.T) {
 				m.Owned = slices.Clone(m.Owned)
 				slices.Reverse(m.Owned)
 			case 1:
-				m.Owned = reversedRuns(m.Owned)
+				m.Owned = assign.RunsReversed(m.Owned)
 			}
 			g.Members = append(g.Members, m)
 		}
@@ -158,21 +158,6 @@ func TestKeepAndDealOverTarget(t *testing.T) {
 		t.Errorf("no group gave up claims by position")
 	}
 	t.Logf("%d groups gave up claims by position, %d of them unsettled for cooperative-sticky", over, unsettled)
-}
-
-// reversedRuns returns owned, a sorted list, with its runs of one topic
-// in reverse order, each run still ascending.
-func reversedRuns(owned []assign.TopicPartition) []assign.TopicPartition {
-	var out []assign.TopicPartition
-	for end := len(owned); end > 0; {
-		start := end - 1
-		for start > 0 && owned[start-1].Topic == owned[end-1].Topic {
-			start--
-		}
-		out = append(out, owned[start:end]...)
-		end = start
-	}
-	return out
 }
 
 // checkOverTarget fails t unless the sticky strategies give g the answer
