@@ -11,6 +11,7 @@ require (
 	github.com/srwiley/rasterx v0.0.0-20220730225603-2ab79fcdd4ef
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/image v0.0.0-20211028202545-6944b10bf410
+	golang.org/x/sys v0.30.0
 	pgregory.net/rapid v1.3.0
 )
 
@@ -27,6 +28,5 @@ require (
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
 	golang.org/x/net v0.0.0-20211118161319-6a13c67c3ce4 // indirect
-	golang.org/x/sys v0.30.0 // indirect
 	golang.org/x/text v0.3.6 // indirect
 )

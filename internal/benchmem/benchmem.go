@@ -2,8 +2,9 @@
 // its input (the B/partition metric), so that a figure taken on a
 // thousand partitions compares with one taken on a million (issue 30:
 // every benchmark of the repository's groups reports it), and the
-// process's CPU time (ProcessCPU) for the cpu-ns/op metrics. Benchmarks of
-// every module import it; the library never does.
+// process's CPU time (ProcessCPU) for the cpu-ns/op metrics and the
+// calling thread's (ThreadCPU). Benchmarks of every module import it; the
+// library never does.
 package benchmem
 
 import (
