@@ -43,6 +43,12 @@ type serverGroup struct {
 	// lists partitions of cg.topics only, each after the one before in
 	// the order of [TopicPartition.Compare]; nil where owner is read.
 	heldSorted []bool
+
+	// asIs[m], set by the homogeneous builder when someone holds
+	// something, reports whether member m's new target is its Owned list
+	// exactly, in order (see heldAsIs, which finds the same on the
+	// answer); nil otherwise.
+	asIs []bool
 }
 
 // anyHeld reports whether some member's current target lists anything,
@@ -86,7 +92,7 @@ func compileServer(g Group) (*serverGroup, error) {
 // newServerGroup validates g for the KIP-848 assignors and interns it,
 // reading nothing of the current targets yet.
 func newServerGroup(g Group) (*serverGroup, error) {
-	cg, err := compile(g, ownedUnread)
+	cg, err := compileForServer(g)
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +124,22 @@ func newServerGroup(g Group) (*serverGroup, error) {
 	}
 	sg.homogeneous = sameNameSets(g.Members)
 	return sg, nil
+}
+
+// compileForServer is compile(g, ownedUnread) without Kafka's member
+// order (kafkaOrder) for any group that compile's small path does not
+// take: the KIP-848 assignors order members by the coordinator's member
+// map instead (byPos), and sorting a thousand member IDs only to drop
+// the order was a twentieth of Uniform.Assign on
+// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1.
+// A small group keeps compile's small path, which orders its members at
+// little cost.
+func compileForServer(g Group) (*compiledGroup, error) {
+	var small smallGroup
+	if small.read(&g, true) && small.nt == len(g.Topics) {
+		return small.compile(g, ownedUnread)
+	}
+	return compileAny(g, ownedUnread, nil, false)
 }
 
 // readHeld reads the members' current targets the way the group's
