@@ -26,8 +26,8 @@ func cursors(counts []int32) (cursor, bounds []int32) {
 func (sg *serverGroup) assignment() Assignment {
 	goOrder := sg.cg.goOrder()
 	runs, counts := sg.answerRuns(goOrder, partitionsIn)
-	var asIs []bool // nobody holds anything: no list to hand back
-	if sg.anyHeld() {
+	asIs := sg.asIs // found by the homogeneous builder, if it ran on held runs
+	if asIs == nil && sg.anyHeld() {
 		asIs = sg.heldAsIs(goOrder, runs, counts)
 	}
 	return sg.writeAssignment(goOrder, runs, counts, asIs)

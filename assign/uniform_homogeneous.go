@@ -60,10 +60,14 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 	}
 	free := sg.freeFromRuns(topics, sg.held, total)
 	unheld := len(free)
+	sg.asIs = make([]bool, len(sg.byPos))
 	below, free := sg.quotas(v, total, free)
 	dealt, n := sg.dealtRuns(free, below)
 	if n < len(free) {
 		return errUnassigned
+	}
+	for _, r := range dealt {
+		sg.asIs[sg.byPos[r.pos]] = false
 	}
 	released := slices.Clone(free[unheld:])
 	slices.Sort(released)
@@ -96,7 +100,14 @@ func (sg *serverGroup) quotas(v KafkaVersion, total int32, free []int32) ([]unfi
 				extra--
 			}
 		}
+		released := len(free)
 		quota, free = sg.keepUpTo(m, quota, free)
+		if sg.asIs != nil {
+			// A member that releases nothing and is dealt nothing
+			// (uniformHomogeneous clears those) keeps its target as it
+			// is: handed back when listed in order.
+			sg.asIs[m] = len(free) == released && sg.heldSorted[m] && len(sg.cg.g.Members[m].Owned) > 0
+		}
 		// KAFKA-18688: give the +1 back unless the members left, this
 		// one included, are no more than the +1s left.
 		if v != Kafka40 && quota > 0 && plusOne && members-pos > extra {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/assigncalc/assigncalc/assign/internal/jvm"
 	"github.com/assigncalc/assigncalc/assign/internal/oracle"
@@ -80,7 +81,7 @@ func (sg *serverGroup) uniformHomogeneousOwner(v KafkaVersion) error {
 // or the answer (as ranges and as an Assignment) is the same. The
 // reference is solveOwner; the Kafka oracle goldens anchor that reference (TestUniformOwnerGoldens).
 func TestUniformRunsMatchOwner(t *testing.T) {
-	onRuns, faults := 0, 0
+	onRuns, faults, asIs := 0, 0, 0
 	for i := range 3000 {
 		rng := newTestRand(uint64(i))
 		g := randomKIP848Group(rng, "runs")
@@ -133,15 +134,35 @@ func TestUniformRunsMatchOwner(t *testing.T) {
 			if diff := cmp.Diff(general.ranges(), runs.ranges()); diff != "" {
 				t.Fatalf("group %d, %v: ranges differ (-general +runs):\n%s", i, v, diff)
 			}
-			if diff := cmp.Diff(general.assignmentWritingAll(), runs.assignment()); diff != "" {
+			answer := runs.assignment()
+			if diff := cmp.Diff(general.assignmentWritingAll(), answer); diff != "" {
 				t.Fatalf("group %d, %v: assignments differ (-general, every list written +runs):\n%s", i, v, diff)
+			}
+			want := handedBack(g, general.assignment())
+			if diff := cmp.Diff(want, handedBack(g, answer)); diff != "" {
+				t.Fatalf("group %d, %v: lists handed back differ (-general +runs):\n%s", i, v, diff)
+			}
+			if len(want) > 0 && runs.asIs != nil {
+				asIs++
 			}
 		}
 	}
-	t.Logf("%d answers on runs, %d errors", onRuns, faults)
-	if onRuns < 1000 || faults < 200 {
-		t.Errorf("only %d answers on runs and %d errors", onRuns, faults)
+	t.Logf("%d answers on runs, %d errors, %d with lists handed back by the builder", onRuns, faults, asIs)
+	if onRuns < 1000 || faults < 200 || asIs < 300 {
+		t.Errorf("only %d answers on runs, %d errors and %d with lists handed back by the builder", onRuns, faults, asIs)
 	}
+}
+
+// handedBack lists the members whose list in a is their Owned list
+// itself, not a copy: what Uniform.Assign hands back.
+func handedBack(g Group, a Assignment) []string {
+	var ids []string
+	for _, m := range g.Members {
+		if l := a[m.ID]; len(l) > 0 && unsafe.SliceData(l) == unsafe.SliceData(m.Owned) {
+			ids = append(ids, m.ID)
+		}
+	}
+	return ids
 }
 
 // TestUniformRunsHostileTargets: targets built to hurt the runs path are
@@ -210,8 +231,12 @@ func uniformRunsMatch(t *rapid.T) {
 		if diff := cmp.Diff(general.ranges(), runs.ranges()); diff != "" {
 			t.Fatalf("%v: ranges differ (-general +runs):\n%s", v, diff)
 		}
-		if diff := cmp.Diff(general.assignmentWritingAll(), runs.assignment()); diff != "" {
+		answer := runs.assignment()
+		if diff := cmp.Diff(general.assignmentWritingAll(), answer); diff != "" {
 			t.Fatalf("%v: assignments differ (-general, every list written +runs, lists handed back):\n%s", v, diff)
+		}
+		if diff := cmp.Diff(handedBack(g, general.assignment()), handedBack(g, answer)); diff != "" {
+			t.Fatalf("%v: lists handed back differ (-general +runs):\n%s", v, diff)
 		}
 	}
 }
