@@ -117,11 +117,7 @@ func newServerGroup(g Group) (*serverGroup, error) {
 	for i := range members {
 		hashes[i] = jvm.StringHash(members[i].ID)
 	}
-	order := jvm.Order(0, hashes, func(a, b int) int { return jvm.CompareStrings(members[a].ID, members[b].ID) })
-	sg.byPos = make([]int32, len(order))
-	for p, m := range order {
-		sg.byPos[p] = int32(m)
-	}
+	sg.byPos = jvm.Order32(0, hashes, func(a, b int) int { return jvm.CompareStrings(members[a].ID, members[b].ID) })
 	sg.homogeneous = sameNameSets(g.Members)
 	return sg, nil
 }

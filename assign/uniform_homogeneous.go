@@ -237,24 +237,37 @@ func (sg *serverGroup) subscriptionOrder(m int32) ([]int32, error) {
 	cg := sg.cg
 	g := cg.g
 	names := g.Members[m].Topics
-	var nameOrder []int
+	// The work in one array: the names' hashes, their positions in the
+	// metadata, and the ids' hashes. The subscription of every member of
+	// BenchmarkKIP848/shape=uniform-1000x100000 names a thousand topics.
+	n := len(names)
+	work := make([]int32, 3*n)
+	var nameOrder []int32
 	if cg.distinctNames[m] {
-		nameOrder = jvm.StringSetOrderDistinct(names)
+		hashes := work[:n]
+		for i, name := range names {
+			hashes[i] = jvm.StringHash(name)
+		}
+		nameOrder = jvm.Order32(jvm.SetCapacity(n), hashes, func(a, b int) int { return jvm.CompareStrings(names[a], names[b]) })
 	} else {
-		nameOrder = jvm.StringSetOrder(names)
+		for _, i := range jvm.StringSetOrder(names) {
+			nameOrder = append(nameOrder, int32(i))
+		}
 	}
 	// The names' positions in the metadata, found in the order listed,
 	// which is mostly sorted, rather than in the set's.
-	positions := cg.meta.Positions(names, make([]int32, 0, len(names)))
-	uuids := make([]jvm.Uuid, 0, len(nameOrder))
-	topics := make([]int32, 0, len(nameOrder)) // parallel to uuids; -1 for a topic without partitions
+	positions := cg.meta.Positions(names, work[n:n:2*n])
+	idHashes := work[2*n : 2*n : 3*n]
+	// Parallel to idHashes: the topic index, or -1-i for names[i], a
+	// topic without partitions.
+	topics := make([]int32, 0, len(nameOrder))
 	for _, i := range nameOrder {
 		k := positions[i]
 		if k < 0 {
 			continue // not in the metadata: the view skips it
 		}
 		if t := cg.metaTopic[k]; t >= 0 {
-			uuids = append(uuids, sg.ids[t])
+			idHashes = append(idHashes, sg.ids[t].Hash())
 			topics = append(topics, t)
 			continue
 		}
@@ -262,12 +275,20 @@ func (sg *serverGroup) subscriptionOrder(m int32) ([]int32, error) {
 		if !ok {
 			return nil, topicError(names[i], ErrNoTopicID)
 		}
-		uuids = append(uuids, jvm.Uuid(id))
-		topics = append(topics, -1)
+		idHashes = append(idHashes, jvm.Uuid(id).Hash())
+		topics = append(topics, -1-i)
 	}
-	out := make([]int32, 0, len(topics))
-	// The names are distinct, and so are their ids (CheckTopicIDs).
-	for _, k := range jvm.UuidSetOrderDistinct(len(nameOrder), uuids) {
+	idOf := func(k int) jvm.Uuid {
+		if t := topics[k]; t >= 0 {
+			return sg.ids[t]
+		}
+		return jvm.Uuid(g.TopicIDs[names[-1-topics[k]]])
+	}
+	// The names are distinct, and so are their ids (CheckTopicIDs): no
+	// repeat to look for.
+	order := jvm.Order32(jvm.SetCapacity(len(nameOrder)), idHashes, func(a, b int) int { return idOf(a).Compare(idOf(b)) })
+	out := order[:0] // written behind the read
+	for _, k := range order {
 		if topics[k] >= 0 {
 			out = append(out, topics[k])
 		}

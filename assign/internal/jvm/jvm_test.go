@@ -489,7 +489,7 @@ func TestChampOrder(t *testing.T) {
 	})
 }
 
-// TestOrderMatchesTable holds Order, which follows only the capacity, to
+// TestOrderMatchesTable holds Order and Order32, which follow only the capacity, to
 // the table HashMap builds, on hash codes crowded enough to resize small
 // tables for collisions and to make trees in large ones.
 func TestOrderMatchesTable(t *testing.T) {
@@ -509,6 +509,13 @@ func TestOrderMatchesTable(t *testing.T) {
 		want := m.Order()
 		if diff := gocmp.Diff(want, Order(initial, hashes, compare), cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("Order mismatch (-table +Order):\n%s", diff)
+		}
+		want32 := make([]int32, len(want))
+		for i, e := range want {
+			want32[i] = int32(e)
+		}
+		if diff := gocmp.Diff(want32, Order32(initial, hashes, compare), cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("Order32 mismatch (-table +Order32):\n%s", diff)
 		}
 	})
 }
