@@ -25,9 +25,15 @@ func cursors(counts []int32) (cursor, bounds []int32) {
 // heldAsIs for why).
 func (sg *serverGroup) assignment() Assignment {
 	goOrder := sg.cg.goOrder()
+	if sg.asIs != nil {
+		// The homogeneous builder found the lists handed back: only the
+		// other members' runs are listed.
+		runs, counts := sg.finalRuns(partitionsIn, sg.asIs)
+		return sg.writeAssignment(goOrder, runs, counts, sg.asIs)
+	}
 	runs, counts := sg.answerRuns(goOrder, partitionsIn)
-	asIs := sg.asIs // found by the homogeneous builder, if it ran on held runs
-	if asIs == nil && sg.anyHeld() {
+	var asIs []bool // nobody holds anything: no list to hand back
+	if sg.anyHeld() {
 		asIs = sg.heldAsIs(goOrder, runs, counts)
 	}
 	return sg.writeAssignment(goOrder, runs, counts, asIs)

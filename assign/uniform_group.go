@@ -49,6 +49,18 @@ type serverGroup struct {
 	// exactly, in order (see heldAsIs, which finds the same on the
 	// answer); nil otherwise.
 	asIs []bool
+
+	// after and goRank are cg.goSteps', once computed (steps).
+	after, goRank []int32
+}
+
+// steps returns cg.goSteps(), computed once for the call: reading the
+// targets and listing the answer both need it.
+func (sg *serverGroup) steps() (after, goRank []int32) {
+	if sg.goRank == nil {
+		sg.after, sg.goRank = sg.cg.goSteps()
+	}
+	return sg.after, sg.goRank
 }
 
 // anyHeld reports whether some member's current target lists anything,
@@ -196,7 +208,7 @@ func (sg *serverGroup) readOwner() error {
 	}
 	sg.heldIn = make([]int32, len(cg.topics))
 	sg.heldBy = make([]int32, len(g.Members))
-	after, _ := cg.goSteps()
+	after, _ := sg.steps()
 	pos := sg.positions()
 	for m := range g.Members {
 		if err := sg.readTarget(pos[m], int32(m), after); err != nil {
@@ -463,7 +475,7 @@ func (sg *serverGroup) ownerRuns(goOrder []int32, weigh func(ownerRun) int32) (r
 // and ownerRuns for one in owner.
 func (sg *serverGroup) answerRuns(goOrder []int32, weigh func(ownerRun) int32) ([]ownerRun, []int32) {
 	if sg.owner == nil {
-		return sg.finalRuns(weigh)
+		return sg.finalRuns(weigh, nil)
 	}
 	return sg.ownerRuns(goOrder, weigh)
 }

@@ -317,7 +317,7 @@ type pidRun struct{ lo, hi, t, pos int32 }
 func (sg *serverGroup) readRuns() ([]pidRun, bool) {
 	cg := sg.cg
 	g := cg.g
-	after, goRank := cg.goSteps()
+	after, goRank := sg.steps()
 	pos := sg.positions()
 	sg.heldIn = make([]int32, len(cg.topics))
 	sg.heldBy = make([]int32, len(g.Members))
@@ -582,16 +582,35 @@ func mergeRuns(a, b []pidRun) []pidRun {
 }
 
 // finalRuns lists sg.final's runs as ownerRuns does owner's: topic by
-// topic in Go order, partitions ascending, with counts.
-func (sg *serverGroup) finalRuns(weigh func(ownerRun) int32) (runs []ownerRun, counts []int32) {
+// topic in Go order, partitions ascending, with counts; but the runs of
+// members m for which skip[m] is set (skip may be nil), which count 0.
+// Skipping the members whose lists assignment hands back (sg.asIs)
+// leaves few runs after one member leaves or joins, where every run was
+// listed, then passed over, on
+// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1.
+func (sg *serverGroup) finalRuns(weigh func(ownerRun) int32, skip []bool) (runs []ownerRun, counts []int32) {
 	cg := sg.cg
-	_, goRank := cg.goSteps()
+	_, goRank := sg.steps()
 	counts = make([]int32, len(cg.g.Members)+1)
-	runs = make([]ownerRun, len(sg.final))
-	for i, r := range sg.final {
+	n := len(sg.final)
+	if skip != nil {
+		n = 0
+		for _, r := range sg.final {
+			if !skip[sg.byPos[r.pos]] {
+				n++
+			}
+		}
+	}
+	runs = make([]ownerRun, 0, n)
+	for _, r := range sg.final {
+		m := sg.byPos[r.pos]
+		if skip != nil && skip[m] {
+			continue
+		}
 		base := cg.start[r.t]
-		runs[i] = ownerRun{sg.byPos[r.pos], goRank[r.t], r.lo - base, r.hi - base}
-		counts[runs[i].m+1] += weigh(runs[i])
+		run := ownerRun{m, goRank[r.t], r.lo - base, r.hi - base}
+		runs = append(runs, run)
+		counts[m+1] += weigh(run)
 	}
 	// sg.final follows topic indices, Java's order of names; Go's differs
 	// only for names beyond the Basic Multilingual Plane.
