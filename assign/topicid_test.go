@@ -1,6 +1,7 @@
 package assign_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -38,5 +39,25 @@ func TestWithDerivedTopicIDs(t *testing.T) {
 	}
 	if err := assign.CheckTopicIDs(out); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestCheckTopicIDsSharedFingerprint: CheckTopicIDs first looks for
+// repeats by an 8-byte fold of each id (keys.Seen), which two distinct
+// ids can share; such a group is valid, and only a real repeat is
+// refused. The first two ids below fold alike: the low half of a is 1,
+// and b's high half, 1<<35 little-endian, rotated left by 29, is 1.
+func TestCheckTopicIDsSharedFingerprint(t *testing.T) {
+	a, b := assign.TopicID{0: 1}, assign.TopicID{12: 1 << 3}
+	g := assign.Group{
+		Topics:   map[string]int32{"a": 1, "b": 1},
+		TopicIDs: map[string]assign.TopicID{"a": a, "b": b},
+	}
+	if err := assign.CheckTopicIDs(g); err != nil {
+		t.Errorf("ids %v and %v: %v", a, b, err)
+	}
+	g.TopicIDs["c"] = b
+	if err := assign.CheckTopicIDs(g); !errors.Is(err, assign.ErrDuplicateTopicID) {
+		t.Errorf("a repeated id: %v, want ErrDuplicateTopicID", err)
 	}
 }

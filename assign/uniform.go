@@ -310,20 +310,18 @@ var (
 // that Kafka could not have given: the zero Uuid or the metadata topic's
 // (both reserved), or an id already given to another name.
 func CheckTopicIDs(g Group) error {
-	// A pass in map order finds whether anything is wrong; only then are
-	// the names sorted, to report the first fault whatever the map order.
-	seen := keys.New[TopicID](len(g.TopicIDs))
-	bad := false
+	// A pass in map order finds whether anything may be wrong; only then
+	// are the names sorted, to report the first fault whatever the map
+	// order, or none: keys.Seen may take two ids for one, and costs less
+	// than numbering them, once per call of the KIP-848 assignors
+	// (BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1).
+	seen := keys.NewSeen(len(g.TopicIDs))
 	for _, id := range g.TopicIDs {
-		if _, added := seen.Add(id); !added || id == (TopicID{}) || id == (TopicID{15: 1}) {
-			bad = true
-			break
+		if seen.Add(id) || id == (TopicID{}) || id == (TopicID{15: 1}) {
+			return firstBadTopicID(g)
 		}
 	}
-	if !bad {
-		return nil
-	}
-	return firstBadTopicID(g)
+	return nil
 }
 
 func firstBadTopicID(g Group) error {
