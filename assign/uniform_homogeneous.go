@@ -189,7 +189,7 @@ func (sg *serverGroup) oneStretch(m int32) (base, first, n int32, ok bool) {
 	if lo.Topic != hi.Topic || int64(hi.Partition)-int64(lo.Partition) != int64(len(owned)-1) || lo.Partition>>16 != hi.Partition>>16 {
 		return 0, 0, 0, false
 	}
-	t, _ := sg.cg.topicIndex(lo.Topic)
+	t := sg.heldTopic[m] // lo's: readRuns found it
 	return sg.cg.start[t], lo.Partition, int32(len(owned)), true
 }
 
@@ -323,6 +323,7 @@ func (sg *serverGroup) readRuns() ([]pidRun, bool) {
 	sg.heldBy = make([]int32, len(g.Members))
 	runs := make([]pidRun, 0, len(g.Members)+len(cg.topics)) // about a run per member and per topic
 	sg.heldSorted = make([]bool, len(g.Members))
+	sg.heldTopic = make([]int32, len(g.Members))
 	for m := range g.Members {
 		owned := g.Members[m].Owned
 		var (
@@ -339,6 +340,9 @@ func (sg *serverGroup) readRuns() ([]pidRun, bool) {
 				}
 				k, sorted = j, false
 				continue
+			}
+			if k == 0 {
+				sg.heldTopic[m] = t
 			}
 			n, base := cg.numParts[t], cg.start[t]
 			for k < len(owned) {
