@@ -72,7 +72,16 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 	released := slices.Clone(free[unheld:])
 	slices.Sort(released)
 	dealt = sortRuns(dealt, len(cg.topics))
-	sg.final = mergeRuns(withoutPids(sg.held, released), dealt)
+	// The arrays readRuns left behind take the runs kept, then the
+	// answer, where they have room: the runs as read (spare), once
+	// sorted into held, and held, once copied without the pids released.
+	kept := withoutPids(sg.held, released, sg.spare)
+	into := sg.spare
+	if len(released) > 0 {
+		into = sg.held
+	}
+	sg.final = mergeRuns(kept, dealt, into)
+	sg.held, sg.spare = nil, nil // overwritten
 	return nil
 }
 
@@ -371,7 +380,10 @@ func (sg *serverGroup) readRuns() ([]pidRun, bool) {
 		}
 		sg.heldSorted[m] = sorted
 	}
-	runs = sortRuns(runs, len(cg.topics))
+	read := runs
+	if runs = sortRuns(runs, len(cg.topics)); len(runs) > 0 && &runs[0] != &read[0] {
+		sg.spare = read[:0]
+	}
 	for i := 1; i < len(runs); i++ {
 		if runs[i].lo < runs[i-1].hi {
 			return nil, false // a partition held twice
@@ -533,12 +545,14 @@ func (sg *serverGroup) freshChunks(topics []int32, below []unfilled) ([]pidRun, 
 	return runs, t == len(topics)
 }
 
-// withoutPids returns runs, sorted by pid, less the pids of drop, sorted.
-func withoutPids(runs []pidRun, drop []int32) []pidRun {
+// withoutPids returns runs, sorted by pid, less the pids of drop, sorted:
+// runs itself when drop is empty, else written into buf where it has
+// room (buf must not overlap runs).
+func withoutPids(runs []pidRun, drop []int32, buf []pidRun) []pidRun {
 	if len(drop) == 0 {
 		return runs
 	}
-	out := make([]pidRun, 0, len(runs)+len(drop))
+	out := runsBuffer(buf, len(runs)+len(drop))
 	d := 0
 	for _, r := range runs {
 		for d < len(drop) && drop[d] < r.lo {
@@ -558,11 +572,23 @@ func withoutPids(runs []pidRun, drop []int32) []pidRun {
 	return out
 }
 
+// runsBuffer returns buf emptied when it has room for n runs, else a new
+// slice with that room: readRuns' arrays serve again, rather than two
+// more of a run per member (BenchmarkKIP848/shape=uniform-1000x100000/
+// strategy=uniform/churn=leave1 and .../churn=join1).
+func runsBuffer(buf []pidRun, n int) []pidRun {
+	if cap(buf) >= n {
+		return buf[:0]
+	}
+	return make([]pidRun, 0, n)
+}
+
 // mergeRuns merges a and b, each sorted by pid and disjoint from the
 // other, into one list sorted by pid in which runs that touch, of one
-// topic and one member, are one.
-func mergeRuns(a, b []pidRun) []pidRun {
-	out := make([]pidRun, 0, len(a)+len(b))
+// topic and one member, are one, written into buf where it has room (buf
+// must overlap neither).
+func mergeRuns(a, b, buf []pidRun) []pidRun {
+	out := runsBuffer(buf, len(a)+len(b))
 	add := func(r pidRun) {
 		if n := len(out); n > 0 {
 			if p := &out[n-1]; p.hi == r.lo && p.t == r.t && p.pos == r.pos {
