@@ -143,9 +143,13 @@ func (Uniform) WithKafkaVersion(v KafkaVersion) KafkaVersioned { return Uniform{
 // [TopicPartition.Compare] sorts, is given that list itself, as Kafka's
 // coordinator hands a member back its own set: after one member of a
 // large group leaves, that is nearly every member, and nothing is
-// copied for them. Such a list is capped, so append copies it, but
-// writing into its elements writes into g's Owned list: treat the
-// answer as read-only, or clone what you change.
+// copied for them. In a homogeneous group, a member whose Owned list is
+// one stretch of partitions of one topic, in order, and that gives up
+// partitions at the list's end only, is given the rest of that list, as
+// members that each hold a whole topic are when one member joins. Such
+// a list is capped, so append copies it, but writing into its elements
+// writes into g's Owned list: treat the answer as read-only, or clone
+// what you change.
 func (u Uniform) Assign(g Group) (Assignment, error) {
 	sg, err := u.solve(g)
 	if err != nil {

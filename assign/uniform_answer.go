@@ -87,8 +87,7 @@ func (sg *serverGroup) writeAssignment(goOrder []int32, runs []ownerRun, counts 
 		var list []TopicPartition
 		switch {
 		case asIs != nil && asIs[m]:
-			owned := g.Members[m].Owned
-			list = owned[:len(owned):len(owned)]
+			list = sg.handBack(m)
 		case sizes[m] > 0:
 			list = chunks.take(m)
 			at := 0

@@ -58,6 +58,10 @@ type serverGroup struct {
 	// exactly, in order (see heldAsIs, which finds the same on the
 	// answer); nil otherwise.
 	asIs []bool
+	// prefix[m], beside asIs, is the length of the leading part of
+	// member m's Owned list handed back when it is not the whole list
+	// (keptPrefix), 0 otherwise.
+	prefix []int32
 
 	// after and goRank are cg.goSteps', once computed (steps).
 	after, goRank []int32

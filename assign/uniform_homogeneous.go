@@ -61,6 +61,7 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 	free := sg.freeFromRuns(topics, sg.held, total)
 	unheld := len(free)
 	sg.asIs = make([]bool, len(sg.byPos))
+	sg.prefix = make([]int32, len(sg.byPos))
 	below, free := sg.quotas(v, total, free)
 	dealt, n := sg.dealtRuns(free, below)
 	if n < len(free) {
@@ -114,8 +115,14 @@ func (sg *serverGroup) quotas(v KafkaVersion, total int32, free []int32) ([]unfi
 		if sg.asIs != nil {
 			// A member that releases nothing and is dealt nothing
 			// (uniformHomogeneous clears those) keeps its target as it
-			// is: handed back when listed in order.
+			// is: handed back when listed in order. One that releases
+			// the tail of its list in order is given the rest of it.
 			sg.asIs[m] = len(free) == released && sg.heldSorted[m] && len(sg.cg.g.Members[m].Owned) > 0
+			if !sg.asIs[m] {
+				if k := sg.keptPrefix(m, free[released:]); k > 0 {
+					sg.asIs[m], sg.prefix[m] = true, k
+				}
+			}
 		}
 		// KAFKA-18688: give the +1 back unless the members left, this
 		// one included, are no more than the +1s left.
@@ -131,6 +138,45 @@ func (sg *serverGroup) quotas(v KafkaVersion, total int32, free []int32) ([]unfi
 		}
 	}
 	return below, free
+}
+
+// keptPrefix returns how many leading entries of member m's Owned list
+// it keeps when it releases the pids of rel, listed as keepUpTo released
+// them: the entries before the last len(rel), when m's target is one
+// stretch (oneStretch) and rel are those last entries' pids in order;
+// else 0. A member that keeps only a prefix of its list is then given
+// that prefix, not a copy: after one member joins
+// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=join1,
+// each member that gives up a partition gives up the last of its 100 (its
+// HashSet's highest bucket), and writing the 99 it keeps again was most
+// of what the answer wrote.
+func (sg *serverGroup) keptPrefix(m int32, rel []int32) int32 {
+	if len(rel) == 0 {
+		return 0
+	}
+	base, first, n, ok := sg.oneStretch(m)
+	kept := n - int32(len(rel))
+	if !ok || kept <= 0 {
+		return 0
+	}
+	for i, pid := range rel {
+		if pid != base+first+kept+int32(i) {
+			return 0
+		}
+	}
+	return kept
+}
+
+// handBack returns what assignment hands back of member m's Owned list,
+// for a member with sg.asIs or heldAsIs set: the leading entries
+// sg.prefix names, or all of it. The slice is capped.
+func (sg *serverGroup) handBack(m int) []TopicPartition {
+	owned := sg.cg.g.Members[m].Owned
+	n := len(owned)
+	if sg.prefix != nil && sg.prefix[m] > 0 {
+		n = int(sg.prefix[m])
+	}
+	return owned[:n:n]
 }
 
 // unfilled is a member, by position, and how many more partitions its
