@@ -60,7 +60,7 @@ type serverGroup struct {
 	asIs []bool
 	// prefix[m], beside asIs, is the length of the leading part of
 	// member m's Owned list handed back when it is not the whole list
-	// (keptPrefix), 0 otherwise.
+	// (keptPrefix), 0 otherwise; nil while no member keeps a prefix.
 	prefix []int32
 
 	// after and goRank are cg.goSteps', once computed (steps).

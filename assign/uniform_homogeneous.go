@@ -61,7 +61,6 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 	free := sg.freeFromRuns(topics, sg.held, total)
 	unheld := len(free)
 	sg.asIs = make([]bool, len(sg.byPos))
-	sg.prefix = make([]int32, len(sg.byPos))
 	below, free := sg.quotas(v, total, free)
 	dealt, n := sg.dealtRuns(free, below)
 	if n < len(free) {
@@ -120,6 +119,9 @@ func (sg *serverGroup) quotas(v KafkaVersion, total int32, free []int32) ([]unfi
 			sg.asIs[m] = len(free) == released && sg.heldSorted[m] && len(sg.cg.g.Members[m].Owned) > 0
 			if !sg.asIs[m] {
 				if k := sg.keptPrefix(m, free[released:]); k > 0 {
+					if sg.prefix == nil {
+						sg.prefix = make([]int32, members)
+					}
 					sg.asIs[m], sg.prefix[m] = true, k
 				}
 			}
