@@ -385,3 +385,86 @@ func TestSortRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestReadIDs holds readIDs, which checks the ids it looks up as a list
+// when g.TopicIDs names exactly the topics, to the two checks it
+// replaces, one after the other: CheckTopicIDs over the whole map, then
+// a topic without an id. Groups are random, most trimmed to the ids of
+// their topics (the list's case), then spoiled: an id given twice, the
+// zero id, the metadata topic's, a topic's id dropped, or two ids that
+// keys.Seen folds alike.
+func TestReadIDs(t *testing.T) {
+	listed, faults := 0, 0
+	for i := range 3000 {
+		rng := newTestRand(uint64(i))
+		g := randomKIP848Group(rng, "ids")
+		cg, err := compileForServer(g)
+		if err != nil || len(cg.topics) < 2 {
+			continue
+		}
+		ids := map[string]TopicID{}
+		for name, id := range g.TopicIDs {
+			ids[name] = id
+		}
+		if rng.IntN(4) > 0 {
+			ids = map[string]TopicID{}
+			for _, name := range cg.topics {
+				ids[name] = g.TopicIDs[name]
+			}
+		}
+		a, b := cg.topics[rng.IntN(len(cg.topics))], cg.topics[rng.IntN(len(cg.topics))]
+		switch rng.IntN(8) {
+		case 1:
+			ids[a] = ids[b]
+		case 2:
+			ids[a] = TopicID{}
+		case 3:
+			ids[a] = TopicID{15: 1}
+		case 4:
+			delete(ids, a)
+		case 5:
+			if a != b {
+				ids[a], ids[b] = TopicID{0: 1}, TopicID{12: 1 << 3} // one fold
+			}
+		case 6: // a topic's id given to a name that is no topic too
+			for name := range ids {
+				if _, ok := cg.topicIndex(name); !ok {
+					ids[name] = ids[a]
+					break
+				}
+			}
+		}
+		g.TopicIDs = ids
+		cg.group.TopicIDs = ids
+		sg := &serverGroup{cg: cg}
+		got := sg.readIDs()
+		want := CheckTopicIDs(g)
+		if want == nil {
+			for _, name := range cg.topics {
+				if _, ok := ids[name]; !ok {
+					want = topicError(name, ErrNoTopicID)
+					break
+				}
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("group %d: readIDs %v, want %v", i, got, want)
+		}
+		if len(ids) == len(cg.topics) {
+			listed++
+		}
+		if want != nil {
+			faults++
+			continue
+		}
+		for k, name := range cg.topics {
+			if sg.ids[k] != jvm.Uuid(ids[name]) {
+				t.Fatalf("group %d: id of %q: %v, want %v", i, name, sg.ids[k], ids[name])
+			}
+		}
+	}
+	t.Logf("%d groups whose ids name exactly their topics, %d faults", listed, faults)
+	if listed < 1000 || faults < 500 {
+		t.Errorf("only %d groups whose ids name exactly their topics and %d faults", listed, faults)
+	}
+}
