@@ -101,6 +101,46 @@ func (ts *TopicSets) Has(m, t int32) bool {
 	return ts.bits[int(ts.row[m])*ts.words+int(t>>6)]&(1<<(t&63)) != 0
 }
 
+// Outside returns the position in ms of the first member that does not
+// subscribe to topic t, skipping entries below 0, or -1 when every one
+// does; ms holds members below len(subs) or negative entries. It reads a
+// mask of the rows subscribing to t when there are at most 64 rows,
+// where [TopicSets.Has] finds a word per call and does not inline: check,
+// valid and the sticky adapter test every claim and owner of a topic so
+// (BenchmarkAssign/strategy=sticky/impl=ours/shape=hetero-100x200t-replace10
+// in bench/; TestOutside holds it to Has).
+func (ts *TopicSets) Outside(t int32, ms []int32) int {
+	switch {
+	case ts.row == nil:
+		for i, m := range ms {
+			if m >= 0 && !subscribes(ts.subs[m], t) {
+				return i
+			}
+		}
+	case len(ts.bits) <= 64*ts.words:
+		w, bit := int(t>>6), uint64(1)<<(t&63)
+		var rows uint64 // bit r: row r subscribes to t
+		for r := 0; r*ts.words < len(ts.bits); r++ {
+			if ts.bits[r*ts.words+w]&bit != 0 {
+				rows |= 1 << r
+			}
+		}
+		for i, m := range ms {
+			if m >= 0 && rows>>(uint32(ts.row[m])&63)&1 == 0 {
+				return i
+			}
+		}
+	default:
+		w, bit := int(t>>6), uint64(1)<<(t&63)
+		for i, m := range ms {
+			if m >= 0 && ts.bits[int(ts.row[m])*ts.words+w]&bit == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 func subscribes(sub []int32, t int32) bool {
 	_, ok := slices.BinarySearch(sub, t)
 	return ok
