@@ -207,8 +207,10 @@ type Problem struct {
 	// ClaimReusable lets Solve write its answer into Claim's array, which
 	// the caller then no longer reads: the fast path allocates no owner
 	// array of its own (BenchmarkAssign/strategy=sticky/impl=ours/shape=
-	// uniform-100x10000-join1 in bench/; TestClaimReusable holds the
-	// answer to the one with a fresh array).
+	// uniform-100x10000-join1 in bench/), nor does the general path
+	// where place's answer is final (see solver.claim; shape=
+	// hetero-100x200t-replace10). TestClaimReusable holds the answer to
+	// the one with a fresh array.
 	ClaimReusable bool
 
 	// Prev maps a pid to its previous owner (KIP-341), or -1: the member

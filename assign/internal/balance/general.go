@@ -36,6 +36,9 @@ func generalOpts(p *Problem, start []int32, total int, o options) ([]int32, erro
 	s := newSolver(p, start, total, o)
 	s.place()
 	every := s.everyPays()
+	if every || s.refills(every) || slices.Max(s.load) >= slices.Min(s.load)+2 {
+		s.ownClaims() // a phase below reads the claims (else place's answer is final: see claim)
+	}
 	if s.refills(every) {
 		s.refillStart()
 	}
@@ -103,6 +106,9 @@ type options struct {
 // 94 with the cap; lopsided 31 and 6).
 func (s *solver) balance() error {
 	level := slices.Max(s.load)
+	if level < slices.Min(s.load)+2 {
+		return nil // already balanced: no certificates to make (as after most churn)
+	}
 	fair := int32((len(s.owner) + int(s.n) - 1) / int(s.n)) // the average load, rounded up
 	if !s.noCerts {
 		s.certs = newCerts(int(s.n) + len(s.p.Parts))
@@ -134,7 +140,7 @@ func (s *solver) balance() error {
 // negative cost needs an arc of cost -1, a pid held away from its
 // claimant: without one there is nothing to do.
 func (s *solver) settleTies() error {
-	if s.p.Claim == nil {
+	if s.claim == nil {
 		return nil
 	}
 	for changed := true; changed && s.foreign > 0; {

@@ -80,18 +80,20 @@ func (s *solver) place() {
 // package documentation's invariant: no move then costs less than 0.
 func (s *solver) keepClaims() {
 	clear(s.load)
-	if s.p.Claim != nil {
+	if s.claim != nil {
 		if s.ownHeld == nil {
 			s.ownHeld = make([]int32, s.n)
 		}
 		clear(s.ownHeld)
 	}
 	for pid := range s.owner {
-		c := get(s.p.Claim, int32(pid))
+		c := get(s.claim, int32(pid))
 		s.owner[pid] = c
 		if c >= 0 {
 			s.load[c]++
 			s.ownHeld[c]++
+		} else if s.unclaimed != nil {
+			s.unclaimed[pid>>6] |= 1 << (pid & 63)
 		}
 	}
 }

@@ -9,8 +9,10 @@ import (
 
 // TestClaimReusable: Solve answers the same whether or not it may write
 // its answer into Claim's array, on identical subscriptions (the fast
-// path, which then does) with claims, previous owners and racks drawn,
-// and on different ones (the general path, which ignores it).
+// path) with claims, previous owners and racks drawn, and on different
+// ones (the general path, which then places into Claim's array and
+// copies the claims back only for the phases after place: it fails when
+// generalOpts skips that copy).
 func TestClaimReusable(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var p *Problem

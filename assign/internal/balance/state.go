@@ -30,6 +30,16 @@ type solver struct {
 	owner []int32 // pid => member
 	load  []int32 // member => pids held
 
+	// claim is Claim, read in its place. When Claim is reusable, owner
+	// is Claim's array: place then writes the unclaimed pids' owners
+	// over it, and unclaimed marks them (pid => 1 bit), so that claim is
+	// made again only if a later phase reads it (ownClaims). Most churned
+	// groups need no phase after place (BenchmarkAssign/strategy=sticky/
+	// impl=ours/shape=hetero-100x200t-replace10 in bench/, where a second
+	// array per partition was a tenth of the bytes; TestClaimReusable).
+	claim     []int32
+	unclaimed []uint64 // nil once claim is Claim or a copy of it
+
 	// The pids member m claims are claimed[claimOff[m]:claimOff[m+1]],
 	// ascending; both are nil without claims or before the first search.
 	// away[m] counts those that another member holds, and foreign sums
@@ -102,7 +112,31 @@ type solver struct {
 
 func newSolver(p *Problem, start []int32, total int, o options) *solver {
 	n := len(p.Subs)
-	return &solver{p: p, n: int32(n), start: start, owner: make([]int32, total), load: make([]int32, n), options: o}
+	s := &solver{p: p, n: int32(n), start: start, claim: p.Claim, load: make([]int32, n), options: o}
+	if p.ClaimReusable && p.Claim != nil {
+		s.owner = p.Claim
+		s.unclaimed = make([]uint64, (total+63)/64)
+	} else {
+		s.owner = make([]int32, total)
+	}
+	return s
+}
+
+// ownClaims makes claim Claim again, as a copy, when owner took Claim's
+// array (see claim): every pid not marked unclaimed still has its
+// claimant as owner, as long as nothing but place has run.
+func (s *solver) ownClaims() {
+	if s.unclaimed == nil {
+		return
+	}
+	s.claim = make([]int32, len(s.owner))
+	for pid, m := range s.owner {
+		if s.unclaimed[pid>>6]&(1<<(pid&63)) != 0 {
+			m = -1
+		}
+		s.claim[pid] = m
+	}
+	s.unclaimed = nil
 }
 
 // prepareSearch allocates what searches need, at the first: most
@@ -111,6 +145,7 @@ func (s *solver) prepareSearch() {
 	if s.dist != nil {
 		return
 	}
+	s.ownClaims() // in case: generalOpts makes them before any phase that reads them
 	n := int(s.n)
 	V := n + len(s.p.Parts)
 	s.dist, s.link, s.linkPid = make([]int32, V), make([]int32, V), make([]int32, V)
@@ -126,12 +161,12 @@ func (s *solver) prepareSearch() {
 	if s.options.arcs > 0 || s.options.arcs == 0 && s.arcsPay() {
 		s.buildArcs()
 	}
-	if s.p.Claim == nil {
+	if s.claim == nil {
 		return
 	}
 	s.away = make([]int32, n)
 	s.claimOff = make([]int32, n+1)
-	for _, c := range s.p.Claim {
+	for _, c := range s.claim {
 		if c >= 0 {
 			s.claimOff[c+1]++
 		}
@@ -141,7 +176,7 @@ func (s *solver) prepareSearch() {
 	}
 	s.claimed = make([]int32, s.claimOff[n])
 	fill := slices.Clone(s.claimOff[:n])
-	for pid, c := range s.p.Claim {
+	for pid, c := range s.claim {
 		if c >= 0 {
 			s.claimed[fill[c]] = int32(pid)
 			fill[c]++
@@ -152,7 +187,7 @@ func (s *solver) prepareSearch() {
 // move gives pid to member to.
 func (s *solver) move(pid, to int32) {
 	from := s.owner[pid]
-	if c := get(s.p.Claim, pid); c >= 0 {
+	if c := get(s.claim, pid); c >= 0 {
 		if c != from {
 			s.away[c]--
 			s.foreign--
@@ -174,7 +209,7 @@ func (s *solver) move(pid, to int32) {
 		ef, et := s.entry(from, t), s.entry(to, t)
 		s.countArc(pid, ef, from, -1)
 		s.countArc(pid, et, to, 1)
-		if c := get(s.p.Claim, pid); s.foreignHead != nil {
+		if c := get(s.claim, pid); s.foreignHead != nil {
 			if c != from {
 				s.unlinkForeign(ef, pid)
 			}
@@ -183,7 +218,7 @@ func (s *solver) move(pid, to int32) {
 			}
 		}
 	}
-	if s.ownRun != nil && get(s.p.Claim, pid) == to {
+	if s.ownRun != nil && get(s.claim, pid) == to {
 		s.cameHome(pid, to)
 	}
 	if s.heldHead != nil {
