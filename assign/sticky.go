@@ -160,6 +160,13 @@ func stickyOf(cg *compiledGroup) (Assignment, error) {
 // does not change lands on this target. It also returns what the target
 // withholds (see withheld), which it had to find anyway.
 func (sp *stickyProblem) settledTarget() ([]int32, []bool, error) {
+	// The general path's solves share their working arrays: each after
+	// the first has the first's partitions and subscriptions
+	// (BenchmarkAssign/strategy=cooperative-sticky/impl=ours/shape=
+	// hetero-100x200t-join1 in bench/).
+	if !sp.identical {
+		sp.prob.Scratch = new(balance.Scratch)
+	}
 	owner, err := balance.Solve(&sp.prob)
 	if err != nil {
 		return nil, nil, err

@@ -34,6 +34,12 @@ func general(p *Problem, start []int32, total int) ([]int32, error) {
 // generalOpts is general with the knobs o.
 func generalOpts(p *Problem, start []int32, total int, o options) ([]int32, error) {
 	s := newSolver(p, start, total, o)
+	s.spare = p.Scratch.take(p)
+	defer func() {
+		if s.spare = nil; p.Scratch != nil {
+			p.Scratch.last = s
+		}
+	}()
 	s.place()
 	every := s.everyPays()
 	if every || s.refills(every) || slices.Max(s.load) >= slices.Min(s.load)+2 {

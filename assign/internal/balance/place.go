@@ -21,6 +21,9 @@ import (
 // racks (plain) pick the same members in one go (spread).
 func (s *solver) place() {
 	s.keepClaims()
+	if s.sc == nil && s.spare != nil {
+		s.sc = s.spare.sc // of the same Subs
+	}
 	if s.sc == nil {
 		s.sc = newSubClasses(s.p.Subs, len(s.p.Parts), hashSub)
 	}

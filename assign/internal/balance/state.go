@@ -53,6 +53,11 @@ type solver struct {
 
 	sc *subClasses // set by place
 
+	// spare is the solver of the last solve of a problem with the same
+	// Parts and Subs (see Problem.Scratch), whose arrays this one takes
+	// instead of allocating its own; nil when there is none.
+	spare *solver
+
 	byLoad bool // place puts unclaimed pids by the members' whole loads (refill in every.go)
 
 	certs *certs // phase 1's certificates, nil outside it (certs.go)
@@ -148,15 +153,21 @@ func (s *solver) prepareSearch() {
 	s.ownClaims() // in case: generalOpts makes them before any phase that reads them
 	n := int(s.n)
 	V := n + len(s.p.Parts)
-	s.dist, s.link, s.linkPid = make([]int32, V), make([]int32, V), make([]int32, V)
-	s.dead, s.hop, s.skip = make([]int32, V), make([]int32, V), make([]int32, n)
-	s.ownOff, s.ownLen, s.ownEnd, s.ownStamp = make([]int32, n), make([]int32, n), make([]int32, n), make([]int, n)
-	s.ownBroken = make([]int32, n)
-	s.inQueue, s.visits = make([]bool, V), make([]int32, V)
+	sp := s.spare // its arrays, cleared, where it has them
+	if sp == nil {
+		sp = &solver{}
+	}
+	s.dist, s.link, s.linkPid = reuse(sp.dist, V), reuse(sp.link, V), reuse(sp.linkPid, V)
+	s.dead, s.hop, s.skip = reuse(sp.dead, V), reuse(sp.hop, V), reuse(sp.skip, n)
+	s.ownOff, s.ownLen, s.ownEnd, s.ownStamp = reuse(sp.ownOff, n), reuse(sp.ownLen, n), reuse(sp.ownEnd, n), reuse(sp.ownStamp, n)
+	s.ownBroken = reuse(sp.ownBroken, n)
+	s.inQueue, s.visits = reuse(sp.inQueue, V), reuse(sp.visits, V)
 	s.buildTopics()
-	s.subCount = make([]int32, len(s.p.Parts))
-	for t := range s.subCount {
-		s.subCount[t] = s.sc.count(int32(t))
+	if s.subCount = sp.subCount; s.subCount == nil || sp.sc != s.sc { // counts of the same classes
+		s.subCount = make([]int32, len(s.p.Parts))
+		for t := range s.subCount {
+			s.subCount[t] = s.sc.count(int32(t))
+		}
 	}
 	if s.options.arcs > 0 || s.options.arcs == 0 && s.arcsPay() {
 		s.buildArcs()
@@ -164,8 +175,8 @@ func (s *solver) prepareSearch() {
 	if s.claim == nil {
 		return
 	}
-	s.away = make([]int32, n)
-	s.claimOff = make([]int32, n+1)
+	s.away = reuse(sp.away, n)
+	s.claimOff = reuse(sp.claimOff, n+1)
 	for _, c := range s.claim {
 		if c >= 0 {
 			s.claimOff[c+1]++
@@ -174,7 +185,7 @@ func (s *solver) prepareSearch() {
 	for m := range n {
 		s.claimOff[m+1] += s.claimOff[m]
 	}
-	s.claimed = make([]int32, s.claimOff[n])
+	s.claimed = reuse(sp.claimed, int(s.claimOff[n]))
 	fill := slices.Clone(s.claimOff[:n])
 	for pid, c := range s.claim {
 		if c >= 0 {
@@ -256,6 +267,10 @@ func (s *solver) buildTopics() {
 	if s.topic != nil {
 		return
 	}
+	if s.spare != nil && s.spare.topic != nil {
+		s.topic = s.spare.topic // of the same Parts
+		return
+	}
 	s.topic = make([]int32, len(s.owner))
 	for t := range int32(len(s.p.Parts)) {
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
@@ -267,8 +282,12 @@ func (s *solver) buildTopics() {
 // buildHeld builds the held lists, and topic.
 func (s *solver) buildHeld() {
 	total := len(s.owner)
-	s.heldHead = make([]int32, s.n)
-	s.heldNext, s.heldPrev = make([]int32, total), make([]int32, total)
+	sp := s.spare
+	if sp == nil {
+		sp = &solver{}
+	}
+	s.heldHead = reuse(sp.heldHead, int(s.n))
+	s.heldNext, s.heldPrev = reuse(sp.heldNext, total), reuse(sp.heldPrev, total)
 	s.buildTopics()
 	for m := range s.heldHead {
 		s.heldHead[m] = -1
