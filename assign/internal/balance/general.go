@@ -78,6 +78,7 @@ type options struct {
 	noCerts    bool // never skip a search that phase 1's certificates (certs.go) show fruitless
 	refill     int8 // place again by whole loads (refillStart, every.go): 0 where it pays, -1 never, 1 always, 2 (refillByCount) always but taking the topics in place's order
 	noLevels   bool // place plain topics with the heaps, never levelled (place.go)
+	noLow      bool // place plain topics as below, never from the least loads first (lowLoads, place.go)
 	keepBroken bool // never mark own paths broken (markBroken, shift.go)
 
 	// chose, when set, sees every answer of choose (choose.go), for the
