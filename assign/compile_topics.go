@@ -69,7 +69,7 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 				continue
 			}
 			if i > 0 && len(sub) >= minRepeated {
-				if j := rp.find(gs, i); j >= 0 {
+				if j := rp.find(subs, i); j >= 0 { // subs holds gs: passing gs would convert it to an interface, an allocation, per member
 					cg.subs[i] = cg.subs[j]
 					continue
 				}
