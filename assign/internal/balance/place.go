@@ -3,7 +3,9 @@
 // of negative cost (kind (i) in the package documentation), the
 // invariant both later phases keep. For a big topic it makes scan's
 // choices with heaps (heap.go) or, without preferences, in one
-// selection (spread).
+// selection (spread); a topic whose few unclaimed pids go to subscribers
+// holding none of it, without preferences, it places from the least
+// loaded members first (lowLoads).
 
 package balance
 
