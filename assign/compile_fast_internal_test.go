@@ -229,3 +229,96 @@ func TestSameNameIsEquality(t *testing.T) {
 		}
 	})
 }
+
+// TestCompileSharesCollidingLists: members whose lists are equal share
+// one compiled subscription even when another, different list has the
+// same length and first and last names (internSubs' key), as two of
+// bench's hetero groups' five lists do. Before repeats chained such
+// lists, every member listing the second one got a copy of its own, so
+// the solver's indexes kept a row per member; the answers were the same.
+// Both readings are held: the members' Topics, and the indices the
+// leader's round gives ([OwnedRuns.Subs]).
+func TestCompileSharesCollidingLists(t *testing.T) {
+	g := Group{Topics: map[string]int32{}}
+	var names []string
+	for k := range 12 {
+		name := fmt.Sprintf("t%02d", k)
+		names = append(names, name)
+		g.Topics[name] = 2
+	}
+	// x and y have 10 names each, from t00 to t11; z has one more.
+	x := []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 11}
+	y := []int32{0, 1, 2, 3, 4, 5, 6, 7, 9, 11}
+	z := []int32{0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11}
+	lists := [][]int32{x, y, x, z, y, y, x, z} // members 0..7
+	o := &OwnedRuns{RunOff: make([]int32, len(lists)+1), Names: names}
+	bare := g
+	for i, l := range lists {
+		var topics []string
+		for _, k := range l {
+			topics = append(topics, strings.Clone(names[k])) // a copy: equal, not shared
+		}
+		id := fmt.Sprintf("m%d", i)
+		g.Members = append(g.Members, Member{ID: id, Topics: topics, Generation: -1})
+		bare.Members = append(bare.Members, Member{ID: id, Generation: -1})
+		o.Subs = append(o.Subs, slices.Clone(l))
+	}
+	fromTopics, err := compile(g, ownedResolved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromGiven, err := compileWith(bare, ownedResolved, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, cg := range map[string]*compiledGroup{"Topics": fromTopics, "given": fromGiven} {
+		for i := range lists {
+			for j := range i {
+				equal := slices.Equal(lists[i], lists[j])
+				if got := sameSlice(cg.subs[i], cg.subs[j]); got != equal {
+					t.Errorf("%s: members %d and %d share a subscription: %v, want %v (lists %v and %v)", name, j, i, got, equal, lists[j], lists[i])
+				}
+				if !slices.Equal(cg.subs[i], lists[i]) {
+					t.Errorf("%s: member %d subscribes to %v, want %v", name, i, cg.subs[i], lists[i])
+				}
+			}
+		}
+	}
+}
+
+// TestCompileGivenSubsAllocs: compiling subscriptions given as indices
+// (the leader's round) allocates as often for 400 members as for 40, five
+// distinct lists of copies among them. A look-up of repeats that took the
+// given lists as an interface value once per member allocated once per
+// member: 981 allocations more a round on BenchmarkRound's
+// hetero-1000x2000t in bench/, caught there before this test.
+func TestCompileGivenSubsAllocs(t *testing.T) {
+	allocs := func(n int) float64 {
+		g := Group{Topics: map[string]int32{}}
+		var names []string
+		for k := range 20 {
+			name := fmt.Sprintf("t%02d", k)
+			names = append(names, name)
+			g.Topics[name] = 3
+		}
+		o := &OwnedRuns{RunOff: make([]int32, n+1), Names: names}
+		for i := range n {
+			var sub []int32
+			for k := range int32(20) {
+				if (int(k)+i)%5 < 3 {
+					sub = append(sub, k)
+				}
+			}
+			o.Subs = append(o.Subs, sub)
+			g.Members = append(g.Members, Member{ID: fmt.Sprintf("m%03d", i), Generation: -1})
+		}
+		return testing.AllocsPerRun(20, func() {
+			if _, err := compileWith(g, ownedResolved, o); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if few, many := allocs(40), allocs(400); many > few+2 {
+		t.Errorf("compile allocates %v times for 400 members, %v for 40", many, few)
+	}
+}

@@ -61,7 +61,7 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 		// them share (BenchmarkRound in bench/, shape=hetero-1000x2000t:
 		// the solver's indexes then keep one row per distinct list).
 		cg.subs = make([][]int32, n)
-		var firsts map[subKey]int32
+		var rp repeats
 		for i, sub := range gs.o.Subs {
 			cg.distinctNames[i] = true
 			if i > 0 && sameSlice(sub, gs.o.Subs[i-1]) {
@@ -69,16 +69,7 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 				continue
 			}
 			if i > 0 && len(sub) >= minRepeated {
-				if firsts == nil {
-					firsts = make(map[subKey]int32)
-					if len(gs.o.Subs[0]) >= minRepeated {
-						firsts[gs.key(0)] = 0
-					}
-				}
-				k := gs.key(i)
-				if j, ok := firsts[k]; !ok {
-					firsts[k] = int32(i)
-				} else if gs.equal(i, int(j)) {
+				if j := rp.find(subs, i); j >= 0 { // subs holds gs: passing gs would convert it to an interface, an allocation, per member
 					cg.subs[i] = cg.subs[j]
 					continue
 				}
@@ -211,7 +202,7 @@ func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used,
 	// bools, then one of int32s per topic): allocations are most of what
 	// a small group costs (BenchmarkAssign/strategy=sticky/impl=ours/
 	// shape=uniform-10x100-join1 in bench/).
-	var firsts map[subKey]int32 // a list's key => the first member that listed such a list; nil until a list is long enough
+	var rp repeats // made only once two lists differ: most groups of members that list equal topics share one slice
 	distinct, longest := 0, 0
 	for i := range n {
 		if i > 0 && subs.same(i) {
@@ -222,18 +213,7 @@ func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used,
 			continue
 		}
 		if l := subs.len(i); l >= minRepeated && i > 0 {
-			if firsts == nil {
-				// Made only once two lists differ: most groups of
-				// members that list equal topics share one slice.
-				firsts = make(map[subKey]int32)
-				if subs.len(0) >= minRepeated {
-					firsts[subs.key(0)] = 0
-				}
-			}
-			k := subs.key(i)
-			if j, ok := firsts[k]; !ok {
-				firsts[k] = int32(i)
-			} else if subs.equal(i, int(j)) {
+			if j := rp.find(subs, i); j >= 0 {
 				if from == nil {
 					from = make([]int32, n)
 					for h := range i {
@@ -291,6 +271,67 @@ func (cg *compiledGroup) internSubs(subs subscriptions, metaParts []int32, used,
 // look-up costs about what it saves.
 const minRepeated = 8
 
+// repeats finds, for a member's list, an earlier member that listed an
+// equal one: a map from a list's key (its length, first and last names)
+// to the first member that listed a list of that key, and a chain from
+// each such member to the next one whose list has its key but differs.
+// Distinct lists do share keys: of bench's hetero groups' five, two
+// (members j with j*17 % 5 of 1 and 2) have the same length, first and
+// last topics, and without the chain every member of the second listed
+// its own copy, interned name by name (BenchmarkAssign/strategy=sticky/
+// impl=ours/shape=hetero-100x200t-replace10 in bench/;
+// TestCompileSharesCollidingLists). A list is compared with at most
+// maxCompared earlier ones, so that lists made to collide cost no more
+// than interning them.
+type repeats struct {
+	firsts map[subKey]int32 // a list's key => the first member that listed such a list
+	next   []int32          // member => the next member with a list of its key that differs, or -1; nil until two differ
+}
+
+// maxCompared bounds the earlier lists repeats compares a list with.
+const maxCompared = 4
+
+// find returns an earlier member whose list equals member i's (i > 0,
+// subs.len(i) >= minRepeated), or -1; it then records i's list, unless
+// maxCompared lists of its key precede it.
+func (rp *repeats) find(subs subscriptions, i int) int32 {
+	if rp.firsts == nil {
+		rp.firsts = make(map[subKey]int32)
+		if subs.len(0) >= minRepeated {
+			rp.firsts[subs.key(0)] = 0
+		}
+	}
+	k := subs.key(i)
+	j, ok := rp.firsts[k]
+	if !ok {
+		rp.firsts[k] = int32(i)
+		return -1
+	}
+	for tries := 1; ; tries++ {
+		if subs.equal(i, int(j)) {
+			return j
+		}
+		next := int32(-1)
+		if rp.next != nil {
+			next = rp.next[j]
+		}
+		if next >= 0 && tries < maxCompared {
+			j = next
+			continue
+		}
+		if next < 0 && tries < maxCompared {
+			if rp.next == nil {
+				rp.next = make([]int32, subs.count())
+				for m := range rp.next {
+					rp.next[m] = -1
+				}
+			}
+			rp.next[j] = int32(i)
+		}
+		return -1
+	}
+}
+
 // subKey is what internSubs keys a list by when it looks for repeats.
 type subKey struct {
 	n           int
@@ -303,6 +344,7 @@ func len32[T any](s []T) int32 { return int32(len(s)) }
 // subscriptions is the members' subscriptions as compileSubs reads
 // them: from their Topics, or as indices given in [OwnedRuns].
 type subscriptions interface {
+	count() int                                                // the number of members
 	len(i int) int                                             // the number of names member i lists
 	same(i int) bool                                           // member i lists what member i-1 lists, as the same slice or equal
 	key(i int) subKey                                          // member i's list's length and first and last names; len(i) > 0
@@ -313,6 +355,7 @@ type subscriptions interface {
 // topicLists reads the members' Topics.
 type topicLists []Member
 
+func (ms topicLists) count() int      { return len(ms) }
 func (ms topicLists) len(i int) int   { return len(ms[i].Topics) }
 func (ms topicLists) same(i int) bool { return sameElems(ms[i].Topics, ms[i-1].Topics) }
 func (ms topicLists) key(i int) subKey {
@@ -345,6 +388,7 @@ type givenSubs struct {
 	at []int32
 }
 
+func (gs givenSubs) count() int      { return len(gs.o.Subs) }
 func (gs givenSubs) len(i int) int   { return len(gs.o.Subs[i]) }
 func (gs givenSubs) same(i int) bool { return sameElems(gs.o.Subs[i], gs.o.Subs[i-1]) }
 func (gs givenSubs) key(i int) subKey {

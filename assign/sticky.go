@@ -160,6 +160,13 @@ func stickyOf(cg *compiledGroup) (Assignment, error) {
 // does not change lands on this target. It also returns what the target
 // withholds (see withheld), which it had to find anyway.
 func (sp *stickyProblem) settledTarget() ([]int32, []bool, error) {
+	// The general path's solves share their working arrays: each after
+	// the first has the first's partitions and subscriptions
+	// (BenchmarkAssign/strategy=cooperative-sticky/impl=ours/shape=
+	// hetero-100x200t-join1 in bench/).
+	if !sp.identical {
+		sp.prob.Scratch = new(balance.Scratch)
+	}
 	owner, err := balance.Solve(&sp.prob)
 	if err != nil {
 		return nil, nil, err
@@ -306,14 +313,22 @@ func (sp *stickyProblem) claims() {
 // partition may keep. ct.state still says such a partition is held.
 // (A loop of its own, not a function value passed to the claim table:
 // the call per partition cost time on
-// BenchmarkCooperativeSticky/heterogeneous/members=1000/topics=2000/leave-join.)
+// BenchmarkCooperativeSticky/heterogeneous/members=1000/topics=2000/leave-join;
+// a topic's claims at a time, through [balance.TopicSets.Outside], which
+// reads one mask per topic where Has found a word per claim:
+// BenchmarkAssign/strategy=sticky/impl=ours/shape=hetero-100x200t-replace10
+// in bench/.)
 func (sp *stickyProblem) keepable(ct *claimTable) []int32 {
 	cg := sp.cg
 	for t := range cg.numParts {
-		for pid := cg.start[t]; pid < cg.start[t+1]; pid++ {
-			if r := ct.owner[pid]; r >= 0 && !sp.subscribes(rank(r), int32(t)) {
-				ct.owner[pid] = -1
+		owners := ct.owner[cg.start[t]:cg.start[t+1]]
+		for {
+			k := sp.prob.Sets.Outside(int32(t), owners)
+			if k < 0 {
+				break
 			}
+			owners[k] = -1
+			owners = owners[k+1:]
 		}
 	}
 	return ct.owner

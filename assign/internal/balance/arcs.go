@@ -59,7 +59,7 @@ func (s *solver) entry(m, t int32) int32 {
 // entry e for the topic of pid.
 func (s *solver) countArc(pid, e, m, d int32) {
 	s.arcs.held[e] += d
-	switch c := get(s.p.Claim, pid); {
+	switch c := get(s.claim, pid); {
 	case c == m:
 		s.arcs.own[e] += d
 	case c >= 0:

@@ -207,8 +207,10 @@ type Problem struct {
 	// ClaimReusable lets Solve write its answer into Claim's array, which
 	// the caller then no longer reads: the fast path allocates no owner
 	// array of its own (BenchmarkAssign/strategy=sticky/impl=ours/shape=
-	// uniform-100x10000-join1 in bench/; TestClaimReusable holds the
-	// answer to the one with a fresh array).
+	// uniform-100x10000-join1 in bench/), nor does the general path
+	// where place's answer is final (see solver.claim; shape=
+	// hetero-100x200t-replace10). TestClaimReusable holds the answer to
+	// the one with a fresh array.
 	ClaimReusable bool
 
 	// Prev maps a pid to its previous owner (KIP-341), or -1: the member
@@ -227,6 +229,14 @@ type Problem struct {
 	// built them already; Solve builds them when needed otherwise.
 	Sets *TopicSets
 
+	// Scratch, when set, carries the general path's working arrays from
+	// one Solve to the next on a problem of the same Parts and Subs
+	// (the same slices), as CooperativeSticky's settling solves are:
+	// the second then allocates none of them (BenchmarkAssign/strategy=
+	// cooperative-sticky/impl=ours/shape=hetero-100x200t-join1 in bench/;
+	// TestScratchReuse holds the answers to fresh solves).
+	Scratch *Scratch
+
 	// Late optionally marks pids the fast path hands out only after all
 	// the others, when it fills members below target: pids with a zero
 	// entry go first (previous owners first), then, with the round-robin
@@ -237,6 +247,38 @@ type Problem struct {
 	// dealt as the follow-up cooperative round will deal them. The general
 	// path ignores it.
 	Late []uint8
+}
+
+// Scratch holds the arrays of the last general solve that was given it,
+// for the next (see [Problem.Scratch]). Its zero value is empty; it is
+// not safe for concurrent use.
+type Scratch struct {
+	last *solver
+}
+
+// take returns the solver of the last solve given sc, when p has its
+// Parts and Subs, and empties sc.
+func (sc *Scratch) take(p *Problem) *solver {
+	if sc == nil || sc.last == nil {
+		return nil
+	}
+	old := sc.last
+	sc.last = nil
+	if !sameSlice(old.p.Parts, p.Parts) || len(old.p.Subs) != len(p.Subs) || len(p.Subs) > 0 && &old.p.Subs[0] != &p.Subs[0] {
+		return nil
+	}
+	return old
+}
+
+// reuse returns old[:n], cleared, when old has room for n elements, and
+// a new slice of n otherwise: make's result, without the allocation.
+func reuse[T any](old []T, n int) []T {
+	if cap(old) < n {
+		return make([]T, n)
+	}
+	old = old[:n]
+	clear(old)
+	return old
 }
 
 // ErrInternal reports a broken invariant of the solver: a bug, never bad

@@ -49,15 +49,17 @@ func check(p *Problem, start []int32, total int, same bool) (*TopicSets, error) 
 		if by == nil {
 			continue
 		}
+		for _, m := range by {
+			if m < -1 || m >= n {
+				return nil, fmt.Errorf("%w: member %d out of range", ErrInternal, m)
+			}
+		}
+		if same {
+			continue
+		}
 		for t := range p.Parts {
-			for pid := start[t]; pid < start[t+1]; pid++ {
-				m := by[pid]
-				if m < -1 || m >= n {
-					return nil, fmt.Errorf("%w: member %d out of range", ErrInternal, m)
-				}
-				if m >= 0 && !same && !sets.Has(m, int32(t)) {
-					return nil, fmt.Errorf("%w: member %d claims a partition of topic %d it does not subscribe to", ErrInternal, m, t)
-				}
+			if i := sets.Outside(int32(t), by[start[t]:start[t+1]]); i >= 0 {
+				return nil, fmt.Errorf("%w: member %d claims a partition of topic %d it does not subscribe to", ErrInternal, by[start[t]+int32(i)], t)
 			}
 		}
 	}
@@ -73,12 +75,18 @@ func valid(p *Problem, start, owner []int32, sets *TopicSets) error {
 	same := sets == nil
 	load := make([]int32, n)
 	for t := range p.Parts {
-		for pid := start[t]; pid < start[t+1]; pid++ {
-			m := owner[pid]
-			if m < 0 || m >= n || !same && !sets.Has(m, int32(t)) {
-				return fmt.Errorf("%w: partition %d of topic %d has no valid owner", ErrInternal, pid-start[t], t)
+		owners := owner[start[t]:start[t+1]]
+		for k, m := range owners {
+			if m < 0 || m >= n {
+				return fmt.Errorf("%w: partition %d of topic %d has no valid owner", ErrInternal, k, t)
 			}
 			load[m]++
+		}
+		if same {
+			continue
+		}
+		if k := sets.Outside(int32(t), owners); k >= 0 {
+			return fmt.Errorf("%w: partition %d of topic %d has no valid owner", ErrInternal, k, t)
 		}
 	}
 	if same && slices.Max(load)-slices.Min(load) > 1 {

@@ -139,7 +139,7 @@ func (s *solver) choosePass(a, t, b int32, prefs bool) int32 {
 	bestScore := [2]int{-1, -1}
 	consider := func(pid int32) bool {
 		k := 0
-		if get(s.p.Claim, pid) == a {
+		if get(s.claim, pid) == a {
 			k = 1
 		}
 		score := s.score(pid, b)
@@ -201,7 +201,7 @@ func (s *solver) buildForeignLists() {
 		s.foreignHead[e], s.foreignTail[e] = -1, -1
 	}
 	for pid := range int32(total) {
-		if m := s.owner[pid]; m >= 0 && get(s.p.Claim, pid) != m {
+		if m := s.owner[pid]; m >= 0 && get(s.claim, pid) != m {
 			e := s.entry(m, s.topic[pid])
 			if s.foreignHead[e] < 0 {
 				s.foreignTail[e] = pid

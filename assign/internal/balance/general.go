@@ -34,8 +34,17 @@ func general(p *Problem, start []int32, total int) ([]int32, error) {
 // generalOpts is general with the knobs o.
 func generalOpts(p *Problem, start []int32, total int, o options) ([]int32, error) {
 	s := newSolver(p, start, total, o)
+	s.spare = p.Scratch.take(p)
+	defer func() {
+		if s.spare = nil; p.Scratch != nil {
+			p.Scratch.last = s
+		}
+	}()
 	s.place()
 	every := s.everyPays()
+	if every || s.refills(every) || slices.Max(s.load) >= slices.Min(s.load)+2 {
+		s.ownClaims() // a phase below reads the claims (else place's answer is final: see claim)
+	}
 	if s.refills(every) {
 		s.refillStart()
 	}
@@ -69,6 +78,7 @@ type options struct {
 	noCerts    bool // never skip a search that phase 1's certificates (certs.go) show fruitless
 	refill     int8 // place again by whole loads (refillStart, every.go): 0 where it pays, -1 never, 1 always, 2 (refillByCount) always but taking the topics in place's order
 	noLevels   bool // place plain topics with the heaps, never levelled (place.go)
+	noLow      bool // place plain topics as below, never from the least loads first (lowLoads, place.go)
 	keepBroken bool // never mark own paths broken (markBroken, shift.go)
 
 	// chose, when set, sees every answer of choose (choose.go), for the
@@ -103,6 +113,9 @@ type options struct {
 // 94 with the cap; lopsided 31 and 6).
 func (s *solver) balance() error {
 	level := slices.Max(s.load)
+	if level < slices.Min(s.load)+2 {
+		return nil // already balanced: no certificates to make (as after most churn)
+	}
 	fair := int32((len(s.owner) + int(s.n) - 1) / int(s.n)) // the average load, rounded up
 	if !s.noCerts {
 		s.certs = newCerts(int(s.n) + len(s.p.Parts))
@@ -134,7 +147,7 @@ func (s *solver) balance() error {
 // negative cost needs an arc of cost -1, a pid held away from its
 // claimant: without one there is nothing to do.
 func (s *solver) settleTies() error {
-	if s.p.Claim == nil {
+	if s.claim == nil {
 		return nil
 	}
 	for changed := true; changed && s.foreign > 0; {

@@ -385,3 +385,49 @@ func TestLevelledMatchesHeaps(t *testing.T) {
 	}
 	check(t, windowsProblem(125, 6250, 12))
 }
+
+// TestLowLoadsMatchesPasses: place gives every pid to the member it gives
+// it to without lowLoads (scan, spread, levelled or the heaps), with every
+// topic through the scan or through the placer, on problems drawn as for
+// TestGeneralOptimalOnMediumProblems (previous owners and racks sometimes
+// set, which lowLoads leaves to the others), on churned ones where most
+// pids stay with their claimants and the rest are free, and on the
+// adversary's random windows.
+func TestLowLoadsMatchesPasses(t *testing.T) {
+	check := func(t fataler, p *Problem) {
+		start, total := pids(p)
+		if total == 0 {
+			return
+		}
+		for _, heap := range []int{0, heapAbove, 1 << 30} {
+			var owners, loads [2][]int32
+			for i, no := range []bool{false, true} {
+				s := newSolver(p, start, total, options{heapAbove: heap, noLow: no})
+				s.place()
+				owners[i], loads[i] = s.owner, s.load
+			}
+			if !slices.Equal(owners[0], owners[1]) || !slices.Equal(loads[0], loads[1]) {
+				t.Fatalf("heapAbove %d: owners %v with lowLoads, %v without", heap, owners[0], owners[1])
+			}
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) { check(t, mediumProblem(t)) })
+	rapid.Check(t, func(t *rapid.T) {
+		p := drawGroup(t, 14, 6, 30, rapid.IntRange(1, 4).Draw(t, "density"), 5)
+		free := rapid.IntRange(0, 5).Draw(t, "free") // in 8: the pids nobody claims
+		drawHistory(t, p, func(_ int32, subs []int32) int32 {
+			if rapid.IntRange(0, 7).Draw(t, "free?") < free {
+				return -1
+			}
+			return rapid.SampledFrom(subs).Draw(t, "claimant")
+		})
+		if rapid.IntRange(0, 3).Draw(t, "plain") > 0 {
+			p.Prev, p.Rack, p.Replicas = nil, nil, nil // lowLoads places every topic
+		}
+		check(t, p)
+	})
+	for seed := range uint64(100) {
+		m := 8 + int(seed%17)
+		check(t, windowsProblem(m, 20*m+int(seed%7)*m, seed))
+	}
+}

@@ -3,11 +3,14 @@
 // of negative cost (kind (i) in the package documentation), the
 // invariant both later phases keep. For a big topic it makes scan's
 // choices with heaps (heap.go) or, without preferences, in one
-// selection (spread).
+// selection (spread); a topic whose few unclaimed pids go to subscribers
+// holding none of it, without preferences, it places from the least
+// loaded members first (lowLoads).
 
 package balance
 
 import (
+	"math/bits"
 	"slices"
 )
 
@@ -21,33 +24,47 @@ import (
 // racks (plain) pick the same members in one go (spread).
 func (s *solver) place() {
 	s.keepClaims()
+	if s.sc == nil && s.spare != nil {
+		s.sc = s.spare.sc // of the same Subs
+	}
 	if s.sc == nil {
 		s.sc = newSubClasses(s.p.Subs, len(s.p.Parts), hashSub)
 	}
 	tsubs := make([]int32, 0, s.n)
 	cnt := make([]int32, s.n) // member => pids of the current topic it holds (byLoad: its load); 0 between topics
 	var pl *placer
+	var low lowLoads
+	lowOK := !s.byLoad && !s.noLow && s.sc.bits != nil
 	for _, key := range s.byChoice() {
 		t := int32(key)
-		unclaimed := 0
+		unclaimed, plain := 0, true
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 			if s.owner[pid] < 0 {
 				unclaimed++
+				plain = plain && get(s.p.Prev, pid) < 0 && (s.p.Rack == nil || s.p.Replicas == nil || s.p.Replicas[pid] == nil)
 			}
 		}
 		if unclaimed == 0 {
 			continue
 		}
-		tsubs = s.sc.subscribers(t, tsubs[:0])
-		if s.byLoad {
-			for _, m := range tsubs {
-				cnt[m] = s.load[m]
-			}
-		} else {
+		if !s.byLoad {
 			for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 				if m := s.owner[pid]; m >= 0 {
 					cnt[m]++
 				}
+			}
+			if lowOK && plain && low.place(s, t, cnt, unclaimed) {
+				for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+					cnt[s.owner[pid]] = 0
+				}
+				continue
+			}
+			low.built = false // the paths below change loads without it
+		}
+		tsubs = s.sc.subscribers(t, tsubs[:0])
+		if s.byLoad {
+			for _, m := range tsubs {
+				cnt[m] = s.load[m]
 			}
 		}
 		switch {
@@ -76,22 +93,112 @@ func (s *solver) place() {
 	}
 }
 
+// lowLoads places a plain topic's unclaimed pids, when some of its
+// subscribers hold none of it, without a pass over its subscribers: scan,
+// spread and levelled all give them, in pid order, to the unclaimed
+// least by (load, member) of the subscribers holding none of the topic
+// (a member that takes one then holds one), and a bit set of the members
+// at each load, from the least, finds those among the few least loaded.
+// After churn, as when a tenth of a group is replaced, most topics have a
+// few unclaimed pids and the newcomers take them
+// (BenchmarkAssign/strategy=sticky/impl=ours/shape=hetero-100x200t-replace10
+// in bench/, where the passes over every subscriber of every topic were a
+// sixth of the call; TestLowLoadsMatchesPasses).
+type lowLoads struct {
+	built  bool     // false: build before use (loads changed without it)
+	base   int32    // the load of level 0: the least load when built
+	levels int32    // loads base .. base+levels-1 are kept
+	first  int32    // no member below this level
+	words  int      // per level
+	count  []int32  // level => members at it
+	bits   []uint64 // level => its members, words words
+	picks  []int32
+}
+
+// build indexes the loads of s's members.
+func (ll *lowLoads) build(s *solver) {
+	ll.words = (int(s.n) + 63) / 64
+	ll.base = slices.Min(s.load)
+	ll.levels = int32(min(64, max(1, 4096/ll.words)))
+	ll.bits = reuse(ll.bits, int(ll.levels)*ll.words)
+	ll.count = reuse(ll.count, int(ll.levels))
+	ll.first = 0
+	for m, l := range s.load {
+		if d := l - ll.base; d < ll.levels {
+			ll.bits[int(d)*ll.words+m/64] |= 1 << (m % 64)
+			ll.count[d]++
+		}
+	}
+	ll.built = true
+}
+
+// place gives topic t's unclaimed pids, in pid order, to the unclaimed
+// least by (load, member) of t's subscribers holding none of t (cnt 0),
+// and reports whether it did: not when the levels kept hold fewer.
+func (ll *lowLoads) place(s *solver, t int32, cnt []int32, unclaimed int) bool {
+	if !ll.built {
+		ll.build(s)
+	}
+	in := s.sc.union(t)
+	picks := ll.picks[:0]
+	for d := ll.first; d < ll.levels && len(picks) < unclaimed; d++ {
+		if ll.count[d] == 0 {
+			if d == ll.first {
+				ll.first++
+			}
+			continue
+		}
+		row := ll.bits[int(d)*ll.words : int(d+1)*ll.words]
+		for w, x := range row {
+			for x &= in[w]; x != 0 && len(picks) < unclaimed; x &= x - 1 {
+				if m := int32(w*64 + bits.TrailingZeros64(x)); cnt[m] == 0 {
+					picks = append(picks, m)
+				}
+			}
+		}
+	}
+	ll.picks = picks
+	if len(picks) < unclaimed {
+		return false
+	}
+	i := 0
+	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
+		if s.owner[pid] < 0 {
+			m := picks[i]
+			i++
+			s.owner[pid] = m
+			if d := s.load[m] - ll.base; d < ll.levels {
+				ll.bits[int(d)*ll.words+int(m/64)] &^= 1 << (m % 64)
+				ll.count[d]--
+				if d+1 < ll.levels {
+					ll.bits[int(d+1)*ll.words+int(m/64)] |= 1 << (m % 64)
+					ll.count[d+1]++
+				}
+			}
+			s.load[m]++
+		}
+	}
+	return true
+}
+
 // keepClaims gives every claimed pid to its claimant, the start of the
 // package documentation's invariant: no move then costs less than 0.
 func (s *solver) keepClaims() {
 	clear(s.load)
-	if s.p.Claim != nil {
+	if s.claim != nil {
 		if s.ownHeld == nil {
 			s.ownHeld = make([]int32, s.n)
 		}
 		clear(s.ownHeld)
 	}
 	for pid := range s.owner {
-		c := get(s.p.Claim, int32(pid))
+		c := get(s.claim, int32(pid))
 		s.owner[pid] = c
 		if c >= 0 {
 			s.load[c]++
 			s.ownHeld[c]++
+		} else if s.unclaimed != nil {
+			s.unclaimed[pid>>6] |= 1 << (pid & 63)
 		}
 	}
 }

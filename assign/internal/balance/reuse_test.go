@@ -9,8 +9,10 @@ import (
 
 // TestClaimReusable: Solve answers the same whether or not it may write
 // its answer into Claim's array, on identical subscriptions (the fast
-// path, which then does) with claims, previous owners and racks drawn,
-// and on different ones (the general path, which ignores it).
+// path) with claims, previous owners and racks drawn, and on different
+// ones (the general path, which then places into Claim's array and
+// copies the claims back only for the phases after place: it fails when
+// generalOpts skips that copy).
 func TestClaimReusable(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var p *Problem
@@ -32,6 +34,54 @@ func TestClaimReusable(t *testing.T) {
 		}
 		if !slices.Equal(got, want) {
 			t.Fatalf("owners %v with Claim reusable, %v without", got, want)
+		}
+	})
+}
+
+// TestScratchReuse: solves that share a Scratch answer as fresh ones do.
+// Each problem after the first has the first's Parts and Subs and claims
+// drawn anew (the next one of CooperativeSticky's settling solves claims
+// the last answer less some partitions; here, any claims), with Claim
+// reusable or not, and sometimes other options of the search, so that
+// the second solver takes every array the first left, cleared. A solve
+// of other Parts takes none (take checks).
+func TestScratchReuse(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		first := mediumProblem(t)
+		var sc Scratch
+		p := *first
+		p.Scratch = &sc
+		for round := range rapid.IntRange(1, 4).Draw(t, "solves") {
+			q := p
+			if round > 0 {
+				start := Start(q.Parts)
+				q.Claim = make([]int32, start[len(q.Parts)])
+				for tp := range q.Parts {
+					for pid := start[tp]; pid < start[tp+1]; pid++ {
+						q.Claim[pid] = -1
+						var subs []int32
+						for m, sub := range q.Subs {
+							if subscribes(sub, int32(tp)) {
+								subs = append(subs, int32(m))
+							}
+						}
+						if rapid.Bool().Draw(t, "claimed") {
+							q.Claim[pid] = rapid.SampledFrom(subs).Draw(t, "claimant")
+						}
+					}
+				}
+				q.ClaimReusable = rapid.Bool().Draw(t, "reusable")
+			}
+			fresh := q
+			fresh.Scratch, fresh.Claim = nil, slices.Clone(q.Claim)
+			want, wantErr := Solve(&fresh)
+			got, err := Solve(&q)
+			if (err == nil) != (wantErr == nil) {
+				t.Fatalf("solve %d: error %v, want %v", round, err, wantErr)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("solve %d: owners %v with the scratch, %v fresh", round, got, want)
+			}
 		}
 	})
 }

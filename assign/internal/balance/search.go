@@ -95,14 +95,14 @@ func (s *solver) search(forward bool, g goal) error {
 			}
 			if s.foreignHeld[u] > 0 {
 				for pid := s.heldHead[u]; pid >= 0; pid = s.heldNext[pid] {
-					if c := get(s.p.Claim, pid); c >= 0 && c != u {
+					if c := get(s.claim, pid); c >= 0 && c != u {
 						relax(c, du-1, u, pid)
 					}
 				}
 			}
 		case forward && u < s.n:
 			for pid := s.heldHead[u]; pid >= 0; pid = s.heldNext[pid] {
-				switch c := get(s.p.Claim, pid); {
+				switch c := get(s.claim, pid); {
 				case c == u:
 					relax(s.n+s.topic[pid], du+1, u, -1)
 				case c >= 0:
@@ -149,7 +149,7 @@ func (s *solver) search(forward bool, g goal) error {
 				if a < 0 {
 					continue // unplaced: impossible after place, and caught by valid
 				}
-				if get(s.p.Claim, pid) == a {
+				if get(s.claim, pid) == a {
 					relax(a, du+1, u, -1)
 				} else {
 					relax(a, du, u, -1)
@@ -230,14 +230,14 @@ func (s *solver) layer() {
 			}
 			if s.foreignHeld[u] > 0 {
 				for pid := s.heldHead[u]; pid >= 0; pid = s.heldNext[pid] {
-					if c := get(s.p.Claim, pid); c >= 0 && c != u && s.dist[c] == du-1 {
+					if c := get(s.claim, pid); c >= 0 && c != u && s.dist[c] == du-1 {
 						visit(c, u)
 					}
 				}
 			}
 		case s.forward && u < s.n:
 			for pid := s.heldHead[u]; pid >= 0; pid = s.heldNext[pid] {
-				c := get(s.p.Claim, pid)
+				c := get(s.claim, pid)
 				cost := int32(0)
 				if c == u {
 					cost = 1
@@ -288,7 +288,7 @@ func (s *solver) layer() {
 			for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 				a := s.owner[pid]
 				cost := int32(0)
-				if get(s.p.Claim, pid) == a {
+				if get(s.claim, pid) == a {
 					cost = 1
 				}
 				if a >= 0 && s.dist[a] == du+cost {

@@ -101,6 +101,46 @@ func (ts *TopicSets) Has(m, t int32) bool {
 	return ts.bits[int(ts.row[m])*ts.words+int(t>>6)]&(1<<(t&63)) != 0
 }
 
+// Outside returns the position in ms of the first member that does not
+// subscribe to topic t, skipping entries below 0, or -1 when every one
+// does; ms holds members below len(subs) or negative entries. It reads a
+// mask of the rows subscribing to t when there are at most 64 rows,
+// where [TopicSets.Has] finds a word per call and does not inline: check,
+// valid and the sticky adapter test every claim and owner of a topic so
+// (BenchmarkAssign/strategy=sticky/impl=ours/shape=hetero-100x200t-replace10
+// in bench/; TestOutside holds it to Has).
+func (ts *TopicSets) Outside(t int32, ms []int32) int {
+	switch {
+	case ts.row == nil:
+		for i, m := range ms {
+			if m >= 0 && !subscribes(ts.subs[m], t) {
+				return i
+			}
+		}
+	case len(ts.bits) <= 64*ts.words:
+		w, bit := int(t>>6), uint64(1)<<(t&63)
+		var rows uint64 // bit r: row r subscribes to t
+		for r := 0; r*ts.words < len(ts.bits); r++ {
+			if ts.bits[r*ts.words+w]&bit != 0 {
+				rows |= 1 << r
+			}
+		}
+		for i, m := range ms {
+			if m >= 0 && rows>>(uint32(ts.row[m])&63)&1 == 0 {
+				return i
+			}
+		}
+	default:
+		w, bit := int(t>>6), uint64(1)<<(t&63)
+		for i, m := range ms {
+			if m >= 0 && ts.bits[int(ts.row[m])*ts.words+w]&bit == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 func subscribes(sub []int32, t int32) bool {
 	_, ok := slices.BinarySearch(sub, t)
 	return ok
@@ -135,9 +175,9 @@ type subClasses struct {
 	memberOff, members []int32 // class k => its members, ascending: members[memberOff[k]:memberOff[k+1]]
 	classOff, classes  []int32 // topic t => its classes, ascending: classes[classOff[t]:classOff[t+1]]
 	// bits holds each class's members as a bit set of words words, when
-	// that is small; union is scratch for one topic's.
-	bits, union []uint64
-	words       int
+	// that is small; unionBits is scratch for one topic's.
+	bits, unionBits []uint64
+	words           int
 }
 
 func newSubClasses(subs [][]int32, topics int, hash func([]int32) uint64) *subClasses {
@@ -202,7 +242,7 @@ func newSubClasses(subs [][]int32, topics int, hash func([]int32) uint64) *subCl
 	sc := &subClasses{memberOff: make([]int32, K+1), members: make([]int32, n), classOff: make([]int32, topics+1)}
 	if words := (n + 63) / 64; K*words <= 1<<16 {
 		sc.words = words
-		sc.bits, sc.union = make([]uint64, K*words), make([]uint64, words)
+		sc.bits, sc.unionBits = make([]uint64, K*words), make([]uint64, words)
 		for m, k := range classOf {
 			sc.bits[int(k)*words+m/64] |= 1 << (m % 64)
 		}
@@ -272,6 +312,19 @@ func (sc *subClasses) subscribers(t int32, out []int32) []int32 {
 	return out
 }
 
+// union returns the members subscribing to t as a bit set, in scratch
+// that the next call overwrites; sc.bits must be set.
+func (sc *subClasses) union(t int32) []uint64 {
+	u := sc.unionBits
+	clear(u)
+	for _, k := range sc.classes[sc.classOff[t]:sc.classOff[t+1]] {
+		for i, w := range sc.bits[int(k)*sc.words : int(k+1)*sc.words] {
+			u[i] |= w
+		}
+	}
+	return u
+}
+
 // sorted appends the members subscribing to t to out, ascending.
 func (sc *subClasses) sorted(t int32, out []int32) []int32 {
 	ks := sc.classes[sc.classOff[t]:sc.classOff[t+1]]
@@ -279,14 +332,7 @@ func (sc *subClasses) sorted(t int32, out []int32) []int32 {
 	case len(ks) == 1:
 		return append(out, sc.members[sc.memberOff[ks[0]]:sc.memberOff[ks[0]+1]]...)
 	case sc.bits != nil:
-		u := sc.union
-		clear(u)
-		for _, k := range ks {
-			for i, w := range sc.bits[int(k)*sc.words : int(k+1)*sc.words] {
-				u[i] |= w
-			}
-		}
-		for i, w := range u {
+		for i, w := range sc.union(t) {
 			for ; w != 0; w &= w - 1 {
 				out = append(out, int32(i*64+bits.TrailingZeros64(w)))
 			}

@@ -81,3 +81,54 @@ func TestSubClassesByAddress(t *testing.T) {
 		}
 	})
 }
+
+// TestOutside: Outside finds the first member of a list that does not
+// subscribe to the topic, skipping negative entries, as a pass calling
+// slices.Contains finds it, in each of TopicSets' three forms: a mask of
+// at most 64 bit rows, more rows than that, and binary search.
+func TestOutside(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		form := rapid.IntRange(0, 2).Draw(t, "form") // 0: mask, 1: more rows (a slice, hence a row, per member), 2: search
+		topics, n, per := rapid.IntRange(1, 100).Draw(t, "topics"), rapid.IntRange(1, 40).Draw(t, "members"), 0
+		switch form {
+		case 1:
+			topics, n = rapid.IntRange(8, 100).Draw(t, "topics"), rapid.IntRange(65, 90).Draw(t, "members")
+			per = topics / 2 // long enough for bit rows
+		case 2:
+			topics, per = rapid.IntRange(640, 1000).Draw(t, "topics"), 1
+		}
+		subs := make([][]int32, n)
+		for m := range subs {
+			if m > 0 && form == 0 && rapid.Bool().Draw(t, "share") {
+				subs[m] = subs[rapid.IntRange(0, m-1).Draw(t, "earlier")]
+				continue
+			}
+			k := per
+			if k == 0 {
+				k = rapid.IntRange(0, topics).Draw(t, "len")
+			}
+			sub := rapid.SliceOfNDistinct(rapid.Int32Range(0, int32(topics-1)), k, k, rapid.ID).Draw(t, "sub")
+			slices.Sort(sub)
+			subs[m] = sub
+		}
+		ts := NewTopicSets(subs, topics)
+		switch rows := len(ts.bits) / max(ts.words, 1); {
+		case form == 2 && ts.row != nil, form != 2 && ts.row == nil:
+			t.Skip("the draw did not reach the form") // rare: the sizes above pick it
+		case form == 0 && rows > 64:
+			t.Fatalf("%d rows for the mask form", rows)
+		}
+		ms := rapid.SliceOf(rapid.Int32Range(-1, int32(n-1))).Draw(t, "ms")
+		tp := rapid.Int32Range(0, int32(topics-1)).Draw(t, "topic")
+		want := -1
+		for i, m := range ms {
+			if m >= 0 && !slices.Contains(subs[m], tp) {
+				want = i
+				break
+			}
+		}
+		if got := ts.Outside(tp, ms); got != want {
+			t.Fatalf("Outside(%d, %v) = %d, want %d (form %d)", tp, ms, got, want, form)
+		}
+	})
+}

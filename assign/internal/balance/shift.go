@@ -456,7 +456,7 @@ func (s *solver) tightMember(v, need int32, steps []step) ([]step, bool) {
 		// Out of v: v -> t for the topics of the pids it holds, v -> c
 		// for the pids it holds that c claims.
 		for pid := s.heldHead[v]; pid >= 0; pid = s.heldNext[pid] {
-			t, c := s.topic[pid], get(s.p.Claim, pid)
+			t, c := s.topic[pid], get(s.claim, pid)
 			cost := int32(0)
 			if c == v {
 				cost = 1
@@ -532,7 +532,7 @@ func (s *solver) tightTopic(t, need int32, steps []step) (int32, []step, bool) {
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 			a := s.owner[pid]
 			cost := int32(0)
-			if get(s.p.Claim, pid) == a {
+			if get(s.claim, pid) == a {
 				cost = 1
 			}
 			// The arc a -> t costs the least over a's pids of t; a pid
@@ -622,7 +622,7 @@ func (s *solver) arcCost(a, t int32) int32 {
 	if s.byHeld(a, t) {
 		for pid := s.heldHead[a]; pid >= 0; pid = s.heldNext[pid] {
 			if s.topic[pid] == t {
-				if get(s.p.Claim, pid) != a {
+				if get(s.claim, pid) != a {
 					return 0
 				}
 				cost = 1
@@ -632,7 +632,7 @@ func (s *solver) arcCost(a, t int32) int32 {
 	}
 	for pid := s.start[t]; pid < s.start[t+1]; pid++ {
 		if s.owner[pid] == a {
-			if get(s.p.Claim, pid) != a {
+			if get(s.claim, pid) != a {
 				return 0
 			}
 			cost = 1

@@ -30,6 +30,16 @@ type solver struct {
 	owner []int32 // pid => member
 	load  []int32 // member => pids held
 
+	// claim is Claim, read in its place. When Claim is reusable, owner
+	// is Claim's array: place then writes the unclaimed pids' owners
+	// over it, and unclaimed marks them (pid => 1 bit), so that claim is
+	// made again only if a later phase reads it (ownClaims). Most churned
+	// groups need no phase after place (BenchmarkAssign/strategy=sticky/
+	// impl=ours/shape=hetero-100x200t-replace10 in bench/, where a second
+	// array per partition was a tenth of the bytes; TestClaimReusable).
+	claim     []int32
+	unclaimed []uint64 // nil once claim is Claim or a copy of it
+
 	// The pids member m claims are claimed[claimOff[m]:claimOff[m+1]],
 	// ascending; both are nil without claims or before the first search.
 	// away[m] counts those that another member holds, and foreign sums
@@ -42,6 +52,11 @@ type solver struct {
 	options
 
 	sc *subClasses // set by place
+
+	// spare is the solver of the last solve of a problem with the same
+	// Parts and Subs (see Problem.Scratch), whose arrays this one takes
+	// instead of allocating its own; nil when there is none.
+	spare *solver
 
 	byLoad bool // place puts unclaimed pids by the members' whole loads (refill in every.go)
 
@@ -102,7 +117,31 @@ type solver struct {
 
 func newSolver(p *Problem, start []int32, total int, o options) *solver {
 	n := len(p.Subs)
-	return &solver{p: p, n: int32(n), start: start, owner: make([]int32, total), load: make([]int32, n), options: o}
+	s := &solver{p: p, n: int32(n), start: start, claim: p.Claim, load: make([]int32, n), options: o}
+	if p.ClaimReusable && p.Claim != nil {
+		s.owner = p.Claim
+		s.unclaimed = make([]uint64, (total+63)/64)
+	} else {
+		s.owner = make([]int32, total)
+	}
+	return s
+}
+
+// ownClaims makes claim Claim again, as a copy, when owner took Claim's
+// array (see claim): every pid not marked unclaimed still has its
+// claimant as owner, as long as nothing but place has run.
+func (s *solver) ownClaims() {
+	if s.unclaimed == nil {
+		return
+	}
+	s.claim = make([]int32, len(s.owner))
+	for pid, m := range s.owner {
+		if s.unclaimed[pid>>6]&(1<<(pid&63)) != 0 {
+			m = -1
+		}
+		s.claim[pid] = m
+	}
+	s.unclaimed = nil
 }
 
 // prepareSearch allocates what searches need, at the first: most
@@ -111,27 +150,34 @@ func (s *solver) prepareSearch() {
 	if s.dist != nil {
 		return
 	}
+	s.ownClaims() // in case: generalOpts makes them before any phase that reads them
 	n := int(s.n)
 	V := n + len(s.p.Parts)
-	s.dist, s.link, s.linkPid = make([]int32, V), make([]int32, V), make([]int32, V)
-	s.dead, s.hop, s.skip = make([]int32, V), make([]int32, V), make([]int32, n)
-	s.ownOff, s.ownLen, s.ownEnd, s.ownStamp = make([]int32, n), make([]int32, n), make([]int32, n), make([]int, n)
-	s.ownBroken = make([]int32, n)
-	s.inQueue, s.visits = make([]bool, V), make([]int32, V)
+	sp := s.spare // its arrays, cleared, where it has them
+	if sp == nil {
+		sp = &solver{}
+	}
+	s.dist, s.link, s.linkPid = reuse(sp.dist, V), reuse(sp.link, V), reuse(sp.linkPid, V)
+	s.dead, s.hop, s.skip = reuse(sp.dead, V), reuse(sp.hop, V), reuse(sp.skip, n)
+	s.ownOff, s.ownLen, s.ownEnd, s.ownStamp = reuse(sp.ownOff, n), reuse(sp.ownLen, n), reuse(sp.ownEnd, n), reuse(sp.ownStamp, n)
+	s.ownBroken = reuse(sp.ownBroken, n)
+	s.inQueue, s.visits = reuse(sp.inQueue, V), reuse(sp.visits, V)
 	s.buildTopics()
-	s.subCount = make([]int32, len(s.p.Parts))
-	for t := range s.subCount {
-		s.subCount[t] = s.sc.count(int32(t))
+	if s.subCount = sp.subCount; s.subCount == nil || sp.sc != s.sc { // counts of the same classes
+		s.subCount = make([]int32, len(s.p.Parts))
+		for t := range s.subCount {
+			s.subCount[t] = s.sc.count(int32(t))
+		}
 	}
 	if s.options.arcs > 0 || s.options.arcs == 0 && s.arcsPay() {
 		s.buildArcs()
 	}
-	if s.p.Claim == nil {
+	if s.claim == nil {
 		return
 	}
-	s.away = make([]int32, n)
-	s.claimOff = make([]int32, n+1)
-	for _, c := range s.p.Claim {
+	s.away = reuse(sp.away, n)
+	s.claimOff = reuse(sp.claimOff, n+1)
+	for _, c := range s.claim {
 		if c >= 0 {
 			s.claimOff[c+1]++
 		}
@@ -139,9 +185,9 @@ func (s *solver) prepareSearch() {
 	for m := range n {
 		s.claimOff[m+1] += s.claimOff[m]
 	}
-	s.claimed = make([]int32, s.claimOff[n])
+	s.claimed = reuse(sp.claimed, int(s.claimOff[n]))
 	fill := slices.Clone(s.claimOff[:n])
-	for pid, c := range s.p.Claim {
+	for pid, c := range s.claim {
 		if c >= 0 {
 			s.claimed[fill[c]] = int32(pid)
 			fill[c]++
@@ -152,7 +198,7 @@ func (s *solver) prepareSearch() {
 // move gives pid to member to.
 func (s *solver) move(pid, to int32) {
 	from := s.owner[pid]
-	if c := get(s.p.Claim, pid); c >= 0 {
+	if c := get(s.claim, pid); c >= 0 {
 		if c != from {
 			s.away[c]--
 			s.foreign--
@@ -174,7 +220,7 @@ func (s *solver) move(pid, to int32) {
 		ef, et := s.entry(from, t), s.entry(to, t)
 		s.countArc(pid, ef, from, -1)
 		s.countArc(pid, et, to, 1)
-		if c := get(s.p.Claim, pid); s.foreignHead != nil {
+		if c := get(s.claim, pid); s.foreignHead != nil {
 			if c != from {
 				s.unlinkForeign(ef, pid)
 			}
@@ -183,7 +229,7 @@ func (s *solver) move(pid, to int32) {
 			}
 		}
 	}
-	if s.ownRun != nil && get(s.p.Claim, pid) == to {
+	if s.ownRun != nil && get(s.claim, pid) == to {
 		s.cameHome(pid, to)
 	}
 	if s.heldHead != nil {
@@ -221,6 +267,10 @@ func (s *solver) buildTopics() {
 	if s.topic != nil {
 		return
 	}
+	if s.spare != nil && s.spare.topic != nil {
+		s.topic = s.spare.topic // of the same Parts
+		return
+	}
 	s.topic = make([]int32, len(s.owner))
 	for t := range int32(len(s.p.Parts)) {
 		for pid := s.start[t]; pid < s.start[t+1]; pid++ {
@@ -232,8 +282,12 @@ func (s *solver) buildTopics() {
 // buildHeld builds the held lists, and topic.
 func (s *solver) buildHeld() {
 	total := len(s.owner)
-	s.heldHead = make([]int32, s.n)
-	s.heldNext, s.heldPrev = make([]int32, total), make([]int32, total)
+	sp := s.spare
+	if sp == nil {
+		sp = &solver{}
+	}
+	s.heldHead = reuse(sp.heldHead, int(s.n))
+	s.heldNext, s.heldPrev = reuse(sp.heldNext, total), reuse(sp.heldPrev, total)
 	s.buildTopics()
 	for m := range s.heldHead {
 		s.heldHead[m] = -1
