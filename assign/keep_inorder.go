@@ -73,10 +73,11 @@ type inRun struct {
 }
 
 // inOrderRuns is inOrder's loop over member i's owned from position k:
-// it claims partitions while they continue run or start a run of the
-// guessed topic, tab[at] (a name compared by address, not by its
-// bytes), and returns where it stopped (at a partition it cannot claim
-// so, or len(owned)) and the guess's position. It calls nothing and
+// it claims partitions while they continue run or start a run of a
+// guessed topic, one of tab[at:at+ownedGuesses] as ownedTopic guesses
+// (names compared by address, not by their bytes), and returns where it
+// stopped (at a partition it cannot claim so, or len(owned)) and the
+// guess's position. It calls nothing and
 // reads each topic's numbers from one table, so that the compiler keeps
 // the loop's variables in registers: a call in the loop, even on a path
 // it seldom takes, and a slice per number made it keep them in memory
@@ -91,17 +92,23 @@ func (r *keptReader) inOrderRuns(i int32, owned []TopicPartition, k, at int, tab
 	for ; j < len(rest); j++ {
 		tp := &rest[j]
 		if !sameString(tp.Topic, name) {
-			if at >= len(tab) || !sameString(tab[at].name, tp.Topic) {
-				break // inOrder looks the name up
+			// The guess: the next ownedGuesses topics of the
+			// subscription, as ownedTopic tries them.
+			a, stop := at, min(at+ownedGuesses, len(tab))
+			for a < stop && !sameString(tab[a].name, tp.Topic) {
+				a++
 			}
-			if next := &tab[at]; next.rank != rank {
+			if a >= stop {
+				break // inOrder looks the name up (at may be past tab when tab is nil)
+			}
+			if next := &tab[a]; next.rank != rank {
 				if next.rank < rank {
 					break // out of order: inOrder finds it again and stops
 				}
 				rank, start, end = next.rank, int(next.start), int(next.end)
 				last = start - 1
 			}
-			name, at = tp.Topic, at+1
+			name, at = tp.Topic, a+1
 		}
 		// Partition numbers of one topic ascend from start: one
 		// comparison refuses a partition below the last, or negative.
