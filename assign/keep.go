@@ -134,15 +134,29 @@ func (cg *compiledGroup) keepsEveryClaim(over bool) (ok, mayGiveUp bool) {
 // With every set, lister records the lister of every listed partition,
 // whatever the shape of its Owned (see [ownedKeptPacked]).
 func (cg *compiledGroup) readKept(every, over bool) bool {
-	return cg.readKeptWith(every, false, over && !every) && cg.keptTargets(over && !every)
+	return cg.readKeptWith(every, readFast, over && !every) && cg.keptTargets(over && !every)
 }
 
-// readKeptWith is readKept; with general set, every Owned list is read
-// by listedFrom from its start, without listed's fast path: the
-// reference TestKeptFastPathMatchesGeneral holds the fast path to. With
+// How readKeptWith reads Owned lists.
+type keptRead uint8
+
+const (
+	// readFast: through listed's fast path, with inOrder's table of
+	// guesses when the group has tablePartitions partitions or more.
+	readFast keptRead = iota
+	// readTable: readFast with the table whatever the group's size.
+	readTable
+	// readGeneral: every list by listedFrom from its start, without the
+	// fast path; the reference TestKeptFastPathMatchesGeneral holds the
+	// others to.
+	readGeneral
+)
+
+// readKeptWith is readKept, reading the lists as read says. With
 // inOrderOnly, it reports false at the first Owned list that is not in
 // order.
-func (cg *compiledGroup) readKeptWith(every, general, inOrderOnly bool) bool {
+func (cg *compiledGroup) readKeptWith(every bool, read keptRead, inOrderOnly bool) bool {
+	general := read == readGeneral
 	g := cg.g
 	parts := uint32(cg.start[len(cg.topics)])
 	// count, keptTargets' arrays by rank and runOf in one allocation
@@ -169,7 +183,11 @@ func (cg *compiledGroup) readKeptWith(every, general, inOrderOnly bool) bool {
 		runOf:  ints[4*n : 4*n+nt : 4*n+nt],
 		lister: lister,
 	}
-	if cg.own.given == nil && !general && n > 0 {
+	// The table costs an allocation, which a small group feels more
+	// than reading its few lists through inOrder's lookups (BenchmarkAssign/
+	// strategy=cooperative-sticky/impl=ours/shape=uniform-10x100-join1 in
+	// bench/).
+	if cg.own.given == nil && n > 0 && (read == readTable || read == readFast && parts >= tablePartitions) {
 		r.tabSub = cg.subs[0]
 		r.tab = make([]inTopic, len(r.tabSub))
 		for at, t := range r.tabSub {
@@ -233,6 +251,10 @@ func (cg *compiledGroup) readKeptWith(every, general, inOrderOnly bool) bool {
 	cg.kept = kc
 	return true
 }
+
+// tablePartitions is how many partitions a group needs for readKept to
+// build inOrder's table of guesses.
+const tablePartitions = 1024
 
 // keptReader reads the claims of one member at a time for readKept, in
 // one of two loops over the same rules: listed reads an Owned list

@@ -58,24 +58,30 @@ func matchKeptFast(t interface {
 	Fatalf(string, ...any)
 }, g Group) {
 	for _, every := range []bool{false, true} {
-		fast, err := compile(g, ownedUnread)
+		general, err := compile(g, ownedUnread)
 		if err != nil {
 			t.Fatal(err)
 		}
-		general, _ := compile(g, ownedUnread)
-		fast.own = ownedClaims{members: fast.g.Members}
 		general.own = ownedClaims{members: general.g.Members}
-		okFast, okGeneral := fast.readKeptWith(every, false, false), general.readKeptWith(every, true, false)
-		if okFast != okGeneral {
-			t.Fatalf("every=%v: fast path says no repeat %v, general path %v", every, okFast, okGeneral)
-		}
-		for _, kc := range []*keptClaims{fast.kept, general.kept} {
-			if kc != nil && len(kc.runs) == 0 {
-				kc.runs = nil // the general path leaves an empty slice where runs were truncated
+		okGeneral := general.readKeptWith(every, readGeneral, false)
+		for _, read := range []keptRead{readFast, readTable} { // readFast reads these small groups without the table
+			fast, err := compile(g, ownedUnread)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if !reflect.DeepEqual(fast.kept, general.kept) {
-			t.Fatalf("every=%v: fast path read\n%+v\ngeneral path read\n%+v", every, fast.kept, general.kept)
+			fast.own = ownedClaims{members: fast.g.Members}
+			okFast := fast.readKeptWith(every, read, false)
+			if okFast != okGeneral {
+				t.Fatalf("every=%v read=%d: fast path says no repeat %v, general path %v", every, read, okFast, okGeneral)
+			}
+			for _, kc := range []*keptClaims{fast.kept, general.kept} {
+				if kc != nil && len(kc.runs) == 0 {
+					kc.runs = nil // the general path leaves an empty slice where runs were truncated
+				}
+			}
+			if !reflect.DeepEqual(fast.kept, general.kept) {
+				t.Fatalf("every=%v read=%d: fast path read\n%+v\ngeneral path read\n%+v", every, read, fast.kept, general.kept)
+			}
 		}
 	}
 }
