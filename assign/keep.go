@@ -3,6 +3,7 @@ package assign
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -133,15 +134,29 @@ func (cg *compiledGroup) keepsEveryClaim(over bool) (ok, mayGiveUp bool) {
 // With every set, lister records the lister of every listed partition,
 // whatever the shape of its Owned (see [ownedKeptPacked]).
 func (cg *compiledGroup) readKept(every, over bool) bool {
-	return cg.readKeptWith(every, false, over && !every) && cg.keptTargets(over && !every)
+	return cg.readKeptWith(every, readFast, over && !every) && cg.keptTargets(over && !every)
 }
 
-// readKeptWith is readKept; with general set, every Owned list is read
-// by listedFrom from its start, without listed's fast path: the
-// reference TestKeptFastPathMatchesGeneral holds the fast path to. With
+// How readKeptWith reads Owned lists.
+type keptRead uint8
+
+const (
+	// readFast: through listed's fast path, with inOrder's table of
+	// guesses when the group has tablePartitions partitions or more.
+	readFast keptRead = iota
+	// readTable: readFast with the table whatever the group's size.
+	readTable
+	// readGeneral: every list by listedFrom from its start, without the
+	// fast path; the reference TestKeptFastPathMatchesGeneral holds the
+	// others to.
+	readGeneral
+)
+
+// readKeptWith is readKept, reading the lists as read says. With
 // inOrderOnly, it reports false at the first Owned list that is not in
 // order.
-func (cg *compiledGroup) readKeptWith(every, general, inOrderOnly bool) bool {
+func (cg *compiledGroup) readKeptWith(every bool, read keptRead, inOrderOnly bool) bool {
+	general := read == readGeneral
 	g := cg.g
 	parts := uint32(cg.start[len(cg.topics)])
 	// count, keptTargets' arrays by rank and runOf in one allocation
@@ -167,6 +182,17 @@ func (cg *compiledGroup) readKeptWith(every, general, inOrderOnly bool) bool {
 		cg: cg, kc: kc, after: after, goRank: goRank,
 		runOf:  ints[4*n : 4*n+nt : 4*n+nt],
 		lister: lister,
+	}
+	// The table costs an allocation, which a small group feels more
+	// than reading its few lists through inOrder's lookups (BenchmarkAssign/
+	// strategy=cooperative-sticky/impl=ours/shape=uniform-10x100-join1 in
+	// bench/).
+	if cg.own.given == nil && n > 0 && (read == readTable || read == readFast && parts >= tablePartitions) {
+		r.tabSub = cg.subs[0]
+		r.tab = make([]inTopic, len(r.tabSub))
+		for at, t := range r.tabSub {
+			r.tab[at] = inTopic{name: cg.topics[t], rank: goRank[t], start: cg.start[t], end: cg.start[t+1]}
+		}
 	}
 	for i := range g.Members {
 		firstRun := len(kc.runs)
@@ -210,12 +236,25 @@ func (cg *compiledGroup) readKeptWith(every, general, inOrderOnly bool) bool {
 			}
 		}
 	}
-	if r.twice != 0 {
+	// A partition listed twice sets its bit twice: fewer bits than
+	// claims (cheaper than testing the bit at every claim).
+	claims, set := 0, 0
+	for _, c := range kc.count {
+		claims += int(c)
+	}
+	for _, w := range kc.listed {
+		set += bits.OnesCount64(w)
+	}
+	if set != claims {
 		return false
 	}
 	cg.kept = kc
 	return true
 }
+
+// tablePartitions is how many partitions a group needs for readKept to
+// build inOrder's table of guesses.
+const tablePartitions = 1024
 
 // keptReader reads the claims of one member at a time for readKept, in
 // one of two loops over the same rules: listed reads an Owned list
@@ -230,10 +269,14 @@ type keptReader struct {
 	after, goRank []int32 // goSteps
 	runOf         []int32 // topic => 1 + the last member with a run of it
 	lister        []int32 // with kc.every: the lister of each partition, written as read
-	twice         uint64  // nonzero when some partition is listed twice
 	pids          []int32 // the current member's, in case it is scattered
 	firstRun      int     // the current member's first run in kc.runs
 	lastRank      int32   // the current member's last known topic's rank in Go order
+
+	// tab holds inOrder's guesses, the topics of tabSub (a subscription
+	// every member's equals: see keepsEveryClaim) in order.
+	tab    []inTopic
+	tabSub []int32
 }
 
 // startRun notes that member i's run of the topic named name starts at
@@ -263,9 +306,7 @@ func (r *keptReader) startRun(i int, k int32, name string, ti int32, known bool,
 
 // claim marks partition pid listed by member i.
 func (r *keptReader) claim(i int, pid uint32) {
-	w, bit := pid/64, uint64(1)<<(pid%64)
-	r.twice |= r.kc.listed[w] & bit
-	r.kc.listed[w] |= bit
+	r.kc.listed[pid/64] |= 1 << (pid % 64)
 	if r.kc.every {
 		r.lister[pid] = int32(i) + 1
 	} else {
@@ -286,60 +327,6 @@ func (r *keptReader) listed(i int, owned []TopicPartition) (count int32, shape u
 		return count, inOrder
 	}
 	return r.listedFrom(i, owned, k, count)
-}
-
-// inOrder claims the partitions of owned for member i as long as the
-// list is in order (topics ascending in Go order, partitions ascending
-// within each, all existing), and returns how many it claimed: the
-// length of that prefix, which is also its count.
-func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32) {
-	cg, kc := r.cg, r.kc
-	listed, lister, every := kc.listed, r.lister, kc.every
-	after, goRank := r.after, r.goRank
-	twice := uint64(0)
-	lastTopic, ti, known := "", int32(0), false // "" is never a known topic
-	lastRank, start, np, lastPart := int32(-1), int32(0), uint32(0), int32(-1)
-	guess := ownedGuess{sub: cg.subs[i]}
-	for k, tp := range owned {
-		// A name that is not the string before is looked up, not
-		// compared: where members own one partition of each topic
-		// (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-100x10000-leave1
-		// in bench/) comparing the bytes of two names of one length at
-		// every partition cost more than finding the next one by address.
-		if !sameString(tp.Topic, lastTopic) {
-			next, ok := int32(0), false
-			if guess.at < len(guess.sub) && sameString(cg.topics[guess.sub[guess.at]], tp.Topic) {
-				next, ok = guess.sub[guess.at], true
-				guess.at, guess.misses = guess.at+1, 0
-			} else {
-				next, ok = cg.ownedTopic(&guess, after, ti, known, tp.Topic)
-			}
-			switch {
-			case ok && known && next == ti:
-				lastTopic = tp.Topic // the same topic in another string: the run goes on
-			case !ok || goRank[next] <= lastRank:
-				r.twice |= twice
-				return k, int32(k)
-			default:
-				ti, known, lastRank, lastTopic, lastPart = next, true, goRank[next], tp.Topic, -1
-				start, np = cg.start[ti], uint32(cg.numParts[ti])
-			}
-		}
-		if uint32(tp.Partition) >= np || tp.Partition <= lastPart {
-			r.twice |= twice
-			return k, int32(k)
-		}
-		lastPart = tp.Partition
-		pid := uint32(start + tp.Partition)
-		w, bit := pid/64, uint64(1)<<(pid%64)
-		twice |= listed[w] & bit
-		listed[w] |= bit
-		if every {
-			lister[pid] = int32(i) + 1
-		}
-	}
-	r.twice |= twice
-	return len(owned), int32(len(owned))
 }
 
 // listedFrom reads member i's Owned list from position k on, inOrder
