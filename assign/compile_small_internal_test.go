@@ -7,6 +7,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -23,7 +24,8 @@ import (
 // members' lists shared, copied, or one of them different, and, to hold
 // read to declining where it must, members that list partitions, replica
 // racks, and invalid groups (an ID repeated or empty, a negative count,
-// an empty topic name).
+// an empty topic name, a member subscribed by pattern). IDs are short or
+// long, ASCII or not, with characters whose Java order is not Go's.
 func TestSmallGroupMatchesCompiled(t *testing.T) {
 	names := []string{"a", "b", "t-10", "t-9", "\uff21", "\U00010400", "x"}
 	strategies := []struct {
@@ -72,8 +74,15 @@ func TestSmallGroupMatchesCompiled(t *testing.T) {
 		copied := rapid.Bool().Draw(t, "copied")
 		differ := rapid.IntRange(-1, 3*nm).Draw(t, "differ") // a member whose list differs, when < nm
 		owner := rapid.IntRange(-1, 3*nm).Draw(t, "owner")   // a member that owns a partition, when < nm
+		// IDs short, or long (read ORs their bytes a word at a time), or
+		// with characters whose Java order is not Go's, somewhere.
+		idForm := rapid.SampledFrom([]string{"m%d", "consumer-%05d", "consumer-\uff21%d", "\U00010400-consumer-%d"}).Draw(t, "ID form")
 		for i := range nm {
-			m := Member{ID: fmt.Sprintf("m%d", (nm-i)*7%19), Topics: sub, Rack: rapid.SampledFrom([]string{"", "r0", "r1"}).Draw(t, "rack")}
+			id := fmt.Sprintf(idForm, (nm-i)*7%19)
+			if idForm[0] == 'c' && i%2 == 1 {
+				id = strings.Replace(id, "\uff21", "\U00010400", 1) // beside the other: Java's order is not Go's
+			}
+			m := Member{ID: id, Topics: sub, Rack: rapid.SampledFrom([]string{"", "r0", "r1"}).Draw(t, "rack")}
 			if static && i%3 != 1 {
 				m.InstanceID = fmt.Sprintf("i%d", (i*5)%19)
 			}
@@ -95,6 +104,10 @@ func TestSmallGroupMatchesCompiled(t *testing.T) {
 			g.Members[nm/2].ID = ""
 		case 2:
 			g.Members[nm-1].InstanceID, g.Members[0].InstanceID = "i", "i"
+		case 3:
+			g.Members[nm/2].TopicRegex = "t-.*"
+		case 4:
+			g.Members[nm-1].ID = g.Members[nm/2].ID // neighbours or not in Kafka's order
 		}
 		var sg smallGroup
 		if sg.read(&g, false) {
@@ -108,6 +121,29 @@ func TestSmallGroupMatchesCompiled(t *testing.T) {
 		t.Fatal("no group took the small path")
 	}
 	t.Logf("%d groups took the small path", taken)
+}
+
+// TestOrBytes holds orBytes, which read uses to know that names are
+// ASCII, to ascii, which tests each byte: on strings of every length up
+// to 3 words, ASCII or with one byte at or above utf8.RuneSelf anywhere.
+func TestOrBytes(t *testing.T) {
+	for n := range 25 {
+		b := []byte(strings.Repeat("x", n))
+		for at := -1; at < n; at++ {
+			for _, high := range []byte{0x80, 0xff} {
+				if at >= 0 {
+					b[at] = high
+				}
+				s := string(b)
+				if got, want := orBytes(s)&highBits == 0, ascii(s); got != want {
+					t.Errorf("orBytes(%q) says ASCII %v, ascii %v", s, got, want)
+				}
+				if at >= 0 {
+					b[at] = 'x'
+				}
+			}
+		}
+	}
 }
 
 // TestSmallGroupTooManyPartitions: a small shared group whose topics hold
