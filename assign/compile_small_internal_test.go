@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/assigncalc/assigncalc/assign/internal/intern"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -375,6 +376,8 @@ func TestSmallKeptMatchesCompiled(t *testing.T) {
 			}
 		case 10:
 			m.Owned = append([]TopicPartition{{"a", -1}}, m.Owned...)
+		case 11:
+			m.Owned = append(slices.Clone(m.Owned), TopicPartition{"t-9", math.MaxInt32}) // past the last partition number
 		}
 		var sg smallGroup
 		if _, ok := sg.sticky(&g, true); ok && slices.ContainsFunc(g.Members, func(m Member) bool { return len(m.Owned) > 0 }) {
@@ -419,12 +422,39 @@ func TestSmallKeptBeyondTopic(t *testing.T) {
 	}
 }
 
+// TestSmallKeptHugePartition: a claim of partition 2^31-1 of a topic
+// after the first is a partition that does not exist, dropped as the
+// compiled path drops it, not read (partition 0 of the topic plus the
+// claim's number overflows) as a partition before it: keptDealt
+// compared the sum with the topic's end and indexed its owner array with
+// it, which panicked. m0 keeps nothing, m1 a-0, and a-1, b-0 and b-1 are
+// dealt from m0 on.
+func TestSmallKeptHugePartition(t *testing.T) {
+	g := Group{
+		Topics: map[string]int32{"a": 2, "b": 2},
+		Members: []Member{
+			{ID: "m0", Topics: []string{"a", "b"}, Generation: 1, Owned: []TopicPartition{{"b", math.MaxInt32}}},
+			{ID: "m1", Topics: []string{"a", "b"}, Generation: 1, Owned: []TopicPartition{{"a", 0}}},
+		},
+	}
+	want := Assignment{"m0": {{"a", 1}, {"b", 1}}, "m1": {{"a", 0}, {"b", 0}}}
+	for _, s := range []Strategy{Sticky{}, CooperativeSticky{}} {
+		matchCompiled(t, s, map[string]func(*compiledGroup) (Assignment, error){"sticky": stickyOf, "cooperative-sticky": cooperativeOf}[s.Name()], g)
+		if got, err := s.Assign(g); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s.Assign = %v, %v; want %v", s.Name(), got, err, want)
+		}
+	}
+}
+
 // TestSmallJoinMatchesGeneral holds Sticky's Assign on small shared
 // groups where members list more than their target (keptDealt with
 // giveUp) to the general path, every claim settled partition by
 // partition (ownedResolved), and to the compiled path (keepAndDeal);
-// and CooperativeSticky's, which must not take the small path there (it
-// withholds what is given up), on the same groups. The
+// and CooperativeSticky's, which takes the small path there too,
+// withholding what is given up (keptDealt with withhold), on the same
+// groups, some of them groups where keepAndDeal(true) does not settle
+// and the compiled path solves again (TestSmallCooperativeUnsettled is
+// one). The
 // groups: a fresh round of up to 12 members carried over, or claims
 // drawn anyhow (lopsided, in runs of any length), then up to four
 // joiners owning nothing, some static, their IDs sorting before or after
@@ -432,7 +462,7 @@ func TestSmallKeptBeyondTopic(t *testing.T) {
 // of order, and then the small path must decline whenever some member is
 // over its target, as keepAndDeal does (readKept).
 func TestSmallJoinMatchesGeneral(t *testing.T) {
-	over, declined := 0, 0
+	over, declined, cooperative, unsettled := 0, 0, 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		g := Group{Topics: map[string]int32{}}
 		var topics []string
@@ -480,6 +510,12 @@ func TestSmallJoinMatchesGeneral(t *testing.T) {
 			t.Fatal(err)
 		}
 		isOver := cg.kept != nil && cg.kept.over
+		settled := true // keepAndDeal(true) answers: the targets of what this round gives are the targets
+		if isOver {
+			if _, settled, err = cg.keepAndDeal(true); err != nil {
+				t.Fatal(err)
+			}
+		}
 		unordered := false
 		if rapid.IntRange(0, 3).Draw(t, "unordered") == 0 {
 			// A topic's partitions in reverse in one member's list: not in
@@ -501,17 +537,21 @@ func TestSmallJoinMatchesGeneral(t *testing.T) {
 			m.Owned = owned
 		}
 		var sg smallGroup
-		if _, ok := sg.sticky(&g, true); ok && isOver {
-			t.Fatalf("the small path answered CooperativeSticky on a group with a member over target")
-		}
+		_, withheld := sg.sticky(&g, true)
 		_, ok := sg.sticky(&g, false)
 		switch {
-		case isOver && unordered && ok:
+		case isOver && unordered && (ok || withheld):
 			t.Fatalf("the small path answered a group with a member over target and a list out of order")
 		case isOver && unordered:
 			declined++
 		case isOver && ok:
 			over++
+			if withheld {
+				cooperative++
+				if !settled {
+					unsettled++
+				}
+			}
 		}
 		for _, st := range []struct {
 			s        Strategy
@@ -536,10 +576,60 @@ func TestSmallJoinMatchesGeneral(t *testing.T) {
 			}
 		}
 	})
-	if over == 0 || declined == 0 {
-		t.Fatalf("%d groups with a member over target took the small path, %d declined for a list out of order: want some of each", over, declined)
+	if over == 0 || declined == 0 || cooperative == 0 {
+		t.Fatalf("%d groups with a member over target took the small path (%d of them for CooperativeSticky too, %d where keepAndDeal(true) does not settle), %d declined for a list out of order: want some of each", over, cooperative, unsettled, declined)
 	}
-	t.Logf("%d groups with a member over target took the small path, %d declined for a list out of order", over, declined)
+	t.Logf("%d groups with a member over target took the small path (%d of them for CooperativeSticky too, %d where keepAndDeal(true) does not settle), %d declined for a list out of order", over, cooperative, unsettled, declined)
+}
+
+// TestSmallCooperativeUnsettled: CooperativeSticky on a group where
+// keepAndDeal(true) does not settle, so that the compiled path solves
+// again with the first round's answer as the claims, answers as that
+// path does, without compiling. One topic of 8 partitions; m0 lists
+// nothing, m1 a-4, m2 a-0 to a-3: targets 2, 3, 3 (the two that list
+// most get one more). m2 gives up a-3 (it keeps its lowest); a-5, a-6,
+// a-7, which nobody lists, go round-robin to m0, m1, m0; a-3 is withheld
+// (Sticky gives it to m1). After that round m0 and m1 have 2 each, and
+// the targets of those claims would give m0 the extra one, not m1.
+func TestSmallCooperativeUnsettled(t *testing.T) {
+	a := func(ps ...int32) []TopicPartition {
+		var out []TopicPartition
+		for _, p := range ps {
+			out = append(out, TopicPartition{"a", p})
+		}
+		return out
+	}
+	g := Group{
+		Topics: map[string]int32{"a": 8},
+		Members: []Member{
+			{ID: "m0", Topics: []string{"a"}, Generation: 1},
+			{ID: "m1", Topics: []string{"a"}, Generation: 1, Owned: a(4)},
+			{ID: "m2", Topics: []string{"a"}, Generation: 1, Owned: a(0, 1, 2, 3)},
+		},
+	}
+	cg, err := compileAny(g, ownedKeptIfLossless, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, settled, err := cg.keepAndDeal(true); err != nil || settled {
+		t.Fatalf("keepAndDeal(true) settles (%v, %v): the group does not test what it is for", settled, err)
+	}
+	var sg smallGroup
+	if _, ok := sg.sticky(&g, true); !ok {
+		t.Fatal("the small path declines CooperativeSticky on the group")
+	}
+	for _, c := range []struct {
+		s    Strategy
+		want Assignment
+	}{
+		{CooperativeSticky{}, Assignment{"m0": a(5, 7), "m1": a(4, 6), "m2": a(0, 1, 2)}},
+		{Sticky{}, Assignment{"m0": a(5, 7), "m1": a(3, 4, 6), "m2": a(0, 1, 2)}},
+	} {
+		if got, err := c.s.Assign(g); err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s.Assign = %v, %v; want %v", c.s.Name(), got, err, c.want)
+		}
+	}
+	matchCompiled(t, CooperativeSticky{}, cooperativeOf, g)
 }
 
 // matchCompiled fails t unless s.Assign answers g, errors included, as
