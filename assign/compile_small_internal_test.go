@@ -245,7 +245,8 @@ func TestCompileSmallMatchesAny(t *testing.T) {
 // its scratch stay on the stack. A group of 10 members and 10 topics of
 // 10 partitions, bench's uniform-10x100; then, as bench's join1, its
 // Sticky answer carried over and a member joining, where Sticky gives up
-// claims (keptDealt with giveUp) and allocates its answer alone too.
+// claims (keptDealt with giveUp) and CooperativeSticky withholds them,
+// and both allocate their answer alone too.
 func TestSmallGroupAllocatesTheAnswer(t *testing.T) {
 	g := Group{Topics: map[string]int32{}}
 	var topics []string
@@ -266,11 +267,14 @@ func TestSmallGroupAllocatesTheAnswer(t *testing.T) {
 	}
 	joined := Carry(g, prev, 1)
 	joined.Members = append(joined.Members, Member{ID: "consumer-new", Topics: topics, Generation: -1})
-	var sg smallGroup
-	if _, ok := sg.sticky(&joined, false); !ok {
-		t.Fatal("the joined group does not take the small path")
+	for _, withhold := range []bool{false, true} {
+		var sg smallGroup
+		if _, ok := sg.sticky(&joined, withhold); !ok {
+			t.Fatalf("the joined group does not take the small path (withhold %v)", withhold)
+		}
 	}
 	testAllocatesTheAnswer(t, Sticky{}, joined)
+	testAllocatesTheAnswer(t, CooperativeSticky{}, joined)
 }
 
 // testAllocatesTheAnswer fails t when s.Assign(g) allocates more often
@@ -312,7 +316,8 @@ func testAllocatesTheAnswer(t *testing.T, s Strategy, g Group) {
 // that does not exist, another generation, a member given more than its
 // share. (Some of what keptDealt declines, claims at different
 // generations that do not conflict, would get the same answer from it:
-// it declines what compile does not send to keepAndDeal.)
+// it declines what compile does not send to keepAndDeal.) Some lists name
+// topics, from some claim on, with other strings than the subscriptions'.
 func TestSmallKeptMatchesCompiled(t *testing.T) {
 	kept := 0
 	rapid.Check(t, func(t *rapid.T) {
@@ -379,6 +384,29 @@ func TestSmallKeptMatchesCompiled(t *testing.T) {
 		case 11:
 			m.Owned = append(slices.Clone(m.Owned), TopicPartition{"t-9", math.MaxInt32}) // past the last partition number
 		}
+		// Names in Owned lists that are other strings than the
+		// subscription's (as a decoder makes them), from some claim on,
+		// in some members' lists: keptDealt compares them by content, and
+		// answers as it does with the subscription's strings.
+		copied := Group{Topics: g.Topics, Members: slices.Clone(g.Members)}
+		for i := range copied.Members {
+			if from := rapid.IntRange(-1, 12).Draw(t, "copied names from"); from >= 0 && from < len(copied.Members[i].Owned) {
+				owned := slices.Clone(copied.Members[i].Owned)
+				for k := from; k < len(owned); k++ {
+					owned[k].Topic = strings.Clone(owned[k].Topic)
+				}
+				copied.Members[i].Owned = owned
+			}
+		}
+		for _, withhold := range []bool{false, true} {
+			var sg, sgCopied smallGroup
+			a, ok := sg.sticky(&g, withhold)
+			b, okCopied := sgCopied.sticky(&copied, withhold)
+			if ok != okCopied || !reflect.DeepEqual(a, b) {
+				t.Fatalf("withhold %v: keptDealt answered %v (%v) with the subscriptions' strings, %v (%v) with copies", withhold, a, ok, b, okCopied)
+			}
+		}
+		g = copied
 		var sg smallGroup
 		if _, ok := sg.sticky(&g, true); ok && slices.ContainsFunc(g.Members, func(m Member) bool { return len(m.Owned) > 0 }) {
 			kept++
