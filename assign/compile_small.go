@@ -77,8 +77,10 @@ func (sg *smallGroup) read(g *Group, owning bool) bool {
 		if len(m.Owned) != 0 && !owning || !sameElems(m.Topics, sub) || m.ID == "" || m.TopicRegex != "" {
 			return false
 		}
-		static = static || m.InstanceID != ""
-		bytes |= orBytes(m.ID) | orBytes(m.InstanceID)
+		bytes |= orBytes(m.ID)
+		if m.InstanceID != "" {
+			static, bytes = true, bytes|orBytes(m.InstanceID)
+		}
 	}
 	order := sg.order[:len(ms)]
 	for i := range order {
