@@ -58,10 +58,11 @@ type smallGroup struct {
 //
 // It reads the members in one pass and the topics in another, where
 // checkMembers, sortKafkaOrder and an insertion sort of the names made
-// several: reading was a third of a small fresh group's own compute
-// (BenchmarkSmallGroup, and BenchmarkAssign/strategy=sticky/impl=ours/
-// shape=uniform-10x100 in bench/), and a fifth of it was comparing every
-// two member IDs for a repeat, which sorting them finds for free.
+// several: reading was about half of a small fresh group's own compute
+// (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100 in
+// bench/), and a quarter of reading was checkMembers comparing every two
+// member IDs for a repeat (BenchmarkSmallGroup/read), which sorting them
+// finds for free.
 func (sg *smallGroup) read(g *Group, owning bool) bool {
 	ms := g.Members
 	if len(ms) == 0 || len(ms) > smallMembers || len(g.PartitionRacks) != 0 {
