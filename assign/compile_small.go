@@ -58,8 +58,9 @@ type smallGroup struct {
 //
 // It reads the members in one pass and the topics in another, where
 // checkMembers, sortKafkaOrder and an insertion sort of the names made
-// several: reading was about half of a small fresh group's own compute
-// (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100 in
+// several: reading was most of a small fresh group's own compute, by
+// instructions beyond writing the answer (bench/cmd/smallcalls, the group
+// of BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100 in
 // bench/), and a quarter of reading was checkMembers comparing every two
 // member IDs for a repeat (BenchmarkSmallGroup/read), which sorting them
 // finds for free.
