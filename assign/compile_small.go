@@ -1,6 +1,10 @@
 package assign
 
-import "github.com/assigncalc/assigncalc/assign/internal/intern"
+import (
+	"strings"
+
+	"github.com/assigncalc/assigncalc/assign/internal/intern"
+)
 
 // This file holds the small shared group: a group of few members who all
 // list the same topics, read into arrays on the stack, and what is made
@@ -47,8 +51,19 @@ type smallGroup struct {
 // whose members may list partitions when owning is set. When it reports
 // false, sg is not to be used and the caller compiles g, which reports
 // what is wrong with g if anything is: read declines every group compile
-// would refuse, and some it would not. (It does not read Owned lists:
-// with owning, the caller does: compileOwned, or keptDealt.)
+// would refuse, and some it would not, so the rules of what is valid stay
+// in compile (checkMembers, checkMetadata) and read only needs to know
+// that they hold. (It does not read Owned lists: with owning, the caller
+// does: compileOwned, or keptDealt.)
+//
+// It reads the members in one pass and the topics in another, where
+// checkMembers, sortKafkaOrder and an insertion sort of the names made
+// several: reading was most of a small fresh group's own compute, by
+// instructions beyond writing the answer (bench/cmd/smallcalls, the group
+// of BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100 in
+// bench/), and a quarter of reading was checkMembers comparing every two
+// member IDs for a repeat (BenchmarkSmallGroup/read), which sorting them
+// finds for free.
 func (sg *smallGroup) read(g *Group, owning bool) bool {
 	ms := g.Members
 	if len(ms) == 0 || len(ms) > smallMembers || len(g.PartitionRacks) != 0 {
@@ -58,18 +73,35 @@ func (sg *smallGroup) read(g *Group, owning bool) bool {
 	if len(sub) > smallTopics {
 		return false
 	}
+	static, bytes := false, uint64(0) // someone has an instance ID; every byte of every ID ORed (orBytes)
 	for i := range ms {
-		if len(ms[i].Owned) != 0 && !owning || !sameElems(ms[i].Topics, sub) {
+		m := &ms[i]
+		if len(m.Owned) != 0 && !owning || !sameElems(m.Topics, sub) || m.ID == "" || m.TopicRegex != "" {
 			return false
 		}
+		bytes |= orBytes(m.ID)
+		if m.InstanceID != "" {
+			static, bytes = true, bytes|orBytes(m.InstanceID)
+		}
 	}
-	if checkMembers(ms) != nil {
-		return false
+	order := sg.order[:len(ms)]
+	for i := range order {
+		order[i] = int32(i)
 	}
-	// The listed topics that exist with partitions, sorted by insertion;
-	// a name listed twice counts once, and one missing from the metadata
-	// or empty is skipped, as compile does.
-	nt, total := 0, 0
+	if static || bytes&highBits != 0 {
+		if checkMemberIDs(ms) != nil {
+			return false
+		}
+		sortKafkaOrder(ms, order)
+	} else if !sortIDs(ms, order) {
+		return false // an ID repeated
+	}
+
+	// The listed topics that exist with partitions, in Go order; a name
+	// listed twice counts once, and one missing from the metadata or
+	// empty is skipped, as compile does. Lists are usually in order, and
+	// each name is then compared once, with the one before it.
+	nt, total, bytes := 0, 0, uint64(0)
 	for _, t := range sub {
 		n := g.Topics[t]
 		if n <= 0 {
@@ -78,23 +110,26 @@ func (sg *smallGroup) read(g *Group, owning bool) bool {
 			}
 			continue
 		}
-		if t == "" || !ascii(t) {
+		if t == "" {
 			return false
 		}
-		j := nt
-		for j > 0 && t < sg.topics[j-1] {
-			j--
+		bytes |= orBytes(t)
+		c := 1
+		if nt > 0 {
+			c = strings.Compare(t, sg.topics[nt-1])
 		}
-		if j > 0 && sg.topics[j-1] == t {
+		switch {
+		case c > 0:
+			sg.topics[nt], sg.start[nt+1] = t, n // counts for now, prefix sums below
+		case c == 0:
+			continue
+		case !sg.insertTopic(t, n, nt):
 			continue
 		}
-		copy(sg.topics[j+1:nt+1], sg.topics[j:nt])
-		copy(sg.start[j+2:nt+2], sg.start[j+1:nt+1])
-		sg.topics[j], sg.start[j+1] = t, n // counts for now, prefix sums below
 		nt++
 		total += int(n)
 	}
-	if total > MaxPartitions {
+	if total > MaxPartitions || bytes&highBits != 0 {
 		return false
 	}
 	// What checkMetadata checks of every topic, subscribed or not, unless
@@ -113,12 +148,81 @@ func (sg *smallGroup) read(g *Group, owning bool) bool {
 		sg.start[t+1] += sg.start[t]
 	}
 	sg.members, sg.listed = ms, len(sub)
-	order := sg.order[:len(ms)]
-	for i := range order {
-		order[i] = int32(i)
-	}
-	sortKafkaOrder(ms, order)
 	return true
+}
+
+// insertTopic inserts t, of n partitions, into sg.topics[:nt], which is
+// in Go order and holds a name after t, and its count into sg.start
+// after them, unless t is there already: it reports whether it did.
+func (sg *smallGroup) insertTopic(t string, n int32, nt int) bool {
+	j := nt - 1
+	for j > 0 && t < sg.topics[j-1] {
+		j--
+	}
+	if j > 0 && sg.topics[j-1] == t {
+		return false
+	}
+	copy(sg.topics[j+1:nt+1], sg.topics[j:nt])
+	copy(sg.start[j+2:nt+2], sg.start[j+1:nt+1])
+	sg.topics[j], sg.start[j+1] = t, n
+	return true
+}
+
+// sortIDs sorts order, indices into members, by the members' IDs, which
+// is Kafka's member order when nobody has an instance ID and every ID is
+// ASCII (see compareKafkaMembers), and reports whether no two IDs are
+// equal. It sorts by insertion, which compares every two neighbours of
+// its result: two equal IDs would be neighbours, so it finds a repeat
+// without comparing every pair as checkMemberIDs does.
+func sortIDs(members []Member, order []int32) bool {
+	for i := 1; i < len(order); i++ {
+		m := order[i]
+		id := members[m].ID
+		j := i
+		for ; j > 0; j-- {
+			c := strings.Compare(id, members[order[j-1]].ID)
+			if c == 0 {
+				return false
+			}
+			if c > 0 {
+				break
+			}
+			order[j] = order[j-1]
+		}
+		order[j] = m
+	}
+	return true
+}
+
+// orBytes returns the bitwise OR of the bytes of s, eight to a word: s
+// is ASCII when no byte of the result has its high bit set (see
+// highBits). It reads eight bytes a step, the last eight first
+// (overlapping the others), where ascii tests each byte.
+func orBytes(s string) uint64 {
+	if len(s) < 8 {
+		var w uint64
+		for i := range len(s) {
+			w |= uint64(s[i])
+		}
+		return w
+	}
+	w := word(s[len(s)-8:])
+	for len(s) > 8 {
+		w |= word(s)
+		s = s[8:]
+	}
+	return w
+}
+
+// highBits is a word's high bit of every byte: orBytes' result has none
+// of them set when its string is ASCII.
+const highBits = 0x8080808080808080
+
+// word returns the first eight bytes of s as one little-endian word,
+// which the compiler loads at once.
+func word(s string) uint64 {
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // compile returns the compiled group of g, which sg has read (with every

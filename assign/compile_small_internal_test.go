@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"github.com/assigncalc/assigncalc/assign/internal/intern"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -23,7 +25,8 @@ import (
 // members' lists shared, copied, or one of them different, and, to hold
 // read to declining where it must, members that list partitions, replica
 // racks, and invalid groups (an ID repeated or empty, a negative count,
-// an empty topic name).
+// an empty topic name, a member subscribed by pattern). IDs are short or
+// long, ASCII or not, with characters whose Java order is not Go's.
 func TestSmallGroupMatchesCompiled(t *testing.T) {
 	names := []string{"a", "b", "t-10", "t-9", "\uff21", "\U00010400", "x"}
 	strategies := []struct {
@@ -72,8 +75,15 @@ func TestSmallGroupMatchesCompiled(t *testing.T) {
 		copied := rapid.Bool().Draw(t, "copied")
 		differ := rapid.IntRange(-1, 3*nm).Draw(t, "differ") // a member whose list differs, when < nm
 		owner := rapid.IntRange(-1, 3*nm).Draw(t, "owner")   // a member that owns a partition, when < nm
+		// IDs short, or long (read ORs their bytes a word at a time), or
+		// with characters whose Java order is not Go's, somewhere.
+		idForm := rapid.SampledFrom([]string{"m%d", "consumer-%05d", "consumer-\uff21%d", "\U00010400-consumer-%d"}).Draw(t, "ID form")
 		for i := range nm {
-			m := Member{ID: fmt.Sprintf("m%d", (nm-i)*7%19), Topics: sub, Rack: rapid.SampledFrom([]string{"", "r0", "r1"}).Draw(t, "rack")}
+			id := fmt.Sprintf(idForm, (nm-i)*7%19)
+			if idForm[0] == 'c' && i%2 == 1 {
+				id = strings.Replace(id, "\uff21", "\U00010400", 1) // beside the other: Java's order is not Go's
+			}
+			m := Member{ID: id, Topics: sub, Rack: rapid.SampledFrom([]string{"", "r0", "r1"}).Draw(t, "rack")}
 			if static && i%3 != 1 {
 				m.InstanceID = fmt.Sprintf("i%d", (i*5)%19)
 			}
@@ -95,6 +105,10 @@ func TestSmallGroupMatchesCompiled(t *testing.T) {
 			g.Members[nm/2].ID = ""
 		case 2:
 			g.Members[nm-1].InstanceID, g.Members[0].InstanceID = "i", "i"
+		case 3:
+			g.Members[nm/2].TopicRegex = "t-.*"
+		case 4:
+			g.Members[nm-1].ID = g.Members[nm/2].ID // neighbours or not in Kafka's order
 		}
 		var sg smallGroup
 		if sg.read(&g, false) {
@@ -108,6 +122,29 @@ func TestSmallGroupMatchesCompiled(t *testing.T) {
 		t.Fatal("no group took the small path")
 	}
 	t.Logf("%d groups took the small path", taken)
+}
+
+// TestOrBytes holds orBytes, which read uses to know that names are
+// ASCII, to ascii, which tests each byte: on strings of every length up
+// to 3 words, ASCII or with one byte at or above utf8.RuneSelf anywhere.
+func TestOrBytes(t *testing.T) {
+	for n := range 25 {
+		b := []byte(strings.Repeat("x", n))
+		for at := -1; at < n; at++ {
+			for _, high := range []byte{0x80, 0xff} {
+				if at >= 0 {
+					b[at] = high
+				}
+				s := string(b)
+				if got, want := orBytes(s)&highBits == 0, ascii(s); got != want {
+					t.Errorf("orBytes(%q) says ASCII %v, ascii %v", s, got, want)
+				}
+				if at >= 0 {
+					b[at] = 'x'
+				}
+			}
+		}
+	}
 }
 
 // TestSmallGroupTooManyPartitions: a small shared group whose topics hold
@@ -208,7 +245,8 @@ func TestCompileSmallMatchesAny(t *testing.T) {
 // its scratch stay on the stack. A group of 10 members and 10 topics of
 // 10 partitions, bench's uniform-10x100; then, as bench's join1, its
 // Sticky answer carried over and a member joining, where Sticky gives up
-// claims (keptDealt with giveUp) and allocates its answer alone too.
+// claims (keptDealt with giveUp) and CooperativeSticky withholds them,
+// and both allocate their answer alone too.
 func TestSmallGroupAllocatesTheAnswer(t *testing.T) {
 	g := Group{Topics: map[string]int32{}}
 	var topics []string
@@ -229,11 +267,14 @@ func TestSmallGroupAllocatesTheAnswer(t *testing.T) {
 	}
 	joined := Carry(g, prev, 1)
 	joined.Members = append(joined.Members, Member{ID: "consumer-new", Topics: topics, Generation: -1})
-	var sg smallGroup
-	if _, ok := sg.sticky(&joined, false); !ok {
-		t.Fatal("the joined group does not take the small path")
+	for _, withhold := range []bool{false, true} {
+		var sg smallGroup
+		if _, ok := sg.sticky(&joined, withhold); !ok {
+			t.Fatalf("the joined group does not take the small path (withhold %v)", withhold)
+		}
 	}
 	testAllocatesTheAnswer(t, Sticky{}, joined)
+	testAllocatesTheAnswer(t, CooperativeSticky{}, joined)
 }
 
 // testAllocatesTheAnswer fails t when s.Assign(g) allocates more often
@@ -275,7 +316,8 @@ func testAllocatesTheAnswer(t *testing.T, s Strategy, g Group) {
 // that does not exist, another generation, a member given more than its
 // share. (Some of what keptDealt declines, claims at different
 // generations that do not conflict, would get the same answer from it:
-// it declines what compile does not send to keepAndDeal.)
+// it declines what compile does not send to keepAndDeal.) Some lists name
+// topics, from some claim on, with other strings than the subscriptions'.
 func TestSmallKeptMatchesCompiled(t *testing.T) {
 	kept := 0
 	rapid.Check(t, func(t *rapid.T) {
@@ -339,7 +381,32 @@ func TestSmallKeptMatchesCompiled(t *testing.T) {
 			}
 		case 10:
 			m.Owned = append([]TopicPartition{{"a", -1}}, m.Owned...)
+		case 11:
+			m.Owned = append(slices.Clone(m.Owned), TopicPartition{"t-9", math.MaxInt32}) // past the last partition number
 		}
+		// Names in Owned lists that are other strings than the
+		// subscription's (as a decoder makes them), from some claim on,
+		// in some members' lists: keptDealt compares them by content, and
+		// answers as it does with the subscription's strings.
+		copied := Group{Topics: g.Topics, Members: slices.Clone(g.Members)}
+		for i := range copied.Members {
+			if from := rapid.IntRange(-1, 12).Draw(t, "copied names from"); from >= 0 && from < len(copied.Members[i].Owned) {
+				owned := slices.Clone(copied.Members[i].Owned)
+				for k := from; k < len(owned); k++ {
+					owned[k].Topic = strings.Clone(owned[k].Topic)
+				}
+				copied.Members[i].Owned = owned
+			}
+		}
+		for _, withhold := range []bool{false, true} {
+			var sg, sgCopied smallGroup
+			a, ok := sg.sticky(&g, withhold)
+			b, okCopied := sgCopied.sticky(&copied, withhold)
+			if ok != okCopied || !reflect.DeepEqual(a, b) {
+				t.Fatalf("withhold %v: keptDealt answered %v (%v) with the subscriptions' strings, %v (%v) with copies", withhold, a, ok, b, okCopied)
+			}
+		}
+		g = copied
 		var sg smallGroup
 		if _, ok := sg.sticky(&g, true); ok && slices.ContainsFunc(g.Members, func(m Member) bool { return len(m.Owned) > 0 }) {
 			kept++
@@ -383,12 +450,39 @@ func TestSmallKeptBeyondTopic(t *testing.T) {
 	}
 }
 
+// TestSmallKeptHugePartition: a claim of partition 2^31-1 of a topic
+// after the first is a partition that does not exist, dropped as the
+// compiled path drops it, not read (partition 0 of the topic plus the
+// claim's number overflows) as a partition before it: keptDealt
+// compared the sum with the topic's end and indexed its owner array with
+// it, which panicked. m0 keeps nothing, m1 a-0, and a-1, b-0 and b-1 are
+// dealt from m0 on.
+func TestSmallKeptHugePartition(t *testing.T) {
+	g := Group{
+		Topics: map[string]int32{"a": 2, "b": 2},
+		Members: []Member{
+			{ID: "m0", Topics: []string{"a", "b"}, Generation: 1, Owned: []TopicPartition{{"b", math.MaxInt32}}},
+			{ID: "m1", Topics: []string{"a", "b"}, Generation: 1, Owned: []TopicPartition{{"a", 0}}},
+		},
+	}
+	want := Assignment{"m0": {{"a", 1}, {"b", 1}}, "m1": {{"a", 0}, {"b", 0}}}
+	for _, s := range []Strategy{Sticky{}, CooperativeSticky{}} {
+		matchCompiled(t, s, map[string]func(*compiledGroup) (Assignment, error){"sticky": stickyOf, "cooperative-sticky": cooperativeOf}[s.Name()], g)
+		if got, err := s.Assign(g); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s.Assign = %v, %v; want %v", s.Name(), got, err, want)
+		}
+	}
+}
+
 // TestSmallJoinMatchesGeneral holds Sticky's Assign on small shared
 // groups where members list more than their target (keptDealt with
 // giveUp) to the general path, every claim settled partition by
 // partition (ownedResolved), and to the compiled path (keepAndDeal);
-// and CooperativeSticky's, which must not take the small path there (it
-// withholds what is given up), on the same groups. The
+// and CooperativeSticky's, which takes the small path there too,
+// withholding what is given up (keptDealt with withhold), on the same
+// groups, some of them groups where keepAndDeal(true) does not settle
+// and the compiled path solves again (TestSmallCooperativeUnsettled is
+// one). The
 // groups: a fresh round of up to 12 members carried over, or claims
 // drawn anyhow (lopsided, in runs of any length), then up to four
 // joiners owning nothing, some static, their IDs sorting before or after
@@ -396,7 +490,7 @@ func TestSmallKeptBeyondTopic(t *testing.T) {
 // of order, and then the small path must decline whenever some member is
 // over its target, as keepAndDeal does (readKept).
 func TestSmallJoinMatchesGeneral(t *testing.T) {
-	over, declined := 0, 0
+	over, declined, cooperative, unsettled := 0, 0, 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		g := Group{Topics: map[string]int32{}}
 		var topics []string
@@ -444,6 +538,12 @@ func TestSmallJoinMatchesGeneral(t *testing.T) {
 			t.Fatal(err)
 		}
 		isOver := cg.kept != nil && cg.kept.over
+		settled := true // keepAndDeal(true) answers: the targets of what this round gives are the targets
+		if isOver {
+			if _, settled, err = cg.keepAndDeal(true); err != nil {
+				t.Fatal(err)
+			}
+		}
 		unordered := false
 		if rapid.IntRange(0, 3).Draw(t, "unordered") == 0 {
 			// A topic's partitions in reverse in one member's list: not in
@@ -465,17 +565,21 @@ func TestSmallJoinMatchesGeneral(t *testing.T) {
 			m.Owned = owned
 		}
 		var sg smallGroup
-		if _, ok := sg.sticky(&g, true); ok && isOver {
-			t.Fatalf("the small path answered CooperativeSticky on a group with a member over target")
-		}
+		_, withheld := sg.sticky(&g, true)
 		_, ok := sg.sticky(&g, false)
 		switch {
-		case isOver && unordered && ok:
+		case isOver && unordered && (ok || withheld):
 			t.Fatalf("the small path answered a group with a member over target and a list out of order")
 		case isOver && unordered:
 			declined++
 		case isOver && ok:
 			over++
+			if withheld {
+				cooperative++
+				if !settled {
+					unsettled++
+				}
+			}
 		}
 		for _, st := range []struct {
 			s        Strategy
@@ -500,10 +604,60 @@ func TestSmallJoinMatchesGeneral(t *testing.T) {
 			}
 		}
 	})
-	if over == 0 || declined == 0 {
-		t.Fatalf("%d groups with a member over target took the small path, %d declined for a list out of order: want some of each", over, declined)
+	if over == 0 || declined == 0 || cooperative == 0 {
+		t.Fatalf("%d groups with a member over target took the small path (%d of them for CooperativeSticky too, %d where keepAndDeal(true) does not settle), %d declined for a list out of order: want some of each", over, cooperative, unsettled, declined)
 	}
-	t.Logf("%d groups with a member over target took the small path, %d declined for a list out of order", over, declined)
+	t.Logf("%d groups with a member over target took the small path (%d of them for CooperativeSticky too, %d where keepAndDeal(true) does not settle), %d declined for a list out of order", over, cooperative, unsettled, declined)
+}
+
+// TestSmallCooperativeUnsettled: CooperativeSticky on a group where
+// keepAndDeal(true) does not settle, so that the compiled path solves
+// again with the first round's answer as the claims, answers as that
+// path does, without compiling. One topic of 8 partitions; m0 lists
+// nothing, m1 a-4, m2 a-0 to a-3: targets 2, 3, 3 (the two that list
+// most get one more). m2 gives up a-3 (it keeps its lowest); a-5, a-6,
+// a-7, which nobody lists, go round-robin to m0, m1, m0; a-3 is withheld
+// (Sticky gives it to m1). After that round m0 and m1 have 2 each, and
+// the targets of those claims would give m0 the extra one, not m1.
+func TestSmallCooperativeUnsettled(t *testing.T) {
+	a := func(ps ...int32) []TopicPartition {
+		var out []TopicPartition
+		for _, p := range ps {
+			out = append(out, TopicPartition{"a", p})
+		}
+		return out
+	}
+	g := Group{
+		Topics: map[string]int32{"a": 8},
+		Members: []Member{
+			{ID: "m0", Topics: []string{"a"}, Generation: 1},
+			{ID: "m1", Topics: []string{"a"}, Generation: 1, Owned: a(4)},
+			{ID: "m2", Topics: []string{"a"}, Generation: 1, Owned: a(0, 1, 2, 3)},
+		},
+	}
+	cg, err := compileAny(g, ownedKeptIfLossless, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, settled, err := cg.keepAndDeal(true); err != nil || settled {
+		t.Fatalf("keepAndDeal(true) settles (%v, %v): the group does not test what it is for", settled, err)
+	}
+	var sg smallGroup
+	if _, ok := sg.sticky(&g, true); !ok {
+		t.Fatal("the small path declines CooperativeSticky on the group")
+	}
+	for _, c := range []struct {
+		s    Strategy
+		want Assignment
+	}{
+		{CooperativeSticky{}, Assignment{"m0": a(5, 7), "m1": a(4, 6), "m2": a(0, 1, 2)}},
+		{Sticky{}, Assignment{"m0": a(5, 7), "m1": a(3, 4, 6), "m2": a(0, 1, 2)}},
+	} {
+		if got, err := c.s.Assign(g); err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s.Assign = %v, %v; want %v", c.s.Name(), got, err, c.want)
+		}
+	}
+	matchCompiled(t, CooperativeSticky{}, cooperativeOf, g)
 }
 
 // matchCompiled fails t unless s.Assign answers g, errors included, as

@@ -1,6 +1,10 @@
 package assign
 
-import "github.com/assigncalc/assigncalc/assign/internal/balance"
+import (
+	"math"
+
+	"github.com/assigncalc/assigncalc/assign/internal/balance"
+)
 
 // The sticky answer of a fresh group, written from its closed form.
 //
@@ -17,8 +21,7 @@ import "github.com/assigncalc/assigncalc/assign/internal/balance"
 //
 // A small shared group (compile_small.go) gets that answer, and, when
 // keepAndDeal would answer it, keepAndDeal's, without being compiled
-// (smallGroup.sticky); so does CooperativeSticky's where nothing is
-// withheld: nobody owns anything, or every claim is kept.
+// (smallGroup.sticky), for Sticky and CooperativeSticky alike.
 
 // freshDealt returns the [Sticky] answer of cg, which is also
 // [CooperativeSticky]'s (nothing is withheld when nobody lists anything),
@@ -92,10 +95,10 @@ const smallParts = 1024
 // sticky returns the [Sticky] answer of g when g is a small shared group
 // (see [smallGroup.read]) whose answer smallGroup writes: nobody owns
 // anything (dealt), or keepAndDeal answers it (keptDealt); ok is false
-// otherwise, and g is then compiled. With withhold (CooperativeSticky)
-// it declines a group where a member lists more than its target, whose
-// claims given up are withheld this round: where nothing is withheld,
-// the two strategies answer alike (keepAndDeal, freshDealt).
+// otherwise, and g is then compiled. With withhold, the answer is
+// [CooperativeSticky]'s: keepAndDeal(true)'s, which withholds the claims
+// given up by a member over its target (keptDealt); where nothing is
+// given up the two strategies answer alike (keepAndDeal, freshDealt).
 func (sg *smallGroup) sticky(g *Group, withhold bool) (a Assignment, ok bool) {
 	if !sg.read(g, true) {
 		return nil, false
@@ -115,18 +118,18 @@ func (sg *smallGroup) sticky(g *Group, withhold bool) (a Assignment, ok bool) {
 // nobody keeps are dealt in partition order, round-robin, to the members
 // below their target, from the lowest rank in Kafka's order: first those
 // nobody lists, then, from the lowest rank with room again, those given
-// up. It declines (ok false) whatever compile would not send to
-// keepAndDeal, and more: a claim of a partition or topic that no longer
-// exists or of a topic nobody lists, an Owned list whose topics are not
-// in Go order, a partition listed twice, claims at different
-// generations, a member over its target while some list is not in
-// partition order, no partitions, more than smallParts. Churned small
-// groups spent half their call compiling and a fifth in keepAndDeal's
-// tables (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-leave1
+// up. With withhold (CooperativeSticky) those given up are withheld
+// instead, as keepAndDeal(true) withholds them. It declines (ok false)
+// whatever compile would not send to keepAndDeal, and more: a claim of a partition or topic that no longer exists or of a
+// topic nobody lists, an Owned list whose topics are not in Go order, a
+// partition listed twice, claims at different generations, a member over
+// its target while some list is not in partition order, no partitions,
+// more than smallParts. Churned small groups spent half their call
+// compiling and a fifth in keepAndDeal's tables
+// (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-leave1
 // in bench/; its join1 shape is answered here too);
 // TestSmallKeptMatchesCompiled and TestSmallJoinMatchesGeneral hold it to
-// the compiled path and to settling every claim. With withhold it declines
-// a group where a member is over its target (see sticky).
+// the compiled path and to settling every claim.
 func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 	n, nt := len(sg.members), sg.nt
 	total := sg.start[nt]
@@ -135,9 +138,8 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 	}
 	// The claims each member lists are its list's length: keptDealt
 	// declines below unless every claim exists, once. Knowing the targets
-	// before reading the claims, a group keptDealt would decline for a
-	// member over target (CooperativeSticky's join) is declined without
-	// reading them.
+	// before reading the claims, a member over its target gives up claims
+	// as its list is read, whose runs of one topic are then at hand.
 	var count [smallMembers]int32 // member index => partitions it keeps, then gets
 	gen, some := int32(0), false
 	for m := range n {
@@ -151,72 +153,54 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 		gen, some = sg.members[m].Generation, true
 		count[m] = int32(min(c, smallParts+1))
 	}
-
-	// Targets by rank, as balance.Targets sets them: total/n each, one
-	// more for the total%n members with the most claims, the lower rank
-	// first among equals.
 	var target [smallMembers]int32 // by rank
-	over := false                  // some member lists more than its target
-	q, r := total/int32(n), total%int32(n)
-	for rk, m := range sg.order[:n] {
-		above := int32(0) // ranks before rk in balance.Targets' order
-		for rk2, m2 := range sg.order[:n] {
-			if c, c2 := count[m], count[m2]; c2 > c || c2 == c && rk2 < rk {
-				above++
-			}
-		}
-		target[rk] = q
-		if above < r {
-			target[rk]++
-		}
-		if count[m] > target[rk] {
-			if withhold {
-				return nil, false
-			}
-			over = true
-		}
-	}
+	sg.targets(&count, &target, total)
 
 	var owner [smallParts]uint8 // partition number => 1 + the member index that gets it, 0 until known, givenUp
-	inOrder := true             // every list in partition order: what keepAndDeal needs of a group where some member is over target (readKept)
-	for m := range n {
-		ti, last := 0, int32(-1)
-		for _, tp := range sg.members[m].Owned {
-			// Topics in Go order are found walking sg.topics once,
-			// comparing names by address first (sameName); any other
-			// walks off its end.
-			for ti < nt && !sameName(sg.topics[ti], tp.Topic) {
-				ti++
-			}
-			if ti == nt {
-				return nil, false // out of Go order, or a topic nobody lists
-			}
-			first := sg.start[ti]
-			pid := first + tp.Partition
-			if tp.Partition < 0 || pid >= sg.start[ti+1] || owner[pid] != 0 {
-				return nil, false
-			}
-			if pid <= last {
-				inOrder = false
-			}
-			owner[pid], last = uint8(m+1), pid
+	var runs smallRuns
+	inOrder, over := true, false // every list in partition order: what keepAndDeal needs of a group where some member is over target (readKept)
+	for rk, m := range sg.order[:n] {
+		owned := sg.members[m].Owned
+		if len(owned) == 0 {
+			continue
+		}
+		giving := count[m] > target[rk]
+		over = over || giving
+		var r *smallRuns // a member over its target: its runs of one topic
+		if giving {
+			runs.n, runs.longest = 0, 0
+			r = &runs
+		}
+		ok, ordered := sg.claim(owned, uint8(m+1), &owner, r)
+		if !ok {
+			return nil, false
+		}
+		inOrder = inOrder && ordered
+		if giving {
+			sg.giveUp(int32(rk), owned, target[rk], r, &owner)
+			count[m] = target[rk]
 		}
 	}
 	if over && !inOrder {
 		return nil, false
 	}
-	if over {
-		for rk, m := range sg.order[:n] {
-			if count[m] > target[rk] {
-				sg.giveUp(int32(rk), sg.members[m].Owned, target[rk], &owner)
-				count[m] = target[rk]
-			}
-		}
-	}
 
 	// Deal the partitions nobody lists, then those given up, in rounds:
 	// each gives one to every rank still below its target, in rank order;
-	// the second pass starts a round.
+	// the second pass starts a round. With withhold, those given up are
+	// withheld instead of dealt, as keepAndDeal(true) withholds them.
+	// keepAndDeal answers only when the targets of what each member has
+	// after the first pass are the targets again (keptSettled); otherwise
+	// the compiled path settles the claims, solving again with this
+	// round's answer as the claims, and lands on this same answer, which
+	// keptDealt therefore gives either way: a member over its target
+	// lists more than every member with a lower target and
+	// fewer than those with a higher one, so it keeps its target, which
+	// stays its target again, and the members below theirs get the
+	// partitions given up (never their own), which stay withheld. Claims
+	// are at one generation and none is repeated, or keptDealt has
+	// declined. TestSmallJoinMatchesGeneral holds the answers to the
+	// general path's, groups where keptSettled fails among them.
 	var active [smallMembers]int32
 	na, turn := 0, 0
 	for rk, m := range sg.order[:n] {
@@ -241,7 +225,7 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 				na, turn = sg.belowTarget(active[:na], &count, &target), 0
 			}
 		}
-		if !over || dealing == givenUp {
+		if !over || withhold || dealing == givenUp {
 			break
 		}
 		na, turn = sg.belowTarget(active[:na], &count, &target), 0
@@ -255,11 +239,14 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 		off[m+1] = off[m] + int(count[m])
 		fill[m] = off[m]
 	}
-	backing := make([]TopicPartition, total)
+	backing := make([]TopicPartition, off[n]) // total, less what is withheld
 	for t, name := range sg.topics[:nt] {
 		first := sg.start[t]
 		for pid := first; pid < sg.start[t+1]; pid++ {
 			m := owner[pid] - 1
+			if m == givenUp-1 {
+				continue // withheld
+			}
 			backing[fill[m]] = TopicPartition{name, pid - first}
 			fill[m]++
 		}
@@ -267,9 +254,162 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 	return listsAssignment(sg.members, off, backing), true
 }
 
+// claim marks in owner, as who, the partitions owned lists, in their
+// runs of one topic when runs is not nil, and reports whether it could
+// (every claim of a partition that exists, of a topic listed, in Go
+// order, no partition twice: otherwise keptDealt declines) and whether
+// they are in partition order. claimFast takes the claims whose topics
+// are the very strings of sg.topics, as the names of a group's lists
+// usually are ([Carry], a leader's decoder); the claims after the first
+// that is not are taken here, comparing names.
+func (sg *smallGroup) claim(owned []TopicPartition, who uint8, owner *[smallParts]uint8, runs *smallRuns) (ok, inOrder bool) {
+	j, ti, last := sg.claimFast(owned, who, owner, runs)
+	if last == cannot {
+		return false, false
+	}
+	for ; j < len(owned); j++ {
+		tp := &owned[j]
+		if ti < 0 || !sameName(sg.topics[ti], tp.Topic) {
+			if ti = sg.topicFrom(ti+1, tp.Topic); ti == sg.nt {
+				return false, false // out of Go order, or a topic nobody lists
+			}
+			if runs != nil {
+				runs.open(int32(j), sg.start[ti])
+			}
+		}
+		if last = sg.take(ti, tp.Partition, last, who, owner); last == cannot {
+			return false, false
+		}
+	}
+	if runs != nil {
+		runs.close(int32(len(owned)))
+	}
+	return true, last != unordered
+}
+
+// claimFast takes, as claim does, the claims of owned up to the first
+// whose topic is not a string of sg.topics (by address, sameString) at
+// or after the one before it, walking the topics once and taking each
+// one's run whole, and returns where it stopped, the topic of the claim
+// before (-1 if none), and the last claim's partition number (see take),
+// cannot when it stopped at a claim it cannot take. It calls nothing:
+// with a comparison of names (a call to the runtime) in the loop over
+// the claims, every variable of that loop lived on the stack, and it
+// took a third more instructions on bench's uniform-10x100-leave1 (one
+// partition of each topic a member; callgrind).
+func (sg *smallGroup) claimFast(owned []TopicPartition, who uint8, owner *[smallParts]uint8, runs *smallRuns) (j, ti int, last int32) {
+	ti, last = -1, -1
+	for t := 0; t < sg.nt && j < len(owned); t++ {
+		name := sg.topics[t]
+		if !sameString(owned[j].Topic, name) {
+			continue
+		}
+		first, size := sg.start[t], sg.start[t+1]-sg.start[t]
+		if runs != nil {
+			runs.open(int32(j), first)
+		}
+		for ti = t; j < len(owned) && sameString(owned[j].Topic, name); j++ {
+			p := owned[j].Partition
+			if uint32(p) >= uint32(size) { // negative, or beyond the topic
+				return j, ti, cannot
+			}
+			pid := first + p
+			if owner[pid] != 0 {
+				return j, ti, cannot
+			}
+			owner[pid] = who
+			if pid <= last {
+				last = unordered
+			} else {
+				last = pid
+			}
+		}
+	}
+	return j, ti, last
+}
+
+// take marks in owner, as who, partition p of topic ti, the next claim
+// of a list whose last claim was of partition number last (see start),
+// and returns its partition number: unordered once the list has been
+// out of partition order, cannot when p does not exist or is taken.
+func (sg *smallGroup) take(ti int, p, last int32, who uint8, owner *[smallParts]uint8) int32 {
+	first := sg.start[ti]
+	if uint32(p) >= uint32(sg.start[ti+1]-first) { // negative, or beyond the topic
+		return cannot
+	}
+	pid := first + p
+	if owner[pid] != 0 {
+		return cannot
+	}
+	owner[pid] = who
+	if pid <= last {
+		return unordered
+	}
+	return pid
+}
+
+// What claim's steps return instead of a partition number: cannot for a
+// claim that cannot be taken, unordered for a list out of partition
+// order (above every partition number, so that the claims after it
+// leave it so).
+const (
+	cannot    = -2
+	unordered = math.MaxInt32
+)
+
+// topicFrom returns the index of the topic named name among sg.topics
+// from index from on, sg.nt when none is.
+func (sg *smallGroup) topicFrom(from int, name string) int {
+	for ti := from; ti < sg.nt; ti++ {
+		if sameName(sg.topics[ti], name) {
+			return ti
+		}
+	}
+	return sg.nt
+}
+
 // givenUp marks in keptDealt's owner a partition given up by a member
 // over its target: above every 1 + member index (smallMembers < 255).
 const givenUp = 255
+
+// targets sets target (by rank) as [balance.Targets] does for members
+// listing count (by member index) claims: total/n each, one more for the
+// total%n members with the most claims, the lower rank first among
+// equals. It picks those (or, when they are most, the others) one at a
+// time, rather than comparing every rank with every other.
+// TestSmallTargets holds it to balance.Targets.
+func (sg *smallGroup) targets(count, target *[smallMembers]int32, total int32) {
+	n := int32(len(sg.members))
+	q, r := total/n, total%n
+	order := sg.order[:n]
+	if 2*r <= n {
+		for rk := range order {
+			target[rk] = q
+		}
+		for range r { // the most claims not yet picked, the lowest rank first
+			best := -1
+			for rk, m := range order {
+				if target[rk] == q && (best < 0 || count[m] > count[order[best]]) {
+					best = rk
+				}
+			}
+			target[best]++
+		}
+		return
+	}
+	for rk := range order {
+		target[rk] = q + 1
+	}
+	for range n - r { // the fewest claims not yet picked, the highest rank first
+		worst := -1
+		for rk, m := range order {
+			if target[rk] > q && (worst < 0 || count[m] <= count[order[worst]]) {
+				worst = rk
+			}
+		}
+		target[worst]--
+	}
+}
 
 // belowTarget keeps in active (ranks) those whose member is still below
 // its target, in order, and returns how many.
@@ -284,36 +424,54 @@ func (sg *smallGroup) belowTarget(active []int32, count *[smallMembers]int32, ta
 	return k
 }
 
-// giveUp marks givenUp in owner the claims that the member of rank rk,
-// whose list owned is in partition order, gives up to keep keep of them:
-// keepAndDeal's rule ([balance.KeptOfRuns] over its runs of one topic,
-// as giveUp in keep_join.go applies it).
-func (sg *smallGroup) giveUp(rk int32, owned []TopicPartition, keep int32, owner *[smallParts]uint8) {
-	var runs [2 * smallTopics]int32 // pairs of bounds in owned of its runs of one topic
-	var first [smallTopics]int32    // run => its topic's partition 0 (see start)
-	var kept [smallTopics]int32     // run => how many of its claims the member keeps
-	nr, ti, longest := 0, 0, int32(0)
-	for j, tp := range owned {
-		if nr > 0 {
-			if sameName(sg.topics[ti], tp.Topic) {
-				continue // the run goes on
-			}
-			runs[2*nr-1] = int32(j)
-			longest = max(longest, runs[2*nr-1]-runs[2*nr-2])
-			ti++ // a later topic: the list is in Go order (keptDealt read it)
-		}
-		for !sameName(sg.topics[ti], tp.Topic) {
-			ti++
-		}
-		runs[2*nr], first[nr] = int32(j), sg.start[ti]
-		nr++
+// smallRuns are the runs of one topic of a member's list as keptDealt
+// reads it: pairs of bounds in the list, each run's topic's partition 0
+// (see start), the longest run's length.
+type smallRuns struct {
+	bounds  [2 * smallTopics]int32
+	first   [smallTopics]int32
+	n       int
+	longest int32
+}
+
+// open starts a run at claim j of a topic whose partition 0 is first.
+func (r *smallRuns) open(j, first int32) {
+	if r.n > 0 {
+		r.close(j)
 	}
-	runs[2*nr-1] = int32(len(owned)) // over its target: owned is not empty
-	longest = max(longest, runs[2*nr-1]-runs[2*nr-2])
-	balance.KeptOfRuns(rk, runs[:2*nr], longest, keep, kept[:nr])
+	r.bounds[2*r.n], r.first[r.n] = j, first
+	r.n++
+}
+
+// close ends the last run before claim j.
+func (r *smallRuns) close(j int32) {
+	r.bounds[2*r.n-1] = j
+	r.longest = max(r.longest, j-r.bounds[2*r.n-2])
+}
+
+// giveUp marks givenUp in owner the claims that the member of rank rk,
+// whose list owned (in runs) is in partition order, gives up to keep keep
+// of them: keepAndDeal's rule ([balance.KeptOfRuns] over its runs of one
+// topic, as giveUp in keep_join.go applies it). When every run is one
+// claim, as after a fresh round dealt partitions round-robin, the rule
+// keeps keep runs from run rk mod runs on, cyclically (KeptOfRuns'
+// spreading level is then 0 and its extra claims go one to a run from
+// there), which giveUp applies without it: TestSmallKeptOfSingles holds
+// the two to one answer.
+func (sg *smallGroup) giveUp(rk int32, owned []TopicPartition, keep int32, runs *smallRuns, owner *[smallParts]uint8) {
+	nr := int32(runs.n)
+	if runs.longest == 1 {
+		for i, k := keep, rk%nr; i < nr; i++ {
+			j := (k + i) % nr
+			owner[runs.first[j]+owned[j].Partition] = givenUp
+		}
+		return
+	}
+	var kept [smallTopics]int32 // run => how many of its claims the member keeps
+	balance.KeptOfRuns(rk, runs.bounds[:2*nr], runs.longest, keep, kept[:nr])
 	for k := range nr {
-		for j := runs[2*k] + kept[k]; j < runs[2*k+1]; j++ {
-			owner[first[k]+owned[j].Partition] = givenUp
+		for j := runs.bounds[2*k] + kept[k]; j < runs.bounds[2*k+1]; j++ {
+			owner[runs.first[k]+owned[j].Partition] = givenUp
 		}
 	}
 }

@@ -84,3 +84,63 @@ func TestFreshDealtMatchesSolver(t *testing.T) {
 		t.Fatal("no group took freshDealt")
 	}
 }
+
+// TestSmallTargets holds smallGroup.targets, which picks the members
+// that get one partition more one at a time, to balance.Targets, which
+// sorts them: every count of claims up to 5 for up to smallMembers
+// members in any Kafka order, every total up to 3 partitions a member.
+func TestSmallTargets(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, smallMembers).Draw(t, "members")
+		var sg smallGroup
+		sg.members = make([]Member, n)
+		order := make([]int32, n)
+		for i := range order {
+			order[i] = int32(i)
+		}
+		order = rapid.Permutation(order).Draw(t, "order")
+		copy(sg.order[:], order)
+		var count [smallMembers]int32
+		byRank := make([]int32, n)
+		for rk, m := range order {
+			count[m] = rapid.Int32Range(0, 5).Draw(t, "count")
+			byRank[rk] = count[m]
+		}
+		total := rapid.Int32Range(0, int32(3*n)).Draw(t, "total")
+		var got [smallMembers]int32
+		sg.targets(&count, &got, total)
+		want := balance.Targets(byRank, int(total))
+		if !reflect.DeepEqual(got[:n], want) {
+			t.Fatalf("counts by rank %v, total %d: targets %v, balance.Targets %v", byRank, total, got[:n], want)
+		}
+	})
+}
+
+// TestSmallKeptOfSingles holds smallGroup.giveUp's shortcut for a list
+// whose every run is one claim (it keeps keep runs from run rk mod runs
+// on) to balance.KeptOfRuns, whose rule it is: every number of runs up
+// to smallTopics, every rank up to 2 rounds of them, every keep below
+// the runs.
+func TestSmallKeptOfSingles(t *testing.T) {
+	for nr := int32(1); nr <= smallTopics; nr++ {
+		runs := &smallRuns{n: int(nr), longest: 1}
+		owned := make([]TopicPartition, nr)
+		for j := range nr {
+			runs.bounds[2*j], runs.bounds[2*j+1], runs.first[j] = j, j+1, j // run j: claim j, partition j
+		}
+		var sg smallGroup
+		for rk := range 2 * nr {
+			for keep := range nr {
+				var owner [smallParts]uint8
+				sg.giveUp(rk, owned, keep, runs, &owner)
+				kept := make([]int32, nr)
+				balance.KeptOfRuns(rk, runs.bounds[:2*nr], 1, keep, kept)
+				for j := range nr {
+					if given := owner[j] == givenUp; given != (kept[j] == 0) {
+						t.Fatalf("%d runs of one, rank %d keeping %d: run %d given up %v, KeptOfRuns keeps %d of it", nr, rk, keep, j, given, kept[j])
+					}
+				}
+			}
+		}
+	}
+}
