@@ -83,7 +83,7 @@ func checkMetadata(g *Group) (meta []string, metaParts []int32, err error) {
 // partition counts (parallel to the names). A few topics are sorted in
 // place, by insertion, allocating nothing more (BenchmarkAssign/
 // strategy=sticky/impl=ours/shape=uniform-10x100-join1 in bench/); more
-// by [nameOrder].
+// by [sortNames].
 func sortedMetadata(topics map[string]int32) (meta []string, metaParts []int32) {
 	meta = make([]string, 0, len(topics))
 	metaParts = make([]int32, 0, len(topics))
@@ -97,13 +97,10 @@ func sortedMetadata(topics map[string]int32) (meta []string, metaParts []int32) 
 		}
 		return meta, metaParts
 	}
-	byName := make([]namedCount, 0, len(topics))
 	for t, n := range topics {
-		byName = append(byName, namedCount{name: t, n: n})
+		meta, metaParts = append(meta, t), append(metaParts, n)
 	}
-	for _, i := range nameOrder(byName) {
-		meta, metaParts = append(meta, byName[i].name), append(metaParts, byName[i].n)
-	}
+	sortNames(meta, metaParts)
 	return meta, metaParts
 }
 
