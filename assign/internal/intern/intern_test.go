@@ -123,7 +123,7 @@ func TestIndexFoldsAndFallsBack(t *testing.T) {
 			if c.name == "few alike" && s.index.shift < maxShift/2-1 {
 				t.Fatalf("shift %d with %d names of one fold", s.index.shift, maxShift/2)
 			}
-			others := append(numbered(1100)[1000:], alike(4*maxShift)[3*maxShift:]...)
+			others := append(numbered(1100)[1000:], alike(4 * maxShift)[3*maxShift:]...)
 			for _, n := range append(slices.Clone(names), others...) {
 				want := int32(slices.Index(names, n))
 				if k, ok := s.Find(n); ok != (want >= 0) || ok && k != want {
