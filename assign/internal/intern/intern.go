@@ -46,9 +46,9 @@ type Sorted struct {
 // A name's hash is first a fold of its length and its first and last
 // eight bytes, multiplied by an odd number drawn for each index, whose
 // high bits pick the slot (multiply-shift): a few instructions where
-// maphash.String is a call into the runtime per name, and compile looks
-// up a name per member's current target on
-// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1.
+// maphash.String is a call into the runtime per name (BenchmarkFind; compile
+// looks up a name per member's current target on
+// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1).
 // Names that differ only in their middle bytes fold alike; should they
 // push a name more than maxShift slots past its own while the table is
 // built, the table is built again with maphash (byMaphash). A name is

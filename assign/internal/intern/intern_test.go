@@ -133,3 +133,25 @@ func TestIndexFoldsAndFallsBack(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkFind looks up each of 1,000 numbered topic names once, in a
+// scattered order, as compile looks up the first topic of each member's
+// current target.
+func BenchmarkFind(b *testing.B) {
+	var names []string
+	for i := range 1000 {
+		names = append(names, fmt.Sprintf("topic-%05d", i))
+	}
+	s := New(names)
+	list := make([]string, len(names))
+	for i := range list {
+		list[i] = names[(i*617)%len(names)]
+	}
+	for b.Loop() {
+		for _, n := range list {
+			if _, ok := s.Find(n); !ok {
+				b.Fatal(n)
+			}
+		}
+	}
+}
