@@ -107,14 +107,15 @@ func (x *Index[K]) grow() {
 }
 
 // FirstRepeat returns the first i < n whose key(i) is not empty and
-// equals an earlier key(j), or -1. Its table holds each key's position
-// and the high bits of its hash, not the key: a repeat is confirmed by
-// calling key again. It is sized once, at the first non-empty key, for
-// the keys left, and allocates nothing when every key is empty.
+// equals an earlier key(j), or -1. Its table holds each key's position,
+// not the key, and a key is compared with those in the slots it probes
+// by calling key again: 4 bytes a slot, where an Index copies every key
+// and keeps 8 bytes a slot. It is sized once, at the first non-empty key,
+// for the keys left, and allocates nothing when every key is empty.
 func FirstRepeat(n int, key func(i int) string) int {
 	var (
 		seed  maphash.Seed
-		slots []uint64 // position + 1 in the low 32 bits, 0 when empty; the hash's high 32 bits above
+		slots []uint32 // position + 1, 0 when empty
 		mask  uint64
 	)
 	for i := range n {
@@ -124,18 +125,16 @@ func FirstRepeat(n int, key func(i int) string) int {
 		}
 		if slots == nil {
 			seed = maphash.MakeSeed()
-			slots = make([]uint64, slotsFor(n-i))
+			slots = make([]uint32, slotsFor(n-i))
 			mask = uint64(len(slots) - 1)
 		}
-		h := maphash.String(seed, k)
-		tag := h &^ (1<<32 - 1)
-		for s := h & mask; ; s = (s + 1) & mask {
+		for s := maphash.String(seed, k) & mask; ; s = (s + 1) & mask {
 			e := slots[s]
 			if e == 0 {
-				slots[s] = tag | uint64(i+1)
+				slots[s] = uint32(i + 1)
 				break
 			}
-			if e&^(1<<32-1) == tag && key(int(uint32(e))-1) == k {
+			if key(int(e)-1) == k {
 				return i
 			}
 		}
