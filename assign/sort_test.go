@@ -45,3 +45,32 @@ func TestSortNames(t *testing.T) {
 		}
 	})
 }
+
+// TestEqualNames holds equalNames to slices.Equal on lists of names of
+// every length around its two words (8 to 16 bytes), equal, copied, or
+// differing in one byte anywhere, sharing their strings or not.
+func TestEqualNames(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := rapid.SliceOfN(rapid.StringMatching(`[ab]{0,20}`), 0, 6).Draw(t, "a")
+		b := make([]string, len(a))
+		for i, s := range a {
+			b[i] = s
+			if rapid.Bool().Draw(t, "copy") {
+				b[i] = strings.Clone(s)
+			}
+		}
+		if len(b) > 0 && rapid.Bool().Draw(t, "change") {
+			i := rapid.IntRange(0, len(b)-1).Draw(t, "at")
+			if s := []byte(b[i]); len(s) > 0 {
+				s[rapid.IntRange(0, len(s)-1).Draw(t, "byte")] ^= 3
+				b[i] = string(s)
+			}
+		}
+		if rapid.Bool().Draw(t, "longer") {
+			b = append(b, "a")
+		}
+		if got, want := equalNames(a, b), slices.Equal(a, b); got != want {
+			t.Fatalf("equalNames(%q, %q) = %v, want %v", a, b, got, want)
+		}
+	})
+}
