@@ -59,7 +59,11 @@ func checkMemberIDs(members []Member) error {
 // and its replica racks, and returns the topics' names in Go order and
 // their partition counts (parallel to the names).
 func checkMetadata(g *Group) (meta []string, metaParts []int32, err error) {
-	meta, metaParts = sortedMetadata(g.Topics)
+	var listed []string // a member's subscription, which may list the metadata in order
+	if len(g.Members) > 0 {
+		listed = g.Members[0].Topics
+	}
+	meta, metaParts = sortedMetadata(g.Topics, listed)
 	for k, t := range meta {
 		if t == "" {
 			return nil, nil, topicError(t, ErrEmptyTopicName)
@@ -83,8 +87,9 @@ func checkMetadata(g *Group) (meta []string, metaParts []int32, err error) {
 // partition counts (parallel to the names). A few topics are sorted in
 // place, by insertion, allocating nothing more (BenchmarkAssign/
 // strategy=sticky/impl=ours/shape=uniform-10x100-join1 in bench/); more
-// by [nameOrder].
-func sortedMetadata(topics map[string]int32) (meta []string, metaParts []int32) {
+// are read in the order of listed when listed names them all
+// ([metadataListed]), else sorted by [sortNames].
+func sortedMetadata(topics map[string]int32, listed []string) (meta []string, metaParts []int32) {
 	meta = make([]string, 0, len(topics))
 	metaParts = make([]int32, 0, len(topics))
 	if len(topics) <= shortList {
@@ -97,14 +102,42 @@ func sortedMetadata(topics map[string]int32) (meta []string, metaParts []int32) 
 		}
 		return meta, metaParts
 	}
-	byName := make([]namedCount, 0, len(topics))
+	if parts, ok := metadataListed(topics, listed, metaParts); ok {
+		return append(meta, listed...), parts
+	}
 	for t, n := range topics {
-		byName = append(byName, namedCount{name: t, n: n})
+		meta, metaParts = append(meta, t), append(metaParts, n)
 	}
-	for _, i := range nameOrder(byName) {
-		meta, metaParts = append(meta, byName[i].name), append(metaParts, byName[i].n)
-	}
+	sortNames(meta, metaParts)
 	return meta, metaParts
+}
+
+// metadataListed appends to parts the partition counts of the topics
+// of listed and reports true when listed is every topic of the metadata,
+// in Go order: as many names as topics, each after the one before (so
+// none twice), each a topic. Members of a KIP-848 group often subscribe
+// to every topic the coordinator's metadata holds, and clients list
+// their topics sorted; a comparison and a lookup per name then cost
+// less than reading the map and sorting its names
+// (BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1).
+// TestSortedMetadata holds it to a sort of the map's names.
+func metadataListed(topics map[string]int32, listed []string, parts []int32) ([]int32, bool) {
+	if len(listed) != len(topics) {
+		return parts, false
+	}
+	for i := 1; i < len(listed); i++ {
+		if listed[i] <= listed[i-1] {
+			return parts, false
+		}
+	}
+	for _, name := range listed {
+		n, ok := topics[name]
+		if !ok {
+			return parts, false
+		}
+		parts = append(parts, n)
+	}
+	return parts, true
 }
 
 // firstRackFault returns the error of the first topic, in Go order,
@@ -125,7 +158,14 @@ func firstRackFault(g *Group) error {
 
 // firstRepeat returns the position of the first item whose non-empty key
 // equals an earlier item's, or -1. Short lists are compared pairwise,
-// which costs less than a map.
+// which costs less than a table; longer ones are first checked for keys
+// that strictly ascend, as member IDs listed in order do (a comparison
+// per key, most ending at a byte near the end, where a table hashes
+// every key), then go through a table of positions that copies no key
+// ([keys.FirstRepeat]). Member IDs are checked on every call of every
+// strategy: the table of keys this replaced was a twentieth of
+// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1.
+// TestFirstRepeat holds both to a statement of what is found.
 func firstRepeat[T any](items []T, key func(*T) string) int {
 	if len(items) <= shortList {
 		var keys [shortList]string
@@ -145,20 +185,24 @@ func firstRepeat[T any](items []T, key func(*T) string) int {
 		}
 		return -1
 	}
-	var seen *keys.Index[string] // made at the first key: often none is set
-	for i := range items {
-		k := key(&items[i])
-		if k == "" {
-			continue
-		}
-		if seen == nil {
-			seen = keys.New[string](len(items) - i)
-		}
-		if _, added := seen.Add(k); !added {
-			return i
-		}
+	if ascendingKeys(items, key) {
+		return -1
 	}
-	return -1
+	return keys.FirstRepeat(len(items), func(i int) string { return key(&items[i]) })
+}
+
+// ascendingKeys reports whether the items' keys strictly ascend in Go
+// order, so that none repeats.
+func ascendingKeys[T any](items []T, key func(*T) string) bool {
+	prev := key(&items[0])
+	for i := 1; i < len(items); i++ {
+		k := key(&items[i])
+		if k <= prev {
+			return false
+		}
+		prev = k
+	}
+	return true
 }
 
 // shortList is the length up to which firstRepeat compares keys pairwise

@@ -10,10 +10,10 @@ import (
 )
 
 // TestSortedMetadata: the insertion sort sortedMetadata uses for a few
-// topics and the nameOrder it uses for more both list the names in Go
-// order with their own counts, the order slices.Sorted gives, on names
-// that share prefixes, are empty, or are not ASCII, around the size
-// where one gives way to the other.
+// topics, and for more the member's list metadataListed reads or
+// sortNames, all list the names in Go order with their own counts, the
+// order slices.Sorted gives, on names that share prefixes, are empty, or
+// are not ASCII, around the size where one gives way to the other.
 func TestSortedMetadata(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		name := rapid.OneOf(
@@ -22,7 +22,23 @@ func TestSortedMetadata(t *testing.T) {
 			rapid.SampledFrom([]string{"", "a", "ab", "b", "é", "\U0001F600", "topic-00010", "topic-0001"}),
 		)
 		topics := rapid.MapOfN(name, rapid.Int32Range(-2, 50), 0, 2*shortList+2).Draw(t, "topics")
-		meta, parts := sortedMetadata(topics)
+		// A member's list, which metadataListed reads in place of the map
+		// when it is every topic in order: drawn as that list, or with a
+		// name dropped, added, repeated or swapped, or as any list.
+		listed := slices.Sorted(maps.Keys(topics))
+		switch change := rapid.IntRange(0, 5).Draw(t, "change"); {
+		case change == 1 && len(listed) > 0:
+			listed = slices.Delete(listed, 0, 1)
+		case change == 2:
+			listed = append(listed, "zzz-not-a-topic")
+		case change == 3 && len(listed) > 1:
+			listed[len(listed)-1] = listed[len(listed)-2] // a repeat: as many names, one topic missing
+		case change == 4 && len(listed) > 1:
+			listed[0], listed[1] = listed[1], listed[0]
+		case change == 5:
+			listed = rapid.SliceOf(name).Draw(t, "listed")
+		}
+		meta, parts := sortedMetadata(topics, listed)
 		if want := slices.Sorted(maps.Keys(topics)); !slices.Equal(meta, want) {
 			t.Fatalf("%d topics: names %q, want %q", len(topics), meta, want)
 		}

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,12 +20,14 @@ type kip848Shape struct {
 	name    string
 	hetero  bool
 	c, t, p int
+	own     bool // each member lists its own copy of the names, as a decoder gives them
 }
 
 var kip848Shapes = []kip848Shape{
 	{name: "uniform-1000x100000", c: 1000, t: 1000, p: 100},
 	{name: "uniform-2000x1000000", c: 2000, t: 100, p: 10000},
 	{name: "hetero-1000x2000t", hetero: true, c: 1000, t: 2000},
+	{name: "uniform-1000x100000-own", c: 1000, t: 1000, p: 100, own: true},
 }
 
 func (s kip848Shape) group() Group {
@@ -41,6 +44,12 @@ func (s kip848Shape) group() Group {
 	}
 	for j := range s.c {
 		m := Member{ID: fmt.Sprintf("consumer-%05d", j), Topics: names}
+		if s.own {
+			m.Topics = make([]string, len(names))
+			for i, n := range names {
+				m.Topics[i] = strings.Clone(n)
+			}
+		}
 		if s.hetero {
 			m.Topics = nil
 			for i, n := range names {

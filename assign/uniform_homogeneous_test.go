@@ -468,3 +468,37 @@ func TestReadIDs(t *testing.T) {
 		t.Errorf("only %d groups whose ids name exactly their topics and %d faults", listed, faults)
 	}
 }
+
+// TestServerSameNameSets: the subscription type newServerGroup finds from
+// what compile shared is sameNameSets' of the members' lists, on lists
+// that share one slice, copy one, or differ by a name repeated, missing
+// from the metadata, of a topic without partitions, or left out.
+func TestServerSameNameSets(t *testing.T) {
+	names := []string{"a", "b", "c", "gone", "empty"}
+	rapid.Check(t, func(t *rapid.T) {
+		g := Group{Topics: map[string]int32{"a": 2, "b": 1, "c": 3, "empty": 0}, TopicIDs: map[string]TopicID{}}
+		for name := range g.Topics {
+			g.TopicIDs[name] = nameTopicID(name)
+		}
+		base := rapid.SliceOfN(rapid.SampledFrom(names), 0, 4).Draw(t, "base")
+		for i := range rapid.IntRange(1, 5).Draw(t, "members") {
+			topics := base
+			switch rapid.IntRange(0, 3).Draw(t, "how") {
+			case 1:
+				topics = slices.Clone(base)
+			case 2:
+				topics = rapid.SliceOfN(rapid.SampledFrom(names), 0, 4).Draw(t, "own")
+			case 3:
+				topics = append(slices.Clone(base), rapid.SampledFrom(names).Draw(t, "extra"))
+			}
+			g.Members = append(g.Members, Member{ID: fmt.Sprintf("m%d", i), Topics: topics})
+		}
+		sg, err := newServerGroup(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := sameNameSets(g.Members); sg.homogeneous != want {
+			t.Fatalf("homogeneous %v, sameNameSets %v, members %+v", sg.homogeneous, want, g.Members)
+		}
+	})
+}

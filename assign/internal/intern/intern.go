@@ -15,7 +15,9 @@
 package intern
 
 import (
+	"encoding/binary"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"unsafe"
 )
@@ -40,12 +42,34 @@ type Sorted struct {
 // index is an open-addressing table of positions in a Sorted's names by
 // the names' hashes: it holds no copy of the names, unlike a map or a
 // keys.Index.
+//
+// A name's hash is first a fold of its length and its first and last
+// eight bytes, multiplied by an odd number drawn for each index, whose
+// high bits pick the slot (multiply-shift): a few instructions where
+// maphash.String is a call into the runtime per name (BenchmarkFind; compile
+// looks up a name per member's current target on
+// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1).
+// Names that differ only in their middle bytes fold alike; should they
+// push a name more than maxShift slots past its own while the table is
+// built, the table is built again with maphash (byMaphash). A name is
+// never further than shift slots from its own, so a look-up stops there.
+// TestIndexFoldsAndFallsBack holds both to a linear search.
 type index struct {
-	seed maphash.Seed
+	seed      maphash.Seed
+	mul       uint64 // odd
+	drop      uint   // 64 - log2(len(slots)): the low bits of the product dropped
+	byMaphash bool
+	shift     int // the furthest any name lies past its own slot
 	// slots hold a name's position + 1, 0 for an empty slot; the length
 	// is a power of two at least twice the names'.
 	slots []uint32
 }
+
+// maxShift is how far past its own slot the folded hashes may push a
+// name before the index is built again with maphash. At the load of at
+// most one half that the table keeps, hashes that spread the names
+// leave every name far closer to its slot.
+const maxShift = 32
 
 // New returns a Sorted over names, which must be distinct and sorted in
 // Go order; it keeps names, which must not be modified after.
@@ -58,17 +82,60 @@ func New(names []string) Sorted {
 	for size < 2*len(names) {
 		size *= 2
 	}
-	x := &index{seed: maphash.MakeSeed(), slots: make([]uint32, size)}
-	mask := uint64(size - 1)
+	x := &index{seed: maphash.MakeSeed(), slots: make([]uint32, size), drop: uint(64 - bits.TrailingZeros(uint(size)))}
+	x.mul = maphash.Comparable(x.seed, uint64(size)) | 1
+	if !x.fill(names) {
+		x.byMaphash = true
+		clear(x.slots)
+		x.shift = 0
+		x.fill(names)
+	}
+	s.index = x
+	return s
+}
+
+// fill puts every name in x's slots, and reports false, leaving them
+// half filled, when a folded hash pushes a name more than maxShift slots
+// past its own.
+func (x *index) fill(names []string) bool {
+	mask := len(x.slots) - 1
 	for k, name := range names {
-		i := maphash.String(x.seed, name) & mask
+		home := x.home(name)
+		i := home
 		for x.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
 		x.slots[i] = uint32(k + 1)
+		if d := (i - home) & mask; d > x.shift {
+			if d > maxShift && !x.byMaphash {
+				return false
+			}
+			x.shift = d
+		}
 	}
-	s.index = x
-	return s
+	return true
+}
+
+// home returns name's own slot.
+func (x *index) home(name string) int {
+	if x.byMaphash {
+		return int(maphash.String(x.seed, name) & uint64(len(x.slots)-1))
+	}
+	return int((fold(name) * x.mul) >> x.drop)
+}
+
+// fold returns a name's length and its first and last eight bytes (or
+// its bytes, when fewer) in one word.
+func fold(name string) uint64 {
+	b := unsafe.Slice(unsafe.StringData(name), len(name))
+	if len(b) < 8 {
+		v := uint64(len(b)) << 56
+		for i, c := range b {
+			v |= uint64(c) << (8 * i)
+		}
+		return v
+	}
+	return binary.LittleEndian.Uint64(b) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(b[len(b)-8:]), 29) ^ uint64(len(b))
 }
 
 // Names returns the names, in Go order. It must not be modified.
@@ -84,8 +151,9 @@ func (s *Sorted) Find(name string) (int32, bool) {
 		return int32(k), true
 	}
 	x := s.index
-	mask := uint64(len(x.slots) - 1)
-	for i := maphash.String(x.seed, name) & mask; ; i = (i + 1) & mask {
+	mask := len(x.slots) - 1
+	i := x.home(name)
+	for range x.shift + 1 {
 		e := x.slots[i]
 		if e == 0 {
 			return -1, false
@@ -93,7 +161,9 @@ func (s *Sorted) Find(name string) (int32, bool) {
 		if s.names[e-1] == name {
 			return int32(e - 1), true
 		}
+		i = (i + 1) & mask
 	}
+	return -1, false
 }
 
 // A Cursor is where [Sorted.Next] guesses the next name of a list is: the

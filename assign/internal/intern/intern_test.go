@@ -1,6 +1,7 @@
 package intern
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -80,5 +81,77 @@ func TestNextBytesAllocatesNothing(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("NextBytes allocates %v times a call, want 0", allocs)
+	}
+}
+
+// TestIndexFoldsAndFallsBack: numbered names are indexed by their folded
+// bytes; names that fold alike (one length, first and last eight bytes)
+// are still found, by probing as far as the furthest name lies from its
+// slot while they are few, and through maphash once more than maxShift
+// crowd one slot. Every look-up, of listed names and others, is checked
+// against a linear search.
+func TestIndexFoldsAndFallsBack(t *testing.T) {
+	numbered := func(n int) []string {
+		var names []string
+		for i := range n {
+			names = append(names, fmt.Sprintf("topic-%05d", i))
+		}
+		return names
+	}
+	alike := func(n int) []string { // one fold: only the middle differs
+		var names []string
+		for i := range n {
+			names = append(names, fmt.Sprintf("same-head-%04d-same-tail", i))
+		}
+		return names
+	}
+	for _, c := range []struct {
+		name      string
+		names     []string
+		byMaphash bool
+	}{
+		{"numbered", numbered(1000), false},
+		{"few alike", append(alike(maxShift/2), numbered(100)...), false},
+		{"many alike", append(alike(3*maxShift), numbered(100)...), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			names := slices.Sorted(slices.Values(c.names))
+			s := New(names)
+			if s.index == nil || s.index.byMaphash != c.byMaphash {
+				t.Fatalf("index %+v, want byMaphash %v", s.index, c.byMaphash)
+			}
+			if c.name == "few alike" && s.index.shift < maxShift/2-1 {
+				t.Fatalf("shift %d with %d names of one fold", s.index.shift, maxShift/2)
+			}
+			others := append(numbered(1100)[1000:], alike(4 * maxShift)[3*maxShift:]...)
+			for _, n := range append(slices.Clone(names), others...) {
+				want := int32(slices.Index(names, n))
+				if k, ok := s.Find(n); ok != (want >= 0) || ok && k != want {
+					t.Fatalf("Find(%q) = %d, %v; want %d", n, k, ok, want)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFind looks up each of 1,000 numbered topic names once, in a
+// scattered order, as compile looks up the first topic of each member's
+// current target.
+func BenchmarkFind(b *testing.B) {
+	var names []string
+	for i := range 1000 {
+		names = append(names, fmt.Sprintf("topic-%05d", i))
+	}
+	s := New(names)
+	list := make([]string, len(names))
+	for i := range list {
+		list[i] = names[(i*617)%len(names)]
+	}
+	for b.Loop() {
+		for _, n := range list {
+			if _, ok := s.Find(n); !ok {
+				b.Fatal(n)
+			}
+		}
 	}
 }

@@ -105,3 +105,39 @@ func (x *Index[K]) grow() {
 		x.slots[s] = entry(h, int32(i))
 	}
 }
+
+// FirstRepeat returns the first i < n whose key(i) is not empty and
+// equals an earlier key(j), or -1. Its table holds each key's position,
+// not the key, and a key is compared with those in the slots it probes
+// by calling key again: 4 bytes a slot, where an Index copies every key
+// and keeps 8 bytes a slot. It is sized once, at the first non-empty key,
+// for the keys left, and allocates nothing when every key is empty.
+func FirstRepeat(n int, key func(i int) string) int {
+	var (
+		seed  maphash.Seed
+		slots []uint32 // position + 1, 0 when empty
+		mask  uint64
+	)
+	for i := range n {
+		k := key(i)
+		if k == "" {
+			continue
+		}
+		if slots == nil {
+			seed = maphash.MakeSeed()
+			slots = make([]uint32, slotsFor(n-i))
+			mask = uint64(len(slots) - 1)
+		}
+		for s := maphash.String(seed, k) & mask; ; s = (s + 1) & mask {
+			e := slots[s]
+			if e == 0 {
+				slots[s] = uint32(i + 1)
+				break
+			}
+			if key(int(e)-1) == k {
+				return i
+			}
+		}
+	}
+	return -1
+}

@@ -96,3 +96,28 @@ func BenchmarkNumber(b *testing.B) {
 		}
 	})
 }
+
+// TestFirstRepeatAgainstMap checks FirstRepeat against a map of the keys
+// seen, on keys few enough to repeat, empty ones among them (never a
+// repeat), and on distinct keys, where it finds none.
+func TestFirstRepeatAgainstMap(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pattern := `[ab]{0,5}`
+		if rapid.Bool().Draw(t, "wide") {
+			pattern = `[a-z]{0,12}`
+		}
+		ks := rapid.SliceOfN(rapid.StringMatching(pattern), 0, 300).Draw(t, "keys")
+		want := -1
+		seen := map[string]bool{}
+		for i, k := range ks {
+			if k != "" && seen[k] {
+				want = i
+				break
+			}
+			seen[k] = true
+		}
+		if got := FirstRepeat(len(ks), func(i int) string { return ks[i] }); got != want {
+			t.Fatalf("FirstRepeat(%q) = %d, want %d", ks, got, want)
+		}
+	})
+}
