@@ -61,9 +61,8 @@ type smallGroup struct {
 // several: reading was most of a small fresh group's own compute, by
 // instructions beyond writing the answer (bench/cmd/smallcalls, the group
 // of BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100 in
-// bench/), and a quarter of reading was checkMembers comparing every two
-// member IDs for a repeat (BenchmarkSmallGroup/read), which sorting them
-// finds for free.
+// bench/), much of it checkMembers comparing every two member IDs for a
+// repeat (BenchmarkSmallGroup/read), which sorting them finds for free.
 func (sg *smallGroup) read(g *Group, owning bool) bool {
 	ms := g.Members
 	if len(ms) == 0 || len(ms) > smallMembers || len(g.PartitionRacks) != 0 {
@@ -229,8 +228,8 @@ func word(s string) uint64 {
 // topic of the metadata listed: sg.nt == len(g.Topics)), as compileAny
 // would, its tables made from sg's in three allocations where compileAny
 // makes a dozen: small churned groups (BenchmarkAssign/strategy=sticky/
-// impl=ours/shape=uniform-10x100-leave1 in bench/) spent half their call
-// in compile. TestCompileSmallMatchesAny holds it to compileAny.
+// impl=ours/shape=uniform-10x100-leave1 in bench/) spent much of their
+// call in compile. TestCompileSmallMatchesAny holds it to compileAny.
 func (sg *smallGroup) compile(g Group, use ownedRead) (*compiledGroup, error) {
 	n, nt := len(g.Members), sg.nt
 	cg := &compiledGroup{group: g}

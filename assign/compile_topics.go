@@ -111,8 +111,9 @@ func (cg *compiledGroup) compileSubs(meta []string, metaParts []int32, given *Ow
 		slices.SortFunc(byJava, func(a, b int32) int { return javaCompare(meta[a], meta[b]) })
 	}
 	// When every topic of meta is one, in Go order, cg.topics is meta,
-	// read-only as meta is (intern.New keeps it): a copy was 16 KB a call
-	// on BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1.
+	// read-only as meta is (intern.New keeps it): a copy was a large share
+	// of the bytes of
+	// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1.
 	// TestCompileSubscriptions and TestCompileSubsInOrder cover both.
 	whole := inGoOrder && topics == len(meta)
 	if whole {

@@ -22,8 +22,8 @@ import (
 // (bench/RESULTS.md has the figures). The names are then moved to their
 // places along the permutation's cycles, in place: the one allocation is
 // the keys and their scratch, which hold no pointer, where copying the
-// names out of the map and back was a third of the bytes compile
-// allocated there. TestSortNames checks the order against a sort
+// names out of the map and back was much of what compile allocated
+// there. TestSortNames checks the order against a sort
 // comparing names.
 func sortNames(names []string, counts []int32) {
 	if len(names) < 2 {

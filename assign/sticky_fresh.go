@@ -120,12 +120,13 @@ func (sg *smallGroup) sticky(g *Group, withhold bool) (a Assignment, ok bool) {
 // nobody lists, then, from the lowest rank with room again, those given
 // up. With withhold (CooperativeSticky) those given up are withheld
 // instead, as keepAndDeal(true) withholds them. It declines (ok false)
-// whatever compile would not send to keepAndDeal, and more: a claim of a partition or topic that no longer exists or of a
-// topic nobody lists, an Owned list whose topics are not in Go order, a
-// partition listed twice, claims at different generations, a member over
-// its target while some list is not in partition order, no partitions,
-// more than smallParts. Churned small groups spent half their call
-// compiling and a fifth in keepAndDeal's tables
+// whatever compile would not send to keepAndDeal, and more: a claim of
+// a partition or topic that no longer exists or of a topic nobody lists,
+// an Owned list whose topics are not in Go order, a partition listed
+// twice, claims at different generations, a member over its target while
+// some list is not in partition order, no partitions, more than
+// smallParts. Churned small groups spent most of their call compiling
+// and in keepAndDeal's tables
 // (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-10x100-leave1
 // in bench/; its join1 shape is answered here too);
 // TestSmallKeptMatchesCompiled and TestSmallJoinMatchesGeneral hold it to
@@ -295,8 +296,8 @@ func (sg *smallGroup) claim(owned []TopicPartition, who uint8, owner *[smallPart
 // cannot when it stopped at a claim it cannot take. It calls nothing:
 // with a comparison of names (a call to the runtime) in the loop over
 // the claims, every variable of that loop lived on the stack, and it
-// took a third more instructions on bench's uniform-10x100-leave1 (one
-// partition of each topic a member; callgrind).
+// took more instructions on bench's uniform-10x100-leave1 (one
+// partition of each topic a member; callgrind; bench/RESULTS.md).
 func (sg *smallGroup) claimFast(owned []TopicPartition, who uint8, owner *[smallParts]uint8, runs *smallRuns) (j, ti int, last int32) {
 	ti, last = -1, -1
 	for t := 0; t < sg.nt && j < len(owned); t++ {
