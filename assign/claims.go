@@ -8,7 +8,7 @@ import (
 // claimTable is the resolution of every claim: rules 2, 3 and 5 per
 // partition (numbered as in compiledGroup.start), members by rank in
 // Kafka's member order. Rule 4 is the reader's: the sticky strategies
-// apply it in stickyProblem.keepable.
+// have the solver apply it (stickyProblem.claims).
 //
 // Claims are what the members' Owned lists say about who owned what before
 // this rebalance. Every reader of Owned goes through this file: the sticky

@@ -55,7 +55,7 @@ func check(p *Problem, start []int32, total int, same bool) (*TopicSets, error) 
 			sets = NewTopicSets(p.Subs, len(p.Parts))
 		}
 	}
-	for _, by := range [][]int32{p.Claim, p.Prev} {
+	for i, by := range [][]int32{p.Claim, p.Prev} {
 		if by == nil {
 			continue
 		}
@@ -67,9 +67,19 @@ func check(p *Problem, start []int32, total int, same bool) (*TopicSets, error) 
 		if same {
 			continue
 		}
+		drop := i == 0 && p.DropUnsubscribed
 		for t := range p.Parts {
-			if i := sets.Outside(int32(t), by[start[t]:start[t+1]]); i >= 0 {
-				return nil, fmt.Errorf("%w: member %d claims a partition of topic %d it does not subscribe to", ErrInternal, by[start[t]+int32(i)], t)
+			ms := by[start[t]:start[t+1]]
+			for {
+				k := sets.Outside(int32(t), ms)
+				if k < 0 {
+					break
+				}
+				if !drop {
+					return nil, fmt.Errorf("%w: member %d claims a partition of topic %d it does not subscribe to", ErrInternal, ms[k], t)
+				}
+				ms[k] = -1
+				ms = ms[k+1:]
 			}
 		}
 	}
