@@ -8,7 +8,7 @@ import (
 // claimTable is the resolution of every claim: rules 2, 3 and 5 per
 // partition (numbered as in compiledGroup.start), members by rank in
 // Kafka's member order. Rule 4 is the reader's: the sticky strategies
-// apply it in stickyProblem.keepable.
+// have the solver apply it (stickyProblem.claims).
 //
 // Claims are what the members' Owned lists say about who owned what before
 // this rebalance. Every reader of Owned goes through this file: the sticky
@@ -298,19 +298,30 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 			// Reading it as runs first passed over every entry twice
 			// (BenchmarkAssign/strategy=sticky/impl=ours/shape=uniform-100x10000-join1
 			// in bench/, where every run is one partition).
+			//
+			// An entry whose name is the run's very string goes on with
+			// the run; any other is first looked for by address among the
+			// next topics of the member's subscription (guess.find), and
+			// only then compared with the run's name byte by byte. Where
+			// members own a few partitions of many topics nearly every
+			// entry starts a run, and comparing its bytes with the run
+			// before was wasted (BenchmarkAssign/strategy=sticky/impl=ours/
+			// shape=hetero-100x200t-leave1 in bench/). A run is still a
+			// longest stretch of one topic, however its names are spelt in
+			// memory: a topic found again goes on with its run.
 			var runName string
 			start, np, lastPart := int32(0), int32(0), int32(-1)
 			for k := range m.Owned {
 				tp := &m.Owned[k]
-				if k == 0 || !sameName(tp.Topic, runName) {
-					runName = tp.Topic
-					if guess.at < len(guess.sub) && sameString(cg.topics[guess.sub[guess.at]], runName) {
-						ti, known = guess.sub[guess.at], true // as below
-						guess.at, guess.misses = guess.at+1, 0
-					} else {
-						ti, known = cg.ownedTopic(&guess, after, ti, known, runName)
+				if k == 0 || !sameString(tp.Topic, runName) {
+					prev, was := ti, known && k > 0
+					if t, ok := guess.find(cg.topics, tp.Topic); ok {
+						ti, known = t, true
+					} else if k == 0 || !sameName(tp.Topic, runName) {
+						ti, known = cg.topicAfter(after, ti, known, tp.Topic)
 					}
-					if known {
+					runName = tp.Topic
+					if known && !(was && ti == prev) {
 						sorted = sorted && runOf[ti] != int32(i)+1
 						runOf[ti] = int32(i) + 1
 						start, np, lastPart = cg.start[ti], cg.numParts[ti], -1
@@ -389,6 +400,26 @@ func (cg *compiledGroup) compileOwned(use ownedRead, given *OwnedRuns) error {
 		cg.ownedPids = pids
 	}
 	return nil
+}
+
+// find returns the topic among the next ownedGuesses of the member's
+// subscription, from g.at, whose name is name's very string, and moves
+// g.at past it: ownedTopic's guess. After two misses in a row it stops
+// guessing (a member whose names are not the metadata's strings).
+func (g *ownedGuess) find(topics []string, name string) (int32, bool) {
+	end := min(g.at+ownedGuesses, len(g.sub))
+	for k := g.at; k < end; k++ {
+		if t := g.sub[k]; sameString(topics[t], name) {
+			g.at, g.misses = k+1, 0
+			return t, true
+		}
+	}
+	if g.sub != nil {
+		if g.misses++; g.misses >= 2 {
+			g.sub = nil
+		}
+	}
+	return -1, false
 }
 
 // owned returns the partitions member m claims (see compiledGroup.ownedPids).

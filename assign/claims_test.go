@@ -2,6 +2,7 @@ package assign_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/assigncalc/assigncalc/assign"
@@ -46,28 +47,86 @@ func TestClaimsResolvedInCompile(t *testing.T) {
 func TestOwnedIsTheNewestClaim(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := assigntest.GroupOf(assigntest.Small).Draw(t, "group")
-		wanted := make(map[string]bool)
-		for _, m := range g.Members {
-			for _, topic := range m.Topics {
-				wanted[topic] = true
-			}
-		}
-		want := make(assign.Assignment, len(g.Members))
-		for _, m := range g.Members {
-			want[m.ID] = nil
-		}
-		for tp, ids := range newestClaims(g) {
-			if n, ok := g.Topics[tp.Topic]; ok && wanted[tp.Topic] && tp.Partition < n && len(ids) == 1 {
-				want[ids[0]] = append(want[ids[0]], tp)
-			}
-		}
-		for id := range want {
-			slices.SortFunc(want[id], assign.TopicPartition.Compare)
-		}
-		if diff := cmp.Diff(want, owned(t, g), cmpEmpty); diff != "" {
+		if diff := cmp.Diff(newestOwned(g), owned(t, g), cmpEmpty); diff != "" {
 			t.Fatalf("Owned(g) mismatch (-newest claims +Owned):\n%s", diff)
 		}
 	})
+}
+
+// TestOwnedAnySpelling: how the names of an Owned list are held in memory
+// changes nothing. compile finds a run's topic by the address of its name
+// first and compares bytes only after; here every entry's name is the
+// metadata's own string, a copy of it, or the one drawn, at random, in
+// lists sorted as an assignment is or in any order, so runs of one topic
+// mix spellings. Owned must still name each partition's newest claimant
+// (as TestOwnedIsTheNewestClaim states it), and Sticky answer, or refuse
+// a repeat, as it does for the same lists with every name a copy.
+func TestOwnedAnySpelling(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := assigntest.GroupOf(assigntest.Small).Draw(t, "group")
+		own := make(map[string]string, len(g.Topics)) // name => the metadata's own string
+		for name := range g.Topics {
+			own[name] = name
+		}
+		spelt, copied := g, g
+		spelt.Members, copied.Members = slices.Clone(g.Members), slices.Clone(g.Members)
+		for i := range g.Members {
+			list := slices.Clone(g.Members[i].Owned)
+			if rapid.Bool().Draw(t, "sorted") {
+				slices.SortFunc(list, assign.TopicPartition.Compare)
+			}
+			spelt.Members[i].Owned, copied.Members[i].Owned = list, slices.Clone(list)
+			for k := range list {
+				copied.Members[i].Owned[k].Topic = strings.Clone(list[k].Topic)
+				switch rapid.IntRange(0, 2).Draw(t, "spelling") {
+				case 0:
+					if name, ok := own[list[k].Topic]; ok {
+						list[k].Topic = name
+					}
+				case 1:
+					list[k].Topic = strings.Clone(list[k].Topic)
+				}
+			}
+		}
+		want, wantErr := assign.Sticky{}.Assign(copied)
+		got, err := assign.Sticky{}.Assign(spelt)
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Fatalf("Sticky error %v, want %v (every name a copy)", err, wantErr)
+		}
+		if err != nil {
+			return
+		}
+		if diff := cmp.Diff(want, got, cmpEmpty); diff != "" {
+			t.Fatalf("Sticky mismatch (-every name a copy +spelt at random):\n%s", diff)
+		}
+		if diff := cmp.Diff(newestOwned(spelt), owned(t, spelt), cmpEmpty); diff != "" {
+			t.Fatalf("Owned mismatch (-newest claims +Owned):\n%s", diff)
+		}
+	})
+}
+
+// newestOwned is what Owned(g) must be: each existing partition of a
+// topic someone subscribes to goes to its one newest-generation claimant.
+func newestOwned(g assign.Group) assign.Assignment {
+	wanted := make(map[string]bool)
+	for _, m := range g.Members {
+		for _, topic := range m.Topics {
+			wanted[topic] = true
+		}
+	}
+	want := make(assign.Assignment, len(g.Members))
+	for _, m := range g.Members {
+		want[m.ID] = nil
+	}
+	for tp, ids := range newestClaims(g) {
+		if n, ok := g.Topics[tp.Topic]; ok && wanted[tp.Topic] && tp.Partition < n && len(ids) == 1 {
+			want[ids[0]] = append(want[ids[0]], tp)
+		}
+	}
+	for id := range want {
+		slices.SortFunc(want[id], assign.TopicPartition.Compare)
+	}
+	return want
 }
 
 // TestStickyThreeClaimantsAnyOrder runs the three-claimant case under

@@ -291,11 +291,15 @@ func (sp *stickyProblem) claims() {
 		}
 	}
 	ct.previousOwners(cg, sp.subscribes)
-	claim := ct.owner
-	if !sp.identical {
-		claim = sp.keepable(ct) // with identical subscriptions every owner still subscribes
-	}
-	sp.prob.Claim, sp.prob.Prev = claim, ct.prev
+	// Rule 4: Solve drops, in ct.owner, the claims of owners that no
+	// longer subscribe to their partition's topic, so that it then names
+	// the claim each partition may keep; ct.state still says such a
+	// partition is held. (With identical subscriptions every owner still
+	// subscribes.) Its check reads every claim's subscription anyway: a
+	// pass of the adapter's own doing so was BenchmarkAssign/
+	// strategy=sticky/impl=ours/shape=hetero-100x200t-replace10 in bench/.
+	sp.prob.Claim, sp.prob.Prev = ct.owner, ct.prev
+	sp.prob.DropUnsubscribed = true
 	sp.state = ct.state
 	// Partitions nobody lists are handed out first; those someone lists
 	// (which a cooperative member must revoke before they move) after,
@@ -305,33 +309,6 @@ func (sp *stickyProblem) claims() {
 	// them the same way, so that the two answers agree whenever
 	// CooperativeSticky has nothing to withhold.
 	sp.prob.Late = ct.state
-}
-
-// keepable applies rule 4 of the claims (see claimTable): it returns
-// ct.owner with the owners that no longer subscribe to their partition's
-// topic replaced by -1, in place, so that it then names the claim each
-// partition may keep. ct.state still says such a partition is held.
-// (A loop of its own, not a function value passed to the claim table:
-// the call per partition cost time on
-// BenchmarkCooperativeSticky/heterogeneous/members=1000/topics=2000/leave-join;
-// a topic's claims at a time, through [balance.TopicSets.Outside], which
-// reads one mask per topic where Has found a word per claim:
-// BenchmarkAssign/strategy=sticky/impl=ours/shape=hetero-100x200t-replace10
-// in bench/.)
-func (sp *stickyProblem) keepable(ct *claimTable) []int32 {
-	cg := sp.cg
-	for t := range cg.numParts {
-		owners := ct.owner[cg.start[t]:cg.start[t+1]]
-		for {
-			k := sp.prob.Sets.Outside(int32(t), owners)
-			if k < 0 {
-				break
-			}
-			owners[k] = -1
-			owners = owners[k+1:]
-		}
-	}
-	return ct.owner
 }
 
 // subscribes reports whether the member of rank r subscribes to topic t.

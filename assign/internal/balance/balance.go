@@ -201,8 +201,18 @@ type Problem struct {
 	Subs [][]int32
 
 	// Claim maps a pid to its claimant, or -1. A claimant must subscribe
-	// to the pid's topic. nil means no claims.
+	// to the pid's topic, unless DropUnsubscribed. nil means no claims.
 	Claim []int32
+
+	// DropUnsubscribed makes Solve drop the claims of members that do
+	// not subscribe to the pid's topic, writing -1 over them in Claim's
+	// array (which the caller may read after), where it would refuse the
+	// problem otherwise. The sticky adapter's claims name such a member
+	// while it still holds the pid; check finds them in the pass over the
+	// claims it makes anyway, where the adapter made a pass of its own
+	// (BenchmarkAssign/strategy=sticky/impl=ours/shape=hetero-100x200t-
+	// leave1 in bench/; TestDropUnsubscribed).
+	DropUnsubscribed bool
 
 	// ClaimReusable lets Solve write its answer into Claim's array, which
 	// the caller then no longer reads: the fast path allocates no owner

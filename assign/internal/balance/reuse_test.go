@@ -85,3 +85,50 @@ func TestScratchReuse(t *testing.T) {
 		}
 	})
 }
+
+// TestDropUnsubscribed: with DropUnsubscribed, Solve answers a problem
+// whose claims name members that do not subscribe to the pid's topic as
+// it answers the problem with those claims made -1 beforehand, and leaves
+// Claim so; without it, it refuses the problem. The claims are drawn
+// from every member, subscriber or not.
+func TestDropUnsubscribed(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := mediumProblem(t)
+		start := Start(p.Parts)
+		p.Claim = make([]int32, start[len(p.Parts)])
+		dropped := make([]int32, len(p.Claim))
+		some := false
+		for tp := range p.Parts {
+			for pid := start[tp]; pid < start[tp+1]; pid++ {
+				c := int32(rapid.IntRange(-1, len(p.Subs)-1).Draw(t, "claimant"))
+				p.Claim[pid], dropped[pid] = c, c
+				if c >= 0 && !subscribes(p.Subs[c], int32(tp)) {
+					dropped[pid], some = -1, true
+				}
+			}
+		}
+		ref := *p
+		ref.Claim = slices.Clone(dropped)
+		want, wantErr := Solve(&ref)
+		if wantErr != nil {
+			t.Fatal(wantErr)
+		}
+		q := *p
+		q.Claim = slices.Clone(p.Claim)
+		if _, err := Solve(&q); some && err == nil {
+			t.Fatalf("Solve took claims of members that do not subscribe, without DropUnsubscribed")
+		}
+		q.Claim = slices.Clone(p.Claim)
+		q.DropUnsubscribed = true
+		got, err := Solve(&q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("owners %v dropping in Solve, %v dropped before", got, want)
+		}
+		if !slices.Equal(q.Claim, dropped) {
+			t.Fatalf("Claim left %v, want %v", q.Claim, dropped)
+		}
+	})
+}
