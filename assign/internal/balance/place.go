@@ -103,7 +103,7 @@ func (s *solver) place() {
 // few unclaimed pids and the newcomers take them
 // (BenchmarkAssign/strategy=sticky/impl=ours/shape=hetero-100x200t-replace10
 // in bench/, where the passes over every subscriber of every topic were a
-// sixth of the call; TestLowLoadsMatchesPasses).
+// large share of the call; TestLowLoadsMatchesPasses).
 type lowLoads struct {
 	built  bool     // false: build before use (loads changed without it)
 	base   int32    // the load of level 0: the least load when built

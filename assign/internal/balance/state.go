@@ -36,7 +36,7 @@ type solver struct {
 	// made again only if a later phase reads it (ownClaims). Most churned
 	// groups need no phase after place (BenchmarkAssign/strategy=sticky/
 	// impl=ours/shape=hetero-100x200t-replace10 in bench/, where a second
-	// array per partition was a tenth of the bytes; TestClaimReusable).
+	// array per partition cost bytes and time; TestClaimReusable).
 	claim     []int32
 	unclaimed []uint64 // nil once claim is Claim or a copy of it
 
