@@ -163,7 +163,7 @@ func firstRackFault(g *Group) error {
 // per key, most ending at a byte near the end, where a table hashes
 // every key), then go through a table of positions that copies no key
 // ([keys.FirstRepeat]). Member IDs are checked on every call of every
-// strategy: the table of keys this replaced was a twentieth of
+// strategy: the table of keys this replaced showed in the profile of
 // BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1.
 // TestFirstRepeat holds both to a statement of what is found.
 func firstRepeat[T any](items []T, key func(*T) string) int {

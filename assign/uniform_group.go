@@ -147,7 +147,7 @@ func newServerGroup(g Group) (*serverGroup, error) {
 // When g.TopicIDs names exactly the topics, as a coordinator's
 // metadata image does when members subscribe to every topic, the ids
 // looked up are all the map holds, and they are checked as a list:
-// CheckTopicIDs' pass over the map was a twentieth of Uniform.Assign on
+// CheckTopicIDs' pass over the map showed in the profile of Uniform.Assign on
 // BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1.
 // TestReadIDs holds it to the two checks in turn.
 func (sg *serverGroup) readIDs() error {
@@ -187,7 +187,7 @@ func (sg *serverGroup) readIDs() error {
 // order (kafkaOrder) for any group that compile's small path does not
 // take: the KIP-848 assignors order members by the coordinator's member
 // map instead (byPos), and sorting a thousand member IDs only to drop
-// the order was a twentieth of Uniform.Assign on
+// the order showed in the profile of Uniform.Assign on
 // BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1.
 // A small group keeps compile's small path, which orders its members at
 // little cost.

@@ -24,7 +24,7 @@ func check(p *Problem, start []int32, total int, same bool) (*TopicSets, error) 
 	// Members share subscription slices (the adapter makes equal lists
 	// one slice), so each distinct slice of the last few is checked once:
 	// hetero groups have a few lists, each listed by members in turn,
-	// and checking every member's list was a fortieth of
+	// and checking every member's list showed in the profile of
 	// BenchmarkAssign/strategy=sticky/impl=ours/shape=hetero-100x200t-leave1
 	// in bench/.
 	var seen [8][]int32
