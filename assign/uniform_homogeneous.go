@@ -294,11 +294,12 @@ func (sg *serverGroup) subscriptionOrder(m int32) ([]int32, error) {
 	cg := sg.cg
 	g := cg.g
 	names := g.Members[m].Topics
-	// The work in one array: the names' hashes, their positions in the
-	// metadata, and the ids' hashes. The subscription of every member of
+	// The work in one array: the names' hashes, then the ids' in their
+	// place once the names' order is known, and the names' positions in
+	// the metadata. The subscription of every member of
 	// BenchmarkKIP848/shape=uniform-1000x100000 names a thousand topics.
 	n := len(names)
-	work := make([]int32, 3*n)
+	work := make([]int32, 2*n)
 	var nameOrder []int32
 	if cg.distinctNames[m] {
 		hashes := work[:n]
@@ -314,7 +315,7 @@ func (sg *serverGroup) subscriptionOrder(m int32) ([]int32, error) {
 	// The names' positions in the metadata, found in the order listed,
 	// which is mostly sorted, rather than in the set's.
 	positions := cg.meta.Positions(names, work[n:n:2*n])
-	idHashes := work[2*n : 2*n : 3*n]
+	idHashes := work[:0:n] // the names' hashes are read no more
 	// Parallel to idHashes: the topic index, or -1-i for names[i], a
 	// topic without partitions.
 	topics := make([]int32, 0, len(nameOrder))
