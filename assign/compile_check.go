@@ -159,12 +159,15 @@ func firstRackFault(g *Group) error {
 // firstRepeat returns the position of the first item whose non-empty key
 // equals an earlier item's, or -1. Short lists are compared pairwise,
 // which costs less than a table; longer ones are first checked for keys
-// that strictly ascend, as member IDs listed in order do (a comparison
-// per key, most ending at a byte near the end, where a table hashes
-// every key), then go through a table of positions that copies no key
-// ([keys.FirstRepeat]). Member IDs are checked on every call of every
+// that strictly ascend but for a few out of place (nearlyAscending), as
+// member IDs listed in order do, even with one member replaced (a
+// comparison per key, most ending at a byte near the end, where a table
+// hashes every key), then go through a table of positions that copies no
+// key ([keys.FirstRepeat]). Member IDs are checked on every call of every
 // strategy: the table of keys this replaced showed in the profile of
-// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1.
+// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1,
+// and so did the table that the check for keys all ascending left to it
+// there, where the first member is replaced by a later ID.
 // TestFirstRepeat holds both to a statement of what is found.
 func firstRepeat[T any](items []T, key func(*T) string) int {
 	if len(items) <= shortList {
@@ -185,24 +188,55 @@ func firstRepeat[T any](items []T, key func(*T) string) int {
 		}
 		return -1
 	}
-	if ascendingKeys(items, key) {
-		return -1
+	if first, ok := nearlyAscending(items, key); ok {
+		return first
 	}
 	return keys.FirstRepeat(len(items), func(i int) string { return key(&items[i]) })
 }
 
-// ascendingKeys reports whether the items' keys strictly ascend in Go
-// order, so that none repeats.
-func ascendingKeys[T any](items []T, key func(*T) string) bool {
-	prev := key(&items[0])
-	for i := 1; i < len(items); i++ {
+// outOfPlace is how many keys nearlyAscending sets aside at most: each
+// costs a pass over the keys.
+const outOfPlace = 4
+
+// nearlyAscending returns firstRepeat's answer, with ok, when the items'
+// non-empty keys strictly ascend in Go order once at most outOfPlace of
+// them are set aside. Keys that ascend repeat none of each other: only a
+// key set aside can repeat another, and each is compared with every key.
+//
+// A key not above the last one kept sets one of the two aside: the last
+// kept when the key is above the one kept before it (a large key among
+// smaller ones, as a replaced member's new ID often is), else the key.
+func nearlyAscending[T any](items []T, key func(*T) string) (first int, ok bool) {
+	var aside [outOfPlace]int
+	n := 0
+	last, before := -1, -1 // the last two positions kept, ascending
+	for i := range items {
 		k := key(&items[i])
-		if k <= prev {
-			return false
+		switch {
+		case k == "":
+			continue // an empty key repeats nothing
+		case last < 0 || k > key(&items[last]):
+			before, last = last, i
+			continue
+		case n == len(aside):
+			return 0, false
+		case before < 0 || k > key(&items[before]):
+			aside[n], last = last, i
+		default:
+			aside[n] = i
 		}
-		prev = k
+		n++
 	}
-	return true
+	first = -1
+	for _, o := range aside[:n] {
+		k := key(&items[o])
+		for j := range items {
+			if later := max(o, j); j != o && (first < 0 || later < first) && key(&items[j]) == k {
+				first = later
+			}
+		}
+	}
+	return first, true
 }
 
 // shortList is the length up to which firstRepeat compares keys pairwise

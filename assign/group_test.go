@@ -265,8 +265,33 @@ func TestDuplicateOwnedFound(t *testing.T) {
 func TestFirstRepeat(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		keys := rapid.SliceOfN(rapid.SampledFrom([]string{"", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z"}), 0, 3*shortList).Draw(t, "keys")
+		if rapid.Bool().Draw(t, "wide") { // long lists of keys of up to three letters, without repeats too
+			keys = rapid.SliceOfN(rapid.StringMatching(`[a-e]{0,3}`), shortList+1, 5*shortList).Draw(t, "wide keys")
+		}
 		if rapid.Bool().Draw(t, "sorted") {
 			slices.Sort(keys) // ascending, often with repeats: the check for ascending keys must not pass them
+			if rapid.Bool().Draw(t, "distinct") {
+				keys = slices.Compact(keys)
+			}
+			// Some keys moved out of place, up to more than nearlyAscending
+			// sets aside.
+			for range rapid.IntRange(0, outOfPlace+2).Draw(t, "moved") {
+				if len(keys) == 0 {
+					break
+				}
+				from := rapid.IntRange(0, len(keys)-1).Draw(t, "from")
+				k := keys[from]
+				keys = slices.Delete(keys, from, from+1)
+				to := rapid.IntRange(0, len(keys)).Draw(t, "to")
+				keys = slices.Insert(keys, to, k)
+			}
+			for range rapid.IntRange(0, 3).Draw(t, "empties") { // empty keys repeat nothing
+				keys = slices.Insert(keys, rapid.IntRange(0, len(keys)).Draw(t, "empty at"), "")
+			}
+			if len(keys) > 0 && rapid.Bool().Draw(t, "repeat") { // one key again, anywhere
+				k := keys[rapid.IntRange(0, len(keys)-1).Draw(t, "repeated")]
+				keys = slices.Insert(keys, rapid.IntRange(0, len(keys)).Draw(t, "at"), k)
+			}
 		}
 		want := -1
 	search:
