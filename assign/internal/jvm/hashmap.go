@@ -210,7 +210,8 @@ func orderOf[I int | int32](initialCapacity int, hashCodes []int32, compare func
 	// Hashes are spread as they are read rather than kept: three orders
 	// of a thousand keys a call on
 	// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1
-	// in package assign. TestOrderMatchesTable holds it to the table.
+	// in package assign, and BenchmarkOrder32 here. TestOrderMatchesTable
+	// holds it to the table.
 	buf := make([]int32, max(capacity, minTreeifyCapacity, tableSizeFor(len(hashCodes)/3*4+4)))
 	count := buf[:capacity]
 	recount := func(n int) {
