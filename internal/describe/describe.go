@@ -256,14 +256,17 @@ func Parse(r io.Reader) (*Snapshot, error) { return ParseGroup(r, "") }
 // ParseGroup is [Parse] reading only the group named group from output
 // that may describe several; "" means the only one.
 func ParseGroup(r io.Reader, group string) (*Snapshot, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	data, err := readAll(r)
 	if err != nil {
-		return nil, &Error{Err: err}
+		return nil, err
 	}
-	if len(data) > maxInput {
-		return nil, &Error{Err: fmt.Errorf("more than %d bytes", maxInput)}
-	}
-	lines, notices := classify(string(data))
+	return parse(data, group)
+}
+
+// parse is [ParseGroup] on the whole paste.
+func parse(data, group string) (*Snapshot, error) {
+	lines, notices := classify(data)
+	var err error
 	if len(lines) == 0 {
 		if len(notices) > 0 {
 			return nil, &Error{Err: fmt.Errorf("no group in the input; the tool said: %s", notices[0].text)}
@@ -282,13 +285,52 @@ func ParseGroup(r io.Reader, group string) (*Snapshot, error) {
 	return c.pick(group, notices)
 }
 
+// readAll reads r whole, refusing more than maxInput bytes. The paste is
+// built in place as a string, not copied from bytes; what a snapshot keeps
+// of it is copied out ([names.keep]), so the paste itself is garbage once
+// read.
+func readAll(r io.Reader) (string, error) {
+	var in strings.Builder
+	if l, ok := r.(interface{ Len() int }); ok { // strings.Reader, bytes.Buffer and the like
+		in.Grow(min(l.Len(), maxInput) + 1)
+	}
+	if _, err := io.Copy(&in, io.LimitReader(r, maxInput+1)); err != nil {
+		return "", &Error{Err: err}
+	}
+	if in.Len() > maxInput {
+		return "", &Error{Err: fmt.Errorf("more than %d bytes", maxInput)}
+	}
+	return in.String(), nil
+}
+
 // collector gathers what every section of a paste says, group by group.
 type collector struct {
 	groups []*builder
 	byName map[string]*builder // group name => its builder
+	names  names
 }
 
-func newCollector() *collector { return &collector{byName: make(map[string]*builder)} }
+func newCollector() *collector {
+	return &collector{byName: make(map[string]*builder), names: make(names)}
+}
+
+// names holds one copy of each name a snapshot keeps (groups, members,
+// hosts, client ids, topics). Rows are cut from the paste without copying
+// it, and a snapshot that held those cuts would hold the whole paste.
+type names map[string]string
+
+// keep returns s's own copy, made the first time s is seen.
+func (ns names) keep(s string) string {
+	if s == "" {
+		return ""
+	}
+	k, ok := ns[s]
+	if !ok {
+		k = strings.Clone(s)
+		ns[k] = k
+	}
+	return k
+}
 
 // builder collects one group's members in order of appearance.
 type builder struct {
@@ -298,6 +340,7 @@ type builder struct {
 
 	owns    bool  // some section said who owns what
 	refusal error // why a section that did not say could not (the first)
+	names   names // the collector's
 }
 
 // group returns the builder of the group named name ("" for a section
@@ -308,10 +351,12 @@ func (c *collector) group(name string, n int) *builder {
 	}
 	b, ok := c.byName[name]
 	if !ok {
+		name = c.names.keep(name)
 		b = &builder{
 			s:     &Snapshot{Name: name, CoordinatorPartition: -1, Lag: make(map[assign.TopicPartition]int64)},
 			first: n,
 			index: make(map[string]int),
+			names: c.names,
 		}
 		c.byName[name] = b
 		c.groups = append(c.groups, b)
@@ -336,7 +381,7 @@ func (b *builder) refuse(err error) {
 func (b *builder) member(id string) *Member {
 	i, ok := b.index[id]
 	if !ok {
-		i = len(b.s.Members)
+		i, id = len(b.s.Members), b.names.keep(id)
 		b.index[id] = i
 		b.s.Members = append(b.s.Members, Member{ID: id, CurrentEpoch: -1, TargetEpoch: -1})
 	}

@@ -1,7 +1,6 @@
 package describe
 
 import (
-	"bufio"
 	"encoding/csv"
 	"fmt"
 	"regexp"
@@ -30,20 +29,24 @@ var quotedGroup = regexp.MustCompile(`[Gg]roup '([^']*)'`)
 
 // classify splits the input into the lines to read and the tools'
 // notices, dropping noise: blank lines, prompts and the commands typed,
-// Kafka's notes and kubectl's messages.
+// Kafka's notes and kubectl's messages. Lines are cut from data, not
+// copied; notices, which a snapshot keeps, are copies.
 func classify(data string) ([]line, []notice) {
-	var lines []line
+	// Sized for the paste's lines, but never more than a line per 64 bytes
+	// (a row of Kafka's tables is longer), so a paste of blank lines
+	// cannot ask for more than a share of its own size.
+	lines := make([]line, 0, min(strings.Count(data, "\n")+1, len(data)/64+1))
 	var notices []notice
-	sc := bufio.NewScanner(strings.NewReader(data))
-	sc.Buffer(nil, len(data)+1)
-	for n := 1; sc.Scan(); n++ {
-		text := strings.TrimRight(sc.Text(), " \t\r")
+	for n, rest := 1, data; rest != ""; n++ {
+		var text string
+		text, rest, _ = strings.Cut(rest, "\n")
+		text = strings.TrimRight(text, " \t\r")
 		trimmed := strings.TrimSpace(text)
 		switch {
 		case trimmed == "" || isNoise(trimmed):
 		case isNotice(trimmed):
-			nt := notice{text: trimmed}
-			if m := quotedGroup.FindStringSubmatch(trimmed); m != nil {
+			nt := notice{text: strings.Clone(trimmed)}
+			if m := quotedGroup.FindStringSubmatch(nt.text); m != nil {
 				nt.group = m[1]
 			}
 			notices = append(notices, nt)
@@ -122,7 +125,7 @@ func parseCSV(c *collector, lines []line) error {
 		for k := range rec {
 			rec[k] = strings.TrimSpace(rec[k])
 		}
-		tp, err := partition(rec[1], rec[2])
+		tp, err := b.names.partition(rec[1], rec[2])
 		if err != nil {
 			return &Error{Line: l.n, Err: err}
 		}

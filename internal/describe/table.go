@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/assigncalc/assigncalc/assign"
 )
@@ -32,7 +33,41 @@ type section struct {
 	cols   columns
 	header line   // n == 0 when the header was cut off
 	group  string // the rpk block's group, for its table
-	rows   []row
+	rows   []row  // rows read already: rpk's block, rows without a header
+	lines  []line // a table's lines, cut into rows as they are read
+	from   int    // the index of the line after the header, in read's lines
+}
+
+// add makes lines[i] the last line of s. A table's lines are every line
+// from its header to the next section's (read starts a section at each
+// header, and refuses a header it does not know), so s keeps them as a
+// slice of lines. rpk's block is read from its key lines alone (rows):
+// nothing else is printed in it.
+func (s *section) add(lines []line, i int) {
+	if s.kind != kindRpkBlock {
+		s.lines = lines[s.from : i+1]
+	}
+}
+
+// each calls fn with each row of s, in order. A table's lines are cut
+// into one buffer as they are read: the strings of a row stay valid, its
+// vals slice only during the call, and a section of any size holds one
+// row at a time.
+func (s *section) each(fn func(row) error) error {
+	for _, r := range s.rows {
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	var buf []string
+	for _, l := range s.lines {
+		r := s.cols.split(l, buf)
+		if err := fn(r); err != nil {
+			return err
+		}
+		buf = r.vals[:0]
+	}
+	return nil
 }
 
 // row is a line cut into one field per column: vals[i] is the field of
@@ -79,16 +114,16 @@ func (c *collector) read(lines []line) error {
 	var cur *section
 	var headless []line
 	rpkGroup := ""
-	for _, l := range lines {
+	for i, l := range lines {
 		if cur != nil && !mayBeHeader(l.text) {
-			cur.rows = append(cur.rows, cur.cols.split(l))
+			cur.add(lines, i)
 			continue
 		}
 		cols := header(l.text)
 		k := headerKind(cols)
 		if k == kindNone && cols.names[0] == "GROUP" && len(cols.names) >= 2 && !looksHeader(cols) {
 			rpkGroup = strings.TrimSpace(l.text[cols.starts[1]:])
-			cur = &section{kind: kindRpkBlock, header: l, group: rpkGroup}
+			cur = &section{kind: kindRpkBlock, header: l, group: rpkGroup, from: i + 1}
 			sections = append(sections, cur)
 			continue
 		}
@@ -104,7 +139,7 @@ func (c *collector) read(lines []line) error {
 			return &Error{Line: l.n, Err: ErrUnknownLayout}
 		}
 		if k != kindNone {
-			cur = &section{kind: k, cols: cols, header: l}
+			cur = &section{kind: k, cols: cols, header: l, from: i + 1}
 			if k == kindRpkTable {
 				cur.group = rpkGroup
 			}
@@ -112,10 +147,10 @@ func (c *collector) read(lines []line) error {
 			continue
 		}
 		if cur == nil {
-			headless = append(headless, l)
+			headless = lines[:i+1] // the lines before the first header
 			continue
 		}
-		cur.rows = append(cur.rows, cur.cols.split(l))
+		cur.add(lines, i)
 	}
 	if len(headless) > 0 {
 		s, err := inferSection(headless)
@@ -188,35 +223,38 @@ func (c *collector) readSection(s *section) error {
 	if s.kind == kindMembers {
 		// Kafka 3.8 and 3.9 print ASSIGNMENT without topics: one such row
 		// makes the section that view, whose "-" rows say nothing either.
-		for _, r := range s.rows {
-			if _, err := parenList(r.get("ASSIGNMENT")); errors.Is(err, ErrNoAssignment) {
-				for _, r := range s.rows {
-					if err := c.membersRow(r, kindMembersPlain, 0); err != nil {
-						return err
-					}
-				}
-				c.group(r.get("GROUP"), r.n).refuse(&Error{Line: r.n, Err: err})
-				return nil
+		var plain error
+		var group string
+		var line int
+		s.each(func(r row) error {
+			_, err := c.names.parenList(r.get("ASSIGNMENT"))
+			if errors.Is(err, ErrNoAssignment) {
+				plain, group, line = err, r.get("GROUP"), r.n
+				return err // stops at the first
 			}
+			return nil
+		})
+		if plain != nil {
+			if err := s.each(func(r row) error { return c.membersRow(r, kindMembersPlain, 0) }); err != nil {
+				return err
+			}
+			c.group(group, line).refuse(&Error{Line: line, Err: plain})
+			return nil
 		}
 	}
-	for _, r := range s.rows {
-		var err error
+	return s.each(func(r row) error {
 		switch s.kind {
 		case kindOffsets:
-			err = c.offsetsRow(r, "", OffsetsView)
+			return c.offsetsRow(r, "", OffsetsView)
 		case kindRpkTable:
-			err = c.offsetsRow(r, s.group, RpkView)
+			return c.offsetsRow(r, s.group, RpkView)
 		case kindMembers, kindMembersPlain, kindKIP1099:
-			err = c.membersRow(r, s.kind, s.header.n)
+			return c.membersRow(r, s.kind, s.header.n)
 		case kindState:
 			c.stateRow(r, s.header.n)
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // offsetsRow reads a row of the offsets view or of rpk's table.
@@ -242,7 +280,7 @@ func (c *collector) offsetsRow(r row, group string, v View) error {
 		}
 		return nil
 	}
-	tp, err := partition(topic, p)
+	tp, err := b.names.partition(topic, p)
 	if err != nil {
 		return &Error{Line: r.n, Err: err}
 	}
@@ -265,7 +303,8 @@ func (c *collector) offsetsRow(r row, group string, v View) error {
 // describe returns member id, noting what else a row says about it.
 func (b *builder) describe(id, instance, host, client string) *Member {
 	m := b.member(id)
-	m.InstanceID, m.Host, m.ClientID = cmpOr(instance, m.InstanceID), cmpOr(host, m.Host), cmpOr(client, m.ClientID)
+	ns := b.names
+	m.InstanceID, m.Host, m.ClientID = cmpOr(ns.keep(instance), m.InstanceID), cmpOr(ns.keep(host), m.Host), cmpOr(ns.keep(client), m.ClientID)
 	return m
 }
 
@@ -286,11 +325,11 @@ func (c *collector) membersRow(r row, k kind, header int) error {
 		b.refuse(&Error{Line: header, Err: fmt.Errorf("%w: the members view without --verbose has no ASSIGNMENT; use --describe --members --verbose, or the offsets view (--describe)", ErrNoAssignment)})
 		return nil
 	case kindKIP1099:
-		owned, err := colonList(r.get("CURRENT-ASSIGNMENT"))
+		owned, err := b.names.colonList(r.get("CURRENT-ASSIGNMENT"))
 		if err != nil {
 			return &Error{Line: r.n, Err: err}
 		}
-		target, err := colonList(r.get("TARGET-ASSIGNMENT"))
+		target, err := b.names.colonList(r.get("TARGET-ASSIGNMENT"))
 		if err != nil {
 			return &Error{Line: r.n, Err: err}
 		}
@@ -312,7 +351,7 @@ func (c *collector) membersRow(r row, k kind, header int) error {
 		b.owning(KIP1099View)
 		return nil
 	}
-	owned, err := parenList(r.get("ASSIGNMENT"))
+	owned, err := b.names.parenList(r.get("ASSIGNMENT"))
 	if err != nil {
 		return &Error{Line: r.n, Err: err}
 	}
@@ -328,7 +367,7 @@ func (c *collector) membersRow(r row, k kind, header int) error {
 // of its group.
 func (c *collector) stateRow(r row, header int) {
 	b := c.group(r.get("GROUP"), r.n)
-	b.s.Strategy, b.s.State = value(r.get("ASSIGNMENT-STRATEGY")), value(r.get("STATE"))
+	b.s.Strategy, b.s.State = b.names.keep(value(r.get("ASSIGNMENT-STRATEGY"))), b.names.keep(value(r.get("STATE")))
 	b.s.Coordinator = strings.TrimSpace(r.get("COORDINATOR") + " " + r.get("(ID)"))
 	if e := r.get("GROUP-EPOCH"); (e != "" && e != missingValue) || b.s.Strategy == "uniform" {
 		b.s.Protocol = Consumer // classic groups have no group epoch, and no uniform assignor
@@ -345,7 +384,7 @@ func (c *collector) readRpkBlock(s *section) error {
 		v := r.get("value")
 		switch r.get("key") {
 		case "COORDINATOR", "COORDINATOR-NODE":
-			b.s.Coordinator = v
+			b.s.Coordinator = b.names.keep(v)
 		case "COORDINATOR-PARTITION":
 			_, p, _ := strings.Cut(v, "/")
 			n, err := strconv.ParseInt(p, 10, 32)
@@ -354,9 +393,9 @@ func (c *collector) readRpkBlock(s *section) error {
 			}
 			b.s.CoordinatorPartition = int32(n)
 		case "STATE":
-			b.s.State = v
+			b.s.State = b.names.keep(v)
 		case "BALANCER":
-			b.s.Strategy = v
+			b.s.Strategy = b.names.keep(v)
 		case "MEMBERS":
 			if v == "0" {
 				b.owning(RpkView)
@@ -369,7 +408,8 @@ func (c *collector) readRpkBlock(s *section) error {
 	return nil
 }
 
-func partition(topic, p string) (assign.TopicPartition, error) {
+// partition reads a partition of topic, keeping the topic's name.
+func (ns names) partition(topic, p string) (assign.TopicPartition, error) {
 	if topic == "" || topic == missingValue {
 		return assign.TopicPartition{}, fmt.Errorf("%w: empty topic", ErrSyntax)
 	}
@@ -378,7 +418,7 @@ func partition(topic, p string) (assign.TopicPartition, error) {
 		// MaxInt32 is no partition number: the count would not fit.
 		return assign.TopicPartition{}, fmt.Errorf("%w: partition %q of topic %q is not a partition number", ErrSyntax, p, topic)
 	}
-	return assign.TopicPartition{Topic: topic, Partition: int32(n)}, nil
+	return assign.TopicPartition{Topic: ns.keep(topic), Partition: int32(n)}, nil
 }
 
 // columns is a header line: its names and where each starts.
@@ -410,11 +450,12 @@ func (c columns) has(name string) bool { return slices.Contains(c.names, name) }
 // split cuts l into one field per column: by white space when that
 // gives exactly one field per column, or one fewer where a CONSUMER-ID ran
 // into its HOST (Kafka 0.11); else at the header's positions (the last
-// column taking the rest of the line).
-func (c columns) split(l line) row {
+// column taking the rest of the line). The fields go into buf's array
+// when it is large enough.
+func (c columns) split(l line, buf []string) row {
 	text := l.text
 	r := row{n: l.n, names: c.names}
-	f := strings.Fields(text)
+	f := fields(buf[:0], text)
 	if len(f) == len(c.names)-1 {
 		if i := slices.Index(c.names, "CONSUMER-ID"); i >= 0 && i+1 < len(c.names) && c.names[i+1] == "HOST" {
 			if j := strings.LastIndexByte(f[i], '/'); j > 0 {
@@ -427,17 +468,46 @@ func (c columns) split(l line) row {
 		r.vals = f
 		return r
 	}
-	r.vals = make([]string, len(c.names))
+	r.vals = slices.Grow(f[:0], len(c.names))[:len(c.names)]
 	for i := range c.names {
 		from, to := c.starts[i], len(text)
 		if i+1 < len(c.names) {
 			to = c.starts[i+1]
 		}
+		r.vals[i] = ""
 		if from < len(text) {
 			r.vals[i] = strings.TrimSpace(text[from:min(to, len(text))])
 		}
 	}
 	return r
+}
+
+// fields appends the fields of s, as [strings.Fields] cuts them, to dst.
+// Rows are ASCII but for a rare host or client name, and cutting them
+// here spares a slice per row (BenchmarkParse).
+func fields(dst []string, s string) []string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(dst, strings.Fields(s)...)
+		}
+	}
+	start := -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+			if start >= 0 {
+				dst, start = append(dst, s[start:i]), -1
+			}
+		default:
+			if start < 0 {
+				start = i
+			}
+		}
+	}
+	if start >= 0 {
+		dst = append(dst, s[start:])
+	}
+	return dst
 }
 
 // value reads a cell, "-" being absent.
@@ -449,7 +519,7 @@ func value(s string) string {
 }
 
 // parenList reads the Scala tool's "t1(0,1,2), t2(3)".
-func parenList(s string) ([]assign.TopicPartition, error) {
+func (ns names) parenList(s string) ([]assign.TopicPartition, error) {
 	if s == "" || s == missingValue {
 		return nil, nil
 	}
@@ -465,7 +535,7 @@ func parenList(s string) ([]assign.TopicPartition, error) {
 			continue
 		}
 		for p := range strings.SplitSeq(parts, ",") {
-			tp, err := partition(topic, strings.TrimSpace(p))
+			tp, err := ns.partition(topic, strings.TrimSpace(p))
 			if err != nil {
 				return nil, err
 			}
@@ -476,7 +546,7 @@ func parenList(s string) ([]assign.TopicPartition, error) {
 }
 
 // colonList reads KIP-1099's "t1:0,1;t2:3".
-func colonList(s string) ([]assign.TopicPartition, error) {
+func (ns names) colonList(s string) ([]assign.TopicPartition, error) {
 	if s == "" || s == missingValue {
 		return nil, nil
 	}
@@ -487,7 +557,7 @@ func colonList(s string) ([]assign.TopicPartition, error) {
 			return nil, fmt.Errorf("%w: assignment %q: want TOPIC:P,P;TOPIC:P", ErrSyntax, s)
 		}
 		for p := range strings.SplitSeq(parts, ",") {
-			tp, err := partition(topic, p)
+			tp, err := ns.partition(topic, p)
 			if err != nil {
 				return nil, err
 			}
