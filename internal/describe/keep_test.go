@@ -1,8 +1,10 @@
 package describe
 
 import (
+	"encoding/csv"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -93,6 +95,24 @@ func TestFieldsMatchesStrings(t *testing.T) {
 		want := append(append([]string(nil), dst...), strings.Fields(line)...)
 		if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
 			t.Fatalf("fields(%q) = %q, want %q", line, got, want)
+		}
+	})
+}
+
+// TestCSVRecordMatchesReader holds csvRecord to encoding/csv on random
+// lines of fields, commas, quotes and spaces: the same fields, or an
+// error both ways.
+func TestCSVRecordMatchesReader(t *testing.T) {
+	alphabet := []rune{'a', '7', ',', ' ', '\t', '\r', '"', '-', 'é'}
+	rapid.Check(t, func(t *rapid.T) {
+		line := string(rapid.SliceOfN(rapid.SampledFrom(alphabet), 1, 30).Draw(t, "line"))
+		got, gotErr := csvRecord(line)
+		want, wantErr := csv.NewReader(strings.NewReader(line)).Read()
+		if (gotErr != nil) != (wantErr != nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
+			t.Fatalf("csvRecord(%q) error %v, encoding/csv %v", line, gotErr, wantErr)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("csvRecord(%q) = %q, encoding/csv %q", line, got, want)
 		}
 	})
 }

@@ -34,3 +34,28 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseCSV reads the CSV form (member,topic,partition,lag) of a
+// group of 4,000 members and 200,000 partitions.
+func BenchmarkParseCSV(b *testing.B) {
+	const members, partitions = 4000, 100_000
+	var in strings.Builder
+	in.WriteString("member,topic,partition,lag\n")
+	for _, topic := range []string{"orders", "payments"} {
+		for p := range partitions {
+			fmt.Fprintf(&in, "consumer-app-%d-0a1b2c3d,%s,%d,%d\n", p%members, topic, p, 50)
+		}
+	}
+	paste := in.String()
+	b.SetBytes(int64(len(paste)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := Parse(strings.NewReader(paste))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(s.Members) != members {
+			b.Fatalf("%d members, want %d", len(s.Members), members)
+		}
+	}
+}
