@@ -155,6 +155,7 @@ func (cc *checkClients) strategy(en groupfile.Entry, name string) (assign.Strate
 // carry it and what was assumed.
 func checkAll(e *env, format string, groups map[string]groupfile.Entry, results []groupfile.Result, owned *groupfile.MemberPartitions, cc *checkClients) error {
 	var verdicts []groupfile.Verdict
+	var ownedOf groupOwned
 	bad := 0
 	prog := e.startProgress("check", len(results))
 	defer prog.end()
@@ -163,7 +164,7 @@ func checkAll(e *env, format string, groups map[string]groupfile.Entry, results 
 		prog.during(i+1, r.Name+", "+r.Strategy, func() { v = checkResult(groups, r, cc) })
 		v.Owned, v.Assumed = owned, e.assumed
 		if owned == nil {
-			v.Owned = groupfile.OwnedOf(groups[r.Name].Group)
+			v.Owned = ownedOf.of(r.Name, groups)
 		}
 		if !v.Valid {
 			bad++
@@ -178,6 +179,24 @@ func checkAll(e *env, format string, groups map[string]groupfile.Entry, results 
 		return &statusError{code: exitFailed, msg: fmt.Sprintf("%d of %d assignments fail the checks (exit status %d)", bad, len(verdicts), exitFailed)}
 	}
 	return nil
+}
+
+// groupOwned is what each group's members owned, worked out once per
+// group however many results it has.
+type groupOwned map[string]*groupfile.MemberPartitions
+
+// of is what group name's members owned, nil when nothing (or no group
+// of that name).
+func (c *groupOwned) of(name string, groups map[string]groupfile.Entry) *groupfile.MemberPartitions {
+	if *c == nil {
+		*c = make(groupOwned)
+	}
+	o, ok := (*c)[name]
+	if !ok {
+		o = groupfile.OwnedOf(groups[name].Group)
+		(*c)[name] = o
+	}
+	return o
 }
 
 // checkDescribed judges what a live group's members own (each one's

@@ -210,3 +210,22 @@ func TestMigrateCSVCarriesOwned(t *testing.T) {
 		t.Errorf("%d owned rows, want none", n)
 	}
 }
+
+// TestOwnedCSVScales: the csv of the commands that write "owned" rows,
+// on a paste (every member owning 50 partitions) and on the paste of the
+// group doubled, grows no faster than the input (checkScales).
+func TestOwnedCSVScales(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"preview", []string{"--from-describe", "-", "--strategy", "sticky", "--format", "csv"}},
+		{"simulate", []string{"simulate", "--from-describe", "-", "--compare", "range,sticky", "--join", "extra", "--format", "csv"}},
+		{"simulate moves", []string{"simulate", "--from-describe", "-", "--compare", "range", "--join", "extra", "--moves", "--format", "csv"}},
+		{"check", []string{"check", "--from-describe", "-", "--strategy", "all", "--format", "csv"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkScales(t, 100, func(n int) ([]string, string) { return tc.args, describePaste(n) })
+		})
+	}
+}
