@@ -149,10 +149,13 @@ func (cc *checkClients) strategy(en groupfile.Entry, name string) (assign.Strate
 // checkAll judges every result and reports; any failure is exitFailed,
 // apart from bad input, so that CI can tell a wrong assignment from a
 // wrong command line. owned, when not nil, is what the members own,
-// the assignment every result holds (check --from-describe); the
-// verdicts carry it and what was assumed.
+// the assignment every result holds (check --from-describe); else each
+// verdict's is what its group's members owned before the round judged
+// (their "owned" in --in), nil when they owned nothing. The verdicts
+// carry it and what was assumed.
 func checkAll(e *env, format string, groups map[string]groupfile.Entry, results []groupfile.Result, owned *groupfile.MemberPartitions, cc *checkClients) error {
 	var verdicts []groupfile.Verdict
+	var ownedOf groupOwned
 	bad := 0
 	prog := e.startProgress("check", len(results))
 	defer prog.end()
@@ -160,19 +163,40 @@ func checkAll(e *env, format string, groups map[string]groupfile.Entry, results 
 		var v groupfile.Verdict
 		prog.during(i+1, r.Name+", "+r.Strategy, func() { v = checkResult(groups, r, cc) })
 		v.Owned, v.Assumed = owned, e.assumed
+		if owned == nil {
+			v.Owned = ownedOf.of(r.Name, groups)
+		}
 		if !v.Valid {
 			bad++
 		}
 		verdicts = append(verdicts, v)
 	}
 	prog.end()
-	if err := writeChecks(e, format, verdicts); err != nil {
+	if err := writeChecks(e, format, verdicts, groups); err != nil {
 		return err
 	}
 	if bad > 0 {
 		return &statusError{code: exitFailed, msg: fmt.Sprintf("%d of %d assignments fail the checks (exit status %d)", bad, len(verdicts), exitFailed)}
 	}
 	return nil
+}
+
+// groupOwned is what each group's members owned, worked out once per
+// group however many results it has.
+type groupOwned map[string]*groupfile.MemberPartitions
+
+// of is what group name's members owned, nil when nothing (or no group
+// of that name).
+func (c *groupOwned) of(name string, groups map[string]groupfile.Entry) *groupfile.MemberPartitions {
+	if *c == nil {
+		*c = make(groupOwned)
+	}
+	o, ok := (*c)[name]
+	if !ok {
+		o = groupfile.OwnedOf(groups[name].Group)
+		(*c)[name] = o
+	}
+	return o
 }
 
 // checkDescribed judges what a live group's members own (each one's
@@ -351,7 +375,8 @@ func holders(a assign.Assignment) map[assign.TopicPartition][]string {
 	return out
 }
 
-func writeChecks(e *env, format string, vs []groupfile.Verdict) error {
+// writeChecks writes the verdicts vs on the groups they judge.
+func writeChecks(e *env, format string, vs []groupfile.Verdict, groups map[string]groupfile.Entry) error {
 	verdict := func(v groupfile.Verdict) string {
 		if v.Valid {
 			return "valid"
@@ -372,13 +397,21 @@ func writeChecks(e *env, format string, vs []groupfile.Verdict) error {
 		}
 		return nil
 	case formatCSV:
+		// A "verdict" row per verdict, in the table's order: GROUP
+		// STRATEGY OURS CHECK, then what was assumed, one note a line;
+		// before a group's first verdict, the "owned" rows of what its
+		// members owned (ownedCSV), in the columns after those.
+		header := withOwnedColumns([]string{"group", "strategy", "ours", "differences", "valid", "problem", "assumed"})
 		var rows [][]string
+		written := make(map[string]bool)
 		for _, v := range vs {
-			rows = append(rows, []string{v.Name, v.Strategy, v.Ours, itoa(len(v.Differences)), fmt.Sprint(v.Valid), v.Problem, strings.Join(v.Assumed, "\n")})
+			if !written[v.Name] {
+				written[v.Name] = true
+				rows = ownedCSV(rows, header, v.Name, groups[v.Name].Group, v.Owned)
+			}
+			rows = append(rows, kindRows(header, "verdict", [][]string{{v.Name, v.Strategy, v.Ours, itoa(len(v.Differences)), fmt.Sprint(v.Valid), v.Problem, strings.Join(v.Assumed, "\n")}})...)
 		}
-		// The table's order: GROUP STRATEGY OURS CHECK, then what was
-		// assumed, one note a line.
-		return writeCSV(e.stdout, []string{"group", "strategy", "ours", "differences", "valid", "problem", "assumed"}, rows)
+		return writeCSV(e.stdout, header, rows)
 	}
 	t := &table{header: []string{"GROUP", "STRATEGY", "OURS", "CHECK"}}
 	var details []string

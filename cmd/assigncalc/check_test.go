@@ -38,7 +38,8 @@ func TestCheckVerdicts(t *testing.T) {
 	if status != exitFailed {
 		t.Errorf("exit status %d, want %d", status, exitFailed)
 	}
-	_, rows := readCSV(t, stdout)
+	_, all := readCSV(t, stdout)
+	rows := ofKind(all, "verdict")
 	want := []struct {
 		valid    string
 		contains string
@@ -91,7 +92,7 @@ func TestCheckFromDescribe(t *testing.T) {
 	}
 	_, rows := readCSV(t, stdout)
 	var got []string
-	for _, r := range rows {
+	for _, r := range ofKind(rows, "verdict") {
 		got = append(got, strings.Join([]string{r["strategy"], r["valid"], r["ours"], r["differences"]}, " "))
 	}
 	want := []string{"range true same 0", "roundrobin true differs 2", "sticky true same 0"}

@@ -31,6 +31,17 @@ func readCSV(t *testing.T, out string) ([]string, []map[string]string) {
 	return records[0], rows
 }
 
+// ofKind is the rows of a csv whose ROW is kind.
+func ofKind(rows []map[string]string, kind string) []map[string]string {
+	var out []map[string]string
+	for _, r := range rows {
+		if r["row"] == kind {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // racksGroup is a group of four members on racks "rack-a" and "rack-b"
 // (the last one with no rack) over t1:5 and t2:2.
 const racksGroup = `{"name": "racked", "topics": {"t1": 5, "t2": 2},

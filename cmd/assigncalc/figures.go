@@ -91,8 +91,8 @@ func hasRacks(g assign.Group) bool {
 // assignments (assignmentCSVHeader), with the rows of the figures beside
 // them:
 //
-//   - "owned": what each member owned, as "assignment" rows with no
-//     strategy;
+//   - "owned": what each member owned, its json's "owned", in the
+//     columns of "assignment" rows with no strategy (ownedCSV);
 //   - "stats" rows for moved, unspread, moveBound and crossRack, when the
 //     table shows them;
 //   - "member": a row per strategy, member and figure (lag, maxLag,
@@ -104,12 +104,7 @@ func hasRacks(g assign.Group) bool {
 func (f previewFigures) csv(group string, outcomes []outcome) ([][]string, error) {
 	var rows [][]string
 	if f.owned != nil {
-		for _, r := range assignmentCSV(nil, group, "", f.group, f.owned) {
-			if r[0] == "assignment" {
-				r[0] = "owned"
-				rows = append(rows, r)
-			}
-		}
+		rows = ownedCSV(rows, assignmentCSVHeader, group, f.group, groupfile.OwnedOf(f.group))
 	}
 	for _, o := range outcomes {
 		name := o.strategy.Name()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -184,6 +185,112 @@ func assignmentCSV(rows [][]string, group, strategy string, g assign.Group, a as
 		rows = append(rows, []string{"stats", group, strategy, "", "", "", "", "", kv[0], kv[1]})
 	}
 	return rows
+}
+
+// ownedCSV appends to rows, in the layout of header, the "owned" rows of
+// owned, what group g's members owned when the figures beside them were
+// computed (the "owned" of the command's json; nil: nobody owned
+// anything, and no rows): a row per member and topic, with its count and
+// partitions, as [assignmentCSV] writes a member's assignment, and one
+// with no topic and count 0 for a member that owned nothing. Every
+// command's csv writes its "owned" rows here, filling the columns of
+// header named row, group, member, rack, topic, count and partitions;
+// the others are empty. Members come in the order of owned.Members, then
+// any others owned lists in Go string order, as its json has them; a
+// member's partitions are sorted, claims repeated across members kept
+// (what the members listed, not who wins the claims).
+func ownedCSV(rows [][]string, header []string, group string, g assign.Group, owned *groupfile.MemberPartitions) [][]string {
+	if owned == nil {
+		return rows
+	}
+	col := make(map[string]int, len(header))
+	for i, h := range header {
+		col[h] = i
+	}
+	racks := make(map[string]string, len(g.Members))
+	for _, m := range g.Members {
+		racks[m.ID] = m.Rack
+	}
+	row := func(id string, tps []assign.TopicPartition) []string {
+		r := make([]string, len(header))
+		set := func(name, value string) {
+			if i, ok := col[name]; ok {
+				r[i] = value
+			}
+		}
+		set("row", "owned")
+		set("group", group)
+		set("member", id)
+		set("rack", racks[id])
+		set("count", "0")
+		if len(tps) > 0 {
+			set("topic", tps[0].Topic)
+			set("count", itoa(len(tps)))
+			set("partitions", compact(tps))
+		}
+		return r
+	}
+	ids := make([]string, 0, len(owned.Assignment))
+	seen := make(map[string]bool, len(owned.Members))
+	for _, id := range owned.Members {
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	var extra []string
+	for id := range owned.Assignment {
+		if !seen[id] {
+			extra = append(extra, id)
+		}
+	}
+	slices.Sort(extra)
+	for _, id := range append(ids, extra...) {
+		tps := slices.SortedFunc(slices.Values(owned.Assignment[id]), assign.TopicPartition.Compare)
+		if len(tps) == 0 {
+			rows = append(rows, row(id, nil))
+		}
+		for i := 0; i < len(tps); {
+			j := i
+			for j < len(tps) && tps[j].Topic == tps[i].Topic {
+				j++
+			}
+			rows = append(rows, row(id, tps[i:j]))
+			i = j
+		}
+	}
+	return rows
+}
+
+// ownedCSVColumns are the columns of an "owned" row besides GROUP, as
+// [assignmentCSVHeader] names them.
+var ownedCSVColumns = []string{"row", "member", "rack", "topic", "count", "partitions"}
+
+// withOwnedColumns is header with the columns of ownedCSVColumns it
+// lacks after its own, for a command whose csv adds "owned" rows to rows
+// of another kind: its own columns keep their places, ROW telling the
+// kinds apart.
+func withOwnedColumns(header []string) []string {
+	for _, c := range ownedCSVColumns {
+		if !slices.Contains(header, c) {
+			header = append(header, c)
+		}
+	}
+	return header
+}
+
+// kindRows lays rows, each in the leading columns of header, out in all
+// of header's columns, with kind in ROW.
+func kindRows(header []string, kind string, rows [][]string) [][]string {
+	at := slices.Index(header, "row")
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		cells := make([]string, len(header))
+		copy(cells, r)
+		cells[at] = kind
+		out[i] = cells
+	}
+	return out
 }
 
 // errorCSV is the row of a group strategy could not assign.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -259,6 +260,9 @@ func TestPreviewTableEqualsJSON(t *testing.T) {
 					checkOwned(t, path, l["owned"], "preview "+s)
 				}
 			}
+			for s, l := range byStrategy {
+				sameOwned(t, "preview "+s, l["owned"], ofKind(csvRows, "owned"))
+			}
 
 			// What was assumed: stderr's lines, in json and csv.
 			want := assumedLines(stderr)
@@ -365,7 +369,8 @@ func TestSimulateTableEqualsJSON(t *testing.T) {
 			out, _ := runOK(t, append(tc.args, "--format", "jsonl")...)
 			csvOut, _ := runOK(t, append(tc.args, "--format", "csv")...)
 			lines := jsonLines(t, out)
-			_, csvRows := readCSV(t, csvOut)
+			_, all := readCSV(t, csvOut)
+			csvRows := ofKind(all, "step")
 			rows := tableSection(t, table, "STEP")
 			if len(rows) != len(lines) || len(rows) != len(csvRows) {
 				t.Fatalf("%d table rows, %d json lines, %d csv rows", len(rows), len(lines), len(csvRows))
@@ -439,6 +444,7 @@ func TestSimulateTableEqualsJSON(t *testing.T) {
 			} else if hasOwned {
 				t.Errorf("members of flags own nothing; json says %v", owned)
 			}
+			sameOwned(t, "simulate", first["owned"], ofKind(all, "owned"))
 		})
 	}
 }
@@ -636,6 +642,39 @@ func checkOwned(t *testing.T, path string, owned any, what string) {
 	}
 }
 
+// sameOwned compares the "owned" rows of a command's csv with owned, the
+// "owned" of its json (nil: no rows): the same members, each with the
+// same partitions; the order is TestOwnedCSV's.
+func sameOwned(t *testing.T, what string, owned any, rows []map[string]string) {
+	t.Helper()
+	fromCSV := make(map[string][]string)
+	for _, r := range rows {
+		ps := partitionSet(t, r["partitions"])
+		if n, _ := strconv.Atoi(r["count"]); len(ps) != n {
+			t.Errorf("%s: owned row %v: count %s, partitions %q", what, r, r["count"], r["partitions"])
+		}
+		fromCSV[r["member"]] = append(fromCSV[r["member"]], ps...)
+	}
+	fromJSON := make(map[string][]string)
+	byMember, _ := owned.(map[string]any)
+	for id, v := range byMember {
+		fromJSON[id] = []string{}
+		for topic, list := range v.(map[string]any) {
+			for _, p := range list.([]any) {
+				fromJSON[id] = append(fromJSON[id], topic+"-"+num(p))
+			}
+		}
+	}
+	for _, m := range []map[string][]string{fromCSV, fromJSON} {
+		for id := range m {
+			slices.Sort(m[id])
+		}
+	}
+	if fmt.Sprint(fromCSV) != fmt.Sprint(fromJSON) {
+		t.Errorf("%s: owned: csv %v, json %v", what, fromCSV, fromJSON)
+	}
+}
+
 // TestCheckTableEqualsJSON compares check's table (OURS with the number
 // of differences, CHECK, and the differences listed under it) with its
 // json and csv, on Kafka's answers and on a paste, whose json also says
@@ -657,7 +696,8 @@ func TestCheckTableEqualsJSON(t *testing.T) {
 				t.Fatalf("exit statuses %d (table), %d (json), %d (csv)\n%s", status, jsonStatus, csvStatus, stderr)
 			}
 			lines := jsonLines(t, out)
-			_, csvRows := readCSV(t, csvOut)
+			_, all := readCSV(t, csvOut)
+			csvRows := ofKind(all, "verdict")
 			rows := tableSection(t, table, "GROUP")
 			if len(rows) != len(lines) || len(rows) != len(csvRows) {
 				t.Fatalf("%d table rows, %d json lines, %d csv rows", len(rows), len(lines), len(csvRows))
@@ -694,11 +734,26 @@ func TestCheckTableEqualsJSON(t *testing.T) {
 				if c["assumed"] != strings.Join(want, "\n") {
 					t.Errorf("row %d: assumed: stderr %q, csv %q", i, want, c["assumed"])
 				}
-				if path := flagValue(tc.args, "--from-describe"); path != "" {
+				switch path := flagValue(tc.args, "--from-describe"); {
+				case path != "":
 					checkOwned(t, path, l["owned"], "check "+row["STRATEGY"])
-				} else if _, ok := l["owned"]; ok {
-					t.Errorf("row %d: check --results has no ownership; json says %v", i, l["owned"])
+				case row["GROUP"] == "join":
+					// check_groups.jsonl: a owns t 0-3, b nothing.
+					if got, _ := json.Marshal(l["owned"]); string(got) != `{"a":{"t":[0,1,2,3]},"b":{}}` {
+						t.Errorf("row %d: group join: json owned %s, want a t 0-3, b nothing", i, got)
+					}
+				default:
+					if _, ok := l["owned"]; ok {
+						t.Errorf("row %d: group %s owns nothing; json says %v", i, row["GROUP"], l["owned"])
+					}
 				}
+				var groupOwned []map[string]string
+				for _, r := range ofKind(all, "owned") {
+					if r["group"] == row["GROUP"] {
+						groupOwned = append(groupOwned, r)
+					}
+				}
+				sameOwned(t, "check "+row["GROUP"]+" "+row["STRATEGY"], l["owned"], groupOwned)
 			}
 		})
 	}

@@ -219,7 +219,7 @@ func simulate(e *env, c *cli.Context, changes []change) (err error) {
 		warnUnknownTopics(e, churns[0].Group(), warned)
 	}
 	prog.end()
-	start := simStart{owned: groupfile.OwnedOf(g), assumed: e.assumed}
+	start := simStart{group: g, owned: groupfile.OwnedOf(g), assumed: e.assumed}
 	if c.Bool("moves") {
 		return writeMoves(e, format, entry.Name, results, start)
 	}
@@ -394,11 +394,22 @@ func splitRacks(s string) []string {
 }
 
 // simStart is what a simulation started from, for its machine formats:
-// what the members owned (nil: nothing) and what the input left to
-// assume.
+// the group, what its members owned (nil: nothing) and what the input
+// left to assume.
 type simStart struct {
+	group   assign.Group
 	owned   *groupfile.MemberPartitions
 	assumed []string
+}
+
+// writeCSV writes a simulation's CSV: rows, each of kind, in the
+// columns of header, and the columns of "owned" rows after them
+// (withOwnedColumns: ROW, then MEMBER, RACK, TOPIC unless header has it,
+// COUNT and PARTITIONS); first the "owned" rows of what the members owned
+// (ownedCSV), which leave header's other columns empty.
+func (s simStart) writeCSV(e *env, header []string, kind string, rows [][]string) error {
+	h := withOwnedColumns(slices.Clone(header))
+	return writeCSV(e.stdout, h, append(ownedCSV(nil, h, "", s.group, s.owned), kindRows(h, kind, rows)...))
 }
 
 // at is what step reports of the start: all of it on step 0, nothing on
@@ -419,12 +430,12 @@ func writeSimulation(e *env, format, name string, results []simStep, start simSt
 		// some heartbeat rounds (the lines under the table), the step's
 		// notes (its "assumed:" lines) and, on step 0, what the input
 		// left to assume, each note on a line of its own.
-		var rows [][]string
+		var steps [][]string
 		for _, r := range results {
-			rows = append(rows, []string{itoa(r.step), r.change, r.strategy, itoa(len(r.Moves)), itoa(r.Affected()), itoa(r.Revoked), itoa(r.Rounds), itoa(spread(r)),
+			steps = append(steps, []string{itoa(r.step), r.change, r.strategy, itoa(len(r.Moves)), itoa(r.Affected()), itoa(r.Revoked), itoa(r.Rounds), itoa(spread(r)),
 				itoa(len(r.Stops)), strings.Join(r.Notes, "\n"), strings.Join(start.at(r.step).assumed, "\n")})
 		}
-		return writeCSV(e.stdout, []string{"step", "change", "strategy", "moved", "affected", "revoked", "rounds", "spread", "stops", "notes", "assumed"}, rows)
+		return start.writeCSV(e, []string{"step", "change", "strategy", "moved", "affected", "revoked", "rounds", "spread", "stops", "notes", "assumed"}, "step", steps)
 	}
 	t := &table{
 		header: []string{"STEP", "CHANGE", "STRATEGY", "MOVED", "AFFECTED", "REVOKED", "ROUNDS", "SPREAD"},
@@ -514,13 +525,13 @@ func writeMoves(e *env, format, name string, results []simStep, start simStart) 
 	case formatJSON, formatJSONL:
 		return writeSimJSON(e, format, name, results, true, start)
 	case formatCSV:
-		var rows [][]string
+		var moves [][]string
 		for _, r := range results {
 			for _, mv := range r.Moves {
-				rows = append(rows, []string{itoa(r.step), r.change, r.strategy, mv.Partition.Topic, itoa(int(mv.Partition.Partition)), mv.From, mv.To, mv.Reason.String(), strconv.FormatBool(mv.Deferred)})
+				moves = append(moves, []string{itoa(r.step), r.change, r.strategy, mv.Partition.Topic, itoa(int(mv.Partition.Partition)), mv.From, mv.To, mv.Reason.String(), strconv.FormatBool(mv.Deferred)})
 			}
 		}
-		return writeCSV(e.stdout, []string{"step", "change", "strategy", "topic", "partition", "from", "to", "reason", "deferred"}, rows)
+		return start.writeCSV(e, []string{"step", "change", "strategy", "topic", "partition", "from", "to", "reason", "deferred"}, "move", moves)
 	}
 	t := &table{header: []string{"STEP", "CHANGE", "STRATEGY", "MOVE", "WHY"}, aligns: []align{right}}
 	for i, r := range results {

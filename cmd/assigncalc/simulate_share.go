@@ -60,7 +60,7 @@ func simulateShare(e *env, c *cli.Context, changes []change, format string) (err
 		results = append(results, simStep{step: n + 1, change: flagged.String(), strategy: s.Name(), protocol: s.Protocol(), label: s.Name(), Step: step})
 		warnUnknownTopics(e, cn.Group(), warned)
 	}
-	start := simStart{owned: groupfile.OwnedOf(g), assumed: e.assumed}
+	start := simStart{group: g, owned: groupfile.OwnedOf(g), assumed: e.assumed}
 	kafka := v.String()
 	switch format {
 	case formatJSON, formatJSONL:
@@ -70,12 +70,12 @@ func simulateShare(e *env, c *cli.Context, changes []change, format string) (err
 			return groupfile.AppendShareStep(nil, res, st)
 		})
 	case formatCSV:
-		var rows [][]string
+		var steps [][]string
 		for _, r := range results {
 			st := assign.Summarize(r.Group, r.After)
-			rows = append(rows, []string{itoa(r.step), r.change, r.strategy, itoa(r.Received), itoa(r.Revoked), itoa(r.Affected()), itoa(r.Rounds), itoa(st.Spread), itoa(st.MaxSharing), strings.Join(r.Notes, "\n"), strings.Join(start.at(r.step).assumed, "\n")})
+			steps = append(steps, []string{itoa(r.step), r.change, r.strategy, itoa(r.Received), itoa(r.Revoked), itoa(r.Affected()), itoa(r.Rounds), itoa(st.Spread), itoa(st.MaxSharing), strings.Join(r.Notes, "\n"), strings.Join(start.at(r.step).assumed, "\n")})
 		}
-		return writeCSV(e.stdout, []string{"step", "change", "strategy", "received", "revoked", "affected", "rounds", "spread", "maxSharing", "notes", "assumed"}, rows)
+		return start.writeCSV(e, []string{"step", "change", "strategy", "received", "revoked", "affected", "rounds", "spread", "maxSharing", "notes", "assumed"}, "step", steps)
 	}
 	t := &table{
 		header: []string{"STEP", "CHANGE", "STRATEGY", "RECEIVED", "REVOKED", "AFFECTED", "ROUNDS", "SPREAD", "MAX SHARING"},

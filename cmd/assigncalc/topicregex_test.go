@@ -107,7 +107,7 @@ func TestSimulateKafka43AsKafka42(t *testing.T) {
 	if out["4.2"] != out["4.3"] {
 		t.Errorf("simulate --kafka 4.3 differs from 4.2:\n4.2:\n%s\n4.3:\n%s", out["4.2"], out["4.3"])
 	}
-	for _, row := range []string{"\n0,start,uniform,0,2,0,1,0,0,,\n", "\n1,join c2,uniform,2,3,2,2,0,2,"} {
+	for _, row := range []string{"\n0,start,uniform,0,2,0,1,0,0,,,step,,,,,\n", "\n1,join c2,uniform,2,3,2,2,0,2,"} {
 		if !strings.Contains(out["4.3"], row) {
 			t.Errorf("simulate --kafka 4.3 lacks the row %q:\n%s", row, out["4.3"])
 		}

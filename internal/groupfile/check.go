@@ -18,8 +18,11 @@ type Verdict struct {
 	Ours        string       `json:"ours"`
 	Differences []Difference `json:"differences,omitempty"`
 
-	// Owned, for check --from-describe, is what the members own as the
-	// describe output lists it: the assignment judged.
+	// Owned is where the partitions started: for check --from-describe,
+	// what the members own as the describe output lists it (the
+	// assignment judged); for check --in, what the group's members owned
+	// before the round judged (their "owned"), absent when they owned
+	// nothing.
 	Owned *MemberPartitions `json:"owned,omitempty"`
 
 	// Assumed lists what the input did not say and was assumed, as stderr
