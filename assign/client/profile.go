@@ -59,6 +59,14 @@ type Profile struct {
 	// sooner; 0 when it does not (package timeline's
 	// Config.CooperativeCheck).
 	CooperativeCheck int64
+
+	// RejoinBackoff is, in milliseconds, how long a member of a classic
+	// group waits before it sends JoinGroup again when its SyncGroup is
+	// answered REBALANCE_IN_PROGRESS (another join phase began while it
+	// waited for its assignment); 0 when it rejoins at once (package
+	// timeline's Config.RejoinBackoff). It is the library's default; the
+	// setting that changes it is named in the profile's doc comment.
+	RejoinBackoff int64
 }
 
 // Java is Apache Kafka's Java client.
@@ -74,6 +82,16 @@ type Profile struct {
 //   - Racks: KIP-881 (3.5) for RangeAssignor and the sticky assignors.
 //   - KIP-848: group.protocol=consumer, generally available in 4.0 and
 //     opt-in (the default stays classic).
+//   - Rejoin backoff: none. AbstractCoordinator.joinGroupIfNeeded
+//     (clients/src/main/java/org/apache/kafka/clients/consumer/internals/
+//     AbstractCoordinator.java:536-540, apache/kafka 1eb7644349) loops
+//     straight back to JoinGroup after an UnknownMemberId,
+//     IllegalGeneration, RebalanceInProgress or MemberIdRequired failure
+//     of JoinGroup or SyncGroup (SyncGroupResponseHandler raises
+//     REBALANCE_IN_PROGRESS, :866-869); only other retriable errors sleep
+//     retry.backoff.ms (:550), and the coordinator answers JoinGroup with
+//     REBALANCE_IN_PROGRESS only on a replication timeout (the log line at
+//     :736-737).
 var Java = &Profile{
 	Name: "java", Release: "Apache Kafka 4.0",
 	Strategies:       []string{"range", "roundrobin", "sticky", "cooperative-sticky"},
@@ -106,6 +124,8 @@ var Java = &Profile{
 //     roundrobin.
 //   - KIP-848: "General Availability" in v2.12.0, not enabled by default:
 //     group.protocol defaults to classic (CHANGELOG.md).
+//   - Rejoin backoff: not read from librdkafka's source; 0, Java's, until
+//     it is.
 var Librdkafka = &Profile{
 	Name: "librdkafka", Release: "librdkafka 2.15.0",
 	Strategies:       []string{"range", "roundrobin", "cooperative-sticky"},
@@ -141,6 +161,13 @@ var Librdkafka = &Profile{
 //   - Cooperative check: groupConsumer.heartbeat beats 500 ms after each
 //     assignment of a cooperative group (cooperativeFastCheck,
 //     pkg/kgo/consumer_group.go; read from v1.22.3).
+//   - Rejoin backoff: none on the paths a timeline reaches.
+//     groupConsumer.joinAndSync goes straight back to JoinGroup ("goto
+//     start") when SyncGroup fails with REBALANCE_IN_PROGRESS
+//     (pkg/kgo/consumer_group.go:1555-1558) and when JoinGroup answers
+//     MEMBER_ID_REQUIRED or UNKNOWN_MEMBER_ID (handleJoinResp, :1590-1597);
+//     other errors go back to manage, which waits RetryBackoff (:586-588,
+//     manageFailWait :503).
 var FranzGo = &Profile{
 	Name: "franz-go", Release: "franz-go 1.22.3",
 	Strategies:       []string{"range", "roundrobin", "sticky", "cooperative-sticky"},
@@ -174,13 +201,26 @@ var FranzGo = &Profile{
 //     nearest replica).
 //   - KIP-848: none (ConsumerGroupHeartbeat, API key 68, is only named in
 //     a comment, request.go:242; the consumer group never sends it).
+//   - Rejoin backoff: Consumer.Group.Rebalance.Retry.Backoff, 2 s by
+//     default (config.go:611). consumerGroup.joinSync answers a SyncGroup
+//     failed with REBALANCE_IN_PROGRESS (or NOT_COORDINATOR,
+//     COORDINATOR_NOT_AVAILABLE, OFFSETS_LOAD_IN_PROGRESS) with
+//     retryJoinSync (consumer_group.go:481-493), which waits the backoff
+//     before the next JoinGroup (:308-327); JoinGroup failed with those
+//     errors alike (:404-409). UNKNOWN_MEMBER_ID and ILLEGAL_GENERATION
+//     rejoin at once with no member.id (:397-403, :473-480), and a
+//     heartbeat answered REBALANCE_IN_PROGRESS ends the session without a
+//     wait (consumer_group_session.go:444-445). The retries are bounded
+//     by Consumer.Group.Rebalance.Retry.Max (4, config.go:610): the fifth
+//     such error in a row returns from Consume instead.
 var Sarama = &Profile{
 	Name: "sarama", Release: "sarama 1.61.1",
-	Strategies:  []string{"range", "roundrobin", "sticky", "cooperative-sticky"},
-	Defaults:    []string{"range"},
-	Cooperative: true,
-	Mixed:       true,
-	Static:      true,
+	Strategies:    []string{"range", "roundrobin", "sticky", "cooperative-sticky"},
+	Defaults:      []string{"range"},
+	Cooperative:   true,
+	Mixed:         true,
+	Static:        true,
+	RejoinBackoff: 2_000,
 }
 
 // KafkaGo is segmentio/kafka-go. Read from v0.4.51 (the module
@@ -197,6 +237,17 @@ var Sarama = &Profile{
 //     (its protocol name is "rack-affinity", groupbalancer.go:161) and is
 //     not modelled here.
 //   - KIP-848: none (no ConsumerGroupHeartbeat anywhere in the package).
+//   - Rejoin backoff: none after REBALANCE_IN_PROGRESS. ConsumerGroup.run
+//     (consumergroup.go:714-774) keeps its member.id and joins again at
+//     once when JoinGroup or SyncGroup fails with it (:740-745); every
+//     other failure sends LeaveGroup, forgets the member.id and waits
+//     JoinGroupBackoff (5 s by default, :51, :747-756), the path of a
+//     member the coordinator removed while it ran (its JoinGroup, naming
+//     the old member.id, is answered UNKNOWN_MEMBER_ID). Package timeline
+//     does not model that path for kafka-go: a live member is removed
+//     there only by rules of the poll loop (a stall, max.poll.interval.ms)
+//     that kafka-go, which rejoins from its own goroutine and has no poll
+//     timeout, does not have.
 var KafkaGo = &Profile{
 	Name: "kafka-go", Release: "kafka-go 0.4.51",
 	Strategies: []string{"range", "roundrobin"},

@@ -10,7 +10,8 @@ import (
 	"github.com/assigncalc/assigncalc/assign/client"
 )
 
-// cell is one cell of issue 26's client table, as read from the client's
+// cell is one cell of issue 26's client table (and the rejoin backoff,
+// in ms, after a SyncGroup answered REBALANCE_IN_PROGRESS), as read from the client's
 // own source and changelog (see each profile's doc comment for where).
 type cell struct {
 	client, column string
@@ -26,6 +27,7 @@ var table = []cell{
 	{"java", "rack-aware", "range,sticky,cooperative-sticky"},
 	{"java", "consumer protocol", true},
 	{"java", "defaults", "range,cooperative-sticky"},
+	{"java", "rejoin backoff", int64(0)},
 
 	{"librdkafka", "cooperative", true},
 	{"librdkafka", "mixed", false},
@@ -40,6 +42,7 @@ var table = []cell{
 	{"franz-go", "rack-aware", "range,sticky,cooperative-sticky"},
 	{"franz-go", "consumer protocol", true}, // ServerSideBalancer, opt-in (1.22.0)
 	{"franz-go", "defaults", "cooperative-sticky"},
+	{"franz-go", "rejoin backoff", int64(0)},
 
 	{"sarama", "cooperative", true},
 	{"sarama", "mixed", true},
@@ -47,6 +50,7 @@ var table = []cell{
 	{"sarama", "rack-aware", ""},
 	{"sarama", "consumer protocol", false},
 	{"sarama", "defaults", "range"},
+	{"sarama", "rejoin backoff", int64(2_000)},
 
 	{"kafka-go", "cooperative", false},
 	{"kafka-go", "mixed", false},
@@ -54,6 +58,7 @@ var table = []cell{
 	{"kafka-go", "rack-aware", ""},
 	{"kafka-go", "consumer protocol", false},
 	{"kafka-go", "defaults", "range,roundrobin"},
+	{"kafka-go", "rejoin backoff", int64(0)},
 }
 
 func value(p *client.Profile, column string) any {
@@ -70,6 +75,8 @@ func value(p *client.Profile, column string) any {
 		return p.ConsumerProtocol != ""
 	case "defaults":
 		return strings.Join(p.Defaults, ",")
+	case "rejoin backoff":
+		return p.RejoinBackoff
 	}
 	panic(column)
 }
