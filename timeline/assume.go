@@ -94,6 +94,7 @@ type exercised struct {
 	staticClose    bool  // a static member closes or restarts
 	staticRestart  bool  // a static member's process starts again
 	check          int64 // the largest Config.CooperativeCheck of any member
+	backoff        int64 // the largest Config.RejoinBackoff of any member
 }
 
 func exercisedBy(sc Scenario) exercised {
@@ -103,6 +104,7 @@ func exercisedBy(sc Scenario) exercised {
 	checkOf := func(c *Config) {
 		if c != nil {
 			x.check = max(x.check, c.CooperativeCheck)
+			x.backoff = max(x.backoff, c.RejoinBackoff)
 		}
 	}
 	for _, m := range sc.Members {
@@ -157,6 +159,9 @@ func ruleAssumptions(sc Scenario) []string {
 		}
 		if x.check > 0 {
 			out = append(out, fmt.Sprintf("- client trait (--client, or a member's client): franz-go's cooperative members also heartbeat %s after each assignment they receive", FormatMs(x.check)))
+		}
+		if x.backoff > 0 {
+			out = append(out, fmt.Sprintf("- client trait (--client, or a member's client): sarama's members wait %s before they rejoin when a new join phase interrupts their SyncGroup (REBALANCE_IN_PROGRESS)", FormatMs(x.backoff)))
 		}
 		return out
 	}

@@ -14,6 +14,8 @@ func TestAssumptionsFollowTheScenario(t *testing.T) {
 	franz := DefaultConfig()
 	franz.CooperativeCheck = 500
 	kfake := Broker{StaticRejoinRebalances: true}
+	sarama := DefaultConfig()
+	sarama.RejoinBackoff = 2_000
 	cases := []struct {
 		name      string
 		sc        Scenario
@@ -43,6 +45,13 @@ func TestAssumptionsFollowTheScenario(t *testing.T) {
 			want: []string{"franz-go's cooperative members also heartbeat 500ms after each assignment"}},
 		{name: "franz-go joiner", sc: Scenario{Members: dyn, Events: []Event{{At: 1, Kind: Join, Member: "c", Config: &franz}}},
 			want: []string{"500ms"}},
+		{name: "sarama member", sc: Scenario{Members: []Member{{ID: "a", Config: &sarama}}},
+			want: []string{"sarama's members wait 2s before they rejoin"}, not: []string{"franz-go"}},
+		{name: "sarama joiner", sc: Scenario{Members: dyn, Events: []Event{{At: 1, Kind: Join, Member: "c", Config: &sarama}}},
+			want: []string{"sarama's members wait 2s"}},
+		{name: "java members", sc: Scenario{Members: dyn}, not: []string{"sarama"}},
+		{name: "consumer ignores the backoff", sc: Scenario{Protocol: Consumer, Members: []Member{{ID: "a", Config: &sarama}}},
+			not: []string{"client trait"}},
 		{name: "consumer crash then restart", sc: Scenario{Protocol: Consumer, Members: dyn, Events: []Event{{At: 10, Kind: Crash, Member: "a"}, {At: 20, Kind: Restart, Member: "a", For: 5}}},
 			want: []string{"new member.id (KIP-1082); its crashed process's member.id keeps its partitions"}, not: []string{"KIP-394"}},
 		{name: "consumer static close", sc: Scenario{Protocol: Consumer, Members: stat, Events: []Event{{At: 10, Kind: Close, Member: "a"}}},

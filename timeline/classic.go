@@ -21,6 +21,8 @@ import (
 //	               for an empty group, the initial delay (KIP-134)
 //	completeJoin   drop the laggards, assign, sync, Stable; cooperative
 //	               members that revoked rejoin for the follow-up (KIP-429)
+//	interruptSync  a join phase that begins during the SyncGroup round
+//	               trip: members with a RejoinBackoff wait it (backOff)
 //	expire         the session timeout
 //	pollTimeout    max.poll.interval.ms: dynamic members leave, static ones
 //	               stop heartbeating
@@ -48,6 +50,9 @@ type classicMember struct {
 	checkAt      int64  // its cooperative check's beat (Config.CooperativeCheck), 0 when none is due
 	stallExtra   int64  // a stall that began while it was joining: added to its next batch
 	rejoinReason string // why it rejoins at its next poll; "" when it does not
+
+	awaitingSync bool // it was in the join phase that ended and waits for its SyncGroup response
+	backingOff   bool // its SyncGroup was answered REBALANCE_IN_PROGRESS: it waits Config.RejoinBackoff to rejoin
 }
 
 // classic is the coordinator of one group and its members.
@@ -202,7 +207,7 @@ func (c *classic) onJoin(m Member) { c.joinGroup(c.add(m), m.ID+" joins") }
 func (c *classic) onSubscribe(id string, topics []string) {
 	m := c.members[id]
 	m.pendingTopics = &topics
-	if m.alive() {
+	if m.alive() && !m.backingOff { // one backing off sends it when its backoff ends
 		c.scheduleRejoin(m, m.ID+" rejoins: subscription changed")
 	}
 }
@@ -212,6 +217,7 @@ func (c *classic) onSubscribe(id string, topics []string) {
 func (c *classic) stopProcess(m *classicMember) {
 	m.stop(c.ledger, c.now)
 	m.rejoinReason = ""
+	m.backingOff = false
 }
 
 // onCrash: a member stops without a word. The coordinator notices when
@@ -263,7 +269,7 @@ func (c *classic) onReturn(id string) {
 // the member leaves the group when the interval runs out.
 func (c *classic) onStall(id string, extra int64) {
 	m := c.members[id]
-	if m.membership == joining {
+	if m.membership == joining || m.backingOff {
 		m.stallExtra += extra
 		return
 	}
@@ -280,7 +286,7 @@ func (c *classic) watchPollInterval(m *classicMember) {
 	m.pollExpiry.stop()
 	if expires, overdue := m.pollExpires(); overdue {
 		m.pollExpiry.set(expires, func() {
-			if m.alive() && m.membership != joining {
+			if m.alive() && m.membership != joining && !m.backingOff {
 				c.pollTimeout(m)
 			}
 		})
@@ -400,6 +406,7 @@ func (c *classic) rejoin(m *classicMember) {
 // joinGroup is the coordinator receiving m's JoinGroup.
 func (c *classic) joinGroup(m *classicMember, reason string) {
 	m.beat.stop() // the heartbeat thread pauses during the rebalance
+	m.awaitingSync = false
 	if m.proc == lost && !m.static() {
 		m.membership = outside // a dynamic member that left comes back as a new one
 	}
@@ -454,6 +461,9 @@ func (c *classic) cachedRejoin(m *classicMember) {
 // group.initial.rebalance.delay.ms, and as long again each time members
 // joined during the wait, within the rebalance timeout (KIP-134).
 func (c *classic) startRebalance(reason string) {
+	if c.state == syncing {
+		c.interruptSync()
+	}
 	wasEmpty := c.state == empty
 	c.state = preparing
 	c.beginRebalance(reason, 0) // its generation is known when it ends
@@ -546,8 +556,10 @@ func (c *classic) completeJoin() {
 	}
 	// The JoinGroup responses, then the SyncGroup round trip: a rebalance
 	// that starts meanwhile (a JoinGroup, a LeaveGroup, an expiry) stops
-	// this timer, and the members, still joining, take part in it.
+	// this timer, and the members, still joining, take part in it
+	// (interruptSync).
 	c.state = syncing
+	c.awaitSyncs()
 	c.joinPhase.set(c.now+2*c.sc.RTT, func() {
 		c.state = stable
 		c.syncAll(a)
@@ -560,6 +572,7 @@ func (c *classic) completeJoin() {
 func (c *classic) syncAll(a assign.Assignment) {
 	var revoking []*classicMember
 	for _, id := range c.ids {
+		c.members[id].awaitingSync = false
 		if m := c.members[id]; m.membership != outside {
 			if c.sync(m, sortedCopy(a[id])) {
 				revoking = append(revoking, m)
@@ -677,9 +690,10 @@ func (c *classic) remove(m *classicMember, why string) {
 		c.ledger.drop(m.ID, m.owned, c.now)
 		m.owned, m.reported, m.reportedGen = nil, nil, -1
 	}
-	if m.proc == running {
+	if m.proc == running && !m.backingOff {
 		// Its next heartbeat is answered UNKNOWN_MEMBER_ID. It is not
 		// periodic: the run waits for the member to learn it is out.
+		// (One backing off learns it from its JoinGroup: backOff.)
 		m.beat.set(c.now+m.cfg.HeartbeatInterval, func() { c.heartbeat(m) })
 	}
 }

@@ -34,7 +34,10 @@
 //     is sent, and the assignment reaches the members two round trips
 //     after the last JoinGroup (its response, then SyncGroup's round
 //     trip); a JoinGroup, LeaveGroup or expiry in between starts a new
-//     join phase, in which the members still waiting count as rejoined.
+//     join phase, in which the members still waiting count as rejoined
+//     (the coordinator answers their SyncGroup REBALANCE_IN_PROGRESS and
+//     Java's AbstractCoordinator rejoins at once; the round trips that
+//     takes are left out), unless their client backs off (below).
 //   - Each member's heartbeat thread beats every heartbeat.interval.ms,
 //     counted from when it last received an assignment; the coordinator
 //     expires a member session.timeout.ms after its last heartbeat (or
@@ -81,7 +84,24 @@
 //     members heartbeat also 500 ms after each assignment
 //     ([Config].CooperativeCheck), so a member that received nothing in
 //     a cooperative round hears of the follow-up within 500 ms rather
-//     than a heartbeat interval.
+//     than a heartbeat interval. sarama's members wait
+//     Consumer.Group.Rebalance.Retry.Backoff (2 s by default) after a
+//     SyncGroup answered REBALANCE_IN_PROGRESS before they rejoin
+//     ([Config].RejoinBackoff): the join phase that interrupted their
+//     SyncGroup waits for them (or drops them at the rebalance timeout),
+//     an eager one has no heartbeat meanwhile and is expired if its
+//     session runs out first, and a cooperative one keeps consuming what
+//     it owns. Only a JoinGroup, LeaveGroup or expiry within the two round
+//     trips after a join phase ends reaches this (a group forming with no
+//     initial delay, as on kfake, or a cascade of restarts); with no round
+//     trip (RTT 0) nothing does. Java, franz-go and kafka-go rejoin at
+//     once on that answer (package client's profiles cite the code);
+//     kafka-go's JoinGroupBackoff follows other errors, such as the
+//     UNKNOWN_MEMBER_ID its JoinGroup gets after the coordinator removed
+//     it, which the model does not reach for kafka-go (it rejoins from
+//     its own goroutine and has no poll timeout). sarama gives up after
+//     Consumer.Group.Rebalance.Retry.Max (4) such answers in a row and
+//     returns from Consume; the model backs off every time.
 //   - A dynamic member's close sends LeaveGroup: an immediate rebalance. A
 //     static member's close does not (KIP-345). Its new process joins with
 //     its group.instance.id and no member.id; if the coordinator still

@@ -45,6 +45,8 @@ func configGen() *rapid.Generator[timeline.Config] {
 			MaxPollRecords:    rapid.IntRange(1, 100).Draw(t, "records"),
 			RecordMicros:      rapid.Int64Range(0, 20_000).Draw(t, "micros"),
 			MetadataMaxAge:    rapid.Int64Range(1_000, 60_000).Draw(t, "metadataAge"),
+			// sarama's trait; reached only with round trips (RTT below).
+			RejoinBackoff: rapid.SampledFrom([]int64{0, 0, 50, 2_000}).Draw(t, "rejoinBackoff"),
 		}
 	})
 }
@@ -57,8 +59,14 @@ func scenarioGen(s setup) *rapid.Generator[timeline.Scenario] {
 			Strategy: s.strategy,
 			Topics:   map[string]int32{},
 			Forming:  rapid.Bool().Draw(t, "forming"),
+			// Round trips open the SyncGroup window a JoinGroup can
+			// interrupt (a forming group with no initial delay does at 0).
+			RTT: rapid.SampledFrom([]int64{0, 0, 1, 10}).Draw(t, "rtt"),
 			Broker: &timeline.Broker{
-				InitialRebalanceDelay:     rapid.Int64Range(0, 3_000).Draw(t, "initialDelay"),
+				// Half with no delay, as kfake: members forming a group
+				// then join one by one, each interrupting the last one's
+				// SyncGroup round trip (Config.RejoinBackoff).
+				InitialRebalanceDelay:     rapid.OneOf(rapid.Just(int64(0)), rapid.Int64Range(0, 3_000)).Draw(t, "initialDelay"),
 				ConsumerSessionTimeout:    rapid.Int64Range(3_000, 20_000).Draw(t, "brokerSession"),
 				ConsumerHeartbeatInterval: rapid.Int64Range(500, 2_500).Draw(t, "brokerHeartbeat"),
 				StaticRejoinRebalances:    rapid.Bool().Draw(t, "staticRejoinRebalances"),

@@ -54,6 +54,15 @@ type Config struct {
 	// cooperativeFastCheck: 500 ms in v1.22.3). 0, as Kafka's Java
 	// client, for none.
 	CooperativeCheck int64
+
+	// RejoinBackoff is a client trait of sarama: under the classic
+	// protocol, when a new join phase begins while the member waits for
+	// its SyncGroup response (the group completing a rebalance), the
+	// coordinator answers that SyncGroup REBALANCE_IN_PROGRESS and the
+	// member waits this long before it sends JoinGroup again
+	// (Consumer.Group.Rebalance.Retry.Backoff, 2 s by default in v1.61.1).
+	// 0, as Kafka's Java client, franz-go and kafka-go, rejoins at once.
+	RejoinBackoff int64
 }
 
 // DefaultConfig returns Kafka's consumer defaults and a processing time of
@@ -464,6 +473,8 @@ func checkConfig(c Config, p Protocol) error {
 		return errors.New("heartbeat.interval.ms must be lower than session.timeout.ms")
 	case c.CooperativeCheck < 0:
 		return errors.New("the cooperative check must be at least 0")
+	case c.RejoinBackoff < 0:
+		return errors.New("the rejoin backoff must be at least 0")
 	case c.MaxPollInterval <= 0 || c.MaxPollRecords <= 0 || c.RecordMicros < 0 || c.MetadataMaxAge <= 0:
 		return errors.New("max.poll.interval.ms, max.poll.records and metadata.max.age.ms must be positive, the processing time at least 0")
 	case c.BatchMs() > c.MaxPollInterval:
