@@ -610,14 +610,14 @@ func partitionSeconds(ms int64) string { return strconv.FormatFloat(float64(ms)/
 // applyClientTraits gives cfg, the configuration of the members without
 // a client of their own and of those that join, the timing traits of
 // --client, and each member with its own client in the group file that
-// client's: franz-go's cooperative check. The names were checked by
-// groupLeader.
+// client's: franz-go's cooperative check and sarama's rejoin backoff. The
+// names were checked by groupLeader.
 func applyClientTraits(c *cli.Context, cfg *timeline.Config, members []timeline.Member, clients []string) error {
 	def, err := parseClient(c, "assigncalc")
 	if err != nil {
 		return err
 	}
-	cfg.CooperativeCheck = def.CooperativeCheck
+	cfg.CooperativeCheck, cfg.RejoinBackoff = def.CooperativeCheck, def.RejoinBackoff
 	for i := range members {
 		if i >= len(clients) || clients[i] == "" {
 			continue
@@ -626,9 +626,9 @@ func applyClientTraits(c *cli.Context, cfg *timeline.Config, members []timeline.
 		if err != nil {
 			return &usageError{fmt.Errorf("members[%d].client: %w", i, err)}
 		}
-		if p.CooperativeCheck != cfg.CooperativeCheck {
+		if p.CooperativeCheck != cfg.CooperativeCheck || p.RejoinBackoff != cfg.RejoinBackoff {
 			own := *cfg
-			own.CooperativeCheck = p.CooperativeCheck
+			own.CooperativeCheck, own.RejoinBackoff = p.CooperativeCheck, p.RejoinBackoff
 			members[i].Config = &own
 		}
 	}
