@@ -126,6 +126,14 @@ func (h tlsHandler) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.Consume
 
 func (g *tlsGroup) start(name, instance string, s assign.Strategy) {
 	g.T.Helper()
+	g.startWith(name, instance, s, 50*time.Millisecond, nil)
+}
+
+// startWith starts a member whose Consumer.Group.Rebalance.Retry.Backoff
+// is backoff; with a gate, its client is made now but consumes only once
+// the gate closes.
+func (g *tlsGroup) startWith(name, instance string, s assign.Strategy, backoff time.Duration, gate <-chan struct{}) {
+	g.T.Helper()
 	cfg := sarama.NewConfig()
 	cfg.ClientID = name
 	cfg.Version = sarama.V3_6_0_0
@@ -133,7 +141,7 @@ func (g *tlsGroup) start(name, instance string, s assign.Strategy) {
 	cfg.Consumer.Group.Heartbeat.Interval = tlsHeartbeat
 	cfg.Consumer.Group.Session.Timeout = tlsSession
 	cfg.Consumer.Group.Rebalance.Timeout = tlsRebalance
-	cfg.Consumer.Group.Rebalance.Retry.Backoff = 50 * time.Millisecond
+	cfg.Consumer.Group.Rebalance.Retry.Backoff = backoff
 	// The partitions are idle, so every fetch waits MaxWaitTime at kfake,
 	// and a member's claims end only after the fetch in flight (at 50 ms,
 	// 51 ms after the heartbeat that told of the rebalance), its
@@ -158,6 +166,13 @@ func (g *tlsGroup) start(name, instance string, s assign.Strategy) {
 	m.stop = stop
 	go func() {
 		defer close(m.done)
+		if gate != nil {
+			select {
+			case <-gate:
+			case <-ctx.Done():
+				return
+			}
+		}
 		for i := 0; i < maxSessions && ctx.Err() == nil; i++ {
 			if err := cg.Consume(ctx, []string{"t"}, tlsHandler{g, m}); err != nil && ctx.Err() == nil {
 				time.Sleep(50 * time.Millisecond) // a crashed member's rejoin fails; do not spin

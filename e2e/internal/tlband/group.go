@@ -45,12 +45,19 @@ type Group[M Member] struct {
 	Began time.Time
 	Settings
 
+	// Adjust, when set, is Predict's adjust for Judge: it turns each
+	// draw's scenario into the one the model plays.
+	Adjust func(timeline.Scenario) (timeline.Scenario, error)
+
+	c *kfake.Cluster
+
 	mu       sync.Mutex
 	changes  []Change
 	owners   map[assign.TopicPartition]map[string]bool
 	live     map[string]M
 	dropped  map[string]bool          // member IDs whose group requests kfake drops
 	lastBeat map[string]time.Duration // member ID => its last Heartbeat at kfake
+	interrupt
 }
 
 // NewGroup starts a kfake cluster of one broker with topic "t" of
@@ -63,7 +70,7 @@ func NewGroup[M Member](ctx context.Context, t *testing.T, s Settings, stop func
 	if err != nil {
 		t.Fatalf("kfake.NewCluster: %v", err)
 	}
-	g := &Group[M]{T: t, Ctx: ctx, Addrs: c.ListenAddrs(), Began: time.Now(), Settings: s,
+	g := &Group[M]{T: t, Ctx: ctx, Addrs: c.ListenAddrs(), Began: time.Now(), Settings: s, c: c,
 		owners: make(map[assign.TopicPartition]map[string]bool), live: make(map[string]M),
 		dropped: make(map[string]bool), lastBeat: make(map[string]time.Duration)}
 	memberOf := map[int16]func(kmsg.Request) string{
@@ -129,6 +136,13 @@ func (g *Group[M]) Add(name string, m M) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.live[name] = m
+}
+
+// Member returns the live member name.
+func (g *Group[M]) Member(name string) M {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.live[name]
 }
 
 // Remove stops counting the member name and returns it.
@@ -209,7 +223,7 @@ func (g *Group[M]) Phases(at time.Duration) map[string]timeline.Phase {
 func (g *Group[M]) Judge(t *testing.T, name string, sc timeline.Scenario, at time.Duration, real map[string]timeline.Phase, byRank bool, tol time.Duration, draws int) Result {
 	t.Helper()
 	measured := Unowned(sc.Initial, g.Changes(), g.Partitions, at, g.Since())
-	pr, err := Predict(sc, g.EventAt, real, g.Heartbeat, draws)
+	pr, err := Predict(sc, g.EventAt, real, g.Heartbeat, draws, g.Adjust)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,4 +238,80 @@ func (g *Group[M]) Judge(t *testing.T, name string, sc timeline.Scenario, at tim
 		t.Errorf("%s: %s", name, e)
 	}
 	return Result{Measured: measured, Total: total, Pred: pr}
+}
+
+// interrupt is the state of InterruptSync.
+type interrupt struct {
+	holding, over bool
+	joinedCh      chan struct{}
+	seen          Interruption
+}
+
+// Interruption is what InterruptSync saw, in times since the test began.
+type Interruption struct {
+	Held    time.Duration            // the leader's SyncGroup reached kfake and was held
+	Joined  time.Duration            // the JoinGroup that interrupted arrived; 0 if none did
+	Rejoins map[string]time.Duration // member ID => its first JoinGroup after Joined
+}
+
+// InterruptSync makes a JoinGroup arrive while the group completes its
+// next rebalance, which a loopback round trip leaves no time for by
+// itself. kfake holds the next SyncGroup that carries the leader's
+// assignment and closes the channel it returns, for the test to start the
+// member that joins; once a JoinGroup for which triggers is true arrives
+// (one that starts a rebalance at kfake: with KIP-394 a new member's
+// second), the held SyncGroup goes on. kfake handles that JoinGroup first
+// (its control functions and requests run on one loop), so it answers
+// the leader's SyncGroup, and every other SyncGroup of the generation,
+// REBALANCE_IN_PROGRESS. The hold lasts wait at most. seen returns what
+// happened, with each member's first JoinGroup after the interruption.
+func (g *Group[M]) InterruptSync(triggers func(*kmsg.JoinGroupRequest) bool, wait time.Duration) (start <-chan struct{}, seen func() Interruption) {
+	startCh := make(chan struct{})
+	g.mu.Lock()
+	g.interrupt = interrupt{joinedCh: make(chan struct{}), seen: Interruption{Rejoins: make(map[string]time.Duration)}}
+	joined := g.interrupt.joinedCh
+	g.mu.Unlock()
+	g.c.ControlKey(kmsg.SyncGroup.Int16(), func(r kmsg.Request) (kmsg.Response, error, bool) {
+		g.c.KeepControl()
+		g.mu.Lock()
+		hold := !g.holding && !g.over && len(r.(*kmsg.SyncGroupRequest).GroupAssignment) > 0
+		if hold {
+			g.holding, g.seen.Held = true, g.Since()
+		}
+		g.mu.Unlock()
+		if hold {
+			g.c.SleepControl(func() {
+				close(startCh)
+				select {
+				case <-joined:
+				case <-time.After(wait):
+				case <-g.Ctx.Done():
+				}
+			})
+		}
+		return nil, nil, false
+	})
+	g.c.ControlKey(kmsg.JoinGroup.Int16(), func(r kmsg.Request) (kmsg.Response, error, bool) {
+		g.c.KeepControl()
+		req := r.(*kmsg.JoinGroupRequest)
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		switch {
+		case g.holding && !g.over && triggers(req):
+			g.over, g.seen.Joined = true, g.Since()
+			close(joined)
+		case g.over && req.MemberID != "":
+			if _, ok := g.seen.Rejoins[req.MemberID]; !ok {
+				g.seen.Rejoins[req.MemberID] = g.Since()
+			}
+		}
+		return nil, nil, false
+	})
+	return startCh, func() Interruption {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		out := g.seen
+		out.Rejoins = maps.Clone(g.seen.Rejoins)
+		return out
+	}
 }

@@ -101,8 +101,11 @@ type Prediction struct {
 // phases measured, then draws times with every phase shifted by one
 // amount drawn from seeds 1 to draws: the members keep their measured
 // offsets from each other, and the event falls anywhere in their cycle.
-// Unowned time counts from eventAt.
-func Predict(sc timeline.Scenario, eventAt int64, real map[string]timeline.Phase, hb time.Duration, draws int) (Prediction, error) {
+// Unowned time counts from eventAt. adjust, when not nil, turns each
+// draw's scenario (its events at their times, its phases set) into the
+// one played: for an event whose time the model itself decides, such as
+// a member that joins during a rebalance's SyncGroup round trip.
+func Predict(sc timeline.Scenario, eventAt int64, real map[string]timeline.Phase, hb time.Duration, draws int, adjust func(timeline.Scenario) (timeline.Scenario, error)) (Prediction, error) {
 	events := make([]timeline.Event, len(sc.Events))
 	for i, e := range sc.Events {
 		e.At += eventAt
@@ -123,7 +126,14 @@ func Predict(sc timeline.Scenario, eventAt int64, real map[string]timeline.Phase
 				sc.Phases[name] = timeline.Phase{Heartbeat: (p.Heartbeat-1+shift)%h + 1}
 			}
 		}
-		tl, err := timeline.Simulate(sc)
+		played := sc
+		if adjust != nil {
+			var err error
+			if played, err = adjust(sc); err != nil {
+				return Prediction{}, fmt.Errorf("seed %d: %w", seed, err)
+			}
+		}
+		tl, err := timeline.Simulate(played)
 		if err != nil {
 			return Prediction{}, fmt.Errorf("timeline.Simulate (seed %d): %w", seed, err)
 		}
