@@ -99,6 +99,21 @@ func newTLKGroup(ctx context.Context, t *testing.T) *tlkGroup {
 
 func (g *tlkGroup) start(name string, s assign.Strategy) {
 	g.T.Helper()
+	g.startWith(name, s, 50*time.Millisecond, nil)
+}
+
+// startWith starts a member whose JoinGroupBackoff is backoff; with a
+// gate, its ConsumerGroup is made now but joins only once the gate
+// closes (NewConsumerGroup starts joining at once).
+func (g *tlkGroup) startWith(name string, s assign.Strategy, backoff time.Duration, gate <-chan struct{}) {
+	g.T.Helper()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-g.Ctx.Done():
+			g.T.Fatalf("%s: the gate never opened", name)
+		}
+	}
 	cg, err := kafka.NewConsumerGroup(kafka.ConsumerGroupConfig{
 		ID:                "timeline",
 		Brokers:           g.Addrs,
@@ -107,7 +122,7 @@ func (g *tlkGroup) start(name string, s assign.Strategy) {
 		HeartbeatInterval: tlkHeartbeat,
 		SessionTimeout:    tlkSession,
 		RebalanceTimeout:  tlkRebalance,
-		JoinGroupBackoff:  50 * time.Millisecond,
+		JoinGroupBackoff:  backoff,
 		StartOffset:       kafka.FirstOffset,
 	})
 	if err != nil {

@@ -24,9 +24,6 @@ package sarama_test
 
 import (
 	"context"
-	"errors"
-	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -38,26 +35,6 @@ import (
 )
 
 const tlsBackoff = time.Second
-
-// joinDuringSync returns Group.Adjust for the model: c4 (configured as
-// cfg) joins a round trip after the first join phase that ends at or
-// after tlsEventAt, in the middle of its SyncGroup round trip.
-func joinDuringSync(cfg *timeline.Config) func(timeline.Scenario) (timeline.Scenario, error) {
-	return func(sc timeline.Scenario) (timeline.Scenario, error) {
-		tl, err := timeline.Simulate(sc)
-		if err != nil {
-			return sc, err
-		}
-		i := slices.IndexFunc(tl.Steps, func(s timeline.Step) bool {
-			return s.At >= tlsEventAt && strings.HasPrefix(s.What, "leader assigns")
-		})
-		if i < 0 {
-			return sc, errors.New("no join phase ended after c3 joined")
-		}
-		sc.Events = append(slices.Clone(sc.Events), timeline.Event{At: tl.Steps[i].At + sc.RTT, Kind: timeline.Join, Member: "c4", Topics: []string{"t"}, Config: cfg})
-		return sc, nil
-	}
-}
 
 func TestTimelineBandRejoinBackoff(t *testing.T) {
 	if testing.Short() {
@@ -104,11 +81,11 @@ func TestTimelineBandRejoinBackoff(t *testing.T) {
 			Events: []timeline.Event{{Kind: timeline.Join, Member: "c3", Topics: []string{"t"}, Config: cfg}},
 		}
 	}
-	g.Adjust = joinDuringSync(&cfg)
+	g.Adjust = tlband.JoinDuringSync(tlsEventAt, "c4", []string{"t"}, &cfg)
 	r := g.Judge(t, "join during sync", sc(&cfg), at, real, false, tlsTolerance, tlsDraws)
 
 	java := tlsConfig // no backoff
-	pr, err := tlband.Predict(sc(&java), tlsEventAt, real, tlsHeartbeat, tlsDraws, joinDuringSync(&java))
+	pr, err := tlband.Predict(sc(&java), tlsEventAt, real, tlsHeartbeat, tlsDraws, tlband.JoinDuringSync(tlsEventAt, "c4", []string{"t"}, &java))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ package tlband
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -162,6 +163,28 @@ func Predict(sc timeline.Scenario, eventAt int64, real map[string]timeline.Phase
 	}
 	pr.Totals = [3]int64{nearestRank(totals, 5), nearestRank(totals, 50), nearestRank(totals, 95)}
 	return pr, nil
+}
+
+// JoinDuringSync returns an adjust for Predict (Group.Adjust): member,
+// subscribing to topics with cfg, joins a round trip after the first join
+// phase that ends at or after eventAt, in the middle of its SyncGroup
+// round trip, as InterruptSync makes a member join at kfake.
+func JoinDuringSync(eventAt int64, member string, topics []string, cfg *timeline.Config) func(timeline.Scenario) (timeline.Scenario, error) {
+	return func(sc timeline.Scenario) (timeline.Scenario, error) {
+		tl, err := timeline.Simulate(sc)
+		if err != nil {
+			return sc, err
+		}
+		i := slices.IndexFunc(tl.Steps, func(s timeline.Step) bool {
+			return s.At >= eventAt && strings.HasPrefix(s.What, "leader assigns")
+		})
+		if i < 0 {
+			return sc, errors.New("no join phase ended after the event")
+		}
+		join := timeline.Event{At: tl.Steps[i].At + sc.RTT, Kind: timeline.Join, Member: member, Topics: topics, Config: cfg}
+		sc.Events = append(slices.Clone(sc.Events), join)
+		return sc, nil
+	}
 }
 
 func nearestRank(xs []int64, p int) int64 {
