@@ -80,7 +80,9 @@ func timelineCommand(e *env) *cli.Command {
 			"--client NAME computes each rebalance's assignment as that library's group leader does (java's\n" +
 			"sticky assignors exactly, the other libraries' marked approximate); a member's \"client\" in --in\n" +
 			"overrides it, the first member leading. The default list keeps the strategies the client has; a\n" +
-			"strategy or static membership it lacks is an error naming the client.\n\n" +
+			"strategy or static membership it lacks is an error naming the client. The members also get the\n" +
+			"library's timing traits: franz-go's extra heartbeat 500ms after each cooperative assignment,\n" +
+			"sarama's 2s wait before rejoining when a new join phase interrupts its SyncGroup.\n\n" +
 			"Example:\n" +
 			"   assigncalc timeline --members 3 --topics t:6 --crash c1@10s\n" +
 			"   assigncalc timeline --members 3 --topics t:6 --static --restart c1@10s+20s --svg restart.svg\n" +
