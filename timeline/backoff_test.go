@@ -113,3 +113,84 @@ func TestRejoinBackoff(t *testing.T) {
 		})
 	}
 }
+
+// TestRejoinBackoffMembers shows what a member does while it backs off.
+//
+// "cooperative keeps consuming": the join during sync of TestRejoinBackoff
+// under cooperative-sticky. c0 and c1 keep t-0,1 and t-2,3 through the
+// backoff. With no backoff generation 3 reaches the members at 5040: c0
+// gives up t-1 and c1 t-3 and both rejoin at once; c2 and c3, which
+// received nothing, hear of the follow-up at their first heartbeat, 6040,
+// the news arriving at 6050, when they rejoin; the follow-up ends two
+// round trips later, 6070: t-1 and t-3 unowned [5040, 6070). With 1000 ms
+// all of it comes 1000 ms later and nothing is unowned before 6040.
+//
+// "eager expires": the forming group of TestRejoinBackoff with a backoff
+// of 15 s, longer than the 10 s session. c0, bounced at 0 with no
+// heartbeat, is expired at 10000; the join phase, c1 alone, then ends and
+// c1 receives both partitions at 10020. c0 sends JoinGroup at 15000, is
+// told its member.id is unknown and joins at once as a new member (as
+// sarama does), which starts a rebalance; c1, heartbeating from 10020,
+// hears at 15020, rejoins when the news arrives at 15030 (revoking both),
+// and generation 3 arrives at 15050.
+func TestRejoinBackoffMembers(t *testing.T) {
+	coop := func(b int64) timeline.Scenario {
+		return timeline.Scenario{
+			Members: []timeline.Member{
+				{ID: "c0", Topics: []string{"t"}, Config: backoffConfig(b)},
+				{ID: "c1", Topics: []string{"t"}, Config: backoffConfig(b)},
+			},
+			Topics: map[string]int32{"t": 4}, Strategy: assign.CooperativeSticky{}, RTT: 10,
+			Initial: assign.Assignment{"c0": tps("t", 0, 1), "c1": tps("t", 2, 3)},
+			Phases:  map[string]timeline.Phase{"c0": {Heartbeat: 1_000, Poll: 1}, "c1": {Heartbeat: 1_000, Poll: 1}},
+			Events: []timeline.Event{
+				{At: 5_000, Kind: timeline.Join, Member: "c2", Topics: []string{"t"}, Config: backoffConfig(b)},
+				{At: 5_020, Kind: timeline.Join, Member: "c3", Topics: []string{"t"}, Config: backoffConfig(b)},
+			},
+		}
+	}
+	noDelay := timeline.Broker{InitialRebalanceDelay: 0, ConsumerSessionTimeout: 45_000, ConsumerHeartbeatInterval: 5_000}
+	expires := timeline.Scenario{
+		Members: []timeline.Member{
+			{ID: "c0", Topics: []string{"t"}, Config: backoffConfig(15_000)},
+			{ID: "c1", Topics: []string{"t"}, Config: backoffConfig(15_000)},
+		},
+		Topics: map[string]int32{"t": 2}, Strategy: assign.Range{}, Forming: true, Broker: &noDelay, RTT: 10,
+	}
+	c2joins := timeline.Rebalance{Start: 5_000, End: 5_020, Reason: "c2 joins"}
+	tests := []struct {
+		name string
+		sc   timeline.Scenario
+		want outcome
+	}{
+		{"cooperative keeps consuming/no backoff", coop(0), outcome{
+			Rebalances: []timeline.Rebalance{c2joins,
+				{Start: 5_020, End: 5_040, Reason: "c3 joins", Generation: 3},
+				{Start: 5_040, End: 6_070, Reason: "c0 rejoins: cooperative follow-up", Generation: 4}},
+			Unowned: map[string][]timeline.Span{"t-1": {span(5_040, 6_070)}, "t-3": {span(5_040, 6_070)}},
+			Summary: timeline.Summary{Rebalances: 3, MaxUnownedMs: 1_030, UnownedPartitionMs: 2_060},
+		}},
+		{"cooperative keeps consuming/backoff 1000", coop(1_000), outcome{
+			Rebalances: []timeline.Rebalance{c2joins,
+				{Start: 5_020, End: 6_040, Reason: "c3 joins", Generation: 3},
+				{Start: 6_040, End: 7_070, Reason: "c0 rejoins: cooperative follow-up", Generation: 4}},
+			Unowned: map[string][]timeline.Span{"t-1": {span(6_040, 7_070)}, "t-3": {span(6_040, 7_070)}},
+			Summary: timeline.Summary{Rebalances: 3, MaxUnownedMs: 1_030, UnownedPartitionMs: 2_060},
+		}},
+		{"eager expires", expires, outcome{
+			Rebalances: []timeline.Rebalance{{Reason: "group forms"},
+				{Start: 0, End: 10_020, Reason: "c1 joins", Generation: 2},
+				{Start: 15_000, End: 15_050, Reason: "c0 joins", Generation: 3}},
+			Unowned: map[string][]timeline.Span{"t-0": {span(0, 10_020), span(15_030, 15_050)}, "t-1": {span(0, 10_020), span(15_030, 15_050)}},
+			Summary: timeline.Summary{Rebalances: 3, MaxUnownedMs: 10_020, UnownedPartitionMs: 20_080},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tl := simulate(t, tt.sc)
+			if diff := cmp.Diff(tt.want, outcomeOf(tl)); diff != "" {
+				t.Errorf("Simulate mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
