@@ -170,3 +170,56 @@ func TestSmallKeptClaimsByName(t *testing.T) {
 		})
 	}
 }
+
+// TestSmallKeptOneGeneration: keptDealt answers only claims listed at one
+// generation, the groups compile sends to keepAndDeal (compileOwned's
+// mixed). Where claims at two generations do not conflict, the compiled
+// path, settling them partition by partition, gives the answer keptDealt
+// would (TestSmallKeptMatchesCompiled draws such groups), so only this
+// test sees the decline: the same group at one generation takes the
+// small path, at two it does not, and both answer as the compiled path.
+func TestSmallKeptOneGeneration(t *testing.T) {
+	a := func(p int32) []TopicPartition { return []TopicPartition{{"a", p}} }
+	for _, gen := range []int32{3, 2} {
+		g := Group{
+			Topics: map[string]int32{"a": 4},
+			Members: []Member{
+				{ID: "m0", Topics: []string{"a"}, Generation: gen, Owned: a(0)},
+				{ID: "m1", Topics: []string{"a"}, Generation: 3, Owned: a(1)},
+				{ID: "m2", Topics: []string{"a"}, Generation: -1},
+			},
+		}
+		for _, withhold := range []bool{false, true} {
+			var sg smallGroup
+			if _, ok := sg.sticky(&g, withhold); ok != (gen == 3) {
+				t.Errorf("m0's claims at generation %d, m1's at 3, withhold %v: keptDealt answered: %v", gen, withhold, ok)
+			}
+		}
+		for _, st := range smallStrategies[2:] {
+			matchCompiled(t, st.s, st.compiled, g)
+		}
+	}
+}
+
+// TestKeepsEveryClaimDeclinesEmpty: keepsEveryClaim declines a group of
+// no partitions, where no claim can be kept, as is every group of no
+// members (nobody subscribes to a topic: it then has no subscriptions to
+// compare nor members to divide partitions among). compileOwned calls it
+// only when someone lists a partition, so neither group reaches it
+// through compile: it is called directly.
+func TestKeepsEveryClaimDeclinesEmpty(t *testing.T) {
+	for _, g := range []Group{
+		{Topics: map[string]int32{"a": 2}},
+		{Topics: map[string]int32{"a": 0}, Members: []Member{{ID: "m0", Topics: []string{"a"}}}},
+	} {
+		cg, err := compile(g, ownedIgnored)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, over := range []bool{false, true} {
+			if ok, mayGiveUp := cg.keepsEveryClaim(over); ok || mayGiveUp {
+				t.Errorf("%d members, %d partitions, over %v: keepsEveryClaim = %v, %v; want false, false", len(g.Members), cg.start[len(cg.topics)], over, ok, mayGiveUp)
+			}
+		}
+	}
+}
