@@ -94,7 +94,7 @@ type keptRun struct{ rank, from, to int32 }
 func (cg *compiledGroup) keepsEveryClaim(over bool) (ok, mayGiveUp bool) {
 	n := int32(len(cg.subs))
 	parts := cg.start[len(cg.topics)]
-	if n == 0 || parts == 0 || cg.stickyRackAware() {
+	if parts == 0 || cg.stickyRackAware() { // no partitions, as when no members subscribe to any
 		return false, false
 	}
 	for _, sub := range cg.subs[1:] {
@@ -106,7 +106,7 @@ func (cg *compiledGroup) keepsEveryClaim(over bool) (ok, mayGiveUp bool) {
 	atCeiling := int32(0)
 	for i := range cg.g.Members {
 		switch c := int32(min(cg.own.count(i), int(parts)+1)); {
-		case c > q+1 || c == q+1 && r == 0:
+		case c > q+1:
 			return over, over
 		case c == q+1:
 			atCeiling++
@@ -134,7 +134,7 @@ func (cg *compiledGroup) keepsEveryClaim(over bool) (ok, mayGiveUp bool) {
 // With every set, lister records the lister of every listed partition,
 // whatever the shape of its Owned (see [ownedKeptPacked]).
 func (cg *compiledGroup) readKept(every, over bool) bool {
-	return cg.readKeptWith(every, readFast, over && !every) && cg.keptTargets(over && !every)
+	return cg.readKeptWith(every, readFast, over && !every) && cg.keptTargets()
 }
 
 // How readKeptWith reads Owned lists.

@@ -24,10 +24,12 @@ import (
 
 // keptTargets sets kept's claims and targets by rank, and reports
 // whether keepAndDeal can answer: nobody lists more than its target, or
-// over allows it and every member that does lists its claims in order
-// (inOrder) with Go's topic order Java's, so that its positions in Owned
-// are its claims in pid order (giveUp). Otherwise it leaves kept nil.
-func (cg *compiledGroup) keptTargets(over bool) bool {
+// Go's topic order is Java's, so that the positions in Owned of a member
+// that does are its claims in pid order (giveUp). Otherwise it leaves
+// kept nil. A member lists more than its target only where readKept let
+// it (keepsEveryClaim's mayGiveUp), and then every list was read in
+// order (inOrder), or readKept declined.
+func (cg *compiledGroup) keptTargets() bool {
 	kc := cg.kept
 	n := len(cg.kafkaOrder)
 	room := kc.byRank
@@ -37,12 +39,8 @@ func (cg *compiledGroup) keptTargets(over bool) bool {
 	}
 	balance.TargetsIn(claims, int(cg.start[len(cg.topics)]), target, room[2*n:3*n])
 	kc.claims, kc.target = claims, target
-	for rk, m := range cg.kafkaOrder {
+	for rk := range cg.kafkaOrder {
 		if claims[rk] > target[rk] {
-			if !over || kc.shape[m] != inOrder {
-				cg.kept = nil
-				return false
-			}
 			kc.over = true
 		}
 	}

@@ -134,13 +134,15 @@ func (sg *smallGroup) sticky(g *Group, withhold bool) (a Assignment, ok bool) {
 func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 	n, nt := len(sg.members), sg.nt
 	total := sg.start[nt]
-	if total == 0 || total > smallParts {
+	if total > smallParts {
 		return nil, false
 	}
 	// The claims each member lists are its list's length: keptDealt
-	// declines below unless every claim exists, once. Knowing the targets
-	// before reading the claims, a member over its target gives up claims
-	// as its list is read, whose runs of one topic are then at hand.
+	// declines below unless every claim exists, once, so it declines a
+	// group of no partitions, and targets set from a list longer than
+	// there are partitions are never used. Knowing the targets before
+	// reading the claims, a member over its target gives up claims as its
+	// list is read, whose runs of one topic are then at hand.
 	var count [smallMembers]int32 // member index => partitions it keeps, then gets
 	gen, some := int32(0), false
 	for m := range n {
@@ -152,7 +154,7 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 			return nil, false
 		}
 		gen, some = sg.members[m].Generation, true
-		count[m] = int32(min(c, smallParts+1))
+		count[m] = int32(c)
 	}
 	var target [smallMembers]int32 // by rank
 	sg.targets(&count, &target, total)
@@ -265,9 +267,6 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 // that is not are taken here, comparing names.
 func (sg *smallGroup) claim(owned []TopicPartition, who uint8, owner *[smallParts]uint8, runs *smallRuns) (ok, inOrder bool) {
 	j, ti, last := sg.claimFast(owned, who, owner, runs)
-	if last == cannot {
-		return false, false
-	}
 	for ; j < len(owned); j++ {
 		tp := &owned[j]
 		if ti < 0 || !sameName(sg.topics[ti], tp.Topic) {
@@ -290,13 +289,13 @@ func (sg *smallGroup) claim(owned []TopicPartition, who uint8, owner *[smallPart
 
 // claimFast takes, as claim does, the claims of owned up to the first
 // whose topic is not a string of sg.topics (by address, sameString) at
-// or after the one before it, walking the topics once and taking each
-// one's run whole, and returns where it stopped, the topic of the claim
-// before (-1 if none), and the last claim's partition number (see take),
-// cannot when it stopped at a claim it cannot take. It calls nothing:
-// with a comparison of names (a call to the runtime) in the loop over
-// the claims, every variable of that loop lived on the stack, and it
-// took more instructions on bench's uniform-10x100-leave1 (one
+// or after the one before it, or that it cannot take (take then refuses
+// it), walking the topics once and taking each one's run whole, and
+// returns where it stopped, the topic of the claim before or of the one
+// it cannot take (-1 if none), and the last claim's partition number
+// (see take). It calls nothing: with a comparison of names (a call to
+// the runtime) in the loop over the claims, every variable of that loop
+// lived on the stack, and it took more instructions on bench's uniform-10x100-leave1 (one
 // partition of each topic a member; callgrind; bench/RESULTS.md).
 func (sg *smallGroup) claimFast(owned []TopicPartition, who uint8, owner *[smallParts]uint8, runs *smallRuns) (j, ti int, last int32) {
 	ti, last = -1, -1
@@ -311,13 +310,10 @@ func (sg *smallGroup) claimFast(owned []TopicPartition, who uint8, owner *[small
 		}
 		for ti = t; j < len(owned) && sameString(owned[j].Topic, name); j++ {
 			p := owned[j].Partition
-			if uint32(p) >= uint32(size) { // negative, or beyond the topic
-				return j, ti, cannot
+			if uint32(p) >= uint32(size) || owner[first+p] != 0 { // negative, beyond the topic, or taken
+				return j, ti, last
 			}
 			pid := first + p
-			if owner[pid] != 0 {
-				return j, ti, cannot
-			}
 			owner[pid] = who
 			if pid <= last {
 				last = unordered
