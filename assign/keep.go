@@ -33,7 +33,7 @@ type keptClaims struct {
 	over           bool
 
 	// byRank is room for three arrays by rank: claims, target and
-	// scratch (TargetsIn's order for keptTargets and keptSettled,
+	// scratch (TargetsIn's order for keptTargets,
 	// dealKept's members below target in between).
 	byRank []int32
 
@@ -420,10 +420,22 @@ func (r *keptReader) runs(i int) (count int32, shape uint8) {
 // whose Owned is already in order have it copied whole.
 //
 // With withhold (CooperativeSticky) the partitions given up are withheld
-// this round, and settled reports whether settledTarget would stop at
-// this target (keptSettled); when it would not, nothing is returned and
-// the caller settles the claims partition by partition.
-func (cg *compiledGroup) keepAndDeal(withhold bool) (a Assignment, settled bool, err error) {
+// this round, which is the round settledTarget gives. Its first solve is
+// keepAndDeal(false)'s target, which hands exactly those partitions to
+// members other than their claimant; its next solve has this round's
+// answer as the claims, and keeps every one of them: only members whose
+// target was ⌈P/n⌉ can hold ⌈P/n⌉, and there are P mod n of those, so no
+// new target is below what its member holds. A member over its target is
+// full and stays so: at ⌈P/n⌉ it holds ⌈P/n⌉; at ⌊P/n⌋, each of the P mod
+// n members at ⌈P/n⌉ listed at least as many claims as it did, more than
+// ⌊P/n⌋, so holds ⌈P/n⌉ and keeps that target. The partitions given up
+// therefore go to members other than their claimant again, the same ones
+// are withheld, settledTarget stops there, and this round is this answer
+// whether or not the new targets move the extra partition between
+// members below theirs (TestSmallCooperativeUnsettled works one such
+// group by hand; TestKeepAndDealOverTarget holds both strategies to
+// settling every claim).
+func (cg *compiledGroup) keepAndDeal(withhold bool) (Assignment, error) {
 	kc := cg.kept
 	n := len(cg.kafkaOrder)
 	parts := cg.start[len(cg.topics)]
@@ -436,13 +448,10 @@ func (cg *compiledGroup) keepAndDeal(withhold bool) (a Assignment, settled bool,
 	}
 	d, err := cg.dealKept(late)
 	if err != nil {
-		return nil, false, err
-	}
-	if withhold && late != nil && !cg.keptSettled(d) {
-		return nil, false, nil
+		return nil, err
 	}
 	if cg.pack != nil {
-		return nil, true, cg.packKept(d.dealt, d.off)
+		return nil, cg.packKept(d.dealt, d.off)
 	}
 
 	// Each member's list: what it keeps, merged with what it is dealt.
@@ -508,7 +517,7 @@ func (cg *compiledGroup) keepAndDeal(withhold bool) (a Assignment, settled bool,
 		out[cg.g.Members[m].ID] = list
 	}
 	if lists == nil {
-		return out, true, nil
+		return out, nil
 	}
 	cg.fillListed(lists, keepAt)
 	for rk, m := range cg.kafkaOrder {
@@ -520,7 +529,7 @@ func (cg *compiledGroup) keepAndDeal(withhold bool) (a Assignment, settled bool,
 		}
 		out[cg.g.Members[m].ID] = list
 	}
-	return out, true, nil
+	return out, nil
 }
 
 // copyRuns writes the runs of an inRuns member's Owned into keep, in

@@ -268,26 +268,3 @@ func (dl *dealing) restart() {
 	dl.active = slices.DeleteFunc(dl.active, func(rk int32) bool { return dl.next[rk] == dl.off[rk+1] })
 	dl.turn = 0
 }
-
-// keptSettled reports whether settledTarget, given the target d deals
-// (with partitions given up, so withheld this round), stops at it. Its
-// next solve has this round's assignment as the claims: every member
-// claims what it keeps and what the first pass dealt it, no more than its
-// target. When those claims give every member the same target again
-// ([balance.Targets]), that solve keeps every claim and deals the
-// withheld partitions, all of them listed, in one pass from the lowest
-// member with room to members lacking exactly what the second pass here
-// filled: the same target, withholding as many, so settledTarget stops.
-// Otherwise its answer may differ, and the caller settles the claims
-// partition by partition.
-func (cg *compiledGroup) keptSettled(d keptDeal) bool {
-	kc := cg.kept
-	n := len(kc.claims)
-	room := make([]int32, 2*n)
-	next, target := room[:n:n], room[n:]
-	for rk := range n {
-		next[rk] = min(kc.claims[rk], kc.target[rk]) + d.first[rk] - d.off[rk]
-	}
-	balance.TargetsIn(next, int(cg.start[len(cg.topics)]), target, kc.byRank[2*n:3*n])
-	return slices.Equal(target, kc.target)
-}

@@ -192,18 +192,11 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 	// each gives one to every rank still below its target, in rank order;
 	// the second pass starts a round. With withhold, those given up are
 	// withheld instead of dealt, as keepAndDeal(true) withholds them.
-	// keepAndDeal answers only when the targets of what each member has
-	// after the first pass are the targets again (keptSettled); otherwise
-	// the compiled path settles the claims, solving again with this
-	// round's answer as the claims, and lands on this same answer, which
-	// keptDealt therefore gives either way: a member over its target
-	// lists more than every member with a lower target and
-	// fewer than those with a higher one, so it keeps its target, which
-	// stays its target again, and the members below theirs get the
-	// partitions given up (never their own), which stay withheld. Claims
-	// are at one generation and none is repeated, or keptDealt has
-	// declined. TestSmallJoinMatchesGeneral holds the answers to the
-	// general path's, groups where keptSettled fails among them.
+	// That is the round the general path gives too, whatever targets the
+	// follow-up round's claims get (see keepAndDeal). Claims are at one
+	// generation and none is repeated, or keptDealt has declined.
+	// TestSmallJoinMatchesGeneral holds the answers to the general path's,
+	// groups where those targets move among them.
 	var active [smallMembers]int32
 	na, turn := 0, 0
 	for rk, m := range sg.order[:n] {
