@@ -186,11 +186,12 @@ func (cg *compiledGroup) readKeptWith(every bool, read keptRead, inOrderOnly boo
 	// The table costs an allocation, which a small group feels more
 	// than reading its few lists through inOrder's lookups (BenchmarkAssign/
 	// strategy=cooperative-sticky/impl=ours/shape=uniform-10x100-join1 in
-	// bench/).
-	if cg.own.given == nil && n > 0 && (read == readTable || read == readFast && parts >= tablePartitions) {
-		r.tabSub = cg.subs[0]
-		r.tab = make([]inTopic, len(r.tabSub))
-		for at, t := range r.tabSub {
+	// bench/). Every member's subscription equals the first's, and
+	// there is one (keepsEveryClaim, which readKept follows).
+	if cg.own.given == nil && (read == readTable || read == readFast && parts >= tablePartitions) {
+		sub := cg.subs[0]
+		r.tab = make([]inTopic, len(sub))
+		for at, t := range sub {
 			r.tab[at] = inTopic{name: cg.topics[t], rank: goRank[t], start: cg.start[t], end: cg.start[t+1]}
 		}
 	}
@@ -273,10 +274,9 @@ type keptReader struct {
 	firstRun      int     // the current member's first run in kc.runs
 	lastRank      int32   // the current member's last known topic's rank in Go order
 
-	// tab holds inOrder's guesses, the topics of tabSub (a subscription
-	// every member's equals: see keepsEveryClaim) in order.
-	tab    []inTopic
-	tabSub []int32
+	// tab holds inOrder's guesses, the topics of the subscription every
+	// member's equals (see keepsEveryClaim) in order.
+	tab []inTopic
 }
 
 // startRun notes that member i's run of the topic named name starts at
