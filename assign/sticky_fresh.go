@@ -190,7 +190,8 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 
 	// Deal the partitions nobody lists, then those given up, in rounds:
 	// each gives one to every rank still below its target, in rank order;
-	// the second pass starts a round. With withhold, those given up are
+	// the second pass starts a round, and finds nothing where nobody gave
+	// anything up. With withhold, those given up are
 	// withheld instead of dealt, as keepAndDeal(true) withholds them.
 	// That is the round the general path gives too, whatever targets the
 	// follow-up round's claims get (see keepAndDeal). Claims are at one
@@ -221,7 +222,7 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 				na, turn = sg.belowTarget(active[:na], &count, &target), 0
 			}
 		}
-		if !over || withhold || dealing == givenUp {
+		if withhold || dealing == givenUp {
 			break
 		}
 		na, turn = sg.belowTarget(active[:na], &count, &target), 0
