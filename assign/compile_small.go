@@ -98,15 +98,14 @@ func (sg *smallGroup) read(g *Group, owning bool) bool {
 
 	// The listed topics that exist with partitions, in Go order; a name
 	// listed twice counts once, and one missing from the metadata or
-	// empty is skipped, as compile does. Lists are usually in order, and
-	// each name is then compared once, with the one before it.
+	// empty is skipped, as compile does. (One of a negative count is not
+	// counted in nt, so the metadata's pass below finds it.) Lists are
+	// usually in order, and each name is then compared once, with the one
+	// before it.
 	nt, total, bytes := 0, 0, uint64(0)
 	for _, t := range sub {
 		n := g.Topics[t]
 		if n <= 0 {
-			if n < 0 {
-				return false
-			}
 			continue
 		}
 		if t == "" {

@@ -101,14 +101,7 @@ func cooperativeAssign(g Group, use ownedRead) (Assignment, error) {
 // cooperativeOf is CooperativeSticky.Assign on a compiled group.
 func cooperativeOf(cg *compiledGroup) (Assignment, error) {
 	if cg.kept != nil {
-		a, settled, err := cg.keepAndDeal(true)
-		if err != nil || settled {
-			return a, err
-		}
-		// The follow-up round would settle elsewhere: settle every claim.
-		if cg, err = compile(*cg.g, ownedResolved); err != nil {
-			return nil, err
-		}
+		return cg.keepAndDeal(true) // the round settledTarget gives (see keepAndDeal)
 	}
 	if a, ok := cg.freshDealt(); ok {
 		return a, nil

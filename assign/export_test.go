@@ -1,5 +1,11 @@
 package assign
 
+import (
+	"slices"
+
+	"github.com/assigncalc/assigncalc/assign/internal/balance"
+)
+
 // Test hooks: the external tests reach the alternatives of the sticky
 // strategies through the exported ones below, and the package's own
 // tests reach Uniform's reference path through solveOwner.
@@ -66,16 +72,25 @@ func GivesUpByPosition(g Group) bool {
 	return err == nil && cg.kept != nil && cg.kept.over
 }
 
-// KeptSettles reports whether CooperativeSticky answers g from
-// keepAndDeal, rather than settling every claim because the follow-up
-// round would settle elsewhere (keptSettled).
-func KeptSettles(g Group) bool {
+// FollowUpTargetsMove reports whether CooperativeSticky answers g from
+// keepAndDeal with a member over its target where the claims of the
+// follow-up round (this round's answer) get other targets than this
+// round's: the groups where the answer once came from settling every
+// claim again, and lands where keepAndDeal's does (see keepAndDeal).
+func FollowUpTargetsMove(g Group) bool {
 	cg, err := compile(g, ownedKeptIfLossless)
-	if err != nil || cg.kept == nil {
+	if err != nil || cg.kept == nil || !cg.kept.over {
 		return false
 	}
-	_, settled, err := cg.keepAndDeal(true)
-	return err == nil && settled
+	a, err := cg.keepAndDeal(true)
+	if err != nil {
+		return false
+	}
+	held := make([]int32, len(cg.kafkaOrder)) // by rank
+	for rk, m := range cg.kafkaOrder {
+		held[rk] = int32(len(a[cg.g.Members[m].ID]))
+	}
+	return !slices.Equal(balance.Targets(held, int(cg.start[len(cg.topics)])), cg.kept.target)
 }
 
 // RunsReversed is runsReversed (keep_fast_internal_test.go), for the

@@ -33,7 +33,7 @@ type keptClaims struct {
 	over           bool
 
 	// byRank is room for three arrays by rank: claims, target and
-	// scratch (TargetsIn's order for keptTargets and keptSettled,
+	// scratch (TargetsIn's order for keptTargets,
 	// dealKept's members below target in between).
 	byRank []int32
 
@@ -94,7 +94,7 @@ type keptRun struct{ rank, from, to int32 }
 func (cg *compiledGroup) keepsEveryClaim(over bool) (ok, mayGiveUp bool) {
 	n := int32(len(cg.subs))
 	parts := cg.start[len(cg.topics)]
-	if n == 0 || parts == 0 || cg.stickyRackAware() {
+	if parts == 0 || cg.stickyRackAware() { // no partitions, as when no members subscribe to any
 		return false, false
 	}
 	for _, sub := range cg.subs[1:] {
@@ -106,7 +106,7 @@ func (cg *compiledGroup) keepsEveryClaim(over bool) (ok, mayGiveUp bool) {
 	atCeiling := int32(0)
 	for i := range cg.g.Members {
 		switch c := int32(min(cg.own.count(i), int(parts)+1)); {
-		case c > q+1 || c == q+1 && r == 0:
+		case c > q+1:
 			return over, over
 		case c == q+1:
 			atCeiling++
@@ -134,7 +134,7 @@ func (cg *compiledGroup) keepsEveryClaim(over bool) (ok, mayGiveUp bool) {
 // With every set, lister records the lister of every listed partition,
 // whatever the shape of its Owned (see [ownedKeptPacked]).
 func (cg *compiledGroup) readKept(every, over bool) bool {
-	return cg.readKeptWith(every, readFast, over && !every) && cg.keptTargets(over && !every)
+	return cg.readKeptWith(every, readFast, over && !every) && cg.keptTargets()
 }
 
 // How readKeptWith reads Owned lists.
@@ -186,11 +186,12 @@ func (cg *compiledGroup) readKeptWith(every bool, read keptRead, inOrderOnly boo
 	// The table costs an allocation, which a small group feels more
 	// than reading its few lists through inOrder's lookups (BenchmarkAssign/
 	// strategy=cooperative-sticky/impl=ours/shape=uniform-10x100-join1 in
-	// bench/).
-	if cg.own.given == nil && n > 0 && (read == readTable || read == readFast && parts >= tablePartitions) {
-		r.tabSub = cg.subs[0]
-		r.tab = make([]inTopic, len(r.tabSub))
-		for at, t := range r.tabSub {
+	// bench/). Every member's subscription equals the first's, and
+	// there is one (keepsEveryClaim, which readKept follows).
+	if cg.own.given == nil && (read == readTable || read == readFast && parts >= tablePartitions) {
+		sub := cg.subs[0]
+		r.tab = make([]inTopic, len(sub))
+		for at, t := range sub {
 			r.tab[at] = inTopic{name: cg.topics[t], rank: goRank[t], start: cg.start[t], end: cg.start[t+1]}
 		}
 	}
@@ -273,10 +274,9 @@ type keptReader struct {
 	firstRun      int     // the current member's first run in kc.runs
 	lastRank      int32   // the current member's last known topic's rank in Go order
 
-	// tab holds inOrder's guesses, the topics of tabSub (a subscription
-	// every member's equals: see keepsEveryClaim) in order.
-	tab    []inTopic
-	tabSub []int32
+	// tab holds inOrder's guesses, the topics of the subscription every
+	// member's equals (see keepsEveryClaim) in order.
+	tab []inTopic
 }
 
 // startRun notes that member i's run of the topic named name starts at
@@ -420,10 +420,22 @@ func (r *keptReader) runs(i int) (count int32, shape uint8) {
 // whose Owned is already in order have it copied whole.
 //
 // With withhold (CooperativeSticky) the partitions given up are withheld
-// this round, and settled reports whether settledTarget would stop at
-// this target (keptSettled); when it would not, nothing is returned and
-// the caller settles the claims partition by partition.
-func (cg *compiledGroup) keepAndDeal(withhold bool) (a Assignment, settled bool, err error) {
+// this round, which is the round settledTarget gives. Its first solve is
+// keepAndDeal(false)'s target, which hands exactly those partitions to
+// members other than their claimant; its next solve has this round's
+// answer as the claims, and keeps every one of them: only members whose
+// target was ⌈P/n⌉ can hold ⌈P/n⌉, and there are P mod n of those, so no
+// new target is below what its member holds. A member over its target is
+// full and stays so: at ⌈P/n⌉ it holds ⌈P/n⌉; at ⌊P/n⌋, each of the P mod
+// n members at ⌈P/n⌉ listed at least as many claims as it did, more than
+// ⌊P/n⌋, so holds ⌈P/n⌉ and keeps that target. The partitions given up
+// therefore go to members other than their claimant again, the same ones
+// are withheld, settledTarget stops there, and this round is this answer
+// whether or not the new targets move the extra partition between
+// members below theirs (TestSmallCooperativeUnsettled works one such
+// group by hand; TestKeepAndDealOverTarget holds both strategies to
+// settling every claim).
+func (cg *compiledGroup) keepAndDeal(withhold bool) (Assignment, error) {
 	kc := cg.kept
 	n := len(cg.kafkaOrder)
 	parts := cg.start[len(cg.topics)]
@@ -436,13 +448,10 @@ func (cg *compiledGroup) keepAndDeal(withhold bool) (a Assignment, settled bool,
 	}
 	d, err := cg.dealKept(late)
 	if err != nil {
-		return nil, false, err
-	}
-	if withhold && late != nil && !cg.keptSettled(d) {
-		return nil, false, nil
+		return nil, err
 	}
 	if cg.pack != nil {
-		return nil, true, cg.packKept(d.dealt, d.off)
+		return nil, cg.packKept(d.dealt, d.off)
 	}
 
 	// Each member's list: what it keeps, merged with what it is dealt.
@@ -508,7 +517,7 @@ func (cg *compiledGroup) keepAndDeal(withhold bool) (a Assignment, settled bool,
 		out[cg.g.Members[m].ID] = list
 	}
 	if lists == nil {
-		return out, true, nil
+		return out, nil
 	}
 	cg.fillListed(lists, keepAt)
 	for rk, m := range cg.kafkaOrder {
@@ -520,7 +529,7 @@ func (cg *compiledGroup) keepAndDeal(withhold bool) (a Assignment, settled bool,
 		}
 		out[cg.g.Members[m].ID] = list
 	}
-	return out, true, nil
+	return out, nil
 }
 
 // copyRuns writes the runs of an inRuns member's Owned into keep, in

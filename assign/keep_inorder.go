@@ -12,10 +12,7 @@ func (r *keptReader) inOrder(i int, owned []TopicPartition) (int, int32) {
 	cg := r.cg
 	run := inRun{rank: -1, last: -1}
 	guess := ownedGuess{sub: cg.subs[i]}
-	tab := r.tab // the guesses in order, when sub is the subscription they were built from
-	if !sameSlice(guess.sub, r.tabSub) {
-		tab = nil
-	}
+	tab := r.tab // the guesses in order: sub equals the subscription they were built from
 	for k := 0; ; {
 		at := guess.at
 		k, guess.at = r.inOrderRuns(int32(i), owned, k, guess.at, tab, &run)

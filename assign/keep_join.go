@@ -24,10 +24,12 @@ import (
 
 // keptTargets sets kept's claims and targets by rank, and reports
 // whether keepAndDeal can answer: nobody lists more than its target, or
-// over allows it and every member that does lists its claims in order
-// (inOrder) with Go's topic order Java's, so that its positions in Owned
-// are its claims in pid order (giveUp). Otherwise it leaves kept nil.
-func (cg *compiledGroup) keptTargets(over bool) bool {
+// Go's topic order is Java's, so that the positions in Owned of a member
+// that does are its claims in pid order (giveUp). Otherwise it leaves
+// kept nil. A member lists more than its target only where readKept let
+// it (keepsEveryClaim's mayGiveUp), and then every list was read in
+// order (inOrder), or readKept declined.
+func (cg *compiledGroup) keptTargets() bool {
 	kc := cg.kept
 	n := len(cg.kafkaOrder)
 	room := kc.byRank
@@ -37,12 +39,8 @@ func (cg *compiledGroup) keptTargets(over bool) bool {
 	}
 	balance.TargetsIn(claims, int(cg.start[len(cg.topics)]), target, room[2*n:3*n])
 	kc.claims, kc.target = claims, target
-	for rk, m := range cg.kafkaOrder {
+	for rk := range cg.kafkaOrder {
 		if claims[rk] > target[rk] {
-			if !over || kc.shape[m] != inOrder {
-				cg.kept = nil
-				return false
-			}
 			kc.over = true
 		}
 	}
@@ -269,27 +267,4 @@ func (dl *dealing) pass(words []uint64, unset bool, parts int32) error {
 func (dl *dealing) restart() {
 	dl.active = slices.DeleteFunc(dl.active, func(rk int32) bool { return dl.next[rk] == dl.off[rk+1] })
 	dl.turn = 0
-}
-
-// keptSettled reports whether settledTarget, given the target d deals
-// (with partitions given up, so withheld this round), stops at it. Its
-// next solve has this round's assignment as the claims: every member
-// claims what it keeps and what the first pass dealt it, no more than its
-// target. When those claims give every member the same target again
-// ([balance.Targets]), that solve keeps every claim and deals the
-// withheld partitions, all of them listed, in one pass from the lowest
-// member with room to members lacking exactly what the second pass here
-// filled: the same target, withholding as many, so settledTarget stops.
-// Otherwise its answer may differ, and the caller settles the claims
-// partition by partition.
-func (cg *compiledGroup) keptSettled(d keptDeal) bool {
-	kc := cg.kept
-	n := len(kc.claims)
-	room := make([]int32, 2*n)
-	next, target := room[:n:n], room[n:]
-	for rk := range n {
-		next[rk] = min(kc.claims[rk], kc.target[rk]) + d.first[rk] - d.off[rk]
-	}
-	balance.TargetsIn(next, int(cg.start[len(cg.topics)]), target, kc.byRank[2*n:3*n])
-	return slices.Equal(target, kc.target)
 }

@@ -134,8 +134,7 @@ func stickyAssign(g Group, use ownedRead) (Assignment, error) {
 // stickyOf is Sticky on a compiled group.
 func stickyOf(cg *compiledGroup) (Assignment, error) {
 	if cg.kept != nil {
-		a, _, err := cg.keepAndDeal(false)
-		return a, err
+		return cg.keepAndDeal(false)
 	}
 	if a, ok := cg.freshDealt(); ok {
 		return a, nil

@@ -134,13 +134,15 @@ func (sg *smallGroup) sticky(g *Group, withhold bool) (a Assignment, ok bool) {
 func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 	n, nt := len(sg.members), sg.nt
 	total := sg.start[nt]
-	if total == 0 || total > smallParts {
+	if total > smallParts {
 		return nil, false
 	}
 	// The claims each member lists are its list's length: keptDealt
-	// declines below unless every claim exists, once. Knowing the targets
-	// before reading the claims, a member over its target gives up claims
-	// as its list is read, whose runs of one topic are then at hand.
+	// declines below unless every claim exists, once, so it declines a
+	// group of no partitions, and targets set from a list longer than
+	// there are partitions are never used. Knowing the targets before
+	// reading the claims, a member over its target gives up claims as its
+	// list is read, whose runs of one topic are then at hand.
 	var count [smallMembers]int32 // member index => partitions it keeps, then gets
 	gen, some := int32(0), false
 	for m := range n {
@@ -152,7 +154,7 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 			return nil, false
 		}
 		gen, some = sg.members[m].Generation, true
-		count[m] = int32(min(c, smallParts+1))
+		count[m] = int32(c)
 	}
 	var target [smallMembers]int32 // by rank
 	sg.targets(&count, &target, total)
@@ -188,20 +190,14 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 
 	// Deal the partitions nobody lists, then those given up, in rounds:
 	// each gives one to every rank still below its target, in rank order;
-	// the second pass starts a round. With withhold, those given up are
+	// the second pass starts a round, and finds nothing where nobody gave
+	// anything up. With withhold, those given up are
 	// withheld instead of dealt, as keepAndDeal(true) withholds them.
-	// keepAndDeal answers only when the targets of what each member has
-	// after the first pass are the targets again (keptSettled); otherwise
-	// the compiled path settles the claims, solving again with this
-	// round's answer as the claims, and lands on this same answer, which
-	// keptDealt therefore gives either way: a member over its target
-	// lists more than every member with a lower target and
-	// fewer than those with a higher one, so it keeps its target, which
-	// stays its target again, and the members below theirs get the
-	// partitions given up (never their own), which stay withheld. Claims
-	// are at one generation and none is repeated, or keptDealt has
-	// declined. TestSmallJoinMatchesGeneral holds the answers to the
-	// general path's, groups where keptSettled fails among them.
+	// That is the round the general path gives too, whatever targets the
+	// follow-up round's claims get (see keepAndDeal). Claims are at one
+	// generation and none is repeated, or keptDealt has declined.
+	// TestSmallJoinMatchesGeneral holds the answers to the general path's,
+	// groups where those targets move among them.
 	var active [smallMembers]int32
 	na, turn := 0, 0
 	for rk, m := range sg.order[:n] {
@@ -226,7 +222,7 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 				na, turn = sg.belowTarget(active[:na], &count, &target), 0
 			}
 		}
-		if !over || withhold || dealing == givenUp {
+		if withhold || dealing == givenUp {
 			break
 		}
 		na, turn = sg.belowTarget(active[:na], &count, &target), 0
@@ -265,9 +261,6 @@ func (sg *smallGroup) keptDealt(withhold bool) (a Assignment, ok bool) {
 // that is not are taken here, comparing names.
 func (sg *smallGroup) claim(owned []TopicPartition, who uint8, owner *[smallParts]uint8, runs *smallRuns) (ok, inOrder bool) {
 	j, ti, last := sg.claimFast(owned, who, owner, runs)
-	if last == cannot {
-		return false, false
-	}
 	for ; j < len(owned); j++ {
 		tp := &owned[j]
 		if ti < 0 || !sameName(sg.topics[ti], tp.Topic) {
@@ -290,13 +283,13 @@ func (sg *smallGroup) claim(owned []TopicPartition, who uint8, owner *[smallPart
 
 // claimFast takes, as claim does, the claims of owned up to the first
 // whose topic is not a string of sg.topics (by address, sameString) at
-// or after the one before it, walking the topics once and taking each
-// one's run whole, and returns where it stopped, the topic of the claim
-// before (-1 if none), and the last claim's partition number (see take),
-// cannot when it stopped at a claim it cannot take. It calls nothing:
-// with a comparison of names (a call to the runtime) in the loop over
-// the claims, every variable of that loop lived on the stack, and it
-// took more instructions on bench's uniform-10x100-leave1 (one
+// or after the one before it, or that it cannot take (take then refuses
+// it), walking the topics once and taking each one's run whole, and
+// returns where it stopped, the topic of the claim before or of the one
+// it cannot take (-1 if none), and the last claim's partition number
+// (see take). It calls nothing: with a comparison of names (a call to
+// the runtime) in the loop over the claims, every variable of that loop
+// lived on the stack, and it took more instructions on bench's uniform-10x100-leave1 (one
 // partition of each topic a member; callgrind; bench/RESULTS.md).
 func (sg *smallGroup) claimFast(owned []TopicPartition, who uint8, owner *[smallParts]uint8, runs *smallRuns) (j, ti int, last int32) {
 	ti, last = -1, -1
@@ -311,13 +304,10 @@ func (sg *smallGroup) claimFast(owned []TopicPartition, who uint8, owner *[small
 		}
 		for ti = t; j < len(owned) && sameString(owned[j].Topic, name); j++ {
 			p := owned[j].Partition
-			if uint32(p) >= uint32(size) { // negative, or beyond the topic
-				return j, ti, cannot
+			if uint32(p) >= uint32(size) || owner[first+p] != 0 { // negative, beyond the topic, or taken
+				return j, ti, last
 			}
 			pid := first + p
-			if owner[pid] != 0 {
-				return j, ti, cannot
-			}
 			owner[pid] = who
 			if pid <= last {
 				last = unordered
