@@ -150,15 +150,20 @@ func (sg *serverGroup) quotas(v KafkaVersion, total int32, free []int32) ([]unfi
 // each member that gives up a partition gives up the last of its 100 (its
 // HashSet's highest bucket), and writing the 99 it keeps again was most
 // of what the answer wrote.
+//
+// rel is what keepUpTo released of m's target, so no longer than it. It
+// needs no test of its own for an empty rel or an empty prefix: quotas
+// asks only for a member it does not hand back whole, and one that
+// released nothing is not handed back whole only when its Owned list is
+// empty or out of order, which oneStretch refuses; a member that
+// releases its whole stretch keeps 0, which matches every pid and is
+// returned as "none".
 func (sg *serverGroup) keptPrefix(m int32, rel []int32) int32 {
-	if len(rel) == 0 {
-		return 0
-	}
 	base, first, n, ok := sg.oneStretch(m)
-	kept := n - int32(len(rel))
-	if !ok || kept <= 0 {
+	if !ok {
 		return 0
 	}
+	kept := n - int32(len(rel))
 	for i, pid := range rel {
 		if pid != base+first+kept+int32(i) {
 			return 0
