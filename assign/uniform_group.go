@@ -66,6 +66,12 @@ type serverGroup struct {
 
 	// after and goRank are cg.goSteps', once computed (steps).
 	after, goRank []int32
+
+	// orderBuf is the array the last jvm.Order32Buf counted in, for the
+	// next: the member map's order, then the subscription's two set
+	// orders (subscriptionOrder), each of as many keys as the group has
+	// members or topics.
+	orderBuf []int32
 }
 
 // steps returns cg.goSteps(), computed once for the call: reading the
@@ -135,7 +141,7 @@ func newServerGroup(g Group) (*serverGroup, error) {
 	for i := range members {
 		hashes[i] = jvm.StringHash(members[i].ID)
 	}
-	sg.byPos = jvm.Order32(0, hashes, func(a, b int) int { return jvm.CompareStrings(members[a].ID, members[b].ID) })
+	sg.byPos, sg.orderBuf = jvm.Order32Buf(0, hashes, func(a, b int) int { return jvm.CompareStrings(members[a].ID, members[b].ID) }, nil)
 	sg.homogeneous = sg.sameNameSets()
 	return sg, nil
 }

@@ -309,7 +309,7 @@ func (sg *serverGroup) subscriptionOrder(m int32) ([]int32, error) {
 		for i, name := range names {
 			hashes[i] = jvm.StringHash(name)
 		}
-		nameOrder = jvm.Order32(jvm.SetCapacity(n), hashes, func(a, b int) int { return jvm.CompareStrings(names[a], names[b]) })
+		nameOrder, sg.orderBuf = jvm.Order32Buf(jvm.SetCapacity(n), hashes, func(a, b int) int { return jvm.CompareStrings(names[a], names[b]) }, sg.orderBuf)
 	} else {
 		for _, i := range jvm.StringSetOrder(names) {
 			nameOrder = append(nameOrder, int32(i))
@@ -347,7 +347,8 @@ func (sg *serverGroup) subscriptionOrder(m int32) ([]int32, error) {
 	}
 	// The names are distinct, and so are their ids (CheckTopicIDs): no
 	// repeat to look for.
-	order := jvm.Order32(jvm.SetCapacity(len(nameOrder)), idHashes, func(a, b int) int { return idOf(a).Compare(idOf(b)) })
+	order, counts := jvm.Order32Buf(jvm.SetCapacity(len(nameOrder)), idHashes, func(a, b int) int { return idOf(a).Compare(idOf(b)) }, sg.orderBuf)
+	sg.orderBuf = counts
 	out := order[:0] // written behind the read
 	for _, k := range order {
 		if topics[k] >= 0 {

@@ -519,6 +519,19 @@ func TestOrderMatchesTable(t *testing.T) {
 		if diff := gocmp.Diff(want32, Order32(initial, hashes, compare), cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("Order32 mismatch (-table +Order32):\n%s", diff)
 		}
+		// Order32Buf counting in an array of any length holding what an
+		// order counted before, then in the array it returns, counted in.
+		buf := make([]int32, rapid.IntRange(0, 300).Draw(t, "buf"))
+		for i := range buf {
+			buf[i] = int32(i%5) - 2
+		}
+		for round := range 2 {
+			order, counts := Order32Buf(initial, hashes, compare, buf)
+			if diff := gocmp.Diff(want32, order, cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("Order32Buf mismatch, round %d (-table +Order32Buf):\n%s", round, diff)
+			}
+			buf = counts
+		}
 	})
 }
 
