@@ -71,11 +71,18 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 	slices.Sort(released)
 	dealt = sortRuns(dealt, len(cg.topics))
 	// The arrays readRuns left behind take the runs kept, then the
-	// answer, where they have room: the runs as read (spare), once
-	// sorted into held, and held, once copied without the pids released.
-	kept := withoutPids(sg.held, released, sg.spare)
-	into := sg.spare
-	if len(released) > 0 {
+	// answer, where they have room: the runs kept are written over held
+	// when no run leaves more of itself than it takes room (keptInPlace),
+	// as when members give up the ends of their stretches, and the
+	// answer into the runs as read (spare), once sorted into held; else
+	// the runs kept go to spare and the answer to held.
+	kept, into := sg.held, sg.spare
+	switch {
+	case len(released) == 0:
+	case keptInPlace(sg.held, released):
+		kept = dropPids(sg.held[:0], sg.held, released)
+	default:
+		kept = withoutPids(sg.held, released, sg.spare)
 		into = sg.held
 	}
 	sg.final = mergeRuns(kept, dealt, into)
@@ -449,7 +456,14 @@ func withoutPids(runs []pidRun, drop []int32, buf []pidRun) []pidRun {
 	if len(drop) == 0 {
 		return runs
 	}
-	out := runsBuffer(buf, len(runs)+len(drop))
+	return dropPids(runsBuffer(buf, len(runs)+len(drop)), runs, drop)
+}
+
+// dropPids appends to out the runs of withoutPids(runs, drop) and
+// returns out. out may be runs[:0] when keptInPlace(runs, drop): each
+// run is then read before the runs it leaves are written over it or
+// over the runs before it.
+func dropPids(out, runs []pidRun, drop []int32) []pidRun {
 	d := 0
 	for _, r := range runs {
 		for d < len(drop) && drop[d] < r.lo {
@@ -467,6 +481,38 @@ func withoutPids(runs []pidRun, drop []int32, buf []pidRun) []pidRun {
 		}
 	}
 	return out
+}
+
+// keptInPlace reports whether withoutPids(runs, drop) may be written
+// over runs (dropPids into runs[:0]): whether, for every i, runs[:i+1]
+// leave no more than i+1 runs, so that no run is written over before it
+// is read. A run that loses pids at its ends only leaves at most itself;
+// one that loses a pid inside it leaves two. After one member joins
+// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=join1,
+// 99 members each give up the end of their stretch, and the runs kept
+// needed an array of their own. TestKeptInPlace holds it, and dropPids
+// over runs, to withoutPids into an array of its own.
+func keptInPlace(runs []pidRun, drop []int32) bool {
+	d, left := 0, 0 // left: the runs runs[:i+1] leave
+	for i, r := range runs {
+		for d < len(drop) && drop[d] < r.lo {
+			d++
+		}
+		at := r.lo // the first pid of r not dropped yet
+		for ; d < len(drop) && drop[d] < r.hi; d++ {
+			if drop[d] > at {
+				left++
+			}
+			at = drop[d] + 1
+		}
+		if at < r.hi {
+			left++
+		}
+		if left > i+1 {
+			return false
+		}
+	}
+	return true
 }
 
 // runsBuffer returns buf emptied when it has room for n runs, else a new

@@ -1,6 +1,7 @@
 package assign
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -95,4 +96,45 @@ func BenchmarkStretch(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestKeptInPlace draws runs sorted by pid and pids to drop, at the ends
+// of runs, inside them and outside every run, and checks keptInPlace
+// against its definition (no run is written over before it is read, by
+// the count of runs each prefix leaves), and dropPids over the runs
+// themselves, where it says so, against withoutPids into an array of
+// its own.
+func TestKeptInPlace(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var runs []pidRun
+		pid := rapid.Int32Range(0, 3).Draw(t, "start")
+		for i := range rapid.IntRange(0, 12).Draw(t, "runs") {
+			lo := pid + rapid.Int32Range(0, 2).Draw(t, "gap")
+			hi := lo + rapid.Int32Range(1, 5).Draw(t, "len")
+			runs = append(runs, pidRun{lo, hi, int32(i % 3), int32(i)})
+			pid = hi
+		}
+		var drop []int32
+		for p := range pid + 2 {
+			if rapid.IntRange(0, 3).Draw(t, "drop") == 0 {
+				drop = append(drop, p)
+			}
+		}
+		want := withoutPids(runs, drop, nil)
+		left, fits := 0, true
+		for i := range runs {
+			left += len(withoutPids(runs[i:i+1], drop, nil))
+			fits = fits && left <= i+1
+		}
+		if got := keptInPlace(runs, drop); got != fits {
+			t.Fatalf("keptInPlace(%v, %v) = %v, want %v", runs, drop, got, fits)
+		}
+		if !fits {
+			return
+		}
+		over := slices.Clone(runs)
+		if got := dropPids(over[:0], over, drop); !slices.Equal(got, want) {
+			t.Fatalf("dropPids over %v less %v = %v, want %v", runs, drop, got, want)
+		}
+	})
 }
