@@ -49,10 +49,6 @@ type serverGroup struct {
 	// oneStretch would otherwise look up again, for every member over
 	// its quota on BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=join1.
 	heldTopic []int32
-	// spare is the array readRuns read the runs into before sortRuns
-	// copied them in order, nil when it sorted them in place: the
-	// homogeneous builder writes into it.
-	spare []pidRun
 
 	// asIs[m], set by the homogeneous builder when someone holds
 	// something, reports whether member m's new target is its Owned list

@@ -70,23 +70,20 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 	released := slices.Clone(free[unheld:])
 	slices.Sort(released)
 	dealt = sortRuns(dealt, len(cg.topics))
-	// The arrays readRuns left behind take the runs kept, then the
-	// answer, where they have room: the runs kept are written over held
+	// readRuns' array takes the runs kept, written over the runs held
 	// when no run leaves more of itself than it takes room (keptInPlace),
-	// as when members give up the ends of their stretches, and the
-	// answer into the runs as read (spare), once sorted into held; else
-	// the runs kept go to spare and the answer to held.
-	kept, into := sg.held, sg.spare
+	// as when members give up the ends of their stretches, then the
+	// answer, merged into the room after them (mergeOver).
+	kept := sg.held
 	switch {
 	case len(released) == 0:
 	case keptInPlace(sg.held, released):
 		kept = dropPids(sg.held[:0], sg.held, released)
 	default:
-		kept = withoutPids(sg.held, released, sg.spare)
-		into = sg.held
+		kept = withoutPids(sg.held, released)
 	}
-	sg.final = mergeRuns(kept, dealt, into)
-	sg.held, sg.spare = nil, nil // overwritten
+	sg.final = mergeOver(kept, dealt)
+	sg.held = nil // overwritten
 	return nil
 }
 
@@ -450,13 +447,12 @@ func (sg *serverGroup) freshChunks(topics []int32, below []unfilled) ([]pidRun, 
 }
 
 // withoutPids returns runs, sorted by pid, less the pids of drop, sorted:
-// runs itself when drop is empty, else written into buf where it has
-// room (buf must not overlap runs).
-func withoutPids(runs []pidRun, drop []int32, buf []pidRun) []pidRun {
+// runs itself when drop is empty, else a new slice.
+func withoutPids(runs []pidRun, drop []int32) []pidRun {
 	if len(drop) == 0 {
 		return runs
 	}
-	return dropPids(runsBuffer(buf, len(runs)+len(drop)), runs, drop)
+	return dropPids(make([]pidRun, 0, len(runs)+len(drop)), runs, drop)
 }
 
 // dropPids appends to out the runs of withoutPids(runs, drop) and
@@ -515,23 +511,48 @@ func keptInPlace(runs []pidRun, drop []int32) bool {
 	return true
 }
 
-// runsBuffer returns buf emptied when it has room for n runs, else a new
-// slice with that room: readRuns' arrays serve again, rather than two
-// more of a run per member (BenchmarkKIP848/shape=uniform-1000x100000/
-// strategy=uniform/churn=leave1 and .../churn=join1).
-func runsBuffer(buf []pidRun, n int) []pidRun {
-	if cap(buf) >= n {
-		return buf[:0]
+// mergeOver is mergeRuns(a, b) written into a's own array when it
+// has room for b after a (b must not overlap it), else into a new one.
+// The merge runs from the end, so that each run of a is read before the
+// slot it is in is written, then runs that touch are joined in a pass
+// from the front, as mergeRuns joins them. After one member leaves
+// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1,
+// the answer is the runs held and one more, and an array of its own was
+// a run per member. TestMergeOver holds it to mergeRuns.
+func mergeOver(a, b []pidRun) []pidRun {
+	if cap(a)-len(a) < len(b) {
+		return mergeRuns(a, b)
 	}
-	return make([]pidRun, 0, n)
+	out := a[:len(a)+len(b)]
+	i, j := len(a)-1, len(b)-1
+	for k := len(out) - 1; j >= 0; k-- { // k > i while j >= 0: a[i] is read before out[k] is written
+		if i >= 0 && a[i].lo > b[j].lo {
+			out[k] = a[i]
+			i--
+		} else {
+			out[k] = b[j]
+			j--
+		}
+	}
+	n := 0
+	for _, r := range out {
+		if n > 0 {
+			if p := &out[n-1]; p.hi == r.lo && p.t == r.t && p.pos == r.pos {
+				p.hi = r.hi
+				continue
+			}
+		}
+		out[n] = r
+		n++
+	}
+	return out[:n]
 }
 
 // mergeRuns merges a and b, each sorted by pid and disjoint from the
-// other, into one list sorted by pid in which runs that touch, of one
-// topic and one member, are one, written into buf where it has room (buf
-// must overlap neither).
-func mergeRuns(a, b, buf []pidRun) []pidRun {
-	out := runsBuffer(buf, len(a)+len(b))
+// other, into a new list sorted by pid in which runs that touch, of one
+// topic and one member, are one.
+func mergeRuns(a, b []pidRun) []pidRun {
+	out := make([]pidRun, 0, len(a)+len(b))
 	add := func(r pidRun) {
 		if n := len(out); n > 0 {
 			if p := &out[n-1]; p.hi == r.lo && p.t == r.t && p.pos == r.pos {

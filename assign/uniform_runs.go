@@ -76,10 +76,7 @@ func (sg *serverGroup) readRuns() ([]pidRun, bool) {
 		}
 		sg.heldSorted[m] = sorted
 	}
-	read := runs
-	if runs = sortRuns(runs, len(cg.topics)); len(runs) > 0 && &runs[0] != &read[0] {
-		sg.spare = read[:0]
-	}
+	runs = sortRuns(runs, len(cg.topics))
 	for i := 1; i < len(runs); i++ {
 		if runs[i].lo < runs[i-1].hi {
 			return nil, false // a partition held twice
@@ -147,8 +144,8 @@ func entryDiffers(tp *TopicPartition, at uintptr, size int, p int32) uintptr {
 	return uintptr(unsafe.Pointer(unsafe.StringData(tp.Topic))) ^ at | uintptr(len(tp.Topic)^size) | uintptr(uint32(tp.Partition^p))
 }
 
-// sortRuns returns runs sorted by lo: runs itself, sorted in place, or
-// a new slice. topics bounds the runs' topic indices.
+// sortRuns sorts runs by lo, in place, and returns them. topics bounds
+// the runs' topic indices.
 //
 // Pids number the topics' partitions one topic after the other, so runs
 // sorted by topic, then by lo within each topic, are sorted by lo: a
@@ -157,8 +154,12 @@ func entryDiffers(tp *TopicPartition, at uintptr, size int, p int32) uintptr {
 // readRuns on BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=join1
 // (about a run per member, listed member by member, whose partitions the
 // member map's order scatters). With few runs for many topics, or few
-// runs at all, the comparison sort does. TestSortRuns checks it against
-// the comparison sort.
+// runs at all, the comparison sort does. The counting sort moves each
+// run into its topic's next free slot, taking the run there along,
+// rather than copying them all to a new array: readRuns' array then
+// keeps its room after the runs, into which uniformHomogeneous merges
+// the answer (mergeOver). TestSortRuns checks it against the comparison
+// sort.
 func sortRuns(runs []pidRun, topics int) []pidRun {
 	byLo := func(a, b pidRun) int { return cmp.Compare(a.lo, b.lo) }
 	if slices.IsSortedFunc(runs, byLo) {
@@ -168,24 +169,35 @@ func sortRuns(runs []pidRun, topics int) []pidRun {
 		slices.SortFunc(runs, byLo)
 		return runs
 	}
-	end := make([]int32, topics+1) // counts, then where each topic's runs start, then end
+	// start[t] is where topic t's runs start, start[topics] the end;
+	// next[t] the first slot of topic t's not yet holding one of them.
+	slots := make([]int32, 2*topics+1)
+	start, next := slots[:topics+1], slots[topics+1:]
 	for _, r := range runs {
-		end[r.t+1]++
+		start[r.t+1]++
 	}
 	for t := 1; t <= topics; t++ {
-		end[t] += end[t-1]
+		start[t] += start[t-1]
 	}
-	out := make([]pidRun, len(runs))
-	for _, r := range runs {
-		out[end[r.t]] = r
-		end[r.t]++
+	copy(next, start[:topics])
+	for t := range int32(topics) {
+		for next[t] < start[t+1] {
+			r := runs[next[t]]
+			for r.t != t { // r goes to its topic's next slot; the run there is placed next
+				j := next[r.t]
+				next[r.t]++
+				runs[j], r = r, runs[j]
+			}
+			runs[next[t]] = r
+			next[t]++
+		}
 	}
 	from := int32(0)
-	for _, to := range end[:topics] {
-		if one := out[from:to]; len(one) > 1 && !slices.IsSortedFunc(one, byLo) {
+	for _, to := range start[1:] {
+		if one := runs[from:to]; len(one) > 1 && !slices.IsSortedFunc(one, byLo) {
 			slices.SortFunc(one, byLo)
 		}
 		from = to
 	}
-	return out
+	return runs
 }

@@ -120,10 +120,10 @@ func TestKeptInPlace(t *testing.T) {
 				drop = append(drop, p)
 			}
 		}
-		want := withoutPids(runs, drop, nil)
+		want := withoutPids(runs, drop)
 		left, fits := 0, true
 		for i := range runs {
-			left += len(withoutPids(runs[i:i+1], drop, nil))
+			left += len(withoutPids(runs[i:i+1], drop))
 			fits = fits && left <= i+1
 		}
 		if got := keptInPlace(runs, drop); got != fits {
@@ -135,6 +135,34 @@ func TestKeptInPlace(t *testing.T) {
 		over := slices.Clone(runs)
 		if got := dropPids(over[:0], over, drop); !slices.Equal(got, want) {
 			t.Fatalf("dropPids over %v less %v = %v, want %v", runs, drop, got, want)
+		}
+	})
+}
+
+// TestMergeOver draws two disjoint lists of runs sorted by pid, some
+// touching runs of one topic and member that must be joined, the first
+// in an array with room after it or without, and holds mergeOver to
+// mergeRuns into an array of its own.
+func TestMergeOver(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var a, b []pidRun
+		pid := int32(0)
+		for range rapid.IntRange(0, 20).Draw(t, "runs") {
+			lo := pid + rapid.Int32Range(0, 1).Draw(t, "gap")
+			hi := lo + rapid.Int32Range(1, 3).Draw(t, "len")
+			r := pidRun{lo, hi, rapid.Int32Range(0, 1).Draw(t, "t"), rapid.Int32Range(0, 1).Draw(t, "pos")}
+			if rapid.Bool().Draw(t, "to b") {
+				b = append(b, r)
+			} else {
+				a = append(a, r)
+			}
+			pid = hi
+		}
+		want := mergeRuns(a, b)
+		room := rapid.IntRange(0, len(b)+2).Draw(t, "room")
+		over := append(make([]pidRun, 0, len(a)+room), a...)
+		if got := mergeOver(over, slices.Clone(b)); !slices.Equal(got, want) {
+			t.Fatalf("mergeOver(%v, %v) with room %d = %v, want %v", a, b, room, got, want)
 		}
 	})
 }
