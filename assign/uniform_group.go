@@ -50,6 +50,13 @@ type serverGroup struct {
 	// its quota on BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=join1.
 	heldTopic []int32
 
+	// spare is the array readRuns read the runs into, emptied, when
+	// sortRuns copied them in order (into held), nil when it sorted them
+	// in place: the homogeneous builder writes the answer into it. held
+	// may lie in spare's array, after the runs as read: its first
+	// cap(spare)-cap(held) runs are then spare's alone.
+	spare []pidRun
+
 	// asIs[m], set by the homogeneous builder when someone holds
 	// something, reports whether member m's new target is its Owned list
 	// exactly, in order (see heldAsIs, which finds the same on the

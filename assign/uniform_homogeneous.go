@@ -70,20 +70,25 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 	released := slices.Clone(free[unheld:])
 	slices.Sort(released)
 	dealt = sortRuns(dealt, len(cg.topics))
-	// readRuns' array takes the runs kept, written over the runs held
-	// when no run leaves more of itself than it takes room (keptInPlace),
-	// as when members give up the ends of their stretches, then the
-	// answer, merged into the room after them (mergeOver).
-	kept := sg.held
+	// The runs kept are written over the runs held when no run leaves
+	// more of itself than it takes room (keptInPlace), as when members
+	// give up the ends of their stretches. The answer goes to readRuns'
+	// array before them (spare) when they are far enough along it for
+	// mergeRuns, else into the room after them (mergeOver).
+	kept, own := sg.held, false // own: kept is in an array of its own
 	switch {
 	case len(released) == 0:
 	case keptInPlace(sg.held, released):
 		kept = dropPids(sg.held[:0], sg.held, released)
 	default:
-		kept = withoutPids(sg.held, released)
+		kept, own = withoutPids(sg.held, released), true
 	}
-	sg.final = mergeOver(kept, dealt)
-	sg.held = nil // overwritten
+	if sg.spare != nil && (own || cap(sg.spare)-cap(kept) >= len(dealt)) && cap(sg.spare) >= len(kept)+len(dealt) {
+		sg.final = mergeRuns(kept, dealt, sg.spare)
+	} else {
+		sg.final = mergeOver(kept, dealt)
+	}
+	sg.held, sg.spare = nil, nil // overwritten
 	return nil
 }
 
@@ -521,7 +526,7 @@ func keptInPlace(runs []pidRun, drop []int32) bool {
 	return true
 }
 
-// mergeOver is mergeRuns(a, b) written into a's own array when it
+// mergeOver is mergeRuns(a, b, nil) written into a's own array when it
 // has room for b after a (b must not overlap it), else into a new one.
 // The merge runs from the end, so that each run of a is read before the
 // slot it is in is written, then runs that touch are joined in a pass
@@ -531,7 +536,7 @@ func keptInPlace(runs []pidRun, drop []int32) bool {
 // a run per member. TestMergeOver holds it to mergeRuns.
 func mergeOver(a, b []pidRun) []pidRun {
 	if cap(a)-len(a) < len(b) {
-		return mergeRuns(a, b)
+		return mergeRuns(a, b, nil)
 	}
 	out := a[:len(a)+len(b)]
 	i, j := len(a)-1, len(b)-1
@@ -559,10 +564,17 @@ func mergeOver(a, b []pidRun) []pidRun {
 }
 
 // mergeRuns merges a and b, each sorted by pid and disjoint from the
-// other, into a new list sorted by pid in which runs that touch, of one
-// topic and one member, are one.
-func mergeRuns(a, b []pidRun) []pidRun {
-	out := make([]pidRun, 0, len(a)+len(b))
+// other, into one list sorted by pid in which runs that touch, of one
+// topic and one member, are one, written into buf when it has room for
+// both, else into a new one. buf must not overlap b, nor a unless a
+// lies in buf's array at least len(b) runs after buf's start: each run
+// of a is then read before it is written over, as the output is never
+// more than len(b) runs ahead of what it has read of a.
+func mergeRuns(a, b, buf []pidRun) []pidRun {
+	out := buf[:0]
+	if cap(buf) < len(a)+len(b) {
+		out = make([]pidRun, 0, len(a)+len(b))
+	}
 	add := func(r pidRun) {
 		if n := len(out); n > 0 {
 			if p := &out[n-1]; p.hi == r.lo && p.t == r.t && p.pos == r.pos {

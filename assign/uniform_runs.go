@@ -76,7 +76,10 @@ func (sg *serverGroup) readRuns() ([]pidRun, bool) {
 		}
 		sg.heldSorted[m] = sorted
 	}
-	runs = sortRuns(runs, len(cg.topics))
+	read := runs
+	if runs = sortRuns(runs, len(cg.topics)); len(runs) > 0 && &runs[0] != &read[0] {
+		sg.spare = read[:0]
+	}
 	for i := 1; i < len(runs); i++ {
 		if runs[i].lo < runs[i-1].hi {
 			return nil, false // a partition held twice
@@ -144,8 +147,9 @@ func entryDiffers(tp *TopicPartition, at uintptr, size int, p int32) uintptr {
 	return uintptr(unsafe.Pointer(unsafe.StringData(tp.Topic))) ^ at | uintptr(len(tp.Topic)^size) | uintptr(uint32(tp.Partition^p))
 }
 
-// sortRuns sorts runs by lo, in place, and returns them. topics bounds
-// the runs' topic indices.
+// sortRuns returns runs sorted by lo: a copy, written after them in
+// their own array when it has room for as many again, else runs itself,
+// sorted in place. topics bounds the runs' topic indices.
 //
 // Pids number the topics' partitions one topic after the other, so runs
 // sorted by topic, then by lo within each topic, are sorted by lo: a
@@ -154,12 +158,10 @@ func entryDiffers(tp *TopicPartition, at uintptr, size int, p int32) uintptr {
 // readRuns on BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=join1
 // (about a run per member, listed member by member, whose partitions the
 // member map's order scatters). With few runs for many topics, or few
-// runs at all, the comparison sort does. The counting sort moves each
-// run into its topic's next free slot, taking the run there along,
-// rather than copying them all to a new array: readRuns' array then
-// keeps its room after the runs, into which uniformHomogeneous merges
-// the answer (mergeOver). TestSortRuns checks it against the comparison
-// sort.
+// runs at all, the comparison sort does. The copy goes into the room
+// readRuns leaves after the runs, where it had an array of its own, or
+// without room, the runs are placed in their own array (placeRuns).
+// TestSortRuns checks it against the comparison sort.
 func sortRuns(runs []pidRun, topics int) []pidRun {
 	byLo := func(a, b pidRun) int { return cmp.Compare(a.lo, b.lo) }
 	if slices.IsSortedFunc(runs, byLo) {
@@ -169,21 +171,57 @@ func sortRuns(runs []pidRun, topics int) []pidRun {
 		slices.SortFunc(runs, byLo)
 		return runs
 	}
-	// start[t] is where topic t's runs start, start[topics] the end;
-	// next[t] the first slot of topic t's not yet holding one of them.
-	slots := make([]int32, 2*topics+1)
-	start, next := slots[:topics+1], slots[topics+1:]
+	end := make([]int32, topics+1) // counts, then where each topic's runs start, then end
 	for _, r := range runs {
-		start[r.t+1]++
+		end[r.t+1]++
 	}
 	for t := 1; t <= topics; t++ {
-		start[t] += start[t-1]
+		end[t] += end[t-1]
 	}
+	n := len(runs)
+	if cap(runs) < 2*n {
+		placeRuns(runs, end)
+		return runs
+	}
+	out := runs[n : 2*n : cap(runs)]
+	for _, r := range runs {
+		out[end[r.t]] = r
+		end[r.t]++
+	}
+	sortWithin(out, end[:topics])
+	return out
+}
+
+// sortWithin sorts by lo each topic's runs of runs, which end where ends
+// say.
+func sortWithin(runs []pidRun, ends []int32) {
+	byLo := func(a, b pidRun) int { return cmp.Compare(a.lo, b.lo) }
+	from := int32(0)
+	for _, to := range ends {
+		if one := runs[from:to]; len(one) > 1 && !slices.IsSortedFunc(one, byLo) {
+			slices.SortFunc(one, byLo)
+		}
+		from = to
+	}
+}
+
+// placeRuns is sortRuns' counting sort in place, for runs with no room
+// after them: start[t] is where topic t's runs start, start[topics] the
+// end. Each run is moved into its topic's next free slot, taking the run
+// there along to place next. It costs more time than a copy (its moves
+// wait for each other) and saves the copy's array, the runs' size:
+// readRuns leaves room for the copy when the runs are about one per
+// member and per topic (BenchmarkKIP848/shape=uniform-1000x100000/
+// strategy=uniform/churn=leave1), not when each member holds a part of
+// a topic of thousands (.../shape=uniform-2000x1000000/...).
+func placeRuns(runs []pidRun, start []int32) {
+	topics := len(start) - 1
+	next := make([]int32, topics) // the first slot of topic t's that holds no run of it yet
 	copy(next, start[:topics])
 	for t := range int32(topics) {
 		for next[t] < start[t+1] {
 			r := runs[next[t]]
-			for r.t != t { // r goes to its topic's next slot; the run there is placed next
+			for r.t != t {
 				j := next[r.t]
 				next[r.t]++
 				runs[j], r = r, runs[j]
@@ -192,12 +230,5 @@ func sortRuns(runs []pidRun, topics int) []pidRun {
 			next[t]++
 		}
 	}
-	from := int32(0)
-	for _, to := range start[1:] {
-		if one := runs[from:to]; len(one) > 1 && !slices.IsSortedFunc(one, byLo) {
-			slices.SortFunc(one, byLo)
-		}
-		from = to
-	}
-	return runs
+	sortWithin(runs, start[1:])
 }

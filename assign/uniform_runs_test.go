@@ -1,11 +1,13 @@
 package assign
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"unsafe"
 
+	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )
 
@@ -141,7 +143,8 @@ func TestKeptInPlace(t *testing.T) {
 
 // TestMergeOver draws two disjoint lists of runs sorted by pid, some
 // touching runs of one topic and member that must be joined, the first
-// in an array with room after it or without, and holds mergeOver to
+// in an array with room after it or without, and holds mergeOver, and
+// mergeRuns into the first's array from len(b) runs before it, to
 // mergeRuns into an array of its own.
 func TestMergeOver(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -158,11 +161,65 @@ func TestMergeOver(t *testing.T) {
 			}
 			pid = hi
 		}
-		want := mergeRuns(a, b)
+		want := mergeRuns(a, b, nil)
 		room := rapid.IntRange(0, len(b)+2).Draw(t, "room")
 		over := append(make([]pidRun, 0, len(a)+room), a...)
 		if got := mergeOver(over, slices.Clone(b)); !slices.Equal(got, want) {
 			t.Fatalf("mergeOver(%v, %v) with room %d = %v, want %v", a, b, room, got, want)
 		}
+		// mergeRuns into an array in which a lies len(b) runs or more
+		// from the start, as uniformHomogeneous merges into spare.
+		at := len(b) + rapid.IntRange(0, 2).Draw(t, "offset")
+		arr := make([]pidRun, at+len(a)+rapid.IntRange(0, 2).Draw(t, "tail"))
+		copy(arr[at:], a)
+		if got := mergeRuns(arr[at:at+len(a)], slices.Clone(b), arr[:0]); !slices.Equal(got, want) {
+			t.Fatalf("mergeRuns(%v, %v) from %d runs into its array = %v, want %v", a, b, at, got, want)
+		}
 	})
+}
+
+// TestUniformDealsMoreRunsThanHeld is a group whose runs held readRuns
+// copies in order after the runs as read, and to which the builder deals
+// more runs than it holds, all before them by pid: each of a hundred
+// members holds the one partition of one of the last hundred of 400
+// topics, listed out of order, and takes three of the first 300, one
+// run each. Merged into the runs as read, whose room ends where the
+// runs held start, the answer would overwrite them before they are
+// read; it is held to the owner-array builder.
+func TestUniformDealsMoreRunsThanHeld(t *testing.T) {
+	g := Group{Topics: map[string]int32{}, TopicIDs: map[string]TopicID{}}
+	var names []string
+	for k := range 400 {
+		name := fmt.Sprintf("topic-%03d", k)
+		names = append(names, name)
+		g.Topics[name] = 1
+		g.TopicIDs[name] = nameTopicID(name)
+	}
+	for j := range 100 {
+		g.Members = append(g.Members, Member{ID: fmt.Sprintf("consumer-%03d", j), Topics: names,
+			Owned: []TopicPartition{{names[300+j*37%100], 0}}})
+	}
+	for _, v := range []KafkaVersion{Kafka41, Kafka40} {
+		u := Uniform{Kafka: v}
+		sg, err := newServerGroup(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held, ok := sg.readRuns()
+		room := cap(sg.spare) - cap(held) // before the runs held
+		if !ok || sg.spare == nil || room != len(held) {
+			t.Fatalf("%v: the runs held are not copied after the runs as read (ok %v, spare %v, room %d)", v, ok, sg.spare != nil, room)
+		}
+		general, gerr := solveOwner(u, g)
+		runs, rerr := u.solve(g)
+		if gerr != nil || rerr != nil {
+			t.Fatalf("%v: %v, %v", v, gerr, rerr)
+		}
+		if n := len(runs.final) - len(held); n <= room || len(runs.final) > cap(sg.spare) {
+			t.Fatalf("%v: %d runs dealt besides %d held, in an array of %d", v, n, len(held), cap(sg.spare))
+		}
+		if diff := cmp.Diff(general.assignmentWritingAll(), runs.assignment()); diff != "" {
+			t.Fatalf("%v: assignments differ (-general +runs):\n%s", v, diff)
+		}
+	}
 }
