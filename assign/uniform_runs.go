@@ -111,40 +111,16 @@ func (sg *serverGroup) droppedRunValid(run []TopicPartition) bool {
 // consecutively from run[0]'s. A leaf of its own, its loop keeps every
 // variable in a register.
 //
-// It reads every Owned entry of a homogeneous group, 100,000 of them a
-// call on BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1
-// (and a million on .../shape=uniform-2000x1000000/...), where it was
-// the largest share of the profile: four entries at a time, each
-// entry's three differences folded into one word by xor and or, so that
-// four entries cost one branch where each cost three. BenchmarkStretch
-// measures it alone; TestStretch holds it to an entry-by-entry scan.
-//
 //go:noinline
 func stretch(run []TopicPartition, data *byte, size int) int {
-	at := uintptr(unsafe.Pointer(data))
 	next := run[0].Partition
-	j := 0
-	for ; j+4 <= len(run); j += 4 {
-		w := run[j : j+4 : j+4]
-		if entryDiffers(&w[0], at, size, next)|entryDiffers(&w[1], at, size, next+1)|
-			entryDiffers(&w[2], at, size, next+2)|entryDiffers(&w[3], at, size, next+3) != 0 {
-			break // one of the four ends the stretch: found one at a time below
-		}
-		next += 4
-	}
-	for ; j < len(run); j++ {
-		if entryDiffers(&run[j], at, size, next) != 0 {
+	for j, tp := range run {
+		if unsafe.StringData(tp.Topic) != data || len(tp.Topic) != size || tp.Partition != next {
 			return j
 		}
 		next++
 	}
 	return len(run)
-}
-
-// entryDiffers is zero exactly when tp names the topic of size bytes at
-// at, and partition p.
-func entryDiffers(tp *TopicPartition, at uintptr, size int, p int32) uintptr {
-	return uintptr(unsafe.Pointer(unsafe.StringData(tp.Topic))) ^ at | uintptr(len(tp.Topic)^size) | uintptr(uint32(tp.Partition^p))
 }
 
 // sortRuns returns runs sorted by lo: a copy, written after them in

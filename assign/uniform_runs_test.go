@@ -3,102 +3,11 @@ package assign
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )
-
-// stretchByEntry is stretch one entry at a time, as it was written
-// before it compared four at a time: the reference TestStretch holds it
-// to.
-func stretchByEntry(run []TopicPartition, data *byte, size int) int {
-	next := run[0].Partition
-	for j, tp := range run {
-		if unsafe.StringData(tp.Topic) != data || len(tp.Topic) != size || tp.Partition != next {
-			return j
-		}
-		next++
-	}
-	return len(run)
-}
-
-// TestStretch compares stretch with stretchByEntry on runs that break at
-// every place an unrolled loop can get wrong: in each of the four slots
-// of a block and in the tail, by a partition out of step (one up, one
-// down, far off, negative, or differing only in the high bits), by the
-// same name in other bytes, by a name sharing the bytes but shorter,
-// and by another topic.
-func TestStretch(t *testing.T) {
-	topic := "topic-00042"
-	other := strings.Clone(topic)
-	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(1, 40).Draw(t, "n")
-		first := rapid.Int32Range(-3, 1<<20).Draw(t, "first")
-		run := make([]TopicPartition, n)
-		for i := range run {
-			run[i] = TopicPartition{topic, first + int32(i)}
-		}
-		breaks := rapid.IntRange(0, 2).Draw(t, "breaks")
-		for range breaks {
-			at := rapid.IntRange(0, n-1).Draw(t, "at")
-			switch rapid.IntRange(0, 7).Draw(t, "how") {
-			case 0:
-				run[at].Partition++
-			case 1:
-				run[at].Partition--
-			case 2:
-				run[at].Partition += 1 << 20
-			case 3:
-				run[at].Partition = -1
-			case 4:
-				run[at].Partition ^= -1 << 31
-			case 5:
-				run[at].Topic = other // equal bytes, other memory
-			case 6:
-				run[at].Topic = topic[:len(topic)-1]
-			case 7:
-				run[at].Topic = "topic-00043"
-			}
-		}
-		data, size := unsafe.StringData(topic), len(topic)
-		if rapid.Bool().Draw(t, "size off") {
-			size-- // the caller's name is a prefix of the entries'
-		}
-		if got, want := stretch(run, data, size), stretchByEntry(run, data, size); got != want {
-			t.Fatalf("stretch(%v) = %d, want %d", run, got, want)
-		}
-	})
-}
-
-// BenchmarkStretch scans an Owned list of 100,000 entries, one topic's
-// partitions at a time in stretches of 100, as readRuns does on
-// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1:
-// stretch (impl=four) beside the scan it replaced (impl=entry).
-func BenchmarkStretch(b *testing.B) {
-	names := make([]string, 1000)
-	run := make([]TopicPartition, 0, 100*len(names))
-	for k := range names {
-		names[k] = strings.Clone("topic-00000")
-		for p := range int32(100) {
-			run = append(run, TopicPartition{names[k], p})
-		}
-	}
-	for _, impl := range []struct {
-		name string
-		scan func([]TopicPartition, *byte, int) int
-	}{{"four", stretch}, {"entry", stretchByEntry}} {
-		b.Run("impl="+impl.name, func(b *testing.B) {
-			for b.Loop() {
-				for k := 0; k < len(run); {
-					k += impl.scan(run[k:], unsafe.StringData(run[k].Topic), len(run[k].Topic))
-				}
-			}
-		})
-	}
-}
 
 // TestKeptInPlace draws runs sorted by pid and pids to drop, at the ends
 // of runs, inside them and outside every run, and checks keptInPlace
