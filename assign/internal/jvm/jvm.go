@@ -35,35 +35,22 @@ import "unicode/utf8"
 // StringHash is Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1] over
 // the UTF-16 code units, in 32-bit two's complement arithmetic.
 //
-// Eight ASCII bytes at a time, h*31^8 plus the eight bytes' terms, then
-// four, then one: the terms do not wait for each other, where a byte at
-// a time waits for the multiplication before. The eight terms are summed
-// in one word as lanes (asciiBlock). Member IDs and topic names are
-// hashed once per call of the KIP-848 assignors (the member map's and
-// the subscription set's orders), two thousand on
-// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1;
-// BenchmarkStringHash measures it beside a byte at a time. TestStringHash
-// checks it against the definition.
+// Four ASCII bytes at a time, h*31^4 plus the four bytes' terms, while
+// they last: the four terms do not wait for each other, where a byte at a
+// time waits for the multiplication before. Member IDs and topic names
+// are hashed once per call of the KIP-848 assignors (the member map's
+// and the subscription set's orders), a few thousand on
+// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=join1.
+// TestStringHash checks it against the definition.
 func StringHash(s string) int32 {
 	var h int32
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if v&0x8080808080808080 != 0 {
-			break
-		}
-		h = int32(uint32(h)*pow31x8) + asciiBlock(v)
-	}
 	for ; i+4 <= len(s); i += 4 {
 		c0, c1, c2, c3 := s[i], s[i+1], s[i+2], s[i+3]
 		if c0|c1|c2|c3 >= utf8.RuneSelf {
 			break
 		}
 		h = h*(31*31*31*31) + int32(c0)*(31*31*31) + int32(c1)*(31*31) + int32(c2)*31 + int32(c3)
-	}
-	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
-		h = 31*h + int32(s[i])
 	}
 	for _, r := range s[i:] { // an invalid byte arrives as U+FFFD
 		if r >= 0x10000 {
@@ -75,21 +62,6 @@ func StringHash(s string) int32 {
 		h = 31*h + r
 	}
 	return h
-}
-
-// pow31x8 is 31^8 modulo 2^32.
-const pow31x8 = 31 * 31 * 31 * 31 * 31 * 31 * 31 * 31 % (1 << 32)
-
-// asciiBlock returns c0*31^7 + c1*31^6 + ... + c7 (mod 2^32) for the
-// eight bytes of v, c0 the lowest, each below 0x80: adjacent bytes are
-// combined as lanes of one word, pairs in 16-bit lanes (at most
-// 127*31+127), then quadruples in 32-bit lanes (at most 4064*961+4064),
-// no lane carrying into the next.
-func asciiBlock(v uint64) int32 {
-	const bytes, pairs = 0x00ff00ff00ff00ff, 0x0000ffff0000ffff
-	p := (v&bytes)*31 + (v>>8)&bytes
-	q := (p&pairs)*(31*31) + (p>>16)&pairs
-	return int32(uint32(q)*(31*31*31*31) + uint32(q>>32))
 }
 
 // CompareStrings compares a and b as Java's String.compareTo does: by
