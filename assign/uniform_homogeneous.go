@@ -624,7 +624,7 @@ func (sg *serverGroup) finalRuns(weigh func(ownerRun) int32, skip []bool) (runs 
 			continue
 		}
 		base := cg.start[r.t]
-		run := ownerRun{m, goRank[r.t], r.lo - base, r.hi - base}
+		run := ownerRun{m, rankOf(goRank, r.t), r.lo - base, r.hi - base}
 		runs = append(runs, run)
 		counts[m+1] += weigh(run)
 	}

@@ -63,7 +63,7 @@ func (sg *serverGroup) readRuns() ([]pidRun, bool) {
 					return nil, false
 				}
 				last := first + int32(j-k) // exclusive
-				if r := goRank[t]; r < rank || r == rank && first <= prev {
+				if r := rankOf(goRank, t); r < rank || r == rank && first <= prev {
 					sorted = false
 				} else {
 					rank, prev = r, last-1

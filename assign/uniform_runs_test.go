@@ -132,3 +132,44 @@ func TestUniformDealsMoreRunsThanHeld(t *testing.T) {
 		}
 	}
 }
+
+// TestUniformJavaOrderNotGo holds the runs builder to the owner-array
+// one on groups whose topic names sort apart in Java and Go: a name with
+// a character beyond the Basic Multilingual Plane comes before one with
+// a character of U+E000..U+FFFF in Java (a surrogate) and after it in
+// Go. There steps gives Go order as tables, where ASCII names need none;
+// the answer names each run's topic by it.
+func TestUniformJavaOrderNotGo(t *testing.T) {
+	names := []string{"t\U0001F600", "t\uE000", "t\uE000x", "ta"}
+	for _, held := range []bool{false, true} {
+		g := Group{Topics: map[string]int32{}, TopicIDs: map[string]TopicID{}}
+		for k, name := range names {
+			g.Topics[name] = int32(2 + k)
+			g.TopicIDs[name] = nameTopicID(name)
+		}
+		for j := range 3 {
+			g.Members = append(g.Members, Member{ID: fmt.Sprintf("consumer-%d", j), Topics: names})
+		}
+		if held { // the first member holds every partition, in Go order
+			for _, name := range slices.Sorted(slices.Values(names)) {
+				for p := range g.Topics[name] {
+					g.Members[0].Owned = append(g.Members[0].Owned, TopicPartition{name, p})
+				}
+			}
+		}
+		for _, v := range []KafkaVersion{Kafka41, Kafka40} {
+			u := Uniform{Kafka: v}
+			general, gerr := solveOwner(u, g)
+			runs, rerr := u.solve(g)
+			if gerr != nil || rerr != nil {
+				t.Fatalf("held %v, %v: %v, %v", held, v, gerr, rerr)
+			}
+			if after, goRank := runs.steps(); after == nil || goRank == nil {
+				t.Fatalf("held %v, %v: no Go order tables for names Java sorts apart", held, v)
+			}
+			if diff := cmp.Diff(general.assignmentWritingAll(), runs.assignment()); diff != "" {
+				t.Fatalf("held %v, %v: assignments differ (-general +runs):\n%s", held, v, diff)
+			}
+		}
+	}
+}
