@@ -85,8 +85,8 @@ type serverGroup struct {
 // order is Go's: topicAfter then takes the next topic index, and rankOf
 // the index itself, where the two tables cost 8 bytes a topic on
 // BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1.
-// TestUniformRunsMatchOwner and the goldens take both ways (names beyond
-// the Basic Multilingual Plane sort apart in Java and Go).
+// TestUniformJavaOrderNotGo takes the tables' way (names Java and Go
+// sort apart), the other tests of the builder the identity's.
 func (sg *serverGroup) steps() (after, goRank []int32) {
 	if !sg.stepped {
 		sg.stepped = true

@@ -530,8 +530,10 @@ func keptInPlace(runs []pidRun, drop []int32) bool {
 // has room for b after a (b must not overlap it), else into a new one.
 // The merge runs from the end, so that each run of a is read before the
 // slot it is in is written, then runs that touch are joined in a pass
-// from the front, as mergeRuns joins them. After one member leaves
-// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1,
+// from the front, as mergeRuns joins them. It serves where sortRuns
+// sorted the runs in place, leaving no runs as read to write into: after
+// one member leaves
+// BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform/churn=leave1,
 // the answer is the runs held and one more, and an array of its own was
 // a run per member. TestMergeOver holds it to mergeRuns.
 func mergeOver(a, b []pidRun) []pidRun {

@@ -135,8 +135,8 @@ func stretch(run []TopicPartition, data *byte, size int) int {
 // (about a run per member, listed member by member, whose partitions the
 // member map's order scatters). With few runs for many topics, or few
 // runs at all, the comparison sort does. The copy goes into the room
-// readRuns leaves after the runs, where it had an array of its own, or
-// without room, the runs are placed in their own array (placeRuns).
+// readRuns leaves after the runs, where it had an array of its own;
+// without that room, the runs are moved into place (placeRuns).
 // TestSortRuns checks it against the comparison sort.
 func sortRuns(runs []pidRun, topics int) []pidRun {
 	byLo := func(a, b pidRun) int { return cmp.Compare(a.lo, b.lo) }
