@@ -532,11 +532,19 @@ func (cg *compiledGroup) goSteps() (after, goRank []int32) {
 
 // topicAfter is topicIndex(name) for the next name of a list sorted in
 // Go order: it tries first the topic after ti in Go order (after is
-// goSteps' first result) when known says ti, the list's topic before, is
-// a topic.
+// goSteps' first result, or nil when Go order is the topic indices'
+// own) when known says ti, the list's topic before, is a topic.
 func (cg *compiledGroup) topicAfter(after []int32, ti int32, known bool, name string) (int32, bool) {
-	if known && after[ti] >= 0 && sameName(cg.topics[after[ti]], name) {
-		return after[ti], true
+	if known {
+		next := ti + 1
+		if after != nil {
+			next = after[ti]
+		} else if int(next) == len(cg.topics) {
+			next = -1
+		}
+		if next >= 0 && sameName(cg.topics[next], name) {
+			return next, true
+		}
 	}
 	return cg.topicIndex(name)
 }

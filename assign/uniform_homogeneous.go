@@ -70,15 +70,24 @@ func (sg *serverGroup) uniformHomogeneous(v KafkaVersion) error {
 	released := slices.Clone(free[unheld:])
 	slices.Sort(released)
 	dealt = sortRuns(dealt, len(cg.topics))
-	// The arrays readRuns left behind take the runs kept, then the
-	// answer, where they have room: the runs as read (spare), once
-	// sorted into held, and held, once copied without the pids released.
-	kept := withoutPids(sg.held, released, sg.spare)
-	into := sg.spare
-	if len(released) > 0 {
-		into = sg.held
+	// The runs kept are written over the runs held when no run leaves
+	// more of itself than it takes room (keptInPlace), as when members
+	// give up the ends of their stretches. The answer goes to readRuns'
+	// array before them (spare) when they are far enough along it for
+	// mergeRuns, else into the room after them (mergeOver).
+	kept, own := sg.held, false // own: kept is in an array of its own
+	switch {
+	case len(released) == 0:
+	case keptInPlace(sg.held, released):
+		kept = dropPids(sg.held[:0], sg.held, released)
+	default:
+		kept, own = withoutPids(sg.held, released), true
 	}
-	sg.final = mergeRuns(kept, dealt, into)
+	if sg.spare != nil && (own || cap(sg.spare)-cap(kept) >= len(dealt)) && cap(sg.spare) >= len(kept)+len(dealt) {
+		sg.final = mergeRuns(kept, dealt, sg.spare)
+	} else {
+		sg.final = mergeOver(kept, dealt)
+	}
 	sg.held, sg.spare = nil, nil // overwritten
 	return nil
 }
@@ -150,15 +159,20 @@ func (sg *serverGroup) quotas(v KafkaVersion, total int32, free []int32) ([]unfi
 // each member that gives up a partition gives up the last of its 100 (its
 // HashSet's highest bucket), and writing the 99 it keeps again was most
 // of what the answer wrote.
+//
+// rel is what keepUpTo released of m's target, so no longer than it. It
+// needs no test of its own for an empty rel or an empty prefix: quotas
+// asks only for a member it does not hand back whole, and one that
+// released nothing is not handed back whole only when its Owned list is
+// empty or out of order, which oneStretch refuses; a member that
+// releases its whole stretch keeps 0, which matches every pid and is
+// returned as "none".
 func (sg *serverGroup) keptPrefix(m int32, rel []int32) int32 {
-	if len(rel) == 0 {
-		return 0
-	}
 	base, first, n, ok := sg.oneStretch(m)
-	kept := n - int32(len(rel))
-	if !ok || kept <= 0 {
+	if !ok {
 		return 0
 	}
+	kept := n - int32(len(rel))
 	for i, pid := range rel {
 		if pid != base+first+kept+int32(i) {
 			return 0
@@ -268,8 +282,18 @@ func releaseFromStretch(base, first, n, release int32, free []int32) []int32 {
 	}
 	mask := capacity - 1
 	high := (first >> 16) & mask // v>>>16 for every v of the stretch
+	// With high 0, partition v is in bucket v & mask: a stretch that does
+	// not wrap past the top bucket fills buckets f to f+n-1 and none
+	// above, which the walk skips. After one member joins
+	// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=join1,
+	// 99 members give up the last of 100 partitions from a table of 256
+	// buckets, and walked down 156 empty ones each.
+	top := mask
+	if f := first & mask; high == 0 && f+n-1 <= mask {
+		top = f + n - 1
+	}
 	at := len(free)
-	for b := mask; b >= 0 && int32(len(free)-at) < release; b-- {
+	for b := top; b >= 0 && int32(len(free)-at) < release; b-- {
 		v := first&^mask | (b^high)&mask // the v >= first&^mask with bucket b
 		if v < first {
 			v += capacity
@@ -304,7 +328,7 @@ func (sg *serverGroup) subscriptionOrder(m int32) ([]int32, error) {
 		for i, name := range names {
 			hashes[i] = jvm.StringHash(name)
 		}
-		nameOrder = jvm.Order32(jvm.SetCapacity(n), hashes, func(a, b int) int { return jvm.CompareStrings(names[a], names[b]) })
+		nameOrder, sg.orderBuf = jvm.Order32Buf(jvm.SetCapacity(n), hashes, func(a, b int) int { return jvm.CompareStrings(names[a], names[b]) }, sg.orderBuf)
 	} else {
 		for _, i := range jvm.StringSetOrder(names) {
 			nameOrder = append(nameOrder, int32(i))
@@ -342,7 +366,8 @@ func (sg *serverGroup) subscriptionOrder(m int32) ([]int32, error) {
 	}
 	// The names are distinct, and so are their ids (CheckTopicIDs): no
 	// repeat to look for.
-	order := jvm.Order32(jvm.SetCapacity(len(nameOrder)), idHashes, func(a, b int) int { return idOf(a).Compare(idOf(b)) })
+	order, counts := jvm.Order32Buf(jvm.SetCapacity(len(nameOrder)), idHashes, func(a, b int) int { return idOf(a).Compare(idOf(b)) }, sg.orderBuf)
+	sg.orderBuf = counts
 	out := order[:0] // written behind the read
 	for _, k := range order {
 		if topics[k] >= 0 {
@@ -437,13 +462,19 @@ func (sg *serverGroup) freshChunks(topics []int32, below []unfilled) ([]pidRun, 
 }
 
 // withoutPids returns runs, sorted by pid, less the pids of drop, sorted:
-// runs itself when drop is empty, else written into buf where it has
-// room (buf must not overlap runs).
-func withoutPids(runs []pidRun, drop []int32, buf []pidRun) []pidRun {
+// runs itself when drop is empty, else a new slice.
+func withoutPids(runs []pidRun, drop []int32) []pidRun {
 	if len(drop) == 0 {
 		return runs
 	}
-	out := runsBuffer(buf, len(runs)+len(drop))
+	return dropPids(make([]pidRun, 0, len(runs)+len(drop)), runs, drop)
+}
+
+// dropPids appends to out the runs of withoutPids(runs, drop) and
+// returns out. out may be runs[:0] when keptInPlace(runs, drop): each
+// run is then read before the runs it leaves are written over it or
+// over the runs before it.
+func dropPids(out, runs []pidRun, drop []int32) []pidRun {
 	d := 0
 	for _, r := range runs {
 		for d < len(drop) && drop[d] < r.lo {
@@ -463,23 +494,89 @@ func withoutPids(runs []pidRun, drop []int32, buf []pidRun) []pidRun {
 	return out
 }
 
-// runsBuffer returns buf emptied when it has room for n runs, else a new
-// slice with that room: readRuns' arrays serve again, rather than two
-// more of a run per member (BenchmarkKIP848/shape=uniform-1000x100000/
-// strategy=uniform/churn=leave1 and .../churn=join1).
-func runsBuffer(buf []pidRun, n int) []pidRun {
-	if cap(buf) >= n {
-		return buf[:0]
+// keptInPlace reports whether withoutPids(runs, drop) may be written
+// over runs (dropPids into runs[:0]): whether, for every i, runs[:i+1]
+// leave no more than i+1 runs, so that no run is written over before it
+// is read. A run that loses pids at its ends only leaves at most itself;
+// one that loses a pid inside it leaves two. After one member joins
+// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=join1,
+// 99 members each give up the end of their stretch, and the runs kept
+// needed an array of their own. TestKeptInPlace holds it, and dropPids
+// over runs, to withoutPids into an array of its own.
+func keptInPlace(runs []pidRun, drop []int32) bool {
+	d, left := 0, 0 // left: the runs runs[:i+1] leave
+	for i, r := range runs {
+		for d < len(drop) && drop[d] < r.lo {
+			d++
+		}
+		at := r.lo // the first pid of r not dropped yet
+		for ; d < len(drop) && drop[d] < r.hi; d++ {
+			if drop[d] > at {
+				left++
+			}
+			at = drop[d] + 1
+		}
+		if at < r.hi {
+			left++
+		}
+		if left > i+1 {
+			return false
+		}
 	}
-	return make([]pidRun, 0, n)
+	return true
+}
+
+// mergeOver is mergeRuns(a, b, nil) written into a's own array when it
+// has room for b after a (b must not overlap it), else into a new one.
+// The merge runs from the end, so that each run of a is read before the
+// slot it is in is written, then runs that touch are joined in a pass
+// from the front, as mergeRuns joins them. It serves where sortRuns
+// sorted the runs in place, leaving no runs as read to write into: after
+// one member leaves
+// BenchmarkKIP848/shape=uniform-2000x1000000/strategy=uniform/churn=leave1,
+// the answer is the runs held and one more, and an array of its own was
+// a run per member. TestMergeOver holds it to mergeRuns.
+func mergeOver(a, b []pidRun) []pidRun {
+	if cap(a)-len(a) < len(b) {
+		return mergeRuns(a, b, nil)
+	}
+	out := a[:len(a)+len(b)]
+	i, j := len(a)-1, len(b)-1
+	for k := len(out) - 1; j >= 0; k-- { // k > i while j >= 0: a[i] is read before out[k] is written
+		if i >= 0 && a[i].lo > b[j].lo {
+			out[k] = a[i]
+			i--
+		} else {
+			out[k] = b[j]
+			j--
+		}
+	}
+	n := 0
+	for _, r := range out {
+		if n > 0 {
+			if p := &out[n-1]; p.hi == r.lo && p.t == r.t && p.pos == r.pos {
+				p.hi = r.hi
+				continue
+			}
+		}
+		out[n] = r
+		n++
+	}
+	return out[:n]
 }
 
 // mergeRuns merges a and b, each sorted by pid and disjoint from the
 // other, into one list sorted by pid in which runs that touch, of one
-// topic and one member, are one, written into buf where it has room (buf
-// must overlap neither).
+// topic and one member, are one, written into buf when it has room for
+// both, else into a new one. buf must not overlap b, nor a unless a
+// lies in buf's array at least len(b) runs after buf's start: each run
+// of a is then read before it is written over, as the output is never
+// more than len(b) runs ahead of what it has read of a.
 func mergeRuns(a, b, buf []pidRun) []pidRun {
-	out := runsBuffer(buf, len(a)+len(b))
+	out := buf[:0]
+	if cap(buf) < len(a)+len(b) {
+		out = make([]pidRun, 0, len(a)+len(b))
+	}
 	add := func(r pidRun) {
 		if n := len(out); n > 0 {
 			if p := &out[n-1]; p.hi == r.lo && p.t == r.t && p.pos == r.pos {
@@ -529,7 +626,7 @@ func (sg *serverGroup) finalRuns(weigh func(ownerRun) int32, skip []bool) (runs 
 			continue
 		}
 		base := cg.start[r.t]
-		run := ownerRun{m, goRank[r.t], r.lo - base, r.hi - base}
+		run := ownerRun{m, rankOf(goRank, r.t), r.lo - base, r.hi - base}
 		runs = append(runs, run)
 		counts[m+1] += weigh(run)
 	}

@@ -63,7 +63,7 @@ func (sg *serverGroup) readRuns() ([]pidRun, bool) {
 					return nil, false
 				}
 				last := first + int32(j-k) // exclusive
-				if r := goRank[t]; r < rank || r == rank && first <= prev {
+				if r := rankOf(goRank, t); r < rank || r == rank && first <= prev {
 					sorted = false
 				} else {
 					rank, prev = r, last-1
@@ -123,8 +123,9 @@ func stretch(run []TopicPartition, data *byte, size int) int {
 	return len(run)
 }
 
-// sortRuns returns runs sorted by lo: runs itself, sorted in place, or
-// a new slice. topics bounds the runs' topic indices.
+// sortRuns returns runs sorted by lo: a copy, written after them in
+// their own array when it has room for as many again, else runs itself,
+// sorted in place. topics bounds the runs' topic indices.
 //
 // Pids number the topics' partitions one topic after the other, so runs
 // sorted by topic, then by lo within each topic, are sorted by lo: a
@@ -133,8 +134,10 @@ func stretch(run []TopicPartition, data *byte, size int) int {
 // readRuns on BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=join1
 // (about a run per member, listed member by member, whose partitions the
 // member map's order scatters). With few runs for many topics, or few
-// runs at all, the comparison sort does. TestSortRuns checks it against
-// the comparison sort.
+// runs at all, the comparison sort does. The copy goes into the room
+// readRuns leaves after the runs, where it had an array of its own;
+// without that room, the runs are moved into place (placeRuns).
+// TestSortRuns checks it against the comparison sort.
 func sortRuns(runs []pidRun, topics int) []pidRun {
 	byLo := func(a, b pidRun) int { return cmp.Compare(a.lo, b.lo) }
 	if slices.IsSortedFunc(runs, byLo) {
@@ -151,17 +154,57 @@ func sortRuns(runs []pidRun, topics int) []pidRun {
 	for t := 1; t <= topics; t++ {
 		end[t] += end[t-1]
 	}
-	out := make([]pidRun, len(runs))
+	n := len(runs)
+	if cap(runs) < 2*n {
+		placeRuns(runs, end)
+		return runs
+	}
+	out := runs[n : 2*n : cap(runs)]
 	for _, r := range runs {
 		out[end[r.t]] = r
 		end[r.t]++
 	}
+	sortWithin(out, end[:topics])
+	return out
+}
+
+// sortWithin sorts by lo each topic's runs of runs, which end where ends
+// say.
+func sortWithin(runs []pidRun, ends []int32) {
+	byLo := func(a, b pidRun) int { return cmp.Compare(a.lo, b.lo) }
 	from := int32(0)
-	for _, to := range end[:topics] {
-		if one := out[from:to]; len(one) > 1 && !slices.IsSortedFunc(one, byLo) {
+	for _, to := range ends {
+		if one := runs[from:to]; len(one) > 1 && !slices.IsSortedFunc(one, byLo) {
 			slices.SortFunc(one, byLo)
 		}
 		from = to
 	}
-	return out
+}
+
+// placeRuns is sortRuns' counting sort in place, for runs with no room
+// after them: start[t] is where topic t's runs start, start[topics] the
+// end. Each run is moved into its topic's next free slot, taking the run
+// there along to place next. It costs more time than a copy (its moves
+// wait for each other) and saves the copy's array, the runs' size:
+// readRuns leaves room for the copy when the runs are about one per
+// member and per topic (BenchmarkKIP848/shape=uniform-1000x100000/
+// strategy=uniform/churn=leave1), not when each member holds a part of
+// a topic of thousands (.../shape=uniform-2000x1000000/...).
+func placeRuns(runs []pidRun, start []int32) {
+	topics := len(start) - 1
+	next := make([]int32, topics) // the first slot of topic t's that holds no run of it yet
+	copy(next, start[:topics])
+	for t := range int32(topics) {
+		for next[t] < start[t+1] {
+			r := runs[next[t]]
+			for r.t != t {
+				j := next[r.t]
+				next[r.t]++
+				runs[j], r = r, runs[j]
+			}
+			runs[next[t]] = r
+			next[t]++
+		}
+	}
+	sortWithin(runs, start[1:])
 }

@@ -186,7 +186,8 @@ func (m *HashMap) computeAdd(hashCode int32) {
 // then sorted by bucket of the final table, stably. Should a bucket reach
 // nine entries in a table of 64 buckets or more, it builds the table.
 func Order(initialCapacity int, hashCodes []int32, compare func(a, b int) int) []int {
-	return orderOf[int](initialCapacity, hashCodes, compare)
+	order, _ := orderOf[int](initialCapacity, hashCodes, compare, nil)
+	return order
 }
 
 // Order32 is [Order] with the indices as int32s: half the bytes, for the
@@ -194,11 +195,24 @@ func Order(initialCapacity int, hashCodes []int32, compare func(a, b int) int) [
 // keys or more on every call (BenchmarkKIP848/shape=uniform-1000x100000/
 // strategy=uniform/churn=leave1 in package assign).
 func Order32(initialCapacity int, hashCodes []int32, compare func(a, b int) int) []int32 {
-	return orderOf[int32](initialCapacity, hashCodes, compare)
+	order, _ := orderOf[int32](initialCapacity, hashCodes, compare, nil)
+	return order
 }
 
-// orderOf is Order with indices of type I.
-func orderOf[I int | int32](initialCapacity int, hashCodes []int32, compare func(a, b int) int) []I {
+// Order32Buf is [Order32] that counts the entries of each bucket in buf
+// when buf is long enough for the table, and returns the order and the
+// array it counted in (buf, or a new one), for the next order to count
+// in: the KIP-848 assignors order the member map and two sets of about
+// as many keys one after the other, and one array serves the three
+// (BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1
+// in package assign). buf's contents are overwritten.
+func Order32Buf(initialCapacity int, hashCodes []int32, compare func(a, b int) int, buf []int32) (order, counts []int32) {
+	return orderOf[int32](initialCapacity, hashCodes, compare, buf)
+}
+
+// orderOf is Order with indices of type I, counting in buf when it is
+// long enough (see Order32Buf).
+func orderOf[I int | int32](initialCapacity int, hashCodes []int32, compare func(a, b int) int, buf []int32) ([]I, []int32) {
 	capacity := defaultCapacity
 	if initialCapacity > 0 {
 		capacity = tableSizeFor(initialCapacity)
@@ -212,7 +226,12 @@ func orderOf[I int | int32](initialCapacity int, hashCodes []int32, compare func
 	// BenchmarkKIP848/shape=uniform-1000x100000/strategy=uniform/churn=leave1
 	// in package assign, and BenchmarkOrder32 here. TestOrderMatchesTable
 	// holds it to the table.
-	buf := make([]int32, max(capacity, minTreeifyCapacity, tableSizeFor(len(hashCodes)/3*4+4)))
+	if need := max(capacity, minTreeifyCapacity, tableSizeFor(len(hashCodes)/3*4+4)); cap(buf) >= need {
+		buf = buf[:cap(buf)]
+		clear(buf[:capacity])
+	} else {
+		buf = make([]int32, need)
+	}
 	count := buf[:capacity]
 	recount := func(n int) {
 		if capacity > len(buf) { // not expected; kept correct regardless
@@ -237,7 +256,7 @@ func orderOf[I int | int32](initialCapacity int, hashCodes []int32, compare func
 				for _, e := range m.Order() {
 					order = append(order, I(e))
 				}
-				return order
+				return order, buf
 			}
 			capacity *= 2
 			recount(i + 1)
@@ -260,7 +279,7 @@ func orderOf[I int | int32](initialCapacity int, hashCodes []int32, compare func
 		order[count[b]] = I(i)
 		count[b]++
 	}
-	return order
+	return order, buf
 }
 
 // Order returns the keys' insertion indices in iteration order.

@@ -326,17 +326,19 @@ func TestStringHash(t *testing.T) {
 			t.Errorf("StringHash(%q) = %#x, want %#x", s, got, want)
 		}
 	}
-	for _, s := range []string{"range", "日本語", "emoji 😀 here", "\U0010FFFF", "a very long strategy name that overflows many times", "\xff\xfe"} {
+	for _, s := range []string{"range", "日本語", "emoji 😀 here", "\U0010FFFF", "a very long strategy name that overflows many times", "\xff\xfe",
+		"\xffabcdefghijklmno", "12345678\xffabcdefg", "1234\xffabcdefg"} { // an invalid byte then ASCII, at a block's start
 		if got, want := StringHash(s), hashByHand(s); got != want {
 			t.Errorf("StringHash(%q) = %#x, by hand %#x", s, got, want)
 		}
 	}
-	// ASCII runs of every length around the four-byte steps, broken by
-	// other runes and invalid bytes anywhere.
+	// ASCII runs of every length around the eight- and four-byte steps,
+	// the highest ASCII byte included, broken by other runes and invalid
+	// bytes anywhere.
 	rapid.Check(t, func(t *rapid.T) {
-		s := rapid.StringMatching(`([a-z0-9]{0,9}(é|😀)?){0,4}`).Draw(t, "s")
+		s := rapid.StringMatching(`([a-z0-9~\x7f\x00]{0,19}(é|😀|\x{FFFF}|\x{10000})?){0,4}`).Draw(t, "s")
 		if rapid.Bool().Draw(t, "bytes") { // invalid UTF-8 too
-			b := rapid.SliceOf(rapid.SampledFrom([]byte("az09\xc3\xa9\xf0\x9f\x98\x80\xff"))).Draw(t, "b")
+			b := rapid.SliceOf(rapid.SampledFrom([]byte("az09\x7f\x00\xc3\xa9\xf0\x9f\x98\x80\xff\xed\xa0"))).Draw(t, "b")
 			s = string(b)
 		}
 		if got, want := StringHash(s), hashByHand(s); got != want {
@@ -516,6 +518,19 @@ func TestOrderMatchesTable(t *testing.T) {
 		}
 		if diff := gocmp.Diff(want32, Order32(initial, hashes, compare), cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("Order32 mismatch (-table +Order32):\n%s", diff)
+		}
+		// Order32Buf counting in an array of any length holding what an
+		// order counted before, then in the array it returns, counted in.
+		buf := make([]int32, rapid.IntRange(0, 300).Draw(t, "buf"))
+		for i := range buf {
+			buf[i] = int32(i%5) - 2
+		}
+		for round := range 2 {
+			order, counts := Order32Buf(initial, hashes, compare, buf)
+			if diff := gocmp.Diff(want32, order, cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("Order32Buf mismatch, round %d (-table +Order32Buf):\n%s", round, diff)
+			}
+			buf = counts
 		}
 	})
 }
