@@ -21,18 +21,7 @@ func BenchmarkParse(b *testing.B) {
 				fmt.Sprintf("consumer-app-%d-0a1b2c3d", m), fmt.Sprintf("/10.0.%d.%d", m/250, m%250), fmt.Sprintf("consumer-app-%d", m))
 		}
 	}
-	paste := in.String()
-	b.SetBytes(int64(len(paste)))
-	b.ReportAllocs()
-	for b.Loop() {
-		s, err := Parse(strings.NewReader(paste))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(s.Members) != members {
-			b.Fatalf("%d members, want %d", len(s.Members), members)
-		}
-	}
+	benchmarkParse(b, in.String(), members)
 }
 
 // BenchmarkParseCSV reads the CSV form (member,topic,partition,lag) of a
@@ -46,7 +35,11 @@ func BenchmarkParseCSV(b *testing.B) {
 			fmt.Fprintf(&in, "consumer-app-%d-0a1b2c3d,%s,%d,%d\n", p%members, topic, p, 50)
 		}
 	}
-	paste := in.String()
+	benchmarkParse(b, in.String(), members)
+}
+
+// benchmarkParse times Parse on paste, a group of members members.
+func benchmarkParse(b *testing.B, paste string, members int) {
 	b.SetBytes(int64(len(paste)))
 	b.ReportAllocs()
 	for b.Loop() {
