@@ -124,8 +124,19 @@ var Java = &Profile{
 //     roundrobin.
 //   - KIP-848: "General Availability" in v2.12.0, not enabled by default:
 //     group.protocol defaults to classic (CHANGELOG.md).
-//   - Rejoin backoff: not read from librdkafka's source; 0, Java's, until
-//     it is.
+//   - Rejoin backoff: no wait of its own, but no JoinGroup within a second
+//     of its previous one, which the model does not play (0 here). A
+//     SyncGroup answered REBALANCE_IN_PROGRESS is no retriable error
+//     (rd_kafka_err_action, src/rdkafka_request.c), so
+//     rd_kafka_cgrp_handle_SyncGroup_memberstate rejoins
+//     (src/rdkafka_cgrp.c:1992), which only sets the join state to INIT
+//     (rd_kafka_cgrp_rejoin, :1585-1627); rd_kafka_cgrp_serve sends
+//     JoinGroup from INIT once a second has passed since the last one
+//     (rd_interval_immediate on rkcg_join_intvl, 1000 * 1000 µs, :6743; not
+//     a setting). So the member waits what is left of the second after its
+//     previous JoinGroup: nothing when that join phase lasted a second or
+//     more. A JoinGroup answered with an error backs off a second more
+//     (:2364).
 var Librdkafka = &Profile{
 	Name: "librdkafka", Release: "librdkafka 2.15.0",
 	Strategies:       []string{"range", "roundrobin", "cooperative-sticky"},
