@@ -29,15 +29,6 @@ import (
 // long, ASCII or not, with characters whose Java order is not Go's.
 func TestSmallGroupMatchesCompiled(t *testing.T) {
 	names := []string{"a", "b", "t-10", "t-9", "\uff21", "\U00010400", "x"}
-	strategies := []struct {
-		s        Strategy
-		compiled func(*compiledGroup) (Assignment, error)
-	}{
-		{Range{}, func(cg *compiledGroup) (Assignment, error) { return rangeOf(cg), nil }},
-		{RoundRobin{}, func(cg *compiledGroup) (Assignment, error) { return roundRobinOf(cg), nil }},
-		{Sticky{}, stickyOf},
-		{CooperativeSticky{}, cooperativeOf},
-	}
 	taken := 0
 	rapid.Check(t, func(t *rapid.T) {
 		g := Group{Topics: map[string]int32{}}
@@ -114,7 +105,7 @@ func TestSmallGroupMatchesCompiled(t *testing.T) {
 		if sg.read(&g, false) {
 			taken++
 		}
-		for _, st := range strategies {
+		for _, st := range smallStrategies {
 			matchCompiled(t, st.s, st.compiled, g)
 		}
 	})

@@ -17,6 +17,25 @@ func backoffConfig(backoff int64) *timeline.Config {
 		MaxPollRecords: 1, RecordMicros: 1_000, MetadataMaxAge: 300_000, RejoinBackoff: backoff}
 }
 
+// joinsDuringRun is a stable group of c0 and c1, each owning two of t's
+// four partitions, that c2 joins at 5000 and c3 at 5020 (during the
+// rebalance c2 starts), every member with a rejoin backoff of b.
+func joinsDuringRun(s assign.Strategy, b int64) timeline.Scenario {
+	return timeline.Scenario{
+		Members: []timeline.Member{
+			{ID: "c0", Topics: []string{"t"}, Config: backoffConfig(b)},
+			{ID: "c1", Topics: []string{"t"}, Config: backoffConfig(b)},
+		},
+		Topics: map[string]int32{"t": 4}, Strategy: s, RTT: 10,
+		Initial: assign.Assignment{"c0": tps("t", 0, 1), "c1": tps("t", 2, 3)},
+		Phases:  map[string]timeline.Phase{"c0": {Heartbeat: 1_000, Poll: 1}, "c1": {Heartbeat: 1_000, Poll: 1}},
+		Events: []timeline.Event{
+			{At: 5_000, Kind: timeline.Join, Member: "c2", Topics: []string{"t"}, Config: backoffConfig(b)},
+			{At: 5_020, Kind: timeline.Join, Member: "c3", Topics: []string{"t"}, Config: backoffConfig(b)},
+		},
+	}
+}
+
 // TestRejoinBackoff shows sarama's trait (Config.RejoinBackoff): a member
 // whose SyncGroup is answered REBALANCE_IN_PROGRESS, because a JoinGroup
 // started a join phase while the group completed the previous one, waits
@@ -52,21 +71,7 @@ func TestRejoinBackoff(t *testing.T) {
 			Topics: map[string]int32{"t": 2}, Strategy: assign.Range{}, Forming: true, Broker: &noDelay, RTT: 10,
 		}
 	}
-	joinDuringSync := func(b int64) timeline.Scenario {
-		return timeline.Scenario{
-			Members: []timeline.Member{
-				{ID: "c0", Topics: []string{"t"}, Config: backoffConfig(b)},
-				{ID: "c1", Topics: []string{"t"}, Config: backoffConfig(b)},
-			},
-			Topics: map[string]int32{"t": 4}, Strategy: assign.Range{}, RTT: 10,
-			Initial: assign.Assignment{"c0": tps("t", 0, 1), "c1": tps("t", 2, 3)},
-			Phases:  map[string]timeline.Phase{"c0": {Heartbeat: 1_000, Poll: 1}, "c1": {Heartbeat: 1_000, Poll: 1}},
-			Events: []timeline.Event{
-				{At: 5_000, Kind: timeline.Join, Member: "c2", Topics: []string{"t"}, Config: backoffConfig(b)},
-				{At: 5_020, Kind: timeline.Join, Member: "c3", Topics: []string{"t"}, Config: backoffConfig(b)},
-			},
-		}
-	}
+	joinDuringSync := func(b int64) timeline.Scenario { return joinsDuringRun(assign.Range{}, b) }
 	each := func(n int, s timeline.Span) map[string][]timeline.Span {
 		out := make(map[string][]timeline.Span)
 		for _, tp := range tps("t", 0, 1, 2, 3)[:n] {
@@ -134,21 +139,7 @@ func TestRejoinBackoff(t *testing.T) {
 // hears at 15020, rejoins when the news arrives at 15030 (revoking both),
 // and generation 3 arrives at 15050.
 func TestRejoinBackoffMembers(t *testing.T) {
-	coop := func(b int64) timeline.Scenario {
-		return timeline.Scenario{
-			Members: []timeline.Member{
-				{ID: "c0", Topics: []string{"t"}, Config: backoffConfig(b)},
-				{ID: "c1", Topics: []string{"t"}, Config: backoffConfig(b)},
-			},
-			Topics: map[string]int32{"t": 4}, Strategy: assign.CooperativeSticky{}, RTT: 10,
-			Initial: assign.Assignment{"c0": tps("t", 0, 1), "c1": tps("t", 2, 3)},
-			Phases:  map[string]timeline.Phase{"c0": {Heartbeat: 1_000, Poll: 1}, "c1": {Heartbeat: 1_000, Poll: 1}},
-			Events: []timeline.Event{
-				{At: 5_000, Kind: timeline.Join, Member: "c2", Topics: []string{"t"}, Config: backoffConfig(b)},
-				{At: 5_020, Kind: timeline.Join, Member: "c3", Topics: []string{"t"}, Config: backoffConfig(b)},
-			},
-		}
-	}
+	coop := func(b int64) timeline.Scenario { return joinsDuringRun(assign.CooperativeSticky{}, b) }
 	noDelay := timeline.Broker{InitialRebalanceDelay: 0, ConsumerSessionTimeout: 45_000, ConsumerHeartbeatInterval: 5_000}
 	expires := timeline.Scenario{
 		Members: []timeline.Member{
